@@ -1,0 +1,298 @@
+// Package client is a Go client for the Website API of the phpAnalytics web
+// analytics application (and its white-label brands). It knows nothing about
+// Terraform.
+//
+// The seed describes the interface; API-BEHAVIOUR.md describes how a real
+// installation answers (envelopes, loose types, errors). The client sends the
+// key only in the Authorization header, always asks for JSON, encodes bodies
+// as forms, never follows redirects and turns every unsuccessful answer into
+// an *APIError that matches one of the sentinel errors.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout bounds one HTTP request when Options.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// maxBody bounds how much of a response body is read.
+const maxBody = 16 << 20
+
+// Options configures a Client. The zero value is usable.
+type Options struct {
+	// Timeout bounds one HTTP request (connection, headers and body).
+	// Zero means DefaultTimeout; a negative value disables it.
+	Timeout time.Duration
+	// Transport sends the requests. It is the seam for retries and pacing:
+	// wrap a RoundTripper around the default (nil means a clone of
+	// http.DefaultTransport).
+	Transport http.RoundTripper
+	// Version is the provider version in the User-Agent ("dev" if empty).
+	Version string
+	// UserAgentExtra is appended to the User-Agent, e.g. "Terraform/1.8.5".
+	UserAgentExtra string
+}
+
+// Client talks to one installation with one API key. It is safe for
+// concurrent use.
+type Client struct {
+	base      *url.URL // ends in /api/v1
+	apiKey    string
+	http      *http.Client
+	userAgent string
+}
+
+// New returns a client for the installation at baseURL (scheme, host,
+// optional port and path prefix; "/api/v1" is appended once) using apiKey.
+func New(baseURL, apiKey string, opts Options) (*Client, error) {
+	base, err := ParseBaseURL(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(apiKey) == "" {
+		return nil, errors.New("the API key is empty")
+	}
+	timeout := opts.Timeout
+	switch {
+	case timeout == 0:
+		timeout = DefaultTimeout
+	case timeout < 0:
+		timeout = 0
+	}
+	transport := opts.Transport
+	if transport == nil {
+		transport = http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library's default is an *http.Transport
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	ua := "terraform-provider-analytics/" + version
+	if extra := strings.TrimSpace(opts.UserAgentExtra); extra != "" {
+		ua += " " + extra
+	}
+	return &Client{
+		base:   base,
+		apiKey: apiKey,
+		http: &http.Client{
+			Transport: transport,
+			Timeout:   timeout,
+			// API calls never follow redirects: a redirect to /login means
+			// the key was refused, and following it would leak nothing
+			// useful but could cross to another host.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		userAgent: ua,
+	}, nil
+}
+
+// ParseBaseURL validates a base URL and returns it with "/api/v1" appended
+// once (a base URL that already ends in /api/v1 is accepted as is).
+func ParseBaseURL(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, errors.New("the base URL is empty")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("the base URL %q is not a valid URL: %w", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("the base URL %q must start with https:// or http://", raw)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("the base URL %q has no host name", raw)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("the base URL must not contain credentials; use the API key instead")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("the base URL %q must not contain a query or fragment", raw)
+	}
+	p := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(p, "/api/v1") {
+		p += "/api/v1"
+	}
+	u.Path, u.RawPath = p, ""
+	return u, nil
+}
+
+// BaseURL returns the API root the client talks to (ending in /api/v1).
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// UserAgent returns the User-Agent header the client sends.
+func (c *Client) UserAgent() string { return c.userAgent }
+
+func (c *Client) endpoint(path string, query url.Values) string {
+	u := *c.base
+	u.Path = c.base.Path + path
+	if len(query) > 0 {
+		u.RawQuery = query.Encode()
+	}
+	return u.String()
+}
+
+// do sends one request and decodes a successful JSON answer into out (which
+// may be nil). It returns an *APIError for every unsuccessful answer.
+func (c *Client) do(ctx context.Context, method, path string, query, form url.Values, out any) error {
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.endpoint(path, query), body)
+	if err != nil {
+		return fmt.Errorf("building %s %s: %w", method, path, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, c.redactErr(err))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return fmt.Errorf("%s %s: reading the response (HTTP %d): %w", method, path, resp.StatusCode, c.redactErr(err))
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		if out == nil {
+			return nil
+		}
+		if err := json.Unmarshal(data, out); err != nil {
+			return c.undecodable(method, path, resp.StatusCode, data, err)
+		}
+		return nil
+	}
+	return c.errorFor(method, path, resp, data)
+}
+
+func (c *Client) errorFor(method, path string, resp *http.Response, data []byte) error {
+	e := &APIError{Method: method, Path: path, StatusCode: resp.StatusCode}
+	var body struct {
+		Message json.RawMessage `json:"message"`
+	}
+	decoded := json.Unmarshal(data, &body) == nil && len(body.Message) > 0
+	if decoded {
+		var msg string
+		if json.Unmarshal(body.Message, &msg) == nil {
+			e.Message = c.redact(msg)
+		} else {
+			var fields map[string][]string
+			if json.Unmarshal(body.Message, &fields) == nil {
+				e.Fields = fields
+				var msgs []string
+				for _, k := range e.FieldNames() {
+					msgs = append(msgs, fields[k]...)
+				}
+				e.Message = c.redact(strings.Join(msgs, " "))
+			} else {
+				e.Message = c.redact(snippet(body.Message, 200))
+			}
+		}
+	} else if len(bytes.TrimSpace(data)) > 0 {
+		e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+	}
+	switch code := resp.StatusCode; {
+	case code >= 300 && code < 400:
+		e.Location = resp.Header.Get("Location")
+		if isLoginRedirect(e.Location) {
+			e.Kind = ErrUnauthenticated
+		} else {
+			e.Kind = ErrServer
+			e.Message = "unexpected redirect"
+		}
+	case code == http.StatusUnauthorized:
+		e.Kind = ErrUnauthenticated
+	case code == http.StatusForbidden:
+		e.Kind = ErrForbidden
+	case code == http.StatusNotFound:
+		e.Kind = ErrNotFound
+	case code == http.StatusUnprocessableEntity:
+		e.Kind = ErrValidation
+		if e.Fields == nil && !decoded {
+			e.Kind = ErrUndecodable
+			e.Err = errors.New(`expected a JSON object with a "message" field`)
+		}
+	case code == http.StatusTooManyRequests:
+		e.Kind = ErrRateLimited
+		e.RetryAfter = RetryAfter(resp.Header, time.Now())
+	default:
+		e.Kind = ErrServer
+	}
+	return e
+}
+
+func isLoginRedirect(loc string) bool {
+	u, err := url.Parse(loc)
+	if err != nil {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/login")
+}
+
+// RetryAfter returns the wait a 429 (or 503) answer asks for: Retry-After in
+// seconds or as an HTTP date, else X-RateLimit-Reset (unix time) minus now.
+// It returns zero when neither header is usable.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+			return time.Duration(secs) * time.Second
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			if d := t.Sub(now); d > 0 {
+				return d
+			}
+			return 0
+		}
+	}
+	if v := strings.TrimSpace(h.Get("X-RateLimit-Reset")); v != "" {
+		if unix, err := strconv.ParseInt(v, 10, 64); err == nil {
+			if d := time.Unix(unix, 0).Sub(now); d > 0 {
+				return d
+			}
+		}
+	}
+	return 0
+}
+
+func (c *Client) undecodable(method, path string, status int, data []byte, err error) error {
+	return &APIError{
+		Kind:       ErrUndecodable,
+		Method:     method,
+		Path:       path,
+		StatusCode: status,
+		Snippet:    c.redact(snippet(bytes.TrimSpace(data), 120)),
+		Err:        errors.New(c.redact(err.Error())),
+	}
+}
+
+func (c *Client) redact(s string) string {
+	if c.apiKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
+}
+
+// redactErr keeps the error chain (so callers can still detect timeouts and
+// cancellation) unless the key appears in its text.
+func (c *Client) redactErr(err error) error {
+	if c.apiKey != "" && strings.Contains(err.Error(), c.apiKey) {
+		return errors.New(c.redact(err.Error()))
+	}
+	return err
+}

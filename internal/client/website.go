@@ -1,0 +1,251 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Privacy values of a website's statistics page, as the API encodes them.
+const (
+	PrivacyPublic   = 0
+	PrivacyPrivate  = 1
+	PrivacyPassword = 2
+)
+
+// Website is a tracked website as the API returns it.
+//
+// The API is loose about types (see API-BEHAVIOUR.md): privacy, email and
+// exclude_bots arrive as integers, numeric strings, booleans or null, and
+// favourite fields exist only in newer builds. Nullable settings are pointers:
+// nil means the server holds NULL.
+type Website struct {
+	ID          int64
+	Domain      string
+	Privacy     *int
+	Email       *int
+	ExcludeBots *int
+	// PasswordSet reports whether a password is stored; the API never
+	// returns the password itself.
+	PasswordSet bool
+	// ExcludeIPs is the stored exclusion list split on CR and LF, empty
+	// lines dropped. ExcludeIPsRaw keeps the string as the server sent it.
+	ExcludeIPs    []string
+	ExcludeIPsRaw *string
+	// Favorite is nil when the server build does not know favourites.
+	Favorite  *bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// PrivacyValue returns the privacy setting, treating NULL as public (the
+// application shows a NULL privacy as a public statistics page).
+func (w Website) PrivacyValue() int { return intOr(w.Privacy, PrivacyPublic) }
+
+// EmailValue reports whether e-mail reports are enabled (NULL means disabled).
+func (w Website) EmailValue() bool { return intOr(w.Email, 0) != 0 }
+
+// ExcludeBotsValue reports whether bots are excluded (NULL means not excluded).
+func (w Website) ExcludeBotsValue() bool { return intOr(w.ExcludeBots, 0) != 0 }
+
+func intOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// wireWebsite is the JSON shape of a record, with the loose fields kept raw.
+type wireWebsite struct {
+	ID          json.RawMessage `json:"id"`
+	Domain      string          `json:"domain"`
+	Privacy     json.RawMessage `json:"privacy"`
+	Email       json.RawMessage `json:"email"`
+	Password    json.RawMessage `json:"password"`
+	ExcludeBots json.RawMessage `json:"exclude_bots"`
+	ExcludeIPs  *string         `json:"exclude_ips"`
+	Favorite    json.RawMessage `json:"favorite"`
+	CreatedAt   string          `json:"created_at"`
+	UpdatedAt   string          `json:"updated_at"`
+}
+
+// UnmarshalJSON decodes a website record tolerantly.
+func (w *Website) UnmarshalJSON(data []byte) error {
+	var raw wireWebsite
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	id, err := looseInt(raw.ID)
+	if err != nil {
+		return fmt.Errorf("field id: %w", err)
+	}
+	if id == nil {
+		return fmt.Errorf("field id: missing")
+	}
+	out := Website{ID: int64(*id), Domain: raw.Domain, ExcludeIPsRaw: raw.ExcludeIPs}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+		dst  **int
+	}{
+		{"privacy", raw.Privacy, &out.Privacy},
+		{"email", raw.Email, &out.Email},
+		{"exclude_bots", raw.ExcludeBots, &out.ExcludeBots},
+	} {
+		v, err := looseInt(f.raw)
+		if err != nil {
+			return fmt.Errorf("field %s: %w", f.name, err)
+		}
+		*f.dst = v
+	}
+	pw, err := looseBool(raw.Password)
+	if err != nil {
+		return fmt.Errorf("field password: %w", err)
+	}
+	out.PasswordSet = pw != nil && *pw
+	if out.Favorite, err = looseBool(raw.Favorite); err != nil {
+		return fmt.Errorf("field favorite: %w", err)
+	}
+	if raw.ExcludeIPs != nil {
+		out.ExcludeIPs = SplitLines(*raw.ExcludeIPs)
+	}
+	if out.CreatedAt, err = parseTime(raw.CreatedAt); err != nil {
+		return fmt.Errorf("field created_at: %w", err)
+	}
+	if out.UpdatedAt, err = parseTime(raw.UpdatedAt); err != nil {
+		return fmt.Errorf("field updated_at: %w", err)
+	}
+	*w = out
+	return nil
+}
+
+// looseInt decodes an integer sent as a number, a numeric string, a boolean
+// or null (nil).
+func looseInt(raw json.RawMessage) (*int, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	var s string
+	switch t := v.(type) {
+	case bool:
+		n := 0
+		if t {
+			n = 1
+		}
+		return &n, nil
+	case json.Number:
+		s = t.String()
+	case string:
+		s = strings.TrimSpace(t)
+		if s == "" {
+			return nil, nil
+		}
+	default:
+		return nil, fmt.Errorf("expected an integer, got %s", snippet(raw, 40))
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != float64(int(f)) {
+			return nil, fmt.Errorf("expected an integer, got %q", s)
+		}
+		n = int(f)
+	}
+	return &n, nil
+}
+
+// looseBool decodes a boolean sent as a boolean, a number, a numeric string
+// or null (nil).
+func looseBool(raw json.RawMessage) (*bool, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var b bool
+	if err := json.Unmarshal(raw, &b); err == nil {
+		return &b, nil
+	}
+	n, err := looseInt(raw)
+	if err != nil {
+		return nil, fmt.Errorf("expected a boolean, got %s", snippet(raw, 40))
+	}
+	if n == nil {
+		return nil, nil
+	}
+	b = *n != 0
+	return &b, nil
+}
+
+func parseTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("expected an RFC 3339 timestamp, got %q", s)
+}
+
+// SplitLines splits a stored exclusion list on CR and LF and drops empty (or
+// blank) lines, as the application does when it applies the list.
+func SplitLines(s string) []string {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// WebsiteInput holds the fields sent on store and update. Every field except
+// Password is always sent, because the server stores NULL for absent fields
+// on store; Domain is only sent on store (the server ignores it on update).
+type WebsiteInput struct {
+	Domain      string
+	Privacy     int
+	Email       bool
+	ExcludeBots bool
+	// Password is sent when non-nil. An empty string clears the stored
+	// password, which the server accepts only with privacy 0 or 1.
+	Password      *string
+	ExcludeParams []string
+	ExcludeIPs    []string
+}
+
+func (in WebsiteInput) form(withDomain bool) url.Values {
+	v := url.Values{}
+	if withDomain {
+		v.Set("domain", in.Domain)
+	}
+	v.Set("privacy", strconv.Itoa(in.Privacy))
+	v.Set("email", boolDigit(in.Email))
+	v.Set("exclude_bots", boolDigit(in.ExcludeBots))
+	if in.Password != nil {
+		v.Set("password", *in.Password)
+	}
+	v.Set("exclude_params", strings.Join(in.ExcludeParams, "\n"))
+	v.Set("exclude_ips", strings.Join(in.ExcludeIPs, "\n"))
+	return v
+}
+
+func boolDigit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}

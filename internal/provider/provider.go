@@ -1,0 +1,186 @@
+// Package provider implements the Terraform provider "analytics" for the
+// tracked websites of a phpAnalytics installation.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// Environment variables read when the matching attribute is not configured.
+const (
+	EnvBaseURL = "ANALYTICS_BASE_URL"
+	EnvAPIKey  = "ANALYTICS_API_KEY"
+)
+
+var _ provider.Provider = (*analyticsProvider)(nil)
+
+// New returns a constructor of the provider for providerserver.Serve.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &analyticsProvider{version: version} }
+}
+
+type analyticsProvider struct {
+	version string
+}
+
+type providerModel struct {
+	BaseURL types.String `tfsdk:"base_url"`
+	APIKey  types.String `tfsdk:"api_key"`
+	Timeout types.String `tfsdk:"timeout"`
+}
+
+// providerData is what resources and data sources receive from Configure.
+type providerData struct {
+	client *client.Client
+}
+
+func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "analytics"
+	resp.Version = p.version
+}
+
+func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages the tracked websites of a self-hosted phpAnalytics installation " +
+			"(or one of its white-label brands) through its Website API (`/api/v1/websites`).",
+		Attributes: map[string]schema.Attribute{
+			"base_url": schema.StringAttribute{
+				MarkdownDescription: "URL of the installation, e.g. `https://analytics.example.com` or, for an installation " +
+					"under a path prefix, `https://example.com/analytics`; `/api/v1` is appended once. " +
+					"Defaults to the `" + EnvBaseURL + "` environment variable. One of the two is required.",
+				Optional: true,
+			},
+			"api_key": schema.StringAttribute{
+				MarkdownDescription: "Personal API key of the user that owns the websites (sent only as " +
+					"`Authorization: Bearer`, never logged). Defaults to the `" + EnvAPIKey + "` environment variable. " +
+					"One of the two is required.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"timeout": schema.StringAttribute{
+				MarkdownDescription: "Time limit of one HTTP request, as a Go duration such as `30s` or `2m`. Defaults to `30s`.",
+				Optional:            true,
+				Validators:          []validator.String{durationValidator{}},
+			},
+		},
+	}
+}
+
+// providerConfigValue resolves one setting from configuration, then the
+// environment. It reports unknown when the configured value is unknown.
+func providerConfigValue(v types.String, env string) (value string, unknown bool) {
+	if v.IsUnknown() {
+		return "", true
+	}
+	if !v.IsNull() {
+		return v.ValueString(), false
+	}
+	return os.Getenv(env), false
+}
+
+func (p *analyticsProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	baseURL, baseUnknown := providerConfigValue(cfg.BaseURL, EnvBaseURL)
+	apiKey, keyUnknown := providerConfigValue(cfg.APIKey, EnvAPIKey)
+	if baseUnknown || keyUnknown || cfg.Timeout.IsUnknown() {
+		if req.ClientCapabilities.DeferralAllowed {
+			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
+			return
+		}
+		// Without deferral support, leave the provider unconfigured: data
+		// sources and resources report that the configuration is unknown if
+		// Terraform asks them to talk to the API before it is known.
+		tflog.Debug(ctx, "provider configuration depends on values unknown until apply")
+		return
+	}
+
+	if strings.TrimSpace(baseURL) == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing Analytics Base URL",
+			"The provider needs the URL of the analytics installation. Set the \"base_url\" attribute in the provider "+
+				"block or the "+EnvBaseURL+" environment variable, e.g. https://analytics.example.com.")
+	}
+	if strings.TrimSpace(apiKey) == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing Analytics API Key",
+			"The provider needs an API key (Account > API in the analytics web interface). Set the \"api_key\" "+
+				"attribute in the provider block or the "+EnvAPIKey+" environment variable.")
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	timeout := client.DefaultTimeout
+	if !cfg.Timeout.IsNull() {
+		d, err := time.ParseDuration(cfg.Timeout.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid Timeout", err.Error())
+			return
+		}
+		timeout = d
+	}
+
+	u, err := client.ParseBaseURL(baseURL)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Analytics Base URL",
+			fmt.Sprintf("%s. Set \"base_url\" (or %s) to the installation's URL, e.g. https://analytics.example.com.", err, EnvBaseURL))
+		return
+	}
+	if u.Scheme == "http" && !isLoopback(u) {
+		resp.Diagnostics.AddAttributeWarning(path.Root("base_url"), "API Key Sent Unencrypted",
+			fmt.Sprintf("The base URL %q uses plain http:// to a host that is not loopback, so the API key travels "+
+				"in clear text over the network. Use https:// unless the connection is otherwise protected.", u.Redacted()))
+	}
+
+	c, err := client.New(baseURL, apiKey, client.Options{
+		Timeout:        timeout,
+		Version:        p.version,
+		UserAgentExtra: "Terraform/" + req.TerraformVersion,
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Create Analytics API Client", err.Error())
+		return
+	}
+	tflog.Debug(ctx, "configured analytics API client", map[string]any{"base_url": c.BaseURL(), "timeout": timeout.String()})
+
+	data := &providerData{client: c}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+func isLoopback(u *url.URL) bool {
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (p *analyticsProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{NewWebsiteResource}
+}
+
+func (p *analyticsProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{NewWebsiteDataSource, NewWebsitesDataSource}
+}

@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// seed250 gives the default user 250 websites site-000 .. site-249, a
+// decoy whose domain contains site-042's, and another user's websites.
+func seed250(env *testEnv) map[string]int64 {
+	ids := map[string]int64{}
+	for i := range 250 {
+		d := fmt.Sprintf("site-%03d.example.com", i)
+		w := emulator.Website{Domain: d, Privacy: ptr(i % 3), Email: ptr(i % 2), ExcludeBots: ptr(1)}
+		if i%3 == 2 {
+			w.Password = "pw"
+		}
+		if i == 7 {
+			w.ExcludeIPs = "192.0.2.1\r\n2001:db8::/32"
+		}
+		ids[d] = env.Seed(env.Key, w).ID
+	}
+	ids["decoy"] = env.Seed(env.Key, emulator.Website{Domain: "a-site-042.example.com"}).ID
+	env.AddUser(emulator.User{Key: "other-user-key"})
+	env.Seed("other-user-key", emulator.Website{Domain: "site-other.example.com"})
+	return ids
+}
+
+func TestAccWebsiteDataSources(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{})
+	ids := seed250(env)
+	id7 := strconv.FormatInt(ids["site-007.example.com"], 10)
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(fmt.Sprintf(`
+data "analytics_website" "by_id" {
+  id = %q
+}
+
+data "analytics_website" "by_domain" {
+  domain = "site-042.example.com"
+}
+
+data "analytics_websites" "all" {
+  sort_by = "domain"
+  sort    = "asc"
+}
+
+data "analytics_websites" "search" {
+  search  = "SITE-1"
+  sort_by = "domain"
+  sort    = "desc"
+}
+
+data "analytics_websites" "newest_first" {}
+`, id7)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("domain"), knownvalue.StringExact("site-007.example.com")),
+					statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("privacy"), knownvalue.StringExact("private")),
+					statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("email_reports"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("exclude_ips"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("192.0.2.1"), knownvalue.StringExact("2001:db8::/32"),
+					})),
+					statecheck.ExpectKnownValue("data.analytics_website.by_domain", tfjsonpath.New("id"),
+						knownvalue.StringExact(strconv.FormatInt(ids["site-042.example.com"], 10))),
+					statecheck.ExpectKnownValue("data.analytics_website.by_domain", tfjsonpath.New("privacy"), knownvalue.StringExact("public")),
+					statecheck.ExpectKnownValue("data.analytics_website.by_domain", tfjsonpath.New("password_set"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue("data.analytics_websites.all", tfjsonpath.New("websites"), knownvalue.ListSizeExact(251)),
+					statecheck.ExpectKnownValue("data.analytics_websites.all", tfjsonpath.New("websites").AtSliceIndex(0).AtMapKey("domain"),
+						knownvalue.StringExact("a-site-042.example.com")),
+					statecheck.ExpectKnownValue("data.analytics_websites.all", tfjsonpath.New("websites").AtSliceIndex(250).AtMapKey("domain"),
+						knownvalue.StringExact("site-249.example.com")),
+					statecheck.ExpectKnownValue("data.analytics_websites.all", tfjsonpath.New("websites").AtSliceIndex(3).AtMapKey("password_set"),
+						knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.analytics_websites.search", tfjsonpath.New("websites"), knownvalue.ListSizeExact(100)),
+					statecheck.ExpectKnownValue("data.analytics_websites.search", tfjsonpath.New("websites").AtSliceIndex(0).AtMapKey("domain"),
+						knownvalue.StringExact("site-199.example.com")),
+					statecheck.ExpectKnownValue("data.analytics_websites.search", tfjsonpath.New("websites").AtSliceIndex(99).AtMapKey("domain"),
+						knownvalue.StringExact("site-100.example.com")),
+					statecheck.ExpectKnownValue("data.analytics_websites.newest_first", tfjsonpath.New("websites").AtSliceIndex(0).AtMapKey("domain"),
+						knownvalue.StringExact("a-site-042.example.com")),
+				},
+			},
+			{
+				Config:      env.config(`data "analytics_website" "x" { domain = "missing.example.com" }`),
+				ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"missing.example.com"`),
+			},
+			{ // another user's website is not visible
+				Config:      env.config(`data "analytics_website" "x" { domain = "site-other.example.com" }`),
+				ExpectError: expectError(`Website Not Found`),
+			},
+			{
+				Config:      env.config(`data "analytics_website" "x" { id = "99999" }`),
+				ExpectError: expectError(`Website Not Found.*No website with id 99999`),
+			},
+			{
+				Config:      env.config(`data "analytics_website" "x" {}`),
+				ExpectError: expectError(`Invalid Attribute Combination.*id.*domain`),
+			},
+			{
+				Config:      env.config(`data "analytics_websites" "x" { sort_by = "name" }`),
+				ExpectError: expectError(`sort_by.*value must be one of`),
+			},
+			{ // a valid last step, so that the post-test destroy can run
+				Config: env.config(`data "analytics_websites" "x" { search = "site-00" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.analytics_websites.x", tfjsonpath.New("websites"), knownvalue.ListSizeExact(10)),
+				},
+			},
+		},
+	})
+}

@@ -1,0 +1,465 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*websiteResource)(nil)
+	_ resource.ResourceWithImportState    = (*websiteResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*websiteResource)(nil)
+)
+
+// NewWebsiteResource returns the analytics_website resource.
+func NewWebsiteResource() resource.Resource { return &websiteResource{} }
+
+type websiteResource struct {
+	data *providerData
+}
+
+type websiteResourceModel struct {
+	ID            types.String   `tfsdk:"id"`
+	Domain        types.String   `tfsdk:"domain"`
+	Privacy       types.String   `tfsdk:"privacy"`
+	Password      types.String   `tfsdk:"password"`
+	EmailReports  types.Bool     `tfsdk:"email_reports"`
+	ExcludeBots   types.Bool     `tfsdk:"exclude_bots"`
+	ExcludeParams types.Set      `tfsdk:"exclude_params"`
+	ExcludeIPs    types.Set      `tfsdk:"exclude_ips"`
+	CreatedAt     types.String   `tfsdk:"created_at"`
+	UpdatedAt     types.String   `tfsdk:"updated_at"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+}
+
+// Privacy names in configuration and their API values.
+const (
+	privacyPublic   = "public"
+	privacyPrivate  = "private"
+	privacyPassword = "password"
+)
+
+var privacyNames = []string{privacyPublic, privacyPrivate, privacyPassword}
+
+func privacyToAPI(name string) int {
+	switch name {
+	case privacyPrivate:
+		return client.PrivacyPrivate
+	case privacyPassword:
+		return client.PrivacyPassword
+	default:
+		return client.PrivacyPublic
+	}
+}
+
+func privacyFromAPI(v int) (string, error) {
+	if v >= 0 && v < len(privacyNames) {
+		return privacyNames[v], nil
+	}
+	return "", fmt.Errorf("the server returned privacy %d, which is none of 0 (public), 1 (private), 2 (password)", v)
+}
+
+// Default operation time limits, used when the timeouts block leaves one out.
+const (
+	defaultCreateTimeout = 10 * time.Minute
+	defaultReadTimeout   = 5 * time.Minute
+	defaultUpdateTimeout = 10 * time.Minute
+	defaultDeleteTimeout = 10 * time.Minute
+)
+
+func (r *websiteResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_website"
+}
+
+func (r *websiteResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = websiteResourceSchema(ctx)
+}
+
+func websiteResourceSchema(ctx context.Context) schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "A website tracked by the analytics installation (API: `/api/v1/websites`). " +
+			"Create, update and delete map to the API's store, update and delete; `domain` cannot change in place.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The website's numeric id on the server (API field `id`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"domain": schema.StringAttribute{
+				MarkdownDescription: "Host name (or IPv4 address) of the website (API field `domain`), unique across the " +
+					"whole installation. Must be in the form the server stores: lower case, without scheme, " +
+					"leading `www.`, path or port; anything else fails at plan time naming the form to use. " +
+					"Internationalised names must be given in punycode (`xn--...`). Changing it replaces the website.",
+				Required:      true,
+				Validators:    []validator.String{domainValidator{}},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"privacy": schema.StringAttribute{
+				MarkdownDescription: "Who can see the statistics page: `public`, `private` or `password` " +
+					"(API field `privacy`: 0, 1, 2). Defaults to `public`.",
+				Optional:   true,
+				Computed:   true,
+				Default:    stringdefault.StaticString(privacyPublic),
+				Validators: []validator.String{stringvalidator.OneOf(privacyNames...)},
+			},
+			"password": schema.StringAttribute{
+				MarkdownDescription: "Password of the statistics page (API field `password`, 1 to 128 characters). " +
+					"Required when `privacy` is `password`, not allowed otherwise. The API never returns it: Terraform " +
+					"notices when it was removed outside Terraform and sets it again, but not when it was changed. " +
+					"Leaving `password` privacy clears it on the server.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{passwordValidator{}},
+			},
+			"email_reports": schema.BoolAttribute{
+				MarkdownDescription: "Whether periodic e-mail reports are sent (API field `email`). Defaults to `false`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+			},
+			"exclude_bots": schema.BoolAttribute{
+				MarkdownDescription: "Whether hits from common bots are excluded from tracking (API field `exclude_bots`). Defaults to `true`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+			},
+			"exclude_params": schema.SetAttribute{
+				MarkdownDescription: "URL query parameter names removed from tracked page URLs, or the single entry `&` " +
+					"for every parameter (API field `exclude_params`, sent one per line). Defaults to none. The API " +
+					"never returns this field, so changes made outside Terraform cannot be detected: Terraform keeps " +
+					"the configured value and sends it on every create and update.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Default:     setdefault.StaticValue(stringSetValue(nil)),
+				Validators:  []validator.Set{excludeParamsValidator{}},
+			},
+			"exclude_ips": schema.SetAttribute{
+				MarkdownDescription: "IPv4/IPv6 addresses and CIDR ranges whose hits are not tracked (API field " +
+					"`exclude_ips`, sent one per line and read back split on line breaks, so a list edited in the " +
+					"web interface shows no spurious difference). Defaults to none.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Default:     setdefault.StaticValue(stringSetValue(nil)),
+				Validators:  []validator.Set{excludeIPsValidator{}},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the website was created (RFC 3339, API field `created_at`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the website was last changed (RFC 3339, API field `updated_at`).",
+				Computed:            true,
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+func (r *websiteResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	data, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected Provider Data",
+			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", req.ProviderData))
+		return
+	}
+	r.data = data
+}
+
+// ValidateConfig checks the rules that span attributes, at plan time.
+func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg websiteResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || cfg.Privacy.IsUnknown() || cfg.Password.IsUnknown() {
+		return
+	}
+	privacy := cfg.Privacy.ValueString()
+	if cfg.Privacy.IsNull() {
+		privacy = privacyPublic
+	}
+	hasPassword := !cfg.Password.IsNull()
+	switch {
+	case privacy == privacyPassword && !hasPassword:
+		resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
+			"privacy = \"password\" protects the statistics page with a password, so \"password\" must be set. "+
+				"Set password (e.g. from a variable marked sensitive), or choose privacy \"public\" or \"private\".")
+	case privacy != privacyPassword && hasPassword:
+		resp.Diagnostics.AddAttributeError(path.Root("password"), "Password Without Password Privacy",
+			fmt.Sprintf("A password only takes effect when privacy = \"password\", but privacy is %q. "+
+				"Set privacy = \"password\", or remove the password.", privacy))
+	}
+}
+
+// client returns the API client, or adds an error when the provider could
+// not be configured (its configuration was unknown at plan time).
+func (r *websiteResource) client(diags *diag.Diagnostics) *client.Client {
+	if r.data == nil {
+		diags.AddError("Provider Not Configured",
+			"The analytics provider's base_url or api_key is not known yet, so the API cannot be reached. "+
+				"If they come from other resources, apply those first (e.g. with -target).")
+		return nil
+	}
+	return r.data.client
+}
+
+// input builds the API fields from a plan: every managed field is sent.
+func (m websiteResourceModel) input(ctx context.Context, diags *diag.Diagnostics) client.WebsiteInput {
+	in := client.WebsiteInput{
+		Domain:      m.Domain.ValueString(),
+		Privacy:     privacyToAPI(m.Privacy.ValueString()),
+		Email:       m.EmailReports.ValueBool(),
+		ExcludeBots: m.ExcludeBots.ValueBool(),
+	}
+	for _, s := range []struct {
+		set types.Set
+		dst *[]string
+	}{{m.ExcludeParams, &in.ExcludeParams}, {m.ExcludeIPs, &in.ExcludeIPs}} {
+		if !s.set.IsNull() && !s.set.IsUnknown() {
+			diags.Append(s.set.ElementsAs(ctx, s.dst, false)...)
+		}
+	}
+	if in.Privacy == client.PrivacyPassword {
+		pw := m.Password.ValueString()
+		in.Password = &pw
+	} else {
+		// Leaving password privacy clears any stored password (the server
+		// keeps it otherwise).
+		empty := ""
+		in.Password = &empty
+	}
+	return in
+}
+
+// applyWebsite copies the server's view of a website into the model. The
+// password and exclude_params are not returned by the API: the password is
+// kept unless the server says none is set; exclude_params is kept as is.
+func (m *websiteResourceModel) applyWebsite(w *client.Website) error {
+	privacy, err := privacyFromAPI(w.PrivacyValue())
+	if err != nil {
+		return err
+	}
+	m.ID = types.StringValue(strconv.FormatInt(w.ID, 10))
+	m.Domain = types.StringValue(w.Domain)
+	m.Privacy = types.StringValue(privacy)
+	m.EmailReports = types.BoolValue(w.EmailValue())
+	m.ExcludeBots = types.BoolValue(w.ExcludeBotsValue())
+	m.ExcludeIPs = stringSetValue(w.ExcludeIPs)
+	if !w.PasswordSet || privacy != privacyPassword {
+		m.Password = types.StringNull()
+	}
+	if m.ExcludeParams.IsNull() || m.ExcludeParams.IsUnknown() {
+		m.ExcludeParams = stringSetValue(nil)
+	}
+	m.CreatedAt = timeValue(w.CreatedAt)
+	m.UpdatedAt = timeValue(w.UpdatedAt)
+	return nil
+}
+
+func timeValue(t time.Time) types.String {
+	if t.IsZero() {
+		return types.StringNull()
+	}
+	return types.StringValue(t.Format(time.RFC3339))
+}
+
+func (m websiteResourceModel) id(diags *diag.Diagnostics) int64 {
+	id, err := strconv.ParseInt(m.ID.ValueString(), 10, 64)
+	if err != nil {
+		diags.AddAttributeError(path.Root("id"), "Invalid Website ID",
+			fmt.Sprintf("The id %q in the state is not a number. Remove the resource from the state and import it again.", m.ID.ValueString()))
+	}
+	return id
+}
+
+func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan websiteResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	c := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+	resp.Diagnostics.Append(d...)
+	in := plan.input(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	w, err := c.CreateWebsite(ctx, in)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", in.Domain, err)
+		return
+	}
+	if err := plan.applyWebsite(w); err != nil {
+		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
+		return
+	}
+	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state websiteResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	c := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Read(ctx, defaultReadTimeout)
+	resp.Diagnostics.Append(d...)
+	id := state.id(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	w, err := c.GetWebsite(ctx, id)
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "website not found on the server; removing it from the state so that it is planned for creation",
+			map[string]any{"id": id, "domain": state.Domain.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", state.Domain.ValueString(), err)
+		return
+	}
+	if err := state.applyWebsite(w); err != nil {
+		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state websiteResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	c := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
+	resp.Diagnostics.Append(d...)
+	id := state.id(&resp.Diagnostics)
+	in := plan.input(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	w, err := c.UpdateWebsite(ctx, id, in)
+	if err != nil {
+		// The real server answers an update of a deleted website with a
+		// 500 (older builds: 404): find out which it was.
+		if errors.Is(err, client.ErrServer) || errors.Is(err, client.ErrNotFound) {
+			if _, getErr := c.GetWebsite(ctx, id); errors.Is(getErr, client.ErrNotFound) {
+				resp.Diagnostics.AddError("Website Deleted Outside Terraform",
+					fmt.Sprintf("The website %q (id %d) no longer exists on the server: it was deleted outside Terraform "+
+						"after the last refresh. Nothing was changed. Run terraform apply again: the refresh will notice the "+
+						"deletion and the website will be created anew.", in.Domain, id))
+				return
+			}
+		}
+		addAPIError(&resp.Diagnostics, "update", in.Domain, err)
+		return
+	}
+	plan.ID = state.ID
+	if err := plan.applyWebsite(w); err != nil {
+		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
+		return
+	}
+	tflog.Info(ctx, "updated website", map[string]any{"id": id, "domain": w.Domain})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state websiteResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	c := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Delete(ctx, defaultDeleteTimeout)
+	resp.Diagnostics.Append(d...)
+	id := state.id(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	err := c.DeleteWebsite(ctx, id)
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Info(ctx, "website already deleted", map[string]any{"id": id})
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "delete", state.Domain.ValueString(), err)
+		return
+	}
+	tflog.Info(ctx, "deleted website", map[string]any{"id": id, "domain": state.Domain.ValueString()})
+}
+
+// ImportState accepts a numeric id or an exact domain.
+func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	raw := strings.TrimSpace(req.ID)
+	if id, err := strconv.ParseInt(raw, 10, 64); err == nil && id > 0 {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), strconv.FormatInt(id, 10))...)
+		return
+	}
+	if p := domainProblem(raw); p != "" {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("Import takes the website's numeric id or its exact domain. %s", p))
+		return
+	}
+	c := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	w, err := c.FindWebsiteByDomain(ctx, raw)
+	if errors.Is(err, client.ErrNotFound) {
+		resp.Diagnostics.AddError("Website Not Found",
+			fmt.Sprintf("No website with the domain %q belongs to this API key's user. Check the spelling, or import "+
+				"by numeric id (shown in the web interface's URL of the website).", raw))
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "import", raw, err)
+		return
+	}
+	tflog.Info(ctx, "import: found website by domain", map[string]any{"id": w.ID, "domain": w.Domain})
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), strconv.FormatInt(w.ID, 10))...)
+}

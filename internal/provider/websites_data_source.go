@@ -1,0 +1,102 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+var _ datasource.DataSourceWithConfigure = (*websitesDataSource)(nil)
+
+var numericID = regexp.MustCompile(`^[1-9][0-9]*$`)
+
+// NewWebsitesDataSource returns the analytics_websites data source.
+func NewWebsitesDataSource() datasource.DataSource { return &websitesDataSource{} }
+
+type websitesDataSource struct {
+	data *providerData
+}
+
+type websitesDataModel struct {
+	Search   types.String       `tfsdk:"search"`
+	SortBy   types.String       `tfsdk:"sort_by"`
+	Sort     types.String       `tfsdk:"sort"`
+	Websites []websiteDataModel `tfsdk:"websites"`
+}
+
+func (d *websitesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_websites"
+}
+
+func (d *websitesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	element := websiteOutputAttributes()
+	element["id"] = schema.StringAttribute{MarkdownDescription: "Numeric id of the website (API field `id`).", Computed: true}
+	element["domain"] = schema.StringAttribute{MarkdownDescription: "Domain of the website (API field `domain`).", Computed: true}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the websites of the API key's user, optionally filtered and sorted. " +
+			"Every match is returned: the provider pages through the results 100 at a time.",
+		Attributes: map[string]schema.Attribute{
+			"search": schema.StringAttribute{
+				MarkdownDescription: "Only websites whose domain contains this text, case-insensitively (API parameter `search`; a substring match, not an exact one).",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"sort_by": schema.StringAttribute{
+				MarkdownDescription: "Sort key: `id` (date created) or `domain` (API parameter `sort_by`). Defaults to `id`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(client.SortByID, client.SortByDomain)},
+			},
+			"sort": schema.StringAttribute{
+				MarkdownDescription: "Sort order: `asc` or `desc` (API parameter `sort`). Defaults to `desc`, as the API does.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(client.SortAsc, client.SortDesc)},
+			},
+			"websites": schema.ListNestedAttribute{
+				MarkdownDescription: "The matching websites, in the requested order.",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: element},
+			},
+		},
+	}
+}
+
+func (d *websitesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = configureDataSource(req, resp)
+}
+
+func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg websitesDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	c := dataClient(d.data, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opts := client.ListOptions{
+		Search:  cfg.Search.ValueString(),
+		SortBy:  cfg.SortBy.ValueString(),
+		Sort:    cfg.Sort.ValueString(),
+		PerPage: client.MaxPerPage,
+	}
+	all, err := c.ListAllWebsites(ctx, opts)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "list", "", err)
+		return
+	}
+	cfg.Websites = make([]websiteDataModel, 0, len(all))
+	for i := range all {
+		m, err := websiteDataModelFrom(&all[i])
+		if err != nil {
+			resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
+			return
+		}
+		cfg.Websites = append(cfg.Websites, m)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}
