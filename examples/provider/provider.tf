@@ -1,0 +1,26 @@
+terraform {
+  required_providers {
+    analytics = {
+      source = "analytics-tf/analytics"
+    }
+  }
+}
+
+variable "analytics_api_key" {
+  description = "API key of the phpAnalytics user whose websites Terraform manages."
+  type        = string
+  sensitive   = true
+}
+
+# base_url and api_key can be left out and taken from the ANALYTICS_BASE_URL
+# and ANALYTICS_API_KEY environment variables instead.
+provider "analytics" {
+  # The root of the phpAnalytics installation, including any path prefix;
+  # the provider appends /api/v1.
+  base_url = "https://analytics.example.com"
+  api_key  = var.analytics_api_key
+
+  # Optional tuning, shown with their defaults.
+  timeout     = "30s"
+  max_retries = 4
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+func TestParseFlagsFaults(t *testing.T) {
+	t.Parallel()
+	c, err := parseFlags([]string{"-faults", "seed=3,latency=2ms,error=0.25,reset-after=0.5,methods=POST"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.opts.Faults
+	if f == nil || f.Seed != 3 || f.Latency != 2*time.Millisecond || f.ErrorRate != 0.25 || f.ResetAfterRate != 0.5 ||
+		len(f.Methods) != 1 || f.Methods[0] != "POST" {
+		t.Errorf("faults: %+v", f)
+	}
+	if c, err := parseFlags(nil, io.Discard); err != nil || c.opts.Faults != nil {
+		t.Errorf("no -faults: %+v %v", c.opts.Faults, err)
+	}
+	for _, bad := range []string{"error=2", "bogus=1", "latency"} {
+		if _, err := parseFlags([]string{"-faults", bad}, io.Discard); err == nil {
+			t.Errorf("-faults %q accepted", bad)
+		}
+	}
+}
+
+func TestRunWithFaults(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-faults", "error=1,error-statuses=503,methods=POST"}, pw, io.Discard)
+		_ = pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := listeningRE.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("line %q", line)
+	}
+	if status, body := get(t, "POST", m[1]+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 503 ||
+		body != `{"message":"Service Unavailable"}` {
+		t.Errorf("POST: %d %s", status, body)
+	}
+	if status, _ := get(t, "GET", m[1]+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 200 {
+		t.Errorf("GET: %d", status)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+}

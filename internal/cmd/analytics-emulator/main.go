@@ -1,0 +1,186 @@
+// Command analytics-emulator serves the local emulator of the phpAnalytics
+// Website API as a standalone process.
+//
+//	analytics-emulator -addr 127.0.0.1:8099 -api-key KEY [-api-key KEY2 ...]
+//
+// It prints "analytics-emulator: listening on http://HOST:PORT" once ready
+// (the port may be 0, the line shows the one chosen), logs requests to stderr
+// with -v, and stops cleanly on SIGINT or SIGTERM.
+//
+// -faults injects failures for reliability testing, e.g.
+//
+//	analytics-emulator -faults 'seed=7,latency=5ms,error=0.05,throttle=0.01,reset-after=0.02,malformed=0.02'
+//
+// (see emulator.ParseFaults for every key).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "analytics-emulator:", err)
+		os.Exit(1)
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// config is the parsed command line.
+type config struct {
+	addr    string
+	verbose bool
+	opts    emulator.Options
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("analytics-emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		c            config
+		keys         stringList
+		noAccessKeys stringList
+		banned       stringList
+		faults       string
+		websiteLimit int
+	)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8099", "listen address (port 0 picks a free port)")
+	fs.Var(&keys, "api-key", "API key of a user (repeatable; default the emulator's DefaultAPIKey)")
+	fs.Var(&noAccessKeys, "no-api-access-key", "API key of a user whose plan lacks API access (repeatable)")
+	fs.IntVar(&c.opts.RateLimit, "rate-limit", 0, "requests per window per client IP (0 = off)")
+	fs.DurationVar(&c.opts.RateWindow, "rate-window", time.Minute, "throttle window")
+	fs.IntVar(&c.opts.DefaultPerPage, "per-page", 10, "the installation's default page size")
+	fs.IntVar(&websiteLimit, "website-limit", 0, "websites each user may create (0 = unlimited)")
+	fs.StringVar(&c.opts.StateFile, "state-file", "", "JSON file keeping the websites across restarts")
+	fs.BoolVar(&c.opts.OmitFavorite, "omit-favorite", false, "emulate an older build without favorite fields")
+	fs.BoolVar(&c.opts.LegacyUpdateNotFound, "legacy-update-404", false, "answer an update of an unknown id with 404 (older builds) instead of 500")
+	fs.Var(&banned, "banned-word", "word refused in domains (repeatable)")
+	fs.StringVar(&c.opts.LoginURL, "login-url", "", "redirect target of unauthenticated non-JSON requests (default https://HOST/login)")
+	fs.StringVar(&c.opts.PathPrefix, "path-prefix", "", "installation path, e.g. /analytics")
+	fs.BoolVar(&c.opts.TrimStrings, "trim-strings", false, "emulate Laravel's TrimStrings middleware")
+	fs.BoolVar(&c.verbose, "v", false, "log requests to stderr")
+	fs.StringVar(&faults, "faults", "", "inject faults: comma-separated key=value pairs, e.g. "+
+		"'seed=7,latency=5ms,jitter=5ms,error=0.05,throttle=0.01,throttle-for=1s,reset-before=0.02,"+
+		"reset-after=0.02,error-after-commit=0.02,truncate=0.02,malformed=0.02,slow-body=0.05,methods=POST+PUT'")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if len(keys) == 0 && len(noAccessKeys) == 0 {
+		keys = stringList{emulator.DefaultAPIKey}
+	}
+	for _, k := range keys {
+		c.opts.Users = append(c.opts.Users, emulator.User{Key: k})
+	}
+	for _, k := range noAccessKeys {
+		c.opts.Users = append(c.opts.Users, emulator.User{Key: k, NoAPIAccess: true})
+	}
+	c.opts.DefaultWebsiteLimit = max(websiteLimit, 0)
+	c.opts.BannedWords = banned
+	f, err := emulator.ParseFaults(faults)
+	if err != nil {
+		return c, fmt.Errorf("-faults: %w", err)
+	}
+	c.opts.Faults = f
+	return c, nil
+}
+
+// run serves until ctx is done, then shuts the server down.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	emu, err := emulator.New(c.opts)
+	if err != nil {
+		return err
+	}
+	var h http.Handler = emu
+	if c.verbose {
+		h = logRequests(h, log.New(stderr, "analytics-emulator: ", log.LstdFlags|log.Lmicroseconds))
+	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          log.New(stderr, "analytics-emulator: ", log.LstdFlags),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if _, err := fmt.Fprintf(stdout, "analytics-emulator: listening on http://%s\n", ln.Addr()); err != nil {
+		_ = srv.Close()
+		return err
+	}
+	if f, ok := stdout.(interface{ Sync() error }); ok {
+		_ = f.Sync() // best effort: a pipe cannot be synced
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// statusWriter records the status code of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// logRequests logs one line per request.
+func logRequests(h http.Handler, l *log.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		l.Printf("%s %s %s %d %s", r.RemoteAddr, r.Method, r.URL.RequestURI(), sw.status, time.Since(start).Round(time.Microsecond))
+	})
+}

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+const testKey = "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+
+var listeningRE = regexp.MustCompile(`^analytics-emulator: listening on (http://127\.0\.0\.1:[0-9]+)\n$`)
+
+// buildBinary compiles the command into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not found")
+	}
+	bin := filepath.Join(t.TempDir(), "analytics-emulator")
+	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// process is a running emulator binary.
+type process struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr *bytes.Buffer
+	rest   chan string // the rest of stdout, once the process ends
+}
+
+// start runs bin with args and waits for its listening line.
+func start(t *testing.T, bin string, args ...string) *process {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &process{cmd: cmd, stderr: &bytes.Buffer{}, rest: make(chan string, 1)}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	lines := make(chan string, 1)
+	go func() {
+		br := bufio.NewReader(stdout)
+		line, _ := br.ReadString('\n')
+		lines <- line
+		rest, _ := io.ReadAll(br)
+		p.rest <- string(rest)
+	}()
+	select {
+	case line := <-lines:
+		m := listeningRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("first line %q", line)
+		}
+		p.url = m[1]
+	case <-time.After(30 * time.Second):
+		t.Fatal("no listening line")
+	}
+	return p
+}
+
+// stop sends SIGTERM and checks a clean exit with nothing more on stdout.
+func (p *process) stop(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v\nstderr: %s", err, p.stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+	if rest := <-p.rest; rest != "" {
+		t.Errorf("more output on stdout: %q", rest)
+	}
+}
+
+func get(t *testing.T, method, u, key string, form url.Values) (int, string) {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(raw)
+}
+
+func TestBinary(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	state := filepath.Join(t.TempDir(), "state.json")
+
+	p := start(t, bin, "-api-key", testKey, "-api-key", "second", "-v", "-state-file", state, "-per-page", "25")
+	status, body := get(t, "GET", p.url+"/api/v1/websites", testKey, nil)
+	if status != 200 || !strings.Contains(body, `"per_page":25,`) || !strings.Contains(body, `"total":0}`) {
+		t.Fatalf("list: %d %s", status, body)
+	}
+	status, body = get(t, "POST", p.url+"/api/v1/websites", "second", url.Values{"domain": {"https://www.Demo.org"}})
+	if status != 201 || !strings.Contains(body, `"domain":"demo.org"`) {
+		t.Fatalf("store: %d %s", status, body)
+	}
+	if status, _ := get(t, "GET", p.url+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 401 {
+		t.Errorf("default key accepted although -api-key was given: %d", status)
+	}
+	p.stop(t)
+	if !strings.Contains(p.stderr.String(), "POST /api/v1/websites 201") {
+		t.Errorf("-v log: %q", p.stderr)
+	}
+
+	// The state file survives a restart.
+	p = start(t, bin, "-api-key", "second", "-state-file", state, "-rate-limit", "1", "-rate-window", "1m")
+	status, body = get(t, "GET", p.url+"/api/v1/websites/1", "second", nil)
+	if status != 200 || !strings.Contains(body, `"domain":"demo.org"`) {
+		t.Fatalf("show after restart: %d %s", status, body)
+	}
+	if status, body := get(t, "GET", p.url+"/api/v1/websites/1", "second", nil); status != 429 {
+		t.Errorf("rate limit: %d %s", status, body)
+	}
+	p.stop(t)
+	if p.stderr.Len() != 0 {
+		t.Errorf("stderr without -v: %q", p.stderr)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	t.Parallel()
+	c, err := parseFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.addr != "127.0.0.1:8099" || len(c.opts.Users) != 1 || c.opts.Users[0].Key != emulator.DefaultAPIKey ||
+		c.opts.DefaultPerPage != 10 || c.opts.RateLimit != 0 || c.opts.RateWindow != time.Minute {
+		t.Errorf("defaults: %+v", c)
+	}
+	c, err = parseFlags([]string{"-api-key", "a", "-api-key", "b", "-no-api-access-key", "c", "-website-limit", "3",
+		"-omit-favorite", "-legacy-update-404", "-banned-word", "casino", "-path-prefix", "/analytics", "-trim-strings"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.opts
+	if len(o.Users) != 3 || o.Users[1].Key != "b" || !o.Users[2].NoAPIAccess || o.DefaultWebsiteLimit != 3 ||
+		!o.OmitFavorite || !o.LegacyUpdateNotFound || o.BannedWords[0] != "casino" || o.PathPrefix != "/analytics" || !o.TrimStrings {
+		t.Errorf("parsed: %+v", o)
+	}
+	if _, err := parseFlags([]string{"extra"}, io.Discard); err == nil {
+		t.Error("extra argument accepted")
+	}
+	if _, err := parseFlags([]string{"-rate-limit", "x"}, io.Discard); err == nil {
+		t.Error("bad -rate-limit accepted")
+	}
+}
+
+func TestRunInProcess(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, pw, io.Discard)
+		_ = pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := listeningRE.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("line %q", line)
+	}
+	if status, _ := get(t, "GET", m[1]+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 200 {
+		t.Errorf("status %d", status)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+	if err := run(context.Background(), []string{"-addr", "256.0.0.1:0"}, io.Discard, io.Discard); err == nil {
+		t.Error("bad address accepted")
+	}
+}

@@ -1,0 +1,332 @@
+package emulator
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// timeFormat is how Laravel serializes dates.
+const timeFormat = "2006-01-02T15:04:05.000000Z"
+
+// echoed holds the raw input values a store/update response shows instead
+// of the stored integers (Eloquent returns the attributes as assigned).
+type echoed map[string]any
+
+// record renders w as the WebsiteResource does, with echo overriding the
+// loose-typed fields.
+func (e *Emulator) record(w *Website, echo echoed) object {
+	loose := func(field string, stored *int) any {
+		if v, ok := echo[field]; ok {
+			return v
+		}
+		if stored == nil {
+			return nil
+		}
+		return *stored
+	}
+	o := object{
+		{"id", w.ID},
+		{"domain", w.Domain},
+		{"privacy", loose("privacy", w.Privacy)},
+		{"email", loose("email", w.Email)},
+		{"password", phpTruthy(w.Password)},
+		{"exclude_bots", loose("exclude_bots", w.ExcludeBots)},
+		{"exclude_ips", nullString(w.ExcludeIPs)},
+	}
+	if !e.opts.OmitFavorite {
+		var at any
+		if !w.FavoritedAt.IsZero() {
+			at = w.FavoritedAt.UTC().Format(timeFormat)
+		}
+		o = append(o, member{"favorite", w.Favorite}, member{"favorited_at", at})
+	}
+	return append(o,
+		member{"created_at", w.CreatedAt.UTC().Format(timeFormat)},
+		member{"updated_at", w.UpdatedAt.UTC().Format(timeFormat)},
+	)
+}
+
+// phpTruthy is PHP's boolean conversion of a string ("" and "0" are false).
+func phpTruthy(s string) bool { return s != "" && s != "0" }
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// dataResponse is {"data":...,"status":200} with the given status line.
+func dataResponse(status int, data any) *Response {
+	return jsonResponse(status, object{{"data", data}, {"status", 200}})
+}
+
+// ownedLocked returns the caller's website with the id of the path.
+// Callers hold e.mu.
+func (e *Emulator) ownedLocked(req *request) (*Website, bool) {
+	id, err := strconv.ParseInt(req.rawID, 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	w, ok := e.websites[id]
+	if !ok || w.Owner != req.user.Key {
+		return nil, false
+	}
+	return w, true
+}
+
+// show is GET /websites/{id}.
+func (e *Emulator) show(req *request) *Response {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	w, ok := e.ownedLocked(req)
+	if !ok {
+		return jsonResponse(http.StatusNotFound, notFoundBody)
+	}
+	return dataResponse(http.StatusOK, e.record(w, nil))
+}
+
+// destroy is DELETE /websites/{id}.
+func (e *Emulator) destroy(req *request) *Response {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	w, ok := e.ownedLocked(req)
+	if !ok {
+		return jsonResponse(http.StatusNotFound, notFoundBody)
+	}
+	if err := e.commitDeleteLocked(w.ID); err != nil {
+		return serverError(req)
+	}
+	return jsonResponse(http.StatusOK, object{
+		{"id", w.ID}, {"object", "website"}, {"deleted", true}, {"status", 200},
+	})
+}
+
+// commitDeleteLocked removes a website and persists; on a failed write the
+// website is restored. Callers hold e.mu.
+func (e *Emulator) commitDeleteLocked(id int64) error {
+	w := e.websites[id]
+	delete(e.websites, id)
+	if err := e.persistLocked(); err != nil {
+		e.websites[id] = w
+		return err
+	}
+	return nil
+}
+
+// store is POST /websites.
+func (e *Emulator) store(req *request) *Response {
+	in := req.in
+	// prepareForValidation: the canonical domain is merged into the input.
+	d, ok := phpString(in.get("domain"))
+	if !ok {
+		return serverError(req) // mb_strtolower(array): TypeError
+	}
+	in.body.set("domain", canonicalDomain(d))
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	owned := 0
+	for _, w := range e.websites {
+		if w.Owner == req.user.Key {
+			owned++
+		}
+	}
+	limit := e.websiteLimit(req.user)
+	taken := func(d string) bool {
+		for _, w := range e.websites {
+			if strings.EqualFold(w.Domain, d) {
+				return true
+			}
+		}
+		return false
+	}
+	if bag := validate(in, e.storeRules(in, taken, limit > 0 && owned >= limit)); !bag.empty() {
+		return validationError(bag)
+	}
+
+	w, echo, err := newWebsite(in)
+	if err != nil {
+		return serverError(req)
+	}
+	now := e.now()
+	w.ID, w.Owner, w.CreatedAt, w.UpdatedAt = e.nextID, req.user.Key, now, now
+	if err := e.commitInsertLocked(w); err != nil {
+		return serverError(req)
+	}
+	return dataResponse(http.StatusCreated, e.record(w, echo))
+}
+
+// newWebsite builds the website a valid store request creates, with the
+// values its response echoes.
+func newWebsite(in *input) (*Website, echoed, error) {
+	w := &Website{}
+	echo := echoed{"privacy": in.get("privacy"), "email": in.get("email")}
+	var err1, err2, err3, err4 error
+	w.Domain, err1 = column(in.get("domain"))
+	w.Privacy, err2 = intColumn(in.get("privacy"))
+	w.Email, err3 = intColumn(in.get("email"))
+	if in.has("exclude_bots") {
+		echo["exclude_bots"] = in.get("exclude_bots")
+		w.ExcludeBots, err4 = intColumn(in.get("exclude_bots"))
+	} else {
+		one := 1
+		w.ExcludeBots = &one
+	}
+	var err5, err6, err7 error
+	w.Password, err5 = column(in.get("password"))
+	w.ExcludeParams, err6 = column(in.get("exclude_params"))
+	w.ExcludeIPs, err7 = column(in.get("exclude_ips"))
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7); err != nil {
+		return nil, nil, err
+	}
+	return w, echo, nil
+}
+
+// commitInsertLocked inserts w with the next id and persists; on a failed
+// write the insert is undone (the id stays consumed, as with
+// AUTO_INCREMENT). Callers hold e.mu.
+func (e *Emulator) commitInsertLocked(w *Website) error {
+	e.nextID++
+	stored := w.clone()
+	e.websites[w.ID] = &stored
+	if err := e.persistLocked(); err != nil {
+		delete(e.websites, w.ID)
+		return err
+	}
+	return nil
+}
+
+// errColumn is a value MySQL (strict mode) refuses for its column.
+var errColumn = errors.New("incorrect value for column")
+
+// intColumn converts a validated value for an integer column.
+func intColumn(v any) (*int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	n, ok := filterInt(v)
+	if !ok || int64(int(n)) != n {
+		return nil, errColumn
+	}
+	i := int(n)
+	return &i, nil
+}
+
+// column converts a validated value for a string column ("" for NULL).
+func column(v any) (string, error) {
+	s, ok := phpString(v)
+	if !ok || !utf8.ValidString(s) {
+		return "", errColumn
+	}
+	return s, nil
+}
+
+// validationError is the application's 422.
+func validationError(bag *errorBag) *Response {
+	return jsonResponse(http.StatusUnprocessableEntity, object{{"message", bag.object()}, {"status", 422}})
+}
+
+// update is PUT/PATCH /websites/{id}.
+func (e *Emulator) update(req *request) *Response {
+	in := req.in
+	// The form request's authorize(): only admins may send user_id.
+	if in.has("user_id") {
+		return jsonResponse(http.StatusForbidden, object{
+			{"message", "This action is unauthorized."}, {"status", 403},
+		})
+	}
+	if bag := validate(in, updateRules(in)); !bag.empty() {
+		return validationError(bag)
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cur, ok := e.ownedLocked(req)
+	if !ok {
+		if e.opts.LegacyUpdateNotFound {
+			return jsonResponse(http.StatusNotFound, notFoundBody)
+		}
+		return serverError(req) // the controller calls a method on null
+	}
+
+	w, echo, err := applyUpdate(cur, in)
+	if err != nil {
+		return serverError(req)
+	}
+	if w != nil {
+		w.UpdatedAt = e.now()
+		if err := e.commitReplaceLocked(*w); err != nil {
+			return serverError(req)
+		}
+	} else {
+		w = cur // nothing changed: Eloquent does not save or touch
+	}
+	return dataResponse(http.StatusOK, e.record(w, echo))
+}
+
+// applyUpdate returns the website after the update in, or nil if nothing
+// changes, and the values the response echoes.
+func applyUpdate(cur *Website, in *input) (*Website, echoed, error) {
+	w := cur.clone()
+	echo := echoed{}
+	changed := false
+	for _, f := range []struct {
+		name string
+		dst  **int
+	}{{"privacy", &w.Privacy}, {"email", &w.Email}, {"exclude_bots", &w.ExcludeBots}} {
+		if !in.has(f.name) {
+			continue
+		}
+		v, err := intColumn(in.get(f.name))
+		if err != nil {
+			return nil, nil, err
+		}
+		echo[f.name] = in.get(f.name)
+		if !sameInt(*f.dst, v) {
+			*f.dst, changed = v, true
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"password", &w.Password}, {"exclude_params", &w.ExcludeParams}, {"exclude_ips", &w.ExcludeIPs}} {
+		if !in.has(f.name) {
+			continue
+		}
+		v, err := column(in.get(f.name))
+		if err != nil {
+			return nil, nil, err
+		}
+		if *f.dst != v {
+			*f.dst, changed = v, true
+		}
+	}
+	if !changed {
+		return nil, echo, nil
+	}
+	return &w, echo, nil
+}
+
+func sameInt(a, b *int) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// commitReplaceLocked stores w over the website with its id and persists;
+// on a failed write the old version is restored. Callers hold e.mu.
+func (e *Emulator) commitReplaceLocked(w Website) error {
+	old := e.websites[w.ID]
+	stored := w.clone()
+	e.websites[w.ID] = &stored
+	if err := e.persistLocked(); err != nil {
+		e.websites[w.ID] = old
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,357 @@
+// Package emulator is a local, quirk-faithful emulator of the phpAnalytics
+// Website API (a Laravel 10 application), as described in
+// shared/API-BEHAVIOUR.md.
+//
+// By default it answers like a real installation, quirks included: store
+// answers 201 with "status":200 in the body, store and update echo the
+// submitted strings ("2") while show and list return integers, absent
+// privacy/email are stored as NULL, update of an unknown id is a 500,
+// validation errors are {"message":{field:[...]},"status":422}, a request
+// without Accept: application/json and without a valid key is redirected to a
+// login page, and JSON is encoded like PHP's json_encode (with "\/").
+//
+// The emulator is an http.Handler. Tests usually start one per test with
+// NewServer; the analytics-emulator command serves one as a standalone process.
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultAPIKey is the key of the single user an emulator has when
+// Options.Users is empty. It is a fixed, public test key of 64 characters.
+const DefaultAPIKey = "EmulatorDefaultApiKey0123456789abcdefghijklmnopqrstuvwxyzABCDEFG"
+
+// User is an account of the emulated installation.
+type User struct {
+	// Key is the user's API token (sent as "Authorization: Bearer <Key>").
+	Key string
+	// NoAPIAccess makes every API call of the user fail with 403, as for a
+	// plan without the API feature.
+	NoAPIAccess bool
+	// WebsiteLimit is the number of websites the user may create. 0 means
+	// Options.DefaultWebsiteLimit (itself 0 = unlimited); a negative value
+	// means unlimited whatever the default.
+	WebsiteLimit int
+}
+
+// Options configures an Emulator. The zero value is a real installation with
+// one user (DefaultAPIKey), 10 results per page and no throttling.
+type Options struct {
+	// Users are the accounts. If empty, one user with DefaultAPIKey.
+	Users []User
+	// DefaultWebsiteLimit applies to users whose WebsiteLimit is 0.
+	// 0 means unlimited.
+	DefaultWebsiteLimit int
+	// DefaultPerPage is the installation's page size, used when per_page is
+	// absent or invalid. 0 means 10.
+	DefaultPerPage int
+	// RateLimit is the number of requests per window per client IP.
+	// 0 turns throttling off (then no X-RateLimit headers are sent).
+	RateLimit int
+	// RateWindow is the length of the fixed throttle window. 0 means a minute.
+	RateWindow time.Duration
+	// LegacyUpdateNotFound answers an update of an unknown or foreign id with
+	// 404 "Resource not found." like older builds, instead of the 500 of
+	// current builds.
+	LegacyUpdateNotFound bool
+	// OmitFavorite emulates an older build: records have no favorite and
+	// favorited_at fields and the list ignores the favorite filter.
+	OmitFavorite bool
+	// BannedWords are refused in domains ("The domain contains a banned
+	// word."), matched case-insensitively as substrings.
+	BannedWords []string
+	// LoginURL is where unauthenticated non-JSON requests are redirected.
+	// Empty means "https://<request Host><PathPrefix>/login".
+	LoginURL string
+	// PathPrefix is where the application is installed, e.g. "/analytics"
+	// for a base URL of https://example.com/analytics. Empty means the root.
+	PathPrefix string
+	// TrimStrings emulates Laravel's TrimStrings middleware (input strings
+	// other than passwords are trimmed before validation). API-BEHAVIOUR.md
+	// does not list it, so it is off by default.
+	TrimStrings bool
+	// StateFile, if set, persists the websites as JSON. It is loaded by New
+	// and rewritten atomically (temporary file and rename) after every change.
+	StateFile string
+	// Clock gives the current time for timestamps, throttle windows and the
+	// Date header. nil means time.Now.
+	Clock func() time.Time
+	// Faults, if set, injects failures into API answers (see Faults);
+	// SetFaults changes it at run time.
+	Faults *Faults
+}
+
+// Website is a stored website record, with everything the database holds
+// (including what the API never returns, like the password and
+// exclude_params).
+type Website struct {
+	ID     int64  `json:"id"`
+	Owner  string `json:"owner"` // the owner's user key
+	Domain string `json:"domain"`
+	// Privacy, Email and ExcludeBots are nil when the column is NULL.
+	Privacy     *int   `json:"privacy"`
+	Email       *int   `json:"email"`
+	ExcludeBots *int   `json:"exclude_bots"`
+	Password    string `json:"password"` // "" when NULL
+	// ExcludeParams and ExcludeIPs are newline-separated lists, "" when NULL.
+	ExcludeParams string `json:"exclude_params"`
+	ExcludeIPs    string `json:"exclude_ips"`
+	Favorite      bool   `json:"favorite"`
+	// FavoritedAt is zero when NULL.
+	FavoritedAt time.Time `json:"favorited_at"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// clone returns a deep copy of w.
+func (w Website) clone() Website {
+	w.Privacy = cloneInt(w.Privacy)
+	w.Email = cloneInt(w.Email)
+	w.ExcludeBots = cloneInt(w.ExcludeBots)
+	return w
+}
+
+func cloneInt(p *int) *int {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// Emulator is the emulated installation. It is an http.Handler and safe for
+// concurrent use.
+type Emulator struct {
+	opts     Options
+	throttle *throttle
+	stats    statsRecorder
+	faults   atomic.Pointer[faultInjector] // nil: no fault injection
+
+	mu         sync.Mutex // guards the fields below
+	users      map[string]User
+	websites   map[int64]*Website
+	nextID     int64
+	persistErr error
+}
+
+// New returns an emulator configured by opts, loading opts.StateFile if it
+// exists.
+func New(opts Options) (*Emulator, error) {
+	if opts.DefaultPerPage < 0 {
+		return nil, errors.New("emulator: negative DefaultPerPage")
+	}
+	if opts.DefaultPerPage == 0 {
+		opts.DefaultPerPage = 10
+	}
+	if opts.RateLimit < 0 {
+		return nil, errors.New("emulator: negative RateLimit")
+	}
+	if opts.RateWindow < 0 {
+		return nil, errors.New("emulator: negative RateWindow")
+	}
+	if opts.RateWindow == 0 {
+		opts.RateWindow = time.Minute
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	for len(opts.PathPrefix) > 0 && opts.PathPrefix[len(opts.PathPrefix)-1] == '/' {
+		opts.PathPrefix = opts.PathPrefix[:len(opts.PathPrefix)-1]
+	}
+	if opts.PathPrefix != "" && opts.PathPrefix[0] != '/' {
+		opts.PathPrefix = "/" + opts.PathPrefix
+	}
+	opts.BannedWords = append([]string(nil), opts.BannedWords...)
+
+	e := &Emulator{
+		opts:     opts,
+		users:    map[string]User{},
+		websites: map[int64]*Website{},
+		nextID:   1,
+	}
+	e.throttle = newThrottle(opts.RateLimit, opts.RateWindow)
+	e.stats.reset()
+	if err := e.SetFaults(opts.Faults); err != nil {
+		return nil, err
+	}
+	users := opts.Users
+	if len(users) == 0 {
+		users = []User{{Key: DefaultAPIKey}}
+	}
+	for _, u := range users {
+		if u.Key == "" {
+			return nil, errors.New("emulator: user with an empty key")
+		}
+		e.users[u.Key] = u
+	}
+	if opts.StateFile != "" {
+		if err := e.load(); err != nil {
+			return nil, fmt.Errorf("emulator: loading state: %w", err)
+		}
+	}
+	return e, nil
+}
+
+// now returns the clock's time in UTC, truncated to the second as MySQL
+// TIMESTAMP columns store it.
+func (e *Emulator) now() time.Time {
+	return e.opts.Clock().UTC().Truncate(time.Second)
+}
+
+// AddUser adds a user, or replaces the user with the same key. A user with an
+// empty key is ignored.
+func (e *Emulator) AddUser(u User) {
+	if u.Key == "" {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.users[u.Key] = u
+}
+
+// user returns the user whose key is key.
+func (e *Emulator) user(key string) (User, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	u, ok := e.users[key]
+	return u, ok
+}
+
+// websiteLimit returns u's effective website limit, 0 for unlimited.
+func (e *Emulator) websiteLimit(u User) int {
+	switch {
+	case u.WebsiteLimit < 0:
+		return 0
+	case u.WebsiteLimit > 0:
+		return u.WebsiteLimit
+	default:
+		return max(e.opts.DefaultWebsiteLimit, 0)
+	}
+}
+
+// Seed stores w for owner, bypassing validation, and returns it as stored.
+// A zero ID takes the next id; zero timestamps take the current time; a
+// favorite without FavoritedAt gets the current time. Seeding an existing ID
+// replaces that website.
+func (e *Emulator) Seed(owner string, w Website) Website {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	w = w.clone()
+	w.Owner = owner
+	now := e.now()
+	if w.ID <= 0 {
+		w.ID = e.nextID
+	}
+	if w.ID >= e.nextID {
+		e.nextID = w.ID + 1
+	}
+	if w.CreatedAt.IsZero() {
+		w.CreatedAt = now
+	}
+	if w.UpdatedAt.IsZero() {
+		w.UpdatedAt = w.CreatedAt
+	}
+	if w.Favorite && w.FavoritedAt.IsZero() {
+		w.FavoritedAt = now
+	}
+	stored := w.clone()
+	e.websites[w.ID] = &stored
+	_ = e.persistLocked() // recorded in e.persistErr
+	return w
+}
+
+// Website returns the stored website with id, whoever owns it.
+func (e *Emulator) Website(id int64) (Website, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	w, ok := e.websites[id]
+	if !ok {
+		return Website{}, false
+	}
+	return w.clone(), true
+}
+
+// Websites returns every stored website of every user, by id.
+func (e *Emulator) Websites() []Website {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]Website, 0, len(e.websites))
+	for _, w := range e.websites {
+		out = append(out, w.clone())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// UpdateWebsite changes a website behind the clients' back (as a user of the
+// web interface would). fn gets a copy to modify; the ID cannot change.
+// UpdatedAt is set to the current time unless fn changed it itself. It
+// reports whether the website exists.
+func (e *Emulator) UpdateWebsite(id int64, fn func(*Website)) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cur, ok := e.websites[id]
+	if !ok {
+		return false
+	}
+	w := cur.clone()
+	if fn != nil {
+		fn(&w)
+	}
+	w.ID = id
+	if w.UpdatedAt.Equal(cur.UpdatedAt) {
+		w.UpdatedAt = e.now()
+	}
+	e.websites[id] = &w
+	_ = e.persistLocked() // recorded in e.persistErr
+	return true
+}
+
+// DeleteWebsite deletes a website behind the clients' back. It reports
+// whether the website existed.
+func (e *Emulator) DeleteWebsite(id int64) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.websites[id]; !ok {
+		return false
+	}
+	delete(e.websites, id)
+	_ = e.persistLocked() // recorded in e.persistErr
+	return true
+}
+
+// SetRateLimit changes the throttle at run time: n requests per window per
+// client IP (n = 0 turns it off; window 0 means a minute). Current windows
+// are forgotten.
+func (e *Emulator) SetRateLimit(n int, window time.Duration) {
+	if window <= 0 {
+		window = time.Minute
+	}
+	e.throttle.set(max(n, 0), window)
+}
+
+// PersistError returns the error of the last failed write of the state file,
+// or nil. A failed write during an API call also answers that call with 500
+// and leaves the state as it was.
+func (e *Emulator) PersistError() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.persistErr
+}
+
+// ServeHTTP serves the API under <PathPrefix>/api/v1 (with the faults of
+// Options.Faults or SetFaults, if any) and the emulator's control endpoints
+// GET /__emulator/stats and POST /__emulator/reset-stats.
+func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if e.serveControl(w, r) {
+		return
+	}
+	e.serveAPI(w, r)
+}

@@ -1,0 +1,167 @@
+package emulator
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+const (
+	notFound     = `{"message":"Resource not found.","status":404}`
+	unauthorized = `{"message":"Unauthenticated."}`
+	serverErr    = `{"message":"Server Error"}`
+	noAccess     = `{"message":"You don't have access to this feature.","status":403}`
+	forbiddenUID = `{"message":"This action is unauthorized.","status":403}`
+	tooMany      = `{"message":"Too Many Attempts."}`
+	keyNoAccess  = "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+)
+
+func TestErrorAnswers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		opts   Options
+		call   call
+		status int
+		body   string
+		header map[string]string
+	}{
+		{name: "show unknown id", call: call{path: "/api/v1/websites/999", key: keyA},
+			status: 404, body: notFound},
+		{name: "show foreign id", call: call{path: "/api/v1/websites/1", key: keyB},
+			status: 404, body: notFound},
+		{name: "delete unknown id", call: call{method: "DELETE", path: "/api/v1/websites/999", key: keyA, accept: "-"},
+			status: 404, body: notFound},
+		{name: "delete foreign id", call: call{method: "DELETE", path: "/api/v1/websites/1", key: keyB},
+			status: 404, body: notFound},
+		{name: "non-numeric id", call: call{path: "/api/v1/websites/abc", key: keyA},
+			status: 404, body: notFound},
+		{name: "non-numeric id with POST", call: call{method: "POST", path: "/api/v1/websites/abc", key: keyA},
+			status: 404, body: notFound},
+		{name: "unknown route", call: call{path: "/api/v1/stats", key: keyA},
+			status: 404, body: notFound},
+		{name: "unknown route without key", call: call{path: "/api/v1/websites/1/stats"},
+			status: 404, body: notFound},
+		{name: "api root", call: call{path: "/api/v1", key: keyA},
+			status: 404, body: notFound},
+		{name: "update unknown id", call: call{method: "PUT", path: "/api/v1/websites/999", key: keyA, form: url.Values{"privacy": {"1"}}},
+			status: 500, body: serverErr},
+		{name: "update foreign id", call: call{method: "PATCH", path: "/api/v1/websites/1", key: keyB, form: url.Values{"privacy": {"1"}}},
+			status: 500, body: serverErr},
+		{name: "legacy update unknown id", opts: Options{LegacyUpdateNotFound: true},
+			call:   call{method: "PATCH", path: "/api/v1/websites/999", key: keyA, form: url.Values{"privacy": {"1"}}},
+			status: 404, body: notFound},
+		{name: "update unknown id, validation first", call: call{method: "PATCH", path: "/api/v1/websites/999", key: keyA, form: url.Values{"privacy": {"7"}}},
+			status: 422, body: `{"message":{"privacy":["The privacy field must be between 0 and 2."]},"status":422}`},
+		{name: "update with user_id", call: call{method: "PATCH", path: "/api/v1/websites/1", key: keyA, form: url.Values{"user_id": {"2"}}},
+			status: 403, body: forbiddenUID},
+		{name: "update unknown id with user_id", call: call{method: "PATCH", path: "/api/v1/websites/999", key: keyA, form: url.Values{"user_id": {""}, "privacy": {"9"}}},
+			status: 403, body: forbiddenUID},
+		{name: "missing key", call: call{path: "/api/v1/websites"},
+			status: 401, body: unauthorized},
+		{name: "wrong key", call: call{path: "/api/v1/websites/1", key: "nope"},
+			status: 401, body: unauthorized},
+		{name: "lowercase bearer", call: call{path: "/api/v1/websites", header: map[string]string{"Authorization": "bearer " + keyA}},
+			status: 401, body: unauthorized},
+		{name: "vendor json accept", call: call{path: "/api/v1/websites", accept: "application/vnd.api+json"},
+			status: 401, body: unauthorized},
+		{name: "xhr without accept", call: call{path: "/api/v1/websites", accept: "-", header: map[string]string{"X-Requested-With": "XMLHttpRequest"}},
+			status: 401, body: unauthorized},
+		{name: "no API access", call: call{path: "/api/v1/websites", key: keyNoAccess},
+			status: 403, body: noAccess},
+		{name: "no API access on store", call: call{method: "POST", path: "/api/v1/websites", key: keyNoAccess, form: url.Values{"domain": {"x.com"}}},
+			status: 403, body: noAccess},
+		{name: "POST on item", call: call{method: "POST", path: "/api/v1/websites/1", key: keyA},
+			status: 405, body: `{"message":"The POST method is not supported for route api\/v1\/websites\/1. Supported methods: GET, HEAD, PUT, PATCH, DELETE."}`,
+			header: map[string]string{"Allow": "GET, HEAD, PUT, PATCH, DELETE"}},
+		{name: "PUT on collection", call: call{method: "PUT", path: "/api/v1/websites", key: keyA},
+			status: 405, body: `{"message":"The PUT method is not supported for route api\/v1\/websites. Supported methods: GET, HEAD, POST."}`,
+			header: map[string]string{"Allow": "GET, HEAD, POST"}},
+		{name: "405 before auth", call: call{method: "DELETE", path: "/api/v1/websites/"},
+			status: 405, body: `{"message":"The DELETE method is not supported for route api\/v1\/websites. Supported methods: GET, HEAD, POST."}`},
+		{name: "trailing slash matches", call: call{path: "/api/v1/websites/1/", key: keyA},
+			status: 200, body: `{"data":{"id":1,"domain":"a.example.com","privacy":null,"email":null,"password":false,"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`},
+		{name: "outside the API", call: call{path: "/nothing", key: keyA},
+			status: 404, body: notFound},
+		{name: "array domain is a server error", call: call{method: "POST", path: "/api/v1/websites", key: keyA, body: "domain[]=x.com", ctype: "application/x-www-form-urlencoded"},
+			status: 500, body: serverErr},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			opts := tc.opts
+			opts.Users = []User{{Key: keyA}, {Key: keyB}, {Key: keyNoAccess, NoAPIAccess: true}}
+			s, _ := newTestServer(t, opts)
+			create(t, s, keyA, url.Values{"domain": {"a.example.com"}})
+			r := do(t, s, tc.call)
+			expect(t, r, tc.status, tc.body)
+			if strings.HasPrefix(tc.body, "{") && r.header.Get("Content-Type") != "application/json" {
+				t.Errorf("Content-Type = %q", r.header.Get("Content-Type"))
+			}
+			for k, v := range tc.header {
+				if got := r.header.Get(k); got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+			if _, ok := s.Website(1); !ok {
+				t.Errorf("website 1 disappeared")
+			}
+		})
+	}
+}
+
+func TestUnauthenticatedWithoutAcceptRedirects(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, accept, loginURL, prefix, wantLocation string
+	}{
+		{name: "no accept", accept: "-", wantLocation: "https://HOST/login"},
+		{name: "html accept", accept: "text/html,application/json;q=0.9", wantLocation: "https://HOST/login"},
+		{name: "any", accept: "*/*", wantLocation: "https://HOST/login"},
+		{name: "login url option", accept: "-", loginURL: "https://example.com/login", wantLocation: "https://example.com/login"},
+		{name: "path prefix", accept: "-", prefix: "/analytics", wantLocation: "https://HOST/analytics/login"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newTestServer(t, Options{LoginURL: tc.loginURL, PathPrefix: tc.prefix})
+			r := do(t, s, call{method: "DELETE", path: "/api/v1/websites/1", key: "wrong", accept: tc.accept})
+			if r.status != http.StatusFound {
+				t.Fatalf("status %d %s", r.status, r.body)
+			}
+			want := strings.ReplaceAll(tc.wantLocation, "HOST", s.HTTP.Listener.Addr().String())
+			if got := r.header.Get("Location"); got != want {
+				t.Errorf("Location = %q, want %q", got, want)
+			}
+			if !strings.Contains(r.body, "Redirecting to") || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+				t.Errorf("body %q, Content-Type %q", r.body, r.header.Get("Content-Type"))
+			}
+		})
+	}
+}
+
+func TestUnhandledErrorsAreHTMLWithoutAccept(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	r := do(t, s, call{method: "PATCH", path: "/api/v1/websites/5", key: keyA, accept: "-", form: url.Values{"email": {"1"}}})
+	if r.status != 500 || !strings.Contains(r.body, "500 | Server Error") {
+		t.Fatalf("got %d %q", r.status, r.body)
+	}
+	// The application's own errors stay JSON.
+	r = do(t, s, call{path: "/api/v1/websites/5", key: keyA, accept: "-"})
+	expect(t, r, 404, notFound)
+}
+
+func TestOptionsAndHead(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	r := do(t, s, call{method: "OPTIONS", path: "/api/v1/websites/3"})
+	if r.status != 200 || r.header.Get("Allow") != "GET,HEAD,PUT,PATCH,DELETE" || r.body != "" {
+		t.Fatalf("OPTIONS: %d %v %q", r.status, r.header, r.body)
+	}
+	r = do(t, s, call{method: "HEAD", path: "/api/v1/websites", key: keyA})
+	if r.status != 200 || r.body != "" {
+		t.Fatalf("HEAD: %d %q", r.status, r.body)
+	}
+}

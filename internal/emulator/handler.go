@@ -1,0 +1,406 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Response is a complete API answer, computed (and any state change
+// committed) before anything is written to the client. Keeping the two apart
+// lets a wrapper inject faults: drop the connection before calling Respond
+// (nothing committed) or after it (committed, answer lost), delay Send, or
+// send a truncated Body.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Send writes the response to w.
+func (resp *Response) Send(w http.ResponseWriter) {
+	h := w.Header()
+	for k, vs := range resp.Header {
+		h[k] = append([]string(nil), vs...)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	w.WriteHeader(resp.Status)
+	_, _ = w.Write(resp.Body)
+}
+
+// Route patterns, as counted in Stats.ByRoute.
+const (
+	routeCollection = "/api/v1/websites"
+	routeItem       = "/api/v1/websites/{id}"
+	routeUnknown    = "(unknown)"
+)
+
+// allowed lists the methods of each route in Laravel's order.
+var allowed = map[string][]string{
+	routeCollection: {"GET", "HEAD", "POST"},
+	routeItem:       {"GET", "HEAD", "PUT", "PATCH", "DELETE"},
+}
+
+var digitsRE = regexp.MustCompile(`^[0-9]+$`)
+
+// request is one API request as it travels through the middleware.
+type request struct {
+	r      *http.Request
+	method string // after _method / X-HTTP-Method-Override spoofing
+	route  string // routeCollection, routeItem or routeUnknown
+	rawID  string // the {id} segment of routeItem
+	in     *input
+	user   User
+	json   bool // $request->expectsJson()
+}
+
+// Respond computes the answer to r without writing it: the Laravel
+// middleware (throttle, authentication, API access), the router and the
+// controllers, committing any state change. Requests outside
+// <PathPrefix>/api/v1 get a bare 404 and are not counted in Stats.
+// It never panics: an internal failure is a 500 "Server Error".
+func (e *Emulator) Respond(r *http.Request) *Response {
+	api, ok := e.apiPath(r.URL.Path)
+	if !ok {
+		return jsonResponse(http.StatusNotFound, notFoundBody)
+	}
+	req := &request{r: r, method: r.Method, json: expectsJSON(r)}
+	req.route, req.rawID = matchRoute(api)
+
+	in, inErr := readInput(r, e.opts.TrimStrings)
+	if inErr == nil {
+		req.in = in
+		req.method = spoofedMethod(r, in)
+	} else {
+		req.in = &input{query: parsePHPQuery(r.URL.RawQuery), form: newParams()}
+		req.in.body = req.in.form
+	}
+	_, keyOutside := e.token(req)
+
+	resp := e.pipeline(req, inErr)
+	e.stats.record(req.method, req.route, resp.Status, keyOutside)
+	return resp
+}
+
+// pipeline runs the middleware and the controller, turning a panic into
+// Laravel's 500.
+func (e *Emulator) pipeline(req *request, inErr error) (resp *Response) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp = serverError(req)
+		}
+	}()
+	return e.middleware(req, inErr)
+}
+
+// apiPath strips the installation prefix and reports whether path is under
+// /api/v1.
+func (e *Emulator) apiPath(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, e.opts.PathPrefix)
+	if !ok {
+		return "", false
+	}
+	if rest == "/api/v1" || strings.HasPrefix(rest, "/api/v1/") {
+		return rest, true
+	}
+	return "", false
+}
+
+// matchRoute matches a path under /api/v1 like Laravel's router (trailing
+// slashes ignored, {id} numeric).
+func matchRoute(api string) (route, id string) {
+	p := strings.TrimRight(api, "/")
+	if p == routeCollection {
+		return routeCollection, ""
+	}
+	if rest, ok := strings.CutPrefix(p, routeCollection+"/"); ok && digitsRE.MatchString(rest) {
+		return routeItem, rest
+	}
+	return routeUnknown, ""
+}
+
+// spoofedMethod applies Symfony's HTTP method override, which Laravel
+// enables: a POST may carry X-HTTP-Method-Override or a _method field.
+func spoofedMethod(r *http.Request, in *input) string {
+	if r.Method != http.MethodPost {
+		return r.Method
+	}
+	m := r.Header.Get("X-HTTP-Method-Override")
+	if m == "" {
+		v := in.form.get("_method")
+		if v == nil {
+			v = in.query.get("_method")
+		}
+		m, _ = v.(string)
+	}
+	m = strings.ToUpper(m)
+	if m == "" {
+		return r.Method
+	}
+	for _, c := range m {
+		if c < 'A' || c > 'Z' {
+			return r.Method // Symfony refuses it (a 400 in Laravel); keep POST
+		}
+	}
+	return m
+}
+
+// middleware runs the throttle, which comes before everything else (so bad
+// keys and unknown routes count), then the router.
+func (e *Emulator) middleware(req *request, inErr error) *Response {
+	v := e.throttle.hit(clientIP(req.r), e.opts.Clock())
+	if !v.allowed {
+		resp := laravelError(req, http.StatusTooManyRequests, "Too Many Attempts.", "Too Many Requests")
+		v.apply(resp.Header)
+		return resp
+	}
+	resp := e.route(req, inErr)
+	v.apply(resp.Header)
+	return resp
+}
+
+// route dispatches a request that passed the throttle.
+func (e *Emulator) route(req *request, inErr error) *Response {
+	if req.route == routeUnknown {
+		return jsonResponse(http.StatusNotFound, notFoundBody)
+	}
+	methods := allowed[req.route]
+	if !isAllowed(req.method, methods) {
+		if req.method == http.MethodOptions {
+			resp := &Response{Status: http.StatusOK, Header: http.Header{}}
+			resp.Header.Set("Allow", strings.Join(methods, ","))
+			resp.Header.Set("Content-Type", "text/html; charset=UTF-8")
+			return resp
+		}
+		path := req.r.URL.EscapedPath()
+		if rest, ok := strings.CutPrefix(path, e.opts.PathPrefix); ok {
+			path = rest
+		}
+		msg := fmt.Sprintf("The %s method is not supported for route %s. Supported methods: %s.",
+			req.method, strings.Trim(path, "/"), strings.Join(methods, ", "))
+		resp := laravelError(req, http.StatusMethodNotAllowed, msg, "Method Not Allowed")
+		resp.Header.Set("Allow", strings.Join(methods, ", "))
+		return resp
+	}
+	if errors.Is(inErr, errBodyTooLarge) {
+		return laravelError(req, http.StatusRequestEntityTooLarge, "", "Content Too Large")
+	}
+	if inErr != nil {
+		return serverError(req)
+	}
+
+	// auth:api
+	key, _ := e.token(req)
+	u, ok := e.user(key)
+	if !ok || key == "" {
+		return e.unauthenticated(req)
+	}
+	req.user = u
+	// The API access check of the user's plan.
+	if u.NoAPIAccess {
+		return jsonResponse(http.StatusForbidden, object{
+			{"message", "You don't have access to this feature."}, {"status", 403},
+		})
+	}
+
+	switch req.route + " " + req.method {
+	case routeCollection + " GET", routeCollection + " HEAD":
+		return e.index(req)
+	case routeCollection + " POST":
+		return e.store(req)
+	case routeItem + " GET", routeItem + " HEAD":
+		return e.show(req)
+	case routeItem + " PUT", routeItem + " PATCH":
+		return e.update(req)
+	case routeItem + " DELETE":
+		return e.destroy(req)
+	}
+	return serverError(req)
+}
+
+func isAllowed(m string, methods []string) bool {
+	for _, a := range methods {
+		if a == m {
+			return true
+		}
+	}
+	return false
+}
+
+// token returns the API token as Laravel's TokenGuard finds it: the api_token
+// query parameter, else the api_token input field, else the Bearer token,
+// else the Basic authorization password. outside reports whether the request
+// carried a key anywhere but the Bearer header.
+func (e *Emulator) token(req *request) (token string, outside bool) {
+	q, _ := req.in.query.get("api_token").(string)
+	b, _ := req.in.get("api_token").(string)
+	_, pw, basic := req.r.BasicAuth()
+	outside = !phpEmpty(q) || !phpEmpty(b) || (basic && !phpEmpty(pw))
+	for _, t := range []string{q, b, bearerToken(req.r)} {
+		if !phpEmpty(t) {
+			return t, outside
+		}
+	}
+	if basic && !phpEmpty(pw) {
+		return pw, outside
+	}
+	return "", outside
+}
+
+// bearerToken mirrors Laravel's Request::bearerToken().
+func bearerToken(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	i := strings.LastIndex(h, "Bearer ")
+	if i < 0 {
+		return ""
+	}
+	h = h[i+len("Bearer "):]
+	if j := strings.IndexByte(h, ','); j >= 0 {
+		h = h[:j]
+	}
+	return h
+}
+
+// unauthenticated answers a request without a valid key: 401 JSON when it
+// expects JSON, else a redirect to the login page.
+func (e *Emulator) unauthenticated(req *request) *Response {
+	if req.json {
+		return jsonResponse(http.StatusUnauthorized, object{{"message", "Unauthenticated."}})
+	}
+	login := e.opts.LoginURL
+	if login == "" {
+		login = "https://" + req.r.Host + e.opts.PathPrefix + "/login"
+	}
+	return redirect(login)
+}
+
+// redirect renders Symfony's RedirectResponse.
+func redirect(url string) *Response {
+	u := html.EscapeString(url)
+	body := fmt.Sprintf(`<!DOCTYPE html>
+<html>
+    <head>
+        <meta charset="UTF-8" />
+        <meta http-equiv="refresh" content="0;url='%[1]s'" />
+
+        <title>Redirecting to %[1]s</title>
+    </head>
+    <body>
+        Redirecting to <a href="%[1]s">%[1]s</a>.
+    </body>
+</html>`, u)
+	resp := &Response{Status: http.StatusFound, Header: http.Header{}, Body: []byte(body)}
+	resp.Header.Set("Location", url)
+	resp.Header.Set("Content-Type", "text/html; charset=UTF-8")
+	resp.Header.Set("Cache-Control", "no-cache, private")
+	return resp
+}
+
+// notFoundBody is the application's 404.
+var notFoundBody = object{{"message", "Resource not found."}, {"status", 404}}
+
+// jsonResponse renders v as PHP would. If v cannot be encoded (malformed
+// UTF-8), the answer is Laravel's 500.
+func jsonResponse(status int, v any) *Response {
+	body, err := encodePHP(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"message":"Server Error"}`)
+	}
+	resp := &Response{Status: status, Header: http.Header{}, Body: body}
+	resp.Header.Set("Content-Type", "application/json")
+	resp.Header.Set("Cache-Control", "no-cache, private")
+	return resp
+}
+
+// laravelError renders an exception the way Laravel's default handler does:
+// {"message":...} for a request that expects JSON, else an HTML error page.
+func laravelError(req *request, status int, message, title string) *Response {
+	if req.json {
+		return jsonResponse(status, object{{"message", message}})
+	}
+	body := fmt.Sprintf(`<!DOCTYPE html>
+<html lang="en">
+    <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+
+        <title>%[2]s</title>
+    </head>
+    <body class="antialiased">
+        <div class="flex items-center">%[1]d | %[2]s</div>
+    </body>
+</html>
+`, status, html.EscapeString(title))
+	resp := &Response{Status: status, Header: http.Header{}, Body: []byte(body)}
+	resp.Header.Set("Content-Type", "text/html; charset=UTF-8")
+	resp.Header.Set("Cache-Control", "no-cache, private")
+	return resp
+}
+
+// serverError is Laravel's answer to an unhandled exception.
+func serverError(req *request) *Response {
+	return laravelError(req, http.StatusInternalServerError, "Server Error", "Server Error")
+}
+
+// expectsJSON mirrors Laravel's $request->expectsJson(): an XHR accepting
+// anything, or a first acceptable content type containing "/json" or "+json".
+func expectsJSON(r *http.Request) bool {
+	types := acceptableTypes(strings.Join(r.Header.Values("Accept"), ","))
+	wantsJSON := len(types) > 0 && (strings.Contains(strings.ToLower(types[0]), "/json") ||
+		strings.Contains(strings.ToLower(types[0]), "+json"))
+	ajax := r.Header.Get("X-Requested-With") == "XMLHttpRequest"
+	pjax := r.Header.Get("X-PJAX") != "" && r.Header.Get("X-PJAX") != "0"
+	acceptsAny := len(types) == 0 || types[0] == "*/*" || types[0] == "*"
+	return (ajax && !pjax && acceptsAny) || wantsJSON
+}
+
+// acceptableTypes parses an Accept header like Symfony's AcceptHeader:
+// values ordered by quality, then by position.
+func acceptableTypes(h string) []string {
+	type item struct {
+		value string
+		q     float64
+		index int
+	}
+	var items []item
+	seen := map[string]int{}
+	for i, part := range strings.Split(h, ",") {
+		value, attrs, _ := strings.Cut(part, ";")
+		value = strings.TrimSpace(value)
+		if value == "" {
+			continue
+		}
+		q := 1.0
+		for a := range strings.SplitSeq(attrs, ";") {
+			k, v, _ := strings.Cut(a, "=")
+			if strings.TrimSpace(k) == "q" {
+				if f, err := strconv.ParseFloat(strings.Trim(strings.TrimSpace(v), `"`), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		if j, ok := seen[value]; ok {
+			items[j] = item{value, q, i}
+			continue
+		}
+		seen[value] = len(items)
+		items = append(items, item{value, q, i})
+	}
+	sort.SliceStable(items, func(a, b int) bool {
+		if items[a].q != items[b].q {
+			return items[a].q > items[b].q
+		}
+		return items[a].index < items[b].index
+	})
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.value
+	}
+	return out
+}

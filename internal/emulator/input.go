@@ -1,0 +1,392 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// maxBody is PHP's default post_max_size (8M). Larger bodies are refused
+// with 413 like Laravel's ValidatePostSize middleware does.
+const maxBody = 8 << 20
+
+// errBodyTooLarge reports a request body over maxBody.
+var errBodyTooLarge = errors.New("request body too large")
+
+// phpArray stands for a PHP array that arrived as input (a JSON array or
+// object, or a form key like "a[]"). The emulator never needs its content:
+// every rule that sees one fails, as it does in Laravel.
+type phpArray struct{}
+
+// params is an ordered parameter bag with PHP semantics: a repeated key keeps
+// the position of its first occurrence and the value of its last.
+type params struct {
+	keys []string
+	vals map[string]any
+}
+
+func newParams() *params { return &params{vals: map[string]any{}} }
+
+func (p *params) set(k string, v any) {
+	if _, ok := p.vals[k]; !ok {
+		p.keys = append(p.keys, k)
+	}
+	p.vals[k] = v
+}
+
+func (p *params) has(k string) bool {
+	_, ok := p.vals[k]
+	return ok
+}
+
+func (p *params) get(k string) any { return p.vals[k] }
+
+// input is the request input as a Laravel controller sees it, after the
+// TrimStrings (optional) and ConvertEmptyStringsToNull middleware.
+type input struct {
+	query *params // the query string
+	form  *params // the "request" bag: a form body (urlencoded or multipart) or the JSON body
+	body  *params // the input source: JSON body, form body or query
+}
+
+// has reports whether key is present in the input (body or query), like
+// Laravel's $request->has().
+func (in *input) has(k string) bool { return in.body.has(k) || in.query.has(k) }
+
+// get returns $request->input(k): the body value, else the query value.
+func (in *input) get(k string) any {
+	if in.body.has(k) {
+		return in.body.get(k)
+	}
+	return in.query.get(k)
+}
+
+// readInput parses r's query string and body the way PHP, Symfony and
+// Laravel do.
+func readInput(r *http.Request, trim bool) (*input, error) {
+	in := &input{query: parsePHPQuery(r.URL.RawQuery), form: newParams()}
+	ct := r.Header.Get("Content-Type")
+	isJSON := strings.Contains(ct, "/json") || strings.Contains(ct, "+json")
+	mediaType, mtParams, _ := mime.ParseMediaType(ct)
+	method := r.Method
+
+	var raw []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		var err error
+		raw, err = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			return nil, err
+		}
+		if len(raw) > maxBody {
+			return nil, errBodyTooLarge
+		}
+	}
+
+	switch {
+	case mediaType == "application/x-www-form-urlencoded" &&
+		(method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch || method == http.MethodDelete):
+		// PHP fills $_POST for POST; Symfony parses the body itself for
+		// PUT, PATCH and DELETE.
+		in.form = parsePHPQuery(string(raw))
+	case mediaType == "multipart/form-data" && method == http.MethodPost:
+		// PHP parses multipart bodies for POST only (the classic Laravel
+		// "PUT with multipart loses its fields" quirk).
+		in.form = parseMultipart(raw, mtParams["boundary"])
+	}
+
+	switch {
+	case isJSON:
+		// Laravel replaces the request bag by the JSON bag.
+		in.body = parseJSONBody(raw)
+		in.form = in.body
+	case method == http.MethodGet || method == http.MethodHead:
+		in.body = in.query
+	default:
+		in.body = in.form
+	}
+
+	for _, p := range []*params{in.query, in.form, in.body} {
+		cleanParams(p, trim)
+	}
+	return in, nil
+}
+
+// parsePHPQuery parses a query string like PHP's parse_str: "&" separates
+// pairs, "+" is a space, malformed escapes are kept literally, "." and " " in
+// names become "_", and a name with brackets makes an array.
+func parsePHPQuery(s string) *params {
+	p := newParams()
+	for pair := range strings.SplitSeq(s, "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		name := strings.TrimLeft(phpURLDecode(k), " ")
+		if name == "" {
+			continue
+		}
+		var val any = phpURLDecode(v)
+		if i := strings.IndexByte(name, '['); i > 0 && strings.Contains(name[i:], "]") {
+			name = name[:i]
+			val = phpArray{}
+		} else if i == 0 {
+			continue
+		}
+		name = strings.NewReplacer(".", "_", " ", "_").Replace(name)
+		p.set(name, val)
+	}
+	return p
+}
+
+// phpURLDecode decodes like PHP's urldecode: "+" is a space and only valid
+// %XX escapes are decoded.
+func phpURLDecode(s string) string {
+	if !strings.ContainsAny(s, "+%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b.WriteByte(' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(n))
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// parseMultipart reads the non-file fields of a multipart/form-data body.
+func parseMultipart(raw []byte, boundary string) *params {
+	p := newParams()
+	if boundary == "" {
+		return p
+	}
+	mr := multipart.NewReader(bytes.NewReader(raw), boundary)
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			// io.EOF, or a malformed body: PHP keeps what it parsed.
+			return p
+		}
+		name := part.FormName()
+		if name == "" || part.FileName() != "" {
+			continue
+		}
+		v, err := io.ReadAll(part)
+		if err != nil {
+			return p
+		}
+		if i := strings.IndexByte(name, '['); i > 0 && strings.Contains(name[i:], "]") {
+			p.set(name[:i], phpArray{})
+			continue
+		}
+		p.set(strings.NewReplacer(".", "_", " ", "_").Replace(name), string(v))
+	}
+}
+
+// parseJSONBody decodes a JSON body like Laravel's $request->json(): anything
+// but a JSON object gives no input.
+func parseJSONBody(raw []byte) *params {
+	p := newParams()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return p
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return newParams()
+		}
+		k, ok := kt.(string)
+		if !ok {
+			return newParams()
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return newParams()
+		}
+		p.set(k, jsonValue(v))
+	}
+	if _, err := dec.Token(); err != nil {
+		return newParams()
+	}
+	return p
+}
+
+// jsonValue converts a decoded JSON value to the PHP value json_decode gives.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		s := x.String()
+		if !strings.ContainsAny(s, ".eE") {
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return n
+			}
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return math.Inf(1)
+		}
+		return f
+	case []any, map[string]any:
+		return phpArray{}
+	default:
+		return x // nil, bool, string
+	}
+}
+
+// cleanParams applies Laravel's TrimStrings (when trim is set; passwords are
+// exempt) and ConvertEmptyStringsToNull middleware.
+func cleanParams(p *params, trim bool) {
+	for _, k := range p.keys {
+		s, ok := p.vals[k].(string)
+		if !ok {
+			continue
+		}
+		if trim && k != "password" && k != "password_confirmation" && k != "current_password" {
+			s = laravelTrim(s)
+		}
+		if s == "" {
+			p.vals[k] = nil
+		} else {
+			p.vals[k] = s
+		}
+	}
+}
+
+// laravelTrim trims like Laravel 10's TrimStrings: Unicode white space plus
+// U+FEFF and U+200B.
+func laravelTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '\uFEFF' || r == '\u200B'
+	})
+}
+
+// phpTrim trims PHP's default trim() characters.
+func phpTrim(s string) string { return strings.Trim(s, " \t\n\r\x00\x0B") }
+
+// phpEmpty reports PHP's empty(): null, "", "0", false, 0 and 0.0.
+func phpEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == "" || x == "0"
+	case bool:
+		return !x
+	case int64:
+		return x == 0
+	case float64:
+		return x == 0
+	default:
+		return false
+	}
+}
+
+// phpString converts a scalar like PHP's string cast. ok is false for arrays.
+func phpString(v any) (string, bool) {
+	switch x := v.(type) {
+	case nil:
+		return "", true
+	case string:
+		return x, true
+	case bool:
+		if x {
+			return "1", true
+		}
+		return "", true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return strconv.FormatFloat(x, 'f', -1, 64), true
+		}
+		// PHP's (string) cast uses precision=14.
+		return strconv.FormatFloat(x, 'G', 14, 64), true
+	default:
+		return "", false
+	}
+}
+
+// numericRE matches PHP 8 numeric strings.
+var numericRE = regexp.MustCompile(`^[ \t\n\r\v\f]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\v\f]*$`)
+
+// phpNumeric returns the value of v when PHP's is_numeric(v) is true.
+func phpNumeric(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		if !numericRE.MatchString(x) {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(strings.Trim(x, " \t\n\r\v\f"), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, false
+		}
+		return f, true
+	default:
+		return 0, false
+	}
+}
+
+// filterInt mirrors filter_var($v, FILTER_VALIDATE_INT), the test behind
+// Laravel's integer rule.
+func filterInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, false
+	case float64, string:
+		s, _ := phpString(x)
+		s = strings.Trim(s, " \t\n\r\v\x00")
+		if s == "" {
+			return 0, false
+		}
+		digits := s
+		if digits[0] == '+' || digits[0] == '-' {
+			digits = digits[1:]
+		}
+		if digits == "" || (len(digits) > 1 && digits[0] == '0') {
+			return 0, false
+		}
+		for i := 0; i < len(digits); i++ {
+			if digits[i] < '0' || digits[i] > '9' {
+				return 0, false
+			}
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		return n, true
+	default:
+		return 0, false
+	}
+}

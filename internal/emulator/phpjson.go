@@ -1,0 +1,195 @@
+package emulator
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// object is an ordered JSON object, rendered with its keys in slice order
+// like a PHP associative array.
+type object []member
+
+// member is one key of an object.
+type member struct {
+	key   string
+	value any
+}
+
+// errMalformedUTF8 mirrors PHP's JSON_ERROR_UTF8: json_encode refuses strings
+// that are not valid UTF-8, which Laravel turns into a 500.
+var errMalformedUTF8 = errors.New("malformed UTF-8 characters, possibly incorrectly encoded")
+
+// encodePHP renders v as PHP's json_encode does with its default flags (the
+// flags Laravel's JsonResponse uses): compact, "/" escaped as "\/", every
+// non-ASCII character escaped as \uXXXX, and "<", ">", "&" and "'" left as is.
+//
+// Supported values are nil, bool, int, int64, float64, string, object, []any,
+// []object and map[string]int (keys in sorted order).
+func encodePHP(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writePHP(&b, v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writePHP(b *bytes.Buffer, v any) error {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		s, err := phpFloat(x)
+		if err != nil {
+			return err
+		}
+		b.WriteString(s)
+	case string:
+		return writePHPString(b, x)
+	case object:
+		b.WriteByte('{')
+		for i, m := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writePHPString(b, m.key); err != nil {
+				return err
+			}
+			b.WriteByte(':')
+			if err := writePHP(b, m.value); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case []object:
+		b.WriteByte('[')
+		for i, o := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writePHP(b, o); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writePHP(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case []string:
+		b.WriteByte('[')
+		for i, s := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writePHPString(b, s); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	default:
+		return errors.New("emulator: unsupported JSON value")
+	}
+	return nil
+}
+
+// phpFloat formats a float like PHP 7.1+ with serialize_precision -1: the
+// shortest representation, with ".0" kept on integral values.
+func phpFloat(f float64) (string, error) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", errors.New("inf and NaN cannot be JSON encoded")
+	}
+	s := strconv.FormatFloat(f, 'G', -1, 64)
+	if strings.ContainsAny(s, "E") {
+		// PHP writes 1.0e+25; Go writes 1E+25.
+		mant, exp, _ := strings.Cut(s, "E")
+		if !strings.Contains(mant, ".") {
+			mant += ".0"
+		}
+		return mant + "e" + exp, nil
+	}
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s, nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// writePHPString writes s as a PHP json_encode string literal.
+func writePHPString(b *bytes.Buffer, s string) error {
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"':
+				b.WriteString(`\"`)
+			case '\\':
+				b.WriteString(`\\`)
+			case '/':
+				b.WriteString(`\/`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				if c < 0x20 {
+					writeU16(b, uint16(c))
+				} else {
+					b.WriteByte(c)
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return errMalformedUTF8
+		}
+		if r > 0xFFFF {
+			r -= 0x10000
+			writeU16(b, uint16(0xD800+(r>>10)))
+			writeU16(b, uint16(0xDC00+(r&0x3FF)))
+		} else {
+			writeU16(b, uint16(r))
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return nil
+}
+
+func writeU16(b *bytes.Buffer, u uint16) {
+	b.WriteString(`\u`)
+	b.WriteByte(hexDigits[u>>12&0xF])
+	b.WriteByte(hexDigits[u>>8&0xF])
+	b.WriteByte(hexDigits[u>>4&0xF])
+	b.WriteByte(hexDigits[u&0xF])
+}

@@ -1,0 +1,241 @@
+package emulator
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestStoreAndShowShapes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		opts      Options
+		form      url.Values
+		wantStore string // data of the store response
+		wantShow  string // data of the show response
+	}{
+		{
+			name: "all fields sent: strings echoed, ints shown",
+			form: url.Values{"domain": {"Example.com"}, "privacy": {"2"}, "password": {"s3cret"}, "email": {"1"},
+				"exclude_bots": {"0"}, "exclude_params": {"utm_source\nfbclid"}, "exclude_ips": {"1.2.3.4\n5.6.7.8"}},
+			wantStore: `{"id":1,"domain":"example.com","privacy":"2","email":"1","password":true,"exclude_bots":"0","exclude_ips":"1.2.3.4\n5.6.7.8","favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+			wantShow:  `{"id":1,"domain":"example.com","privacy":2,"email":1,"password":true,"exclude_bots":0,"exclude_ips":"1.2.3.4\n5.6.7.8","favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+		},
+		{
+			name:      "only domain: privacy and email NULL, exclude_bots 1",
+			form:      url.Values{"domain": {"example.com"}},
+			wantStore: `{"id":1,"domain":"example.com","privacy":null,"email":null,"password":false,"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+			wantShow:  `{"id":1,"domain":"example.com","privacy":null,"email":null,"password":false,"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+		},
+		{
+			name:      "empty strings become null",
+			form:      url.Values{"domain": {"example.com"}, "privacy": {""}, "email": {""}, "exclude_bots": {""}, "password": {""}, "exclude_ips": {""}},
+			wantStore: `{"id":1,"domain":"example.com","privacy":null,"email":null,"password":false,"exclude_bots":null,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+			wantShow:  `{"id":1,"domain":"example.com","privacy":null,"email":null,"password":false,"exclude_bots":null,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+		},
+		{
+			name:      "password kept with public privacy, CRLF kept",
+			form:      url.Values{"domain": {"example.com"}, "privacy": {"0"}, "password": {"pw"}, "exclude_ips": {"10.0.0.0/8\r\n::1"}},
+			wantStore: `{"id":1,"domain":"example.com","privacy":"0","email":null,"password":true,"exclude_bots":1,"exclude_ips":"10.0.0.0\/8\r\n::1","favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+			wantShow:  `{"id":1,"domain":"example.com","privacy":0,"email":null,"password":true,"exclude_bots":1,"exclude_ips":"10.0.0.0\/8\r\n::1","favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+		},
+		{
+			name:      "older build without favorite",
+			opts:      Options{OmitFavorite: true},
+			form:      url.Values{"domain": {"example.com"}, "email": {"0"}},
+			wantStore: `{"id":1,"domain":"example.com","privacy":null,"email":"0","password":false,"exclude_bots":1,"exclude_ips":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+			wantShow:  `{"id":1,"domain":"example.com","privacy":null,"email":0,"password":false,"exclude_bots":1,"exclude_ips":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"}`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newTestServer(t, tc.opts)
+			r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: tc.form})
+			expect(t, r, 201, `{"data":`+tc.wantStore+`,"status":200}`)
+			r = do(t, s, call{path: "/api/v1/websites/1", key: keyA})
+			expect(t, r, 200, `{"data":`+tc.wantShow+`,"status":200}`)
+			if strings.Contains(r.body, "exclude_params") || strings.Contains(r.body, "s3cret") {
+				t.Errorf("secret fields returned: %s", r.body)
+			}
+		})
+	}
+}
+
+func TestStoreKeepsHiddenFields(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	id := create(t, s, keyA, url.Values{"domain": {"example.com"}, "password": {"pw"}, "exclude_params": {"a\r\nb"}})
+	w, ok := s.Website(id)
+	if !ok || w.Password != "pw" || w.ExcludeParams != "a\r\nb" || w.Owner != keyA || w.Privacy != nil || *w.ExcludeBots != 1 {
+		t.Fatalf("stored %+v", w)
+	}
+}
+
+func TestStoreDomainCanonicalisation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in, want string // want "" means "Invalid domain name."
+	}{
+		{"https://www.Example.com", "example.com"},
+		{"HTTP://EXAMPLE.COM", "example.com"},
+		{"www.a.www.b.com", "a.b.com"},
+		{"a.www.b.com", "a.www.b.com"},
+		{"http://https://x.org", "x.org"},
+		{"sub.example.co.uk", "sub.example.co.uk"},
+		{"192.168.1.20", "192.168.1.20"},
+		{"xn--bcher-kva.example", "xn--bcher-kva.example"},
+		{"https://example.com/path", ""},
+		{"example.com/", ""},
+		{"example.com:8080", ""},
+		{"localhost", ""},
+		{"-bad.com", ""},
+		{"bad-.com", ""},
+		{"a..com", ""},
+		{"example.123", ""},
+		{"256.1.1.1", ""},
+		{"01.2.3.4", ""},
+		{" example.com", ""},
+		{"exa_mple.com", ""},
+		{"bücher.de", ""},
+		{strings.Repeat("a", 64) + ".com", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newTestServer(t, Options{})
+			r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {tc.in}}})
+			if tc.want == "" {
+				expect(t, r, 422, `{"message":{"domain":["Invalid domain name."]},"status":422}`)
+				return
+			}
+			if r.status != 201 || !strings.Contains(r.body, `"domain":"`+tc.want+`"`) {
+				t.Fatalf("got %d %s, want domain %s", r.status, r.body, tc.want)
+			}
+		})
+	}
+}
+
+func TestStoreValidation(t *testing.T) {
+	t.Parallel()
+	msg := func(m string) string { return `{"message":` + m + `,"status":422}` }
+	tests := []struct {
+		name string
+		opts Options
+		form url.Values
+		want string
+	}{
+		{"domain missing", Options{}, url.Values{},
+			msg(`{"domain":["The domain field is required."]}`)},
+		{"domain empty", Options{}, url.Values{"domain": {""}},
+			msg(`{"domain":["The domain field is required."]}`)},
+		{"domain only a scheme", Options{}, url.Values{"domain": {"https://"}},
+			msg(`{"domain":["The domain field is required."]}`)},
+		{"domain too long and invalid", Options{}, url.Values{"domain": {strings.Repeat("a", 256)}},
+			msg(`{"domain":["The domain field must not be greater than 255 characters.","Invalid domain name."]}`)},
+		{"domain taken", Options{}, url.Values{"domain": {"https://www.taken.com"}},
+			msg(`{"domain":["The domain has already been taken."]}`)},
+		{"domain taken by another user", Options{}, url.Values{"domain": {"other.com"}},
+			msg(`{"domain":["The domain has already been taken."]}`)},
+		{"banned word", Options{BannedWords: []string{"Casino"}}, url.Values{"domain": {"best-casino.com"}},
+			msg(`{"domain":["The domain contains a banned word."]}`)},
+		{"website limit", Options{DefaultWebsiteLimit: 1}, url.Values{"domain": {"second.com"}},
+			msg(`{"domain":["You created too many websites."]}`)},
+		{"privacy out of range", Options{}, url.Values{"domain": {"x.com"}, "privacy": {"3"}},
+			msg(`{"privacy":["The privacy field must be between 0 and 2."]}`)},
+		{"privacy not an integer", Options{}, url.Values{"domain": {"x.com"}, "privacy": {"abc"}},
+			msg(`{"privacy":["The privacy field must be an integer.","The privacy field must be between 0 and 2."]}`)},
+		{"privacy short non-integer", Options{}, url.Values{"domain": {"x.com"}, "privacy": {"1.5"}},
+			msg(`{"privacy":["The privacy field must be an integer."]}`)},
+		{"password required with privacy 2", Options{}, url.Values{"domain": {"x.com"}, "privacy": {"2"}},
+			msg(`{"password":["The password field is required when privacy is 2."]}`)},
+		{"password empty with privacy 2", Options{}, url.Values{"domain": {"x.com"}, "privacy": {"2"}, "password": {""}},
+			msg(`{"password":["The password field is required when privacy is 2."]}`)},
+		{"password too long", Options{}, url.Values{"domain": {"x.com"}, "password": {strings.Repeat("p", 129)}},
+			msg(`{"password":["The password field must not be greater than 128 characters."]}`)},
+		{"exclude_bots out of range", Options{}, url.Values{"domain": {"x.com"}, "exclude_bots": {"2"}},
+			msg(`{"exclude_bots":["The exclude bots field must be between 0 and 1."]}`)},
+		{"email not an integer", Options{}, url.Values{"domain": {"x.com"}, "email": {"yes"}},
+			msg(`{"email":["The email field must be an integer."]}`)},
+		{"every failing field", Options{}, url.Values{"domain": {"bad"}, "privacy": {"9"}, "email": {"x"}, "exclude_bots": {"-1"}},
+			msg(`{"domain":["Invalid domain name."],"privacy":["The privacy field must be between 0 and 2."],"email":["The email field must be an integer."],"exclude_bots":["The exclude bots field must be between 0 and 1."]}`)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newTestServer(t, tc.opts)
+			create(t, s, keyA, url.Values{"domain": {"taken.com"}})
+			create(t, s, keyB, url.Values{"domain": {"other.com"}})
+			r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: tc.form})
+			expect(t, r, 422, tc.want)
+			if n := len(s.Websites()); n != 2 {
+				t.Errorf("%d websites after a refused store", n)
+			}
+		})
+	}
+}
+
+func TestStoreAcceptedEdgeValues(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		form url.Values
+		want string // substring of the store response
+	}{
+		{"email without range check", url.Values{"domain": {"x.com"}, "email": {"42"}}, `"email":"42"`},
+		{"privacy with sign", url.Values{"domain": {"x.com"}, "privacy": {"+1"}}, `"privacy":"+1"`},
+		{"password 128 chars", url.Values{"domain": {"x.com"}, "password": {strings.Repeat("é", 128)}}, `"password":true`},
+		{"password 0 reads as false", url.Values{"domain": {"x.com"}, "privacy": {"2"}, "password": {"0"}}, `"password":false`},
+		{"user_id ignored on store", url.Values{"domain": {"x.com"}, "user_id": {"7"}}, `"domain":"x.com"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newTestServer(t, Options{})
+			r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: tc.form})
+			if r.status != 201 || !strings.Contains(r.body, tc.want) {
+				t.Fatalf("got %d %s, want %s", r.status, r.body, tc.want)
+			}
+		})
+	}
+}
+
+func TestStoreJSONBody(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, ctype: "application/json",
+		body: `{"domain":"www.JSON.org","privacy":2,"password":"pw","email":"","exclude_bots":0}`})
+	expect(t, r, 201, `{"data":{"id":1,"domain":"json.org","privacy":2,"email":null,"password":true,"exclude_bots":0,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"`+t0s+`","updated_at":"`+t0s+`"},"status":200}`)
+
+	r = do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, ctype: "application/json", body: `not json`})
+	expect(t, r, 422, `{"message":{"domain":["The domain field is required."]},"status":422}`)
+}
+
+func TestUniquenessAndLimitAcrossUsers(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{Users: []User{{Key: keyA, WebsiteLimit: 2}, {Key: keyB}}, DefaultWebsiteLimit: 1})
+	create(t, s, keyA, url.Values{"domain": {"one.com"}})
+	create(t, s, keyA, url.Values{"domain": {"two.com"}})
+	r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"three.com"}}})
+	expect(t, r, 422, `{"message":{"domain":["You created too many websites."]},"status":422}`)
+
+	// B's limit is the default (1); the domain is taken by A.
+	r = do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyB, form: url.Values{"domain": {"ONE.com"}}})
+	expect(t, r, 422, `{"message":{"domain":["The domain has already been taken."]},"status":422}`)
+	create(t, s, keyB, url.Values{"domain": {"b.com"}})
+	r = do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyB, form: url.Values{"domain": {"two.com"}}})
+	expect(t, r, 422, `{"message":{"domain":["The domain has already been taken.","You created too many websites."]},"status":422}`)
+
+	// Deleting frees both the slot and the domain; ids are never reused.
+	r = do(t, s, call{method: "DELETE", path: "/api/v1/websites/2", key: keyA, accept: "-"})
+	expect(t, r, 200, `{"id":2,"object":"website","deleted":true,"status":200}`)
+	if id := create(t, s, keyA, url.Values{"domain": {"two.com"}}); id != 4 {
+		t.Errorf("new id %d, want 4", id)
+	}
+	// A user added later with no limit of its own gets the default.
+	s.AddUser(User{Key: "late"})
+	create(t, s, "late", url.Values{"domain": {"late.com"}})
+	r = do(t, s, call{method: "POST", path: "/api/v1/websites", key: "late", form: url.Values{"domain": {"late2.com"}}})
+	expect(t, r, 422, `{"message":{"domain":["You created too many websites."]},"status":422}`)
+}

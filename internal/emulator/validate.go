@@ -1,0 +1,277 @@
+package emulator
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// errorBag collects validation messages per field, in rule order.
+type errorBag struct {
+	fields []string
+	msgs   map[string][]string
+}
+
+func (b *errorBag) add(field, msg string) {
+	if b.msgs == nil {
+		b.msgs = map[string][]string{}
+	}
+	if _, ok := b.msgs[field]; !ok {
+		b.fields = append(b.fields, field)
+	}
+	b.msgs[field] = append(b.msgs[field], msg)
+}
+
+func (b *errorBag) empty() bool { return len(b.fields) == 0 }
+
+// object renders the bag as the application's 422 "message" object.
+func (b *errorBag) object() object {
+	o := make(object, 0, len(b.fields))
+	for _, f := range b.fields {
+		o = append(o, member{f, b.msgs[f]})
+	}
+	return o
+}
+
+// rule is one Laravel validation rule. check returns the failure message.
+type rule struct {
+	implicit bool // required, required_if: run even on absent or empty values
+	check    func(v any) (msg string, ok bool)
+}
+
+// fieldSpec is the rule list of one field.
+type fieldSpec struct {
+	name      string
+	nullable  bool
+	sometimes bool
+	rules     []rule
+}
+
+// validate runs specs over in the way Laravel's Validator does: every rule of
+// every field, skipping non-implicit rules for absent, blank or (nullable)
+// null values, and stopping a field after a failed implicit rule.
+func validate(in *input, specs []fieldSpec) *errorBag {
+	bag := &errorBag{}
+	for _, spec := range specs {
+		present := in.has(spec.name)
+		v := in.get(spec.name)
+		if spec.sometimes && !present {
+			continue
+		}
+		for _, r := range spec.rules {
+			if !r.implicit {
+				if !present {
+					continue
+				}
+				if s, ok := v.(string); ok && phpTrim(s) == "" {
+					continue
+				}
+				if spec.nullable && v == nil {
+					continue
+				}
+			}
+			if msg, ok := r.check(v); !ok {
+				bag.add(spec.name, msg)
+				if r.implicit {
+					break
+				}
+			}
+		}
+	}
+	return bag
+}
+
+// attr is Laravel's displayable attribute name.
+func attr(field string) string { return strings.ReplaceAll(field, "_", " ") }
+
+func isBlank(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return phpTrim(x) == ""
+	default:
+		return false
+	}
+}
+
+func ruleRequired(field string) rule {
+	return rule{implicit: true, check: func(v any) (string, bool) {
+		return fmt.Sprintf("The %s field is required.", attr(field)), !isBlank(v)
+	}}
+}
+
+// ruleRequiredIf is required_if:other,value, decided by the caller.
+func ruleRequiredIf(field, other, value string, applies bool) rule {
+	return rule{implicit: true, check: func(v any) (string, bool) {
+		return fmt.Sprintf("The %s field is required when %s is %s.", attr(field), attr(other), value),
+			!applies || !isBlank(v)
+	}}
+}
+
+func ruleInteger(field string) rule {
+	return rule{check: func(v any) (string, bool) {
+		_, ok := filterInt(v)
+		return fmt.Sprintf("The %s field must be an integer.", attr(field)), ok
+	}}
+}
+
+func ruleString(field string) rule {
+	return rule{check: func(v any) (string, bool) {
+		_, ok := v.(string)
+		return fmt.Sprintf("The %s field must be a string.", attr(field)), ok
+	}}
+}
+
+// size is Laravel's getSize: the number itself for a numeric value of an
+// attribute with a numeric rule, else the length of the string.
+func size(v any, numericRule bool) float64 {
+	if numericRule {
+		if f, ok := phpNumeric(v); ok {
+			return f
+		}
+	}
+	if _, ok := v.(phpArray); ok {
+		return 1
+	}
+	s, _ := phpString(v)
+	return float64(utf8.RuneCountInString(s))
+}
+
+// ruleBetween is between:min,max on an integer field.
+func ruleBetween(field string, lo, hi int) rule {
+	return rule{check: func(v any) (string, bool) {
+		n := size(v, true)
+		return fmt.Sprintf("The %s field must be between %d and %d.", attr(field), lo, hi),
+			n >= float64(lo) && n <= float64(hi)
+	}}
+}
+
+func ruleMinString(field string, lo int) rule {
+	return rule{check: func(v any) (string, bool) {
+		return fmt.Sprintf("The %s field must be at least %d characters.", attr(field), lo),
+			size(v, false) >= float64(lo)
+	}}
+}
+
+func ruleMaxString(field string, hi int) rule {
+	return rule{check: func(v any) (string, bool) {
+		return fmt.Sprintf("The %s field must not be greater than %d characters.", attr(field), hi),
+			size(v, false) <= float64(hi)
+	}}
+}
+
+// custom is a non-implicit rule with a fixed message.
+func custom(msg string, ok func(s string) bool) rule {
+	return rule{check: func(v any) (string, bool) {
+		s, _ := phpString(v)
+		return msg, ok(s)
+	}}
+}
+
+// canonicalDomain is the store request's prepareForValidation: lowercase,
+// remove every "http://" and "https://", and if the result starts with
+// "www." remove every "www.". Paths are kept.
+func canonicalDomain(d string) string {
+	d = strings.ToLower(d)
+	d = strings.ReplaceAll(d, "http://", "")
+	d = strings.ReplaceAll(d, "https://", "")
+	if strings.HasPrefix(d, "www.") {
+		d = strings.ReplaceAll(d, "www.", "")
+	}
+	return d
+}
+
+var (
+	labelRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+	ipv4RE  = regexp.MustCompile(`^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$`)
+)
+
+// validDomain reports whether d looks like a host name (two or more labels,
+// the last not all digits) or an IPv4 address.
+func validDomain(d string) bool {
+	if ipv4RE.MatchString(d) {
+		return true
+	}
+	labels := strings.Split(d, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if !labelRE.MatchString(l) {
+			return false
+		}
+	}
+	return !digitsRE.MatchString(labels[len(labels)-1])
+}
+
+// storeRules are the rules of the store request. taken and limitReached are
+// evaluated by the caller under the state lock.
+func (e *Emulator) storeRules(in *input, taken func(string) bool, limitReached bool) []fieldSpec {
+	privacy := in.get("privacy")
+	p, numeric := phpNumeric(privacy)
+	privacyIs2 := numeric && p == 2
+	return []fieldSpec{
+		{name: "domain", rules: []rule{
+			ruleRequired("domain"),
+			ruleMaxString("domain", 255),
+			custom("Invalid domain name.", validDomain),
+			custom("The domain contains a banned word.", func(s string) bool { return !e.banned(s) }),
+			custom("The domain has already been taken.", func(s string) bool { return !taken(s) }),
+			custom("You created too many websites.", func(string) bool { return !limitReached }),
+		}},
+		{name: "privacy", nullable: true, rules: []rule{ruleInteger("privacy"), ruleBetween("privacy", 0, 2)}},
+		{name: "password", nullable: true, rules: []rule{
+			ruleRequiredIf("password", "privacy", "2", privacyIs2),
+			ruleString("password"), ruleMinString("password", 1), ruleMaxString("password", 128),
+		}},
+		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},
+		{name: "exclude_bots", nullable: true, rules: []rule{ruleInteger("exclude_bots"), ruleBetween("exclude_bots", 0, 1)}},
+		{name: "exclude_params", nullable: true, rules: []rule{ruleString("exclude_params")}},
+		{name: "exclude_ips", nullable: true, rules: []rule{ruleString("exclude_ips")}},
+	}
+}
+
+// updateRules are the rules of the update request.
+func updateRules(in *input) []fieldSpec {
+	privacyPublic := false // privacy sent as 0 or 1
+	if in.has("privacy") {
+		switch v := in.get("privacy").(type) {
+		case bool:
+			privacyPublic = true
+		default:
+			if f, ok := phpNumeric(v); ok && (f == 0 || f == 1) {
+				privacyPublic = true
+			}
+		}
+	}
+	password := fieldSpec{name: "password", rules: []rule{
+		ruleString("password"), ruleMinString("password", 1), ruleMaxString("password", 128),
+	}}
+	if privacyPublic {
+		password.nullable = true
+	} else {
+		password.sometimes = true
+		password.rules = append([]rule{ruleRequired("password")}, password.rules...)
+	}
+	return []fieldSpec{
+		{name: "privacy", sometimes: true, rules: []rule{ruleInteger("privacy"), ruleBetween("privacy", 0, 2)}},
+		password,
+		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},
+		{name: "exclude_bots", sometimes: true, rules: []rule{ruleInteger("exclude_bots"), ruleBetween("exclude_bots", 0, 1)}},
+		{name: "exclude_params", nullable: true, rules: []rule{ruleString("exclude_params")}},
+		{name: "exclude_ips", nullable: true, rules: []rule{ruleString("exclude_ips")}},
+	}
+}
+
+// banned reports whether d contains one of the banned words.
+func (e *Emulator) banned(d string) bool {
+	d = strings.ToLower(d)
+	for _, w := range e.opts.BannedWords {
+		if w = strings.ToLower(strings.TrimSpace(w)); w != "" && strings.Contains(d, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Builds the project-local development tools into .tools/bin (git-ignored).
+#
+#   scripts/install-tools.sh [tool...]    tools: terraform tofu golangci-lint
+#                                         tfplugindocs goreleaser (default: all)
+#
+# Everything is built from source through the Go module proxy; no release
+# binaries are downloaded. A binary that is already present is reused when it
+# reports the pinned version, so repeated runs cost nothing.
+#
+# Where the versions live:
+#   terraform      TERRAFORM_VERSION below (go install of the module itself)
+#   tofu           tools/opentofu/go.mod (needs a replace directive, so it is
+#                  built from a module of ours rather than with go install)
+#   golangci-lint  tools/golangci-lint/go.mod
+#   tfplugindocs   tools/tfplugindocs/go.mod
+#   goreleaser     tools/goreleaser/go.mod
+# Each tools/<name> module holds a single tool, so it resolves exactly the
+# dependency versions of that tool's own go.mod (the same build as
+# `go install <tool>@<version>`). To upgrade one: cd tools/<name> &&
+# go get -tool <package>@<version> && go mod tidy.
+set -euo pipefail
+
+TERRAFORM_VERSION=1.8.5
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${root}/.tools/bin"
+mkdir -p "${bin}"
+
+export CHECKPOINT_DISABLE=1
+# Build with the local toolchain only; never fetch another Go release.
+export GOTOOLCHAIN=local
+
+log() { printf 'install-tools: %s\n' "$*" >&2; }
+
+# module_version DIR MODULE: the version of MODULE required by tools/DIR/go.mod.
+module_version() {
+	(cd "${root}/tools/$1" && go list -m -f '{{.Version}}' "$2")
+}
+
+# module_time DIR MODULE: the release time of MODULE, used as the build date.
+module_time() {
+	(cd "${root}/tools/$1" && go list -m -f '{{with .Time}}{{.UTC.Format "2006-01-02T15:04:05Z"}}{{end}}' "$2")
+}
+
+# built_version BINARY MODULE: the version of MODULE linked into BINARY,
+# read from the Go build information (empty when BINARY does not exist).
+built_version() {
+	[[ -x "$1" ]] || return 0
+	go version -m "$1" 2>/dev/null | awk -v m="$2" '($1 == "mod" || $1 == "dep") && $2 == m { print $3; exit }'
+}
+
+# up_to_date NAME CURRENT WANTED: reports and succeeds when CURRENT == WANTED.
+up_to_date() {
+	if [[ "$2" == "$3" ]]; then
+		log "$1 $3 already installed"
+		return 0
+	fi
+	if [[ -n "$2" ]]; then
+		log "$1: found ${2}, want ${3}; rebuilding"
+	fi
+	return 1
+}
+
+# timed NAME COMMAND...: runs COMMAND and reports how long it took.
+timed() {
+	local name="$1" start
+	shift
+	start=${SECONDS}
+	log "building ${name} (this can take a few minutes)"
+	"$@"
+	log "built ${name} in $((SECONDS - start))s"
+}
+
+install_terraform() {
+	local current=""
+	if [[ -x "${bin}/terraform" ]]; then
+		current="$("${bin}/terraform" version -json 2>/dev/null | sed -n 's/^ *"terraform_version": *"\([^"]*\)".*/\1/p')"
+	fi
+	up_to_date terraform "${current}" "${TERRAFORM_VERSION}" && return 0
+	# version.dev=no drops the "-dev" suffix, as in release builds, so that
+	# `terraform version` reports exactly v${TERRAFORM_VERSION}.
+	timed terraform env GOBIN="${bin}" go install -trimpath \
+		-ldflags "-X github.com/hashicorp/terraform/version.dev=no" \
+		"github.com/hashicorp/terraform@v${TERRAFORM_VERSION}"
+}
+
+install_tofu() {
+	local want current=""
+	want="$(module_version opentofu github.com/opentofu/opentofu)"
+	if [[ -x "${bin}/tofu" ]]; then
+		current="v$("${bin}/tofu" version -json 2>/dev/null | sed -n 's/^ *"terraform_version": *"\([^"]*\)".*/\1/p')"
+	fi
+	up_to_date tofu "${current}" "${want}" && return 0
+	# OpenTofu's go.mod replaces hashicorp/hcl/v2 with its fork, which only
+	# takes effect in the main module: tools/opentofu/go.mod repeats it.
+	(cd "${root}/tools/opentofu" && timed tofu go build -trimpath \
+		-ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
+		-o "${bin}/tofu" github.com/opentofu/opentofu/cmd/tofu)
+}
+
+install_golangci_lint() {
+	local mod=github.com/golangci/golangci-lint/v2 want date
+	want="$(module_version golangci-lint "${mod}")"
+	up_to_date golangci-lint "$(built_version "${bin}/golangci-lint" "${mod}")" "${want}" && return 0
+	date="$(module_time golangci-lint "${mod}")"
+	(cd "${root}/tools/golangci-lint" && timed golangci-lint go build -trimpath \
+		-ldflags "-s -w -X main.version=${want#v} -X main.commit=${want} -X main.date=${date:-unknown}" \
+		-o "${bin}/golangci-lint" "${mod}/cmd/golangci-lint")
+}
+
+install_tfplugindocs() {
+	local mod=github.com/hashicorp/terraform-plugin-docs want
+	want="$(module_version tfplugindocs "${mod}")"
+	up_to_date tfplugindocs "$(built_version "${bin}/tfplugindocs" "${mod}")" "${want}" && return 0
+	(cd "${root}/tools/tfplugindocs" && timed tfplugindocs go build -trimpath \
+		-ldflags "-s -w -X ${mod}/cmd/tfplugindocs/build.version=${want#v} -X ${mod}/cmd/tfplugindocs/build.commit=${want}" \
+		-o "${bin}/tfplugindocs" "${mod}/cmd/tfplugindocs")
+}
+
+install_goreleaser() {
+	local mod=github.com/goreleaser/goreleaser/v2 want date
+	want="$(module_version goreleaser "${mod}")"
+	up_to_date goreleaser "$(built_version "${bin}/goreleaser" "${mod}")" "${want}" && return 0
+	date="$(module_time goreleaser "${mod}")"
+	(cd "${root}/tools/goreleaser" && timed goreleaser go build -trimpath \
+		-ldflags "-s -w -X main.version=${want#v} -X main.commit=${want} -X main.date=${date:-unknown} -X main.builtBy=install-tools" \
+		-o "${bin}/goreleaser" "${mod}")
+}
+
+if [[ $# -eq 0 ]]; then
+	set -- terraform tofu golangci-lint tfplugindocs goreleaser
+fi
+
+for tool in "$@"; do
+	case "${tool}" in
+	terraform) install_terraform ;;
+	tofu | opentofu) install_tofu ;;
+	golangci-lint) install_golangci_lint ;;
+	tfplugindocs) install_tfplugindocs ;;
+	goreleaser) install_goreleaser ;;
+	*)
+		log "unknown tool '${tool}' (known: terraform tofu golangci-lint tfplugindocs goreleaser)"
+		exit 2
+		;;
+	esac
+done
