@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -41,14 +42,19 @@ type analyticsProvider struct {
 }
 
 type providerModel struct {
-	BaseURL types.String `tfsdk:"base_url"`
-	APIKey  types.String `tfsdk:"api_key"`
-	Timeout types.String `tfsdk:"timeout"`
+	BaseURL           types.String `tfsdk:"base_url"`
+	APIKey            types.String `tfsdk:"api_key"`
+	Timeout           types.String `tfsdk:"timeout"`
+	MaxRetries        types.Int64  `tfsdk:"max_retries"`
+	RequestsPerMinute types.Int64  `tfsdk:"requests_per_minute"`
 }
 
 // providerData is what resources and data sources receive from Configure.
 type providerData struct {
 	client *client.Client
+	// websites serves the reads of websites by id, from a list sweep when
+	// Terraform refreshes many at once; mutations must Forget the website.
+	websites *client.BulkReader
 }
 
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -65,19 +71,40 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				MarkdownDescription: "URL of the installation, e.g. `https://analytics.example.com` or, for an installation " +
 					"under a path prefix, `https://example.com/analytics`; `/api/v1` is appended once. " +
 					"Defaults to the `" + EnvBaseURL + "` environment variable. One of the two is required.",
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{baseURLValidator{}},
 			},
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Personal API key of the user that owns the websites (sent only as " +
 					"`Authorization: Bearer`, never logged). Defaults to the `" + EnvAPIKey + "` environment variable. " +
 					"One of the two is required.",
-				Optional:  true,
-				Sensitive: true,
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{apiKeyValidator{}},
 			},
 			"timeout": schema.StringAttribute{
-				MarkdownDescription: "Time limit of one HTTP request, as a Go duration such as `30s` or `2m`. Defaults to `30s`.",
-				Optional:            true,
-				Validators:          []validator.String{durationValidator{}},
+				MarkdownDescription: "Time limit of one HTTP request, as a Go duration such as `30s` or `2m`; every retry " +
+					"gets its own, and the resource's `timeouts` bound an operation with all its retries. Defaults to `30s`.",
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: "How many times a failed request is retried, with exponential backoff and jitter " +
+					"(from 1s, at most 30s apart) or after the wait the server asks for (`Retry-After`, `X-RateLimit-Reset`). " +
+					"Network errors, 429, 502, 503 and 504 are retried; 500 for reads and deletes; a create is only repeated " +
+					"in ways that cannot store the website twice. No wait goes past the operation's deadline (the resource's " +
+					"`timeouts`). `0` turns retries off. Defaults to `4`.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"requests_per_minute": schema.Int64Attribute{
+				MarkdownDescription: "Caps the requests this provider sends per minute, shared by all operations Terraform " +
+					"runs at once, e.g. to leave part of the server's throttle (60 requests per minute per client IP on a " +
+					"default installation) to other clients. Independently of it, the provider reads the server's " +
+					"`X-RateLimit-Limit` and `X-RateLimit-Remaining` headers and pauses before the throttle refuses " +
+					"requests. Defaults to no cap.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 		},
 	}
@@ -104,7 +131,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 
 	baseURL, baseUnknown := providerConfigValue(cfg.BaseURL, EnvBaseURL)
 	apiKey, keyUnknown := providerConfigValue(cfg.APIKey, EnvAPIKey)
-	if baseUnknown || keyUnknown || cfg.Timeout.IsUnknown() {
+	if baseUnknown || keyUnknown || cfg.Timeout.IsUnknown() || cfg.MaxRetries.IsUnknown() || cfg.RequestsPerMinute.IsUnknown() {
 		if req.ClientCapabilities.DeferralAllowed {
 			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 			return
@@ -125,6 +152,17 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing Analytics API Key",
 			"The provider needs an API key (Account > API in the analytics web interface). Set the \"api_key\" "+
 				"attribute in the provider block or the "+EnvAPIKey+" environment variable.")
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The attribute validators have checked configured values; values from
+	// the environment are checked here, with the same messages.
+	if p := baseURLProblem(settingName(cfg.BaseURL, "base_url", EnvBaseURL), baseURL); p != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Analytics Base URL", p)
+	}
+	if p := apiKeyProblem(settingName(cfg.APIKey, "api_key", EnvAPIKey), apiKey); p != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Invalid Analytics API Key", p)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -152,20 +190,36 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 				"in clear text over the network. Use https:// unless the connection is otherwise protected.", u.Redacted()))
 	}
 
+	retry := retryOptions(cfg, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	c, err := client.New(baseURL, apiKey, client.Options{
 		Timeout:        timeout,
 		Version:        p.version,
 		UserAgentExtra: "Terraform/" + req.TerraformVersion,
+		Retry:          retry,
+		Logger:         tflogLogger{},
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Create Analytics API Client", err.Error())
 		return
 	}
-	tflog.Debug(ctx, "configured analytics API client", map[string]any{"base_url": c.BaseURL(), "timeout": timeout.String()})
+	tflog.Debug(ctx, "configured analytics API client", map[string]any{"base_url": c.BaseURL(), "timeout": timeout.String(),
+		"max_retries": retry.MaxRetries, "requests_per_minute": retry.RequestsPerMinute})
 
-	data := &providerData{client: c}
+	data := &providerData{client: c, websites: client.NewBulkReader(c, client.BulkReaderOptions{})}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+}
+
+// settingName names where a provider setting came from, for messages: the
+// attribute, or the environment variable when the attribute is not set.
+func settingName(v types.String, attr, env string) string {
+	if v.IsNull() {
+		return "The " + env + " environment variable"
+	}
+	return attr
 }
 
 func isLoopback(u *url.URL) bool {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"net/url"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -37,19 +39,39 @@ func domainProblem(domain string) string {
 	switch {
 	case domain == "":
 		return "The domain must not be empty. Set it to the host name of the website, e.g. \"example.com\"."
-	case strings.TrimSpace(domain) != domain || strings.ContainsFunc(domain, unicode.IsSpace):
-		return fmt.Sprintf("The domain %q contains white space. Set it to the bare host name, e.g. %q.",
-			domain, strings.Join(strings.Fields(domain), ""))
+	case strings.TrimSpace(domain) == "":
+		return "The domain is only white space. Set it to the host name of the website, e.g. \"example.com\"."
+	case strings.ContainsFunc(domain, unicode.IsSpace):
+		return fmt.Sprintf("The domain %q contains white space or a line break. %s",
+			domain, suggestDomain(strings.Join(strings.Fields(domain), "")))
+	}
+	if scheme, rest, ok := strings.Cut(domain, "://"); ok && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+		return fmt.Sprintf("The domain %q starts with the URL scheme %q, which the server does not remove (it only "+
+			"removes http:// and https://) and refuses. %s", domain, scheme+"://", suggestDomain(rest))
 	}
 	canonical := canonicalDomain(domain)
-	if canonical != domain && canonicalProblem(canonical) == "" {
+	if canonical == "" {
+		return fmt.Sprintf("The domain %q is empty once the server removes the scheme and \"www.\". Set it to the "+
+			"host name of the website, e.g. \"example.com\".", domain)
+	}
+	p := canonicalProblem(canonical)
+	if p == "" && canonical != domain {
 		return fmt.Sprintf("The server stores the domain %q as %q (it lower-cases domains and removes the scheme "+
 			"and a leading \"www.\"). Set domain = %q so that plans stay stable.", domain, canonical, canonical)
 	}
-	if p := canonicalProblem(canonical); p != "" {
-		return p
+	return p
+}
+
+// suggestDomain proposes fixed, a shortened form of a refused domain, when
+// the server accepts it (possibly after its own rewriting).
+func suggestDomain(fixed string) string {
+	if fixed != "" && domainProblem(fixed) == "" {
+		return fmt.Sprintf("Set domain = %q.", fixed)
 	}
-	return ""
+	if c := canonicalDomain(fixed); c != "" && canonicalProblem(c) == "" {
+		return fmt.Sprintf("Set domain = %q.", c)
+	}
+	return "Set it to the bare host name of the website, e.g. \"example.com\"."
 }
 
 // canonicalProblem checks a domain already in canonical form.
@@ -63,6 +85,15 @@ func canonicalProblem(d string) string {
 		return fmt.Sprintf("The domain %q contains non-ASCII characters, which the server refuses. "+
 			"Give its ASCII (punycode) form instead: domain = %q.", d, ascii)
 	}
+	if i := strings.LastIndex(d, "@"); i >= 0 && !strings.ContainsAny(d[:i], "/?#") {
+		// The part before "@" may be a password: it is not repeated.
+		return fmt.Sprintf("The domain contains user information (text before \"@\"), which is not part of a host "+
+			"name and which the server refuses. %s", suggestDomain(d[i+1:]))
+	}
+	if ip, ok := ipv6Host(d); ok {
+		return fmt.Sprintf("The domain %q is an IPv6 address (%s); the server accepts only host names and IPv4 "+
+			"addresses (\"Invalid domain name.\"). Use the website's host name, e.g. \"example.com\".", d, ip)
+	}
 	if i := strings.IndexAny(d, "/?#"); i >= 0 {
 		return fmt.Sprintf("The domain %q contains a path or query (%q); the server does not strip it and refuses "+
 			"the domain. Set only the host name, %q.", d, d[i:], d[:i])
@@ -70,8 +101,13 @@ func canonicalProblem(d string) string {
 	if host, port, ok := strings.Cut(d, ":"); ok {
 		return fmt.Sprintf("The domain %q contains a port (%q); websites are tracked per host name. Set %q.", d, port, host)
 	}
+	if trimmed := strings.TrimRight(d, "."); trimmed != d && trimmed != "" {
+		return fmt.Sprintf("The domain %q ends with a dot (a fully qualified name), which the server refuses. %s",
+			d, suggestDomain(trimmed))
+	}
 	if len(d) > maxDomainLength {
-		return fmt.Sprintf("The domain is %d characters long; the server accepts at most %d.", len(d), maxDomainLength)
+		return fmt.Sprintf("The domain is %d characters long; the server accepts at most %d. Use the website's real "+
+			"host name.", len(d), maxDomainLength)
 	}
 	if !isHostname(d) && !isIPv4(d) {
 		return fmt.Sprintf("The domain %q is not a valid host name (the server answers \"Invalid domain name.\"). "+
@@ -79,6 +115,26 @@ func canonicalProblem(d string) string {
 			"63 characters each), ending in a non-numeric top-level label, e.g. \"www2.example.com\", or an IPv4 address.", d)
 	}
 	return ""
+}
+
+// ipv6Host reports whether d is an IPv6 address, bare ("2001:db8::1") or in
+// brackets with an optional port ("[2001:db8::1]:8080").
+func ipv6Host(d string) (string, bool) {
+	host := d
+	if strings.HasPrefix(d, "[") {
+		end := strings.Index(d, "]")
+		if end < 0 {
+			return "", false
+		}
+		host = d[1:end]
+	} else if strings.Count(d, ":") < 2 {
+		return "", false
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil || !a.Is6() {
+		return "", false
+	}
+	return a.String(), true
 }
 
 func isHostname(d string) bool {
@@ -140,8 +196,8 @@ func (durationValidator) ValidateString(_ context.Context, req validator.StringR
 	d, err := time.ParseDuration(req.ConfigValue.ValueString())
 	if err != nil || d <= 0 {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Duration",
-			fmt.Sprintf("%q is not a positive duration. Use a number with a unit, such as \"30s\", \"90s\" or \"2m\".",
-				req.ConfigValue.ValueString()))
+			fmt.Sprintf("%s = %q is not a positive duration. Use a number with a unit, such as \"30s\", \"90s\" or \"2m\".",
+				req.Path, req.ConfigValue.ValueString()))
 	}
 }
 
@@ -156,6 +212,17 @@ func setStrings(v types.Set) []string {
 	return out
 }
 
+// hasNullElement reports whether a set has a null element, which Terraform
+// accepts in a set of strings but the API cannot be sent.
+func hasNullElement(v types.Set) bool {
+	for _, e := range v.Elements() {
+		if e.IsNull() {
+			return true
+		}
+	}
+	return false
+}
+
 // excludeIPsValidator checks that every entry is an IPv4/IPv6 address or
 // CIDR range, and that no two entries denote the same address or range.
 type excludeIPsValidator struct{}
@@ -164,7 +231,9 @@ func (excludeIPsValidator) Description(context.Context) string {
 	return "each entry must be an IPv4 or IPv6 address or a CIDR range, listed once"
 }
 
-func (v excludeIPsValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v excludeIPsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 // normalizeIPEntry returns the canonical text of an address or range, or an
 // explanation of why the entry is not one.
@@ -194,6 +263,10 @@ func (excludeIPsValidator) ValidateSet(_ context.Context, req validator.SetReque
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
+	if hasNullElement(req.ConfigValue) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP Exclusion",
+			"In exclude_ips, an entry is null; remove it (compact() drops null entries from a list).")
+	}
 	seen := map[string]string{}
 	for _, s := range setStrings(req.ConfigValue) {
 		norm, problem := normalizeIPEntry(s)
@@ -217,7 +290,9 @@ func (excludeParamsValidator) Description(context.Context) string {
 	return "each entry must be a query parameter name, or \"&\" alone for every parameter"
 }
 
-func (v excludeParamsValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v excludeParamsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func paramProblem(s string) string {
 	switch {
@@ -236,6 +311,10 @@ func paramProblem(s string) string {
 func (excludeParamsValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
+	}
+	if hasNullElement(req.ConfigValue) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Query Parameter Exclusion",
+			"In exclude_params, an entry is null; remove it (compact() drops null entries from a list).")
 	}
 	entries := setStrings(req.ConfigValue)
 	for _, s := range entries {
@@ -271,14 +350,17 @@ func (passwordValidator) ValidateString(_ context.Context, req validator.StringR
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
+	// The value is a secret: messages give its length, never the value.
 	pw := req.ConfigValue.ValueString()
-	switch n := len([]rune(pw)); {
+	switch n := utf8.RuneCountInString(pw); {
 	case strings.TrimSpace(pw) == "":
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Password",
-			"The password is empty or only white space. Set a real password, or remove the attribute and use a privacy other than \"password\".")
+			fmt.Sprintf("The %s is empty or only white space. Set a real password, or remove the attribute and use a "+
+				"privacy other than \"password\".", req.Path))
 	case n > maxPasswordLength:
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Password",
-			fmt.Sprintf("The password is %d characters long; the server accepts at most %d. Use a shorter password.", n, maxPasswordLength))
+			fmt.Sprintf("The %s is %d characters long; the server accepts at most %d. Use a shorter password.",
+				req.Path, n, maxPasswordLength))
 	}
 }
 
@@ -289,4 +371,124 @@ func stringSetValue(values []string) types.Set {
 		elems = append(elems, types.StringValue(v))
 	}
 	return types.SetValueMust(types.StringType, elems)
+}
+
+// baseURLProblem returns why raw cannot be the installation's base URL, as a
+// sentence naming the setting (name: `base_url` or the environment
+// variable) and the fix, or "" when it is usable. It never repeats
+// credentials or a query string, which may hold secrets.
+func baseURLProblem(name, raw string) string {
+	example := "https://analytics.example.com"
+	if strings.TrimSpace(raw) == "" {
+		return fmt.Sprintf("%s is empty. Set it to the URL of the analytics installation, e.g. %s.", name, example)
+	}
+	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL of the installation, e.g. %s.", name, example)
+	}
+	if !strings.Contains(raw, "://") {
+		if strings.Contains(raw, "@") {
+			return fmt.Sprintf("%s has no scheme and contains user information (text before \"@\"). Set it to the URL "+
+				"of the installation starting with https://, without credentials, e.g. %s; the API key goes in api_key.", name, example)
+		}
+		return fmt.Sprintf("%s %q has no scheme. Write the URL with https:// (or http:// for a server on this "+
+			"machine), e.g. %q.", name, raw, "https://"+strings.TrimLeft(raw, "/"))
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		// url.Parse's error repeats the whole URL, which may contain
+		// credentials: it is not passed on.
+		return fmt.Sprintf("%s is not a valid URL (check for stray characters such as %% or quotes, and that a port "+
+			"is a number). Set it to the URL of the installation, e.g. %s.", name, example)
+	}
+	if u.User != nil {
+		return fmt.Sprintf("%s contains user credentials (user:password@ before the host). The API authenticates "+
+			"with the API key only: remove them, e.g. %q, and set api_key. Treat the credentials as exposed if the "+
+			"configuration is shared.", name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+	}
+	if !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
+		return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %q.",
+			name, u.Scheme+"://", (&url.URL{Scheme: "https", Host: u.Host, Path: u.Path}).String())
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return fmt.Sprintf("%s %q has no host name. Set it to the URL of the installation, e.g. %s.", name, u.Redacted(), example)
+	}
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
+			"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %q.",
+			name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+	}
+	return ""
+}
+
+// baseURLValidator checks the provider's base_url at plan time.
+type baseURLValidator struct{}
+
+func (baseURLValidator) Description(context.Context) string {
+	return "must be an http:// or https:// URL without credentials, query or fragment"
+}
+
+func (v baseURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if p := baseURLProblem(req.Path.String(), req.ConfigValue.ValueString()); p != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Analytics Base URL", p)
+	}
+}
+
+// apiKeyProblem returns why key cannot be an API key, naming the setting
+// (name), or "". It never repeats the key.
+func apiKeyProblem(name, key string) string {
+	switch {
+	case strings.TrimSpace(key) == "":
+		return fmt.Sprintf("%s is empty. Set it to the personal API key shown under Account > API in the analytics "+
+			"web interface.", name)
+	case strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		return fmt.Sprintf("%s contains white space or a line break (a key read with file() keeps the file's "+
+			"trailing newline). Remove it, e.g. with trimspace(file(\"...\")).", name)
+	}
+	return ""
+}
+
+// apiKeyValidator checks the provider's api_key at plan time.
+type apiKeyValidator struct{}
+
+func (apiKeyValidator) Description(context.Context) string {
+	return "must be a non-empty API key without white space"
+}
+
+func (v apiKeyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (apiKeyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if p := apiKeyProblem(req.Path.String(), req.ConfigValue.ValueString()); p != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Analytics API Key", p)
+	}
+}
+
+// websiteIDValidator accepts a website id: a positive whole number.
+type websiteIDValidator struct{}
+
+func (websiteIDValidator) Description(context.Context) string {
+	return "must be a website's numeric id, a positive whole number"
+}
+
+func (v websiteIDValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (websiteIDValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if id := req.ConfigValue.ValueString(); !numericID.MatchString(id) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Website ID",
+			fmt.Sprintf("%s = %q is not a website id: ids are positive whole numbers without signs, spaces or "+
+				"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface). To look a "+
+				"website up by name, set domain instead.", req.Path, id))
+	}
 }

@@ -85,7 +85,7 @@ func websiteOutputAttributes() map[string]schema.Attribute {
 			Computed:            true,
 		},
 		"favorite": schema.BoolAttribute{
-			MarkdownDescription: "Whether the website is marked as a favourite (API field `favorite`; null on server builds without favourites).",
+			MarkdownDescription: "Whether the website is marked as a favorite (API field `favorite`; null on server builds without favorites).",
 			Computed:            true,
 		},
 		"created_at": schema.StringAttribute{
@@ -110,7 +110,7 @@ func (d *websiteDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 		MarkdownDescription: "Numeric id of the website (API field `id`). Exactly one of `id` and `domain` must be set.",
 		Optional:            true,
 		Computed:            true,
-		Validators:          []validator.String{oneOf, stringvalidator.RegexMatches(numericID, "must be a positive whole number")},
+		Validators:          []validator.String{oneOf, websiteIDValidator{}},
 	}
 	attrs["domain"] = schema.StringAttribute{
 		MarkdownDescription: "Exact domain of the website (API field `domain`), in the form the server stores it " +
@@ -169,7 +169,7 @@ func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest
 				fmt.Sprintf("%q is not a website id; ids are positive whole numbers.", cfg.ID.ValueString()))
 			return
 		}
-		w, err = c.GetWebsite(ctx, id)
+		w, err = d.data.websites.Read(ctx, id) // shares the refresh's list sweep
 		if errors.Is(err, client.ErrNotFound) {
 			resp.Diagnostics.AddAttributeError(path.Root("id"), "Website Not Found",
 				fmt.Sprintf("No website with id %d belongs to this API key's user (the API answered 404). "+
@@ -197,4 +197,3 @@ func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }
-

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -20,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -44,6 +46,8 @@ type websiteResourceModel struct {
 	Domain        types.String   `tfsdk:"domain"`
 	Privacy       types.String   `tfsdk:"privacy"`
 	Password      types.String   `tfsdk:"password"`
+	PasswordWO    types.String   `tfsdk:"password_wo"`
+	PasswordWOVer types.Int64    `tfsdk:"password_wo_version"`
 	EmailReports  types.Bool     `tfsdk:"email_reports"`
 	ExcludeBots   types.Bool     `tfsdk:"exclude_bots"`
 	ExcludeParams types.Set      `tfsdk:"exclude_params"`
@@ -125,12 +129,37 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 			},
 			"password": schema.StringAttribute{
 				MarkdownDescription: "Password of the statistics page (API field `password`, 1 to 128 characters). " +
-					"Required when `privacy` is `password`, not allowed otherwise. The API never returns it: Terraform " +
-					"notices when it was removed outside Terraform and sets it again, but not when it was changed. " +
-					"Leaving `password` privacy clears it on the server.",
+					"When `privacy` is `password`, exactly one of `password` and `password_wo` is required; neither is " +
+					"allowed otherwise. It is stored in the Terraform state (as a sensitive value); use `password_wo` " +
+					"to keep it out. The API never returns it: Terraform notices when it was removed outside Terraform " +
+					"and sets it again, but not when it was changed. Leaving `password` privacy clears it on the server.",
 				Optional:   true,
 				Sensitive:  true,
 				Validators: []validator.String{passwordValidator{}},
+			},
+			"password_wo": schema.StringAttribute{
+				MarkdownDescription: "Write-only form of `password` (Terraform 1.11 or OpenTofu 1.11 and later): the " +
+					"password of the statistics page (API field `password`, 1 to 128 characters), which is sent to the " +
+					"API but never stored in the plan or the state, and may come from an ephemeral value. Requires " +
+					"`password_wo_version`; conflicts with `password`. As Terraform cannot see a change of a " +
+					"write-only value, the password is sent on create and again only when `password_wo_version` " +
+					"changes: change the version to rotate the password.",
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				Validators: []validator.String{
+					passwordValidator{},
+					stringvalidator.ConflictsWith(path.MatchRoot("password")),
+					stringvalidator.AlsoRequires(path.MatchRoot("password_wo_version")),
+				},
+			},
+			"password_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "Version of `password_wo`, stored in the state: any number, to be changed (e.g. " +
+					"incremented) whenever `password_wo` changes, which makes the next apply send the new password. " +
+					"Required with `password_wo`. If the password is found removed on the server, the next plan " +
+					"shows this version as changed and the apply sets the password again.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("password_wo"))},
 			},
 			"email_reports": schema.BoolAttribute{
 				MarkdownDescription: "Whether periodic e-mail reports are sent (API field `email`). Defaults to `false`.",
@@ -198,23 +227,34 @@ func (r *websiteResource) Configure(_ context.Context, req resource.ConfigureReq
 func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg websiteResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.Privacy.IsUnknown() || cfg.Password.IsUnknown() {
+	if resp.Diagnostics.HasError() || cfg.Privacy.IsUnknown() {
 		return
 	}
 	privacy := cfg.Privacy.ValueString()
 	if cfg.Privacy.IsNull() {
 		privacy = privacyPublic
 	}
-	hasPassword := !cfg.Password.IsNull()
+	// An unknown (or ephemeral) password counts as set: it is known by apply.
+	// Both set at once is refused by password_wo's ConflictsWith.
+	hasPassword, hasWriteOnly := !cfg.Password.IsNull(), !cfg.PasswordWO.IsNull()
 	switch {
-	case privacy == privacyPassword && !hasPassword:
+	case privacy == privacyPassword && !hasPassword && !hasWriteOnly:
 		resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
-			"privacy = \"password\" protects the statistics page with a password, so \"password\" must be set. "+
-				"Set password (e.g. from a variable marked sensitive), or choose privacy \"public\" or \"private\".")
-	case privacy != privacyPassword && hasPassword:
-		resp.Diagnostics.AddAttributeError(path.Root("password"), "Password Without Password Privacy",
-			fmt.Sprintf("A password only takes effect when privacy = \"password\", but privacy is %q. "+
-				"Set privacy = \"password\", or remove the password.", privacy))
+			"privacy = \"password\" protects the statistics page with a password, so \"password\" or \"password_wo\" "+
+				"must be set. Set password (e.g. from a variable marked sensitive), or password_wo with "+
+				"password_wo_version to keep the password out of the state (Terraform 1.11 or later), or choose "+
+				"privacy \"public\" or \"private\".")
+	case privacy != privacyPassword:
+		for _, a := range []struct {
+			name string
+			set  bool
+		}{{"password", hasPassword}, {"password_wo", hasWriteOnly}} {
+			if a.set {
+				resp.Diagnostics.AddAttributeError(path.Root(a.name), "Password Without Password Privacy",
+					fmt.Sprintf("A password only takes effect when privacy = \"password\", but privacy is %q. "+
+						"Set privacy = \"password\", or remove %s.", privacy, a.name))
+			}
+		}
 	}
 }
 
@@ -228,6 +268,15 @@ func (r *websiteResource) client(diags *diag.Diagnostics) *client.Client {
 		return nil
 	}
 	return r.data.client
+}
+
+// websites returns the reader of websites by id (see client.BulkReader), or
+// adds an error like client.
+func (r *websiteResource) websites(diags *diag.Diagnostics) *client.BulkReader {
+	if r.client(diags) == nil {
+		return nil
+	}
+	return r.data.websites
 }
 
 // input builds the API fields from a plan: every managed field is sent.
@@ -246,16 +295,40 @@ func (m websiteResourceModel) input(ctx context.Context, diags *diag.Diagnostics
 			diags.Append(s.set.ElementsAs(ctx, s.dst, false)...)
 		}
 	}
-	if in.Privacy == client.PrivacyPassword {
-		pw := m.Password.ValueString()
-		in.Password = &pw
-	} else {
+	switch {
+	case in.Privacy != client.PrivacyPassword:
 		// Leaving password privacy clears any stored password (the server
 		// keeps it otherwise).
 		empty := ""
 		in.Password = &empty
+	case !m.Password.IsNull():
+		pw := m.Password.ValueString()
+		in.Password = &pw
+	default:
+		// password_wo is not in the plan: Create and Update read it from the
+		// configuration when it is to be sent (writeOnlyPassword), and
+		// otherwise leave it out, so that the server keeps the stored one.
 	}
 	return in
+}
+
+// writeOnlyPassword returns password_wo from the configuration, for
+// in.Password. Write-only values are only in the configuration, never in the
+// plan or state.
+func writeOnlyPassword(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) *string {
+	var wo types.String
+	diags.Append(config.GetAttribute(ctx, path.Root("password_wo"), &wo)...)
+	if diags.HasError() {
+		return nil
+	}
+	if wo.IsNull() || wo.IsUnknown() {
+		diags.AddAttributeError(path.Root("password_wo"), "Missing Password",
+			"privacy = \"password\" needs a password, but neither password nor password_wo has a value at apply "+
+				"time. Set one of them.")
+		return nil
+	}
+	pw := wo.ValueString()
+	return &pw
 }
 
 // applyWebsite copies the server's view of a website into the model. The
@@ -274,6 +347,9 @@ func (m *websiteResourceModel) applyWebsite(w *client.Website) error {
 	m.ExcludeIPs = stringSetValue(w.ExcludeIPs)
 	if !w.PasswordSet || privacy != privacyPassword {
 		m.Password = types.StringNull()
+		// Likewise for password_wo: its version then differs from the
+		// configuration's, and the next apply sends the password again.
+		m.PasswordWOVer = types.Int64Null()
 	}
 	if m.ExcludeParams.IsNull() || m.ExcludeParams.IsUnknown() {
 		m.ExcludeParams = stringSetValue(nil)
@@ -309,29 +385,35 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	timeout, d := plan.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(d...)
 	in := plan.input(ctx, &resp.Diagnostics)
+	if in.Password == nil {
+		in.Password = writeOnlyPassword(ctx, req.Config, &resp.Diagnostics)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	w, err := c.CreateWebsite(ctx, in)
+	// A create whose answer is lost is repeated or settled by a lookup of
+	// the domain, never blindly sent twice (see client.CreateWebsiteOnce).
+	res, err := c.CreateWebsiteOnce(ctx, in)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", in.Domain, err)
+		addCreateError(&resp.Diagnostics, in.Domain, err)
 		return
 	}
+	w := res.Website
 	if err := plan.applyWebsite(w); err != nil {
 		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 		return
 	}
-	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain})
+	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain, "adopted": res.Adopted, "attempts": res.Attempts})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state websiteResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	c := r.client(&resp.Diagnostics)
+	websites := r.websites(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -344,7 +426,10 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	w, err := c.GetWebsite(ctx, id)
+	// When Terraform refreshes many websites, this is served from a list
+	// sweep (100 per request); a website missing from it is confirmed by
+	// GET /websites/{id} before it is reported gone.
+	w, err := websites.Read(ctx, id)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "website not found on the server; removing it from the state so that it is planned for creation",
 			map[string]any{"id": id, "domain": state.Domain.ValueString()})
@@ -374,13 +459,22 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(d...)
 	id := state.id(&resp.Diagnostics)
 	in := plan.input(ctx, &resp.Diagnostics)
+	// password_wo is sent again only when its version changes, or when the
+	// server may hold no password (privacy was not "password" before);
+	// otherwise the update leaves the stored password alone.
+	if in.Password == nil && (!plan.PasswordWOVer.Equal(state.PasswordWOVer) || state.Privacy.ValueString() != privacyPassword) {
+		in.Password = writeOnlyPassword(ctx, req.Config, &resp.Diagnostics)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	w, err := c.UpdateWebsite(ctx, id, in)
+	// A 500 is checked with a read: the website is gone, or the update is
+	// retried (see client.UpdateWebsiteChecked).
+	w, err := c.UpdateWebsiteChecked(ctx, id, in)
+	r.data.websites.Forget(id)
 	if err != nil {
 		// The real server answers an update of a deleted website with a
 		// 500 (older builds: 404): find out which it was.
@@ -422,6 +516,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	defer cancel()
 
 	err := c.DeleteWebsite(ctx, id)
+	r.data.websites.Forget(id)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "website already deleted", map[string]any{"id": id})
 		return

@@ -80,7 +80,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 			{ // create with defaults
 				Config: env.config(websiteHCL(`domain = "example.com"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:  []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{

@@ -1,0 +1,547 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// The catalog of bad input: every attribute's invalid values, each with
+// the error it must get at plan time. The same table runs twice: through the
+// provider's protocol server (TestBadInputCatalog, fast, no Terraform) and
+// through the real CLI as PlanOnly steps (TestAccBadInputCatalog), which
+// also proves that no case sends an API request.
+
+// Kinds of configuration a catalog case is about.
+const (
+	kindResource   = ""         // analytics_website resource (domain defaults to example.com)
+	kindProvider   = "provider" // the provider block (plus a valid resource)
+	kindDataSource = "data"     // data "analytics_website"
+	kindDataList   = "websites" // data "analytics_websites"
+
+	catalogWO = "password_wo"
+)
+
+type badInput struct {
+	name string
+	kind string
+	// attrs are the configured attributes: string, bool, int, []string,
+	// []any (elements may be nil), map[string]string (a nested block) or
+	// nil (null). Resource cases get
+	// domain = "example.com" unless they set domain.
+	attrs map[string]any
+	// env sets ANALYTICS_BASE_URL / ANALYTICS_API_KEY for provider cases;
+	// unlisted ones are unset.
+	env map[string]string
+	// want is the error (expectError pattern: a space matches any white space).
+	want string
+	// attr is the attribute the error is attached to.
+	attr string
+	// cliOnly marks cases that only Terraform can produce (type conversion).
+	cliOnly bool
+	// notIn are strings the provider's diagnostics must not repeat (secrets).
+	notIn []string
+}
+
+func longDomain(n int) string {
+	// labels of 63 characters and a last shorter one, then ".com"
+	var labels []string
+	rest := n - len(".com")
+	for rest > 0 {
+		l := min(63, rest)
+		if rest-l == 1 { // leave room for a one-character label, not an empty one
+			l--
+		}
+		labels = append(labels, strings.Repeat(string(rune('a'+len(labels))), l))
+		rest -= l + 1
+	}
+	return strings.Join(labels, ".") + ".com"
+}
+
+func badInputCatalog() []badInput {
+	pw := func(extra map[string]any) map[string]any {
+		m := map[string]any{"privacy": "password"}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	return []badInput{
+		// domain
+		{name: "domain empty", attrs: map[string]any{"domain": ""}, want: `Invalid Domain.*must not be empty.*e.g. "example.com"`, attr: "domain"},
+		{name: "domain blank", attrs: map[string]any{"domain": "   "}, want: `The domain is only white space`, attr: "domain"},
+		{name: "domain leading space", attrs: map[string]any{"domain": " example.com"}, want: `contains white space or a line break. Set domain = "example.com"`, attr: "domain"},
+		{name: "domain inner space", attrs: map[string]any{"domain": "exam ple.com"}, want: `contains white space.*Set domain = "example.com"`, attr: "domain"},
+		{name: "domain newline", attrs: map[string]any{"domain": "example.com\n"}, want: `white space or a line break`, attr: "domain"},
+		{name: "domain 256 characters", attrs: map[string]any{"domain": longDomain(256)}, want: `is 256 characters long; the server accepts at most 255`, attr: "domain"},
+		{name: "domain 259 characters", attrs: map[string]any{"domain": longDomain(259)}, want: `is 259 characters long`, attr: "domain"},
+		{name: "domain path", attrs: map[string]any{"domain": "example.com/blog"}, want: `contains a path or query \("/blog"\).*Set only the host name, "example.com"`, attr: "domain"},
+		{name: "domain URL with path", attrs: map[string]any{"domain": "https://example.com/blog"}, want: `contains a path or query.*"example.com"`, attr: "domain"},
+		{name: "domain query", attrs: map[string]any{"domain": "example.com?utm=1"}, want: `contains a path or query`, attr: "domain"},
+		{name: "domain fragment", attrs: map[string]any{"domain": "example.com#top"}, want: `contains a path or query`, attr: "domain"},
+		{name: "domain port", attrs: map[string]any{"domain": "example.com:8080"}, want: `contains a port \("8080"\).*Set "example.com"`, attr: "domain"},
+		{name: "domain URL with port", attrs: map[string]any{"domain": "https://example.com:443"}, want: `contains a port`, attr: "domain"},
+		{name: "domain IDN", attrs: map[string]any{"domain": "münchen.de"}, want: `non-ASCII.*punycode.*domain = "xn--mnchen-3ya.de"`, attr: "domain"},
+		{name: "domain IDN upper case", attrs: map[string]any{"domain": "MÜNCHEN.DE"}, want: `punycode.*"xn--mnchen-3ya.de"`, attr: "domain"},
+		{name: "domain IDN Japanese", attrs: map[string]any{"domain": "例え.jp"}, want: `punycode.*"xn--r8jz45g.jp"`, attr: "domain"},
+		{name: "domain scheme and www", attrs: map[string]any{"domain": "https://www.Example.com"}, want: `stores the domain "https://www.Example.com" as "example.com".*Set domain = "example.com"`, attr: "domain"},
+		{name: "domain www", attrs: map[string]any{"domain": "WWW.example.com"}, want: `Set domain = "example.com"`, attr: "domain"},
+		{name: "domain upper case", attrs: map[string]any{"domain": "Example.COM"}, want: `lower-cases domains.*Set domain = "example.com"`, attr: "domain"},
+		{name: "domain other scheme", attrs: map[string]any{"domain": "ftp://example.com"}, want: `URL scheme "ftp://".*Set domain = "example.com"`, attr: "domain"},
+		{name: "domain scheme only", attrs: map[string]any{"domain": "https://"}, want: `is empty once the server removes the scheme`, attr: "domain"},
+		{name: "domain credentials", attrs: map[string]any{"domain": "user:hunter2@example.com"}, want: `user information.*Set domain = "example.com"`, attr: "domain", notIn: []string{"hunter2"}},
+		{name: "domain IPv6", attrs: map[string]any{"domain": "2001:db8::1"}, want: `is an IPv6 address.*only host names and IPv4`, attr: "domain"},
+		{name: "domain IPv6 with port", attrs: map[string]any{"domain": "[2001:db8::1]:8080"}, want: `is an IPv6 address`, attr: "domain"},
+		{name: "domain trailing dot", attrs: map[string]any{"domain": "example.com."}, want: `ends with a dot.*Set domain = "example.com"`, attr: "domain"},
+		{name: "domain single label", attrs: map[string]any{"domain": "localhost"}, want: `not a valid host name.*"www2.example.com"`, attr: "domain"},
+		{name: "domain leading hyphen", attrs: map[string]any{"domain": "-bad.example.com"}, want: `not a valid host name`, attr: "domain"},
+		{name: "domain underscore", attrs: map[string]any{"domain": "exa_mple.com"}, want: `not a valid host name`, attr: "domain"},
+		{name: "domain numeric TLD", attrs: map[string]any{"domain": "example.123"}, want: `not a valid host name`, attr: "domain"},
+		{name: "domain bad IPv4", attrs: map[string]any{"domain": "192.0.2.999"}, want: `not a valid host name.*or an IPv4 address`, attr: "domain"},
+		{name: "domain empty label", attrs: map[string]any{"domain": "a..example.com"}, want: `not a valid host name`, attr: "domain"},
+		{name: "domain label over 63", attrs: map[string]any{"domain": strings.Repeat("x", 64) + ".com"}, want: `at most 63 characters each`, attr: "domain"},
+
+		// privacy
+		{name: "privacy empty", attrs: map[string]any{"privacy": ""}, want: `privacy value must be one of: \["public" "private" "password"\]`, attr: "privacy"},
+		{name: "privacy capitalised", attrs: map[string]any{"privacy": "Password"}, want: `privacy value must be one of`, attr: "privacy"},
+		{name: "privacy unknown name", attrs: map[string]any{"privacy": "secret"}, want: `privacy value must be one of.*got: "secret"`, attr: "privacy"},
+		{name: "privacy number", attrs: map[string]any{"privacy": "2"}, want: `privacy value must be one of`, attr: "privacy"},
+
+		// password and password_wo, alone and in combination with privacy
+		{name: "password missing", attrs: pw(nil), want: `Missing Password.*"password" or "password_wo" must be set`, attr: "password"},
+		{name: "password with public privacy", attrs: map[string]any{"password": "s3cret-pass"}, want: `Password Without Password Privacy.*privacy is "public".*remove password`, attr: "password"},
+		{name: "password with private privacy", attrs: map[string]any{"privacy": "private", "password": "s3cret-pass"}, want: `Password Without Password Privacy.*privacy is "private"`, attr: "password"},
+		{name: "password empty", attrs: pw(map[string]any{"password": ""}), want: `Invalid Password.*The password is empty or only white space`, attr: "password"},
+		{name: "password blank", attrs: pw(map[string]any{"password": "   "}), want: `empty or only white space`, attr: "password"},
+		{name: "password 129 characters", attrs: pw(map[string]any{"password": strings.Repeat("p", 129)}), want: `password is 129 characters long; the server accepts at most 128`, attr: "password"},
+		{name: "password 129 non-ASCII characters", attrs: pw(map[string]any{"password": strings.Repeat("é", 129)}), want: `129 characters long`, attr: "password"},
+		{name: "password and password_wo", attrs: pw(map[string]any{"password": "s3cret-pass", catalogWO: "s3cret-pass", "password_wo_version": 1}), want: `Invalid Attribute Combination.*Attribute "password" cannot be specified when "password_wo" is specified`, attr: catalogWO},
+		{name: "password_wo without version", attrs: pw(map[string]any{catalogWO: "s3cret-pass"}), want: `Attribute "password_wo_version" must be specified when "password_wo" is specified`, attr: catalogWO},
+		{name: "password_wo_version without password_wo", attrs: pw(map[string]any{"password": "s3cret-pass", "password_wo_version": 1}), want: `Attribute "password_wo" must be specified when "password_wo_version" is specified`, attr: "password_wo_version"},
+		{name: "password_wo with public privacy", attrs: map[string]any{catalogWO: "s3cret-pass", "password_wo_version": 1}, want: `Password Without Password Privacy.*privacy is "public".*remove password_wo`, attr: catalogWO},
+		{name: "password_wo empty", attrs: pw(map[string]any{catalogWO: "", "password_wo_version": 1}), want: `The password_wo is empty or only white space`, attr: catalogWO},
+		{name: "password_wo 129 characters", attrs: pw(map[string]any{catalogWO: strings.Repeat("w", 129), "password_wo_version": 1}), want: `password_wo is 129 characters long`, attr: catalogWO},
+
+		// booleans: Terraform's own type conversion
+		{name: "email_reports not a bool", attrs: map[string]any{"email_reports": "yes"}, want: `Inappropriate value for attribute "email_reports": a bool is required`, cliOnly: true},
+		{name: "exclude_bots not a bool", attrs: map[string]any{"exclude_bots": "maybe"}, want: `Inappropriate value for attribute "exclude_bots": a bool is required`, cliOnly: true},
+
+		// exclude_ips
+		{name: "exclude_ips empty entry", attrs: map[string]any{"exclude_ips": []string{""}}, want: `Invalid IP Exclusion.*In exclude_ips, an entry is empty; remove it`, attr: "exclude_ips"},
+		{name: "exclude_ips null entry", attrs: map[string]any{"exclude_ips": []any{nil, "10.0.0.1"}}, want: `In exclude_ips, an entry is null; remove it`, attr: "exclude_ips"},
+		{name: "exclude_ips white space", attrs: map[string]any{"exclude_ips": []string{" 10.0.0.1"}}, want: `In exclude_ips, " 10.0.0.1" contains white space`, attr: "exclude_ips"},
+		{name: "exclude_ips two per line", attrs: map[string]any{"exclude_ips": []string{"10.0.0.1\n10.0.0.2"}}, want: `white space or a line break; give one address or range per entry`, attr: "exclude_ips"},
+		{name: "exclude_ips bad IPv4", attrs: map[string]any{"exclude_ips": []string{"10.0.0.300"}}, want: `"10.0.0.300" is not an IPv4 or IPv6 address or CIDR range.*never match it`, attr: "exclude_ips"},
+		{name: "exclude_ips leading zero", attrs: map[string]any{"exclude_ips": []string{"010.0.0.1"}}, want: `"010.0.0.1" is not an IPv4 or IPv6 address`, attr: "exclude_ips"},
+		{name: "exclude_ips bad CIDR", attrs: map[string]any{"exclude_ips": []string{"10.0.0.0/33"}}, want: `"10.0.0.0/33" is not a valid CIDR range`, attr: "exclude_ips"},
+		{name: "exclude_ips bad IPv6 CIDR", attrs: map[string]any{"exclude_ips": []string{"2001:db8::/129"}}, want: `is not a valid CIDR range`, attr: "exclude_ips"},
+		{name: "exclude_ips zone", attrs: map[string]any{"exclude_ips": []string{"fe80::1%eth0"}}, want: `"fe80::1%eth0" is not an IPv4 or IPv6 address`, attr: "exclude_ips"},
+		{name: "exclude_ips host name", attrs: map[string]any{"exclude_ips": []string{"example.com"}}, want: `"example.com" is not an IPv4 or IPv6 address`, attr: "exclude_ips"},
+		{name: "exclude_ips range", attrs: map[string]any{"exclude_ips": []string{"10.0.0.1-10.0.0.9"}}, want: `is not an IPv4 or IPv6 address or CIDR range`, attr: "exclude_ips"},
+		{name: "exclude_ips duplicate IPv6", attrs: map[string]any{"exclude_ips": []string{"2001:db8::1", "2001:DB8:0::1"}}, want: `Duplicate IP Exclusion.*denote the same address or range \(2001:db8::1\); keep only one`, attr: "exclude_ips"},
+		{name: "exclude_ips duplicate CIDR", attrs: map[string]any{"exclude_ips": []string{"10.0.0.0/8", "10.1.2.3/8"}}, want: `Duplicate IP Exclusion.*\(10.0.0.0/8\)`, attr: "exclude_ips"},
+
+		// exclude_params
+		{name: "exclude_params empty entry", attrs: map[string]any{"exclude_params": []string{""}}, want: `Invalid Query Parameter Exclusion.*In exclude_params, an entry is empty`, attr: "exclude_params"},
+		{name: "exclude_params null entry", attrs: map[string]any{"exclude_params": []any{nil}}, want: `In exclude_params, an entry is null`, attr: "exclude_params"},
+		{name: "exclude_params space", attrs: map[string]any{"exclude_params": []string{"utm source"}}, want: `"utm source" contains white space or a line break`, attr: "exclude_params"},
+		{name: "exclude_params newline", attrs: map[string]any{"exclude_params": []string{"utm_source\nfbclid"}}, want: `give one parameter name per entry`, attr: "exclude_params"},
+		{name: "exclude_params tab", attrs: map[string]any{"exclude_params": []string{"utm_source\t"}}, want: `contains white space`, attr: "exclude_params"},
+		{name: "exclude_params assignment", attrs: map[string]any{"exclude_params": []string{"a=b"}}, want: `"a=b" is not a bare query parameter name.*e.g. "utm_source"`, attr: "exclude_params"},
+		{name: "exclude_params question mark", attrs: map[string]any{"exclude_params": []string{"?utm_source"}}, want: `not a bare query parameter name`, attr: "exclude_params"},
+		{name: "exclude_params all and more", attrs: map[string]any{"exclude_params": []string{"&", "utm_source"}}, want: `Conflicting Query Parameter Exclusions.*"&" already excludes every query parameter`, attr: "exclude_params"},
+
+		// timeouts block
+		{name: "timeouts create not a duration", attrs: map[string]any{"timeouts": map[string]string{"create": "abc"}}, want: `"abc" must be a string containing a sequence of decimal numbers`, attr: "timeouts"},
+
+		// data "analytics_website"
+		{name: "data id letters", kind: kindDataSource, attrs: map[string]any{"id": "abc"}, want: `Invalid Website ID.*id = "abc" is not a website id.*set domain instead`, attr: "id"},
+		{name: "data id zero", kind: kindDataSource, attrs: map[string]any{"id": "0"}, want: `id = "0" is not a website id`, attr: "id"},
+		{name: "data id negative", kind: kindDataSource, attrs: map[string]any{"id": "-1"}, want: `id = "-1" is not a website id`, attr: "id"},
+		{name: "data id with space", kind: kindDataSource, attrs: map[string]any{"id": " 12"}, want: `id = " 12" is not a website id`, attr: "id"},
+		{name: "data id decimal", kind: kindDataSource, attrs: map[string]any{"id": "1.5"}, want: `is not a website id`, attr: "id"},
+		{name: "data id empty", kind: kindDataSource, attrs: map[string]any{"id": ""}, want: `id = "" is not a website id`, attr: "id"},
+		{name: "data id and domain", kind: kindDataSource, attrs: map[string]any{"id": "12", "domain": "example.com"}, want: `Invalid Attribute Combination.*2 attributes specified when one \(and only one\) of \[id,domain\] is required`, attr: "id"},
+		{name: "data neither id nor domain", kind: kindDataSource, attrs: map[string]any{}, want: `Invalid Attribute Combination.*No attribute specified when one \(and only one\) of \[id,domain\] is required`},
+		{name: "data domain not canonical", kind: kindDataSource, attrs: map[string]any{"domain": "https://www.example.com"}, want: `Set domain = "example.com"`, attr: "domain"},
+		{name: "data domain empty", kind: kindDataSource, attrs: map[string]any{"domain": ""}, want: `must not be empty`, attr: "domain"},
+
+		// data "analytics_websites"
+		{name: "websites search empty", kind: kindDataList, attrs: map[string]any{"search": ""}, want: `search string length must be at least 1`, attr: "search"},
+		{name: "websites sort_by", kind: kindDataList, attrs: map[string]any{"sort_by": "name"}, want: `sort_by value must be one of: \["id" "domain"\]`, attr: "sort_by"},
+		{name: "websites sort", kind: kindDataList, attrs: map[string]any{"sort": "up"}, want: `sort value must be one of: \["asc" "desc"\]`, attr: "sort"},
+
+		// provider block
+		{name: "base_url without scheme", kind: kindProvider, attrs: map[string]any{"base_url": "analytics.example.com", "api_key": "k"}, want: `Invalid Analytics Base URL.*base_url "analytics.example.com" has no scheme.*e.g. "https://analytics.example.com"`, attr: "base_url"},
+		{name: "base_url with credentials", kind: kindProvider, attrs: map[string]any{"base_url": "https://admin:hunter2@analytics.example.com", "api_key": "k"}, want: `base_url contains user credentials.*remove them, e.g. "https://analytics.example.com", and set api_key`, attr: "base_url", notIn: []string{"hunter2"}},
+		{name: "base_url credentials without scheme", kind: kindProvider, attrs: map[string]any{"base_url": "admin:hunter2@analytics.example.com", "api_key": "k"}, want: `base_url has no scheme and contains user information`, attr: "base_url", notIn: []string{"hunter2"}},
+		{name: "base_url with query", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com/?api_token=tok123", "api_key": "k"}, want: `base_url must not contain a query string.*never in the URL. Use "https://analytics.example.com/"`, attr: "base_url", notIn: []string{"tok123"}},
+		{name: "base_url with fragment", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com/stats#x", "api_key": "k"}, want: `must not contain a query string or fragment.*"https://analytics.example.com/stats"`, attr: "base_url"},
+		{name: "base_url other scheme", kind: kindProvider, attrs: map[string]any{"base_url": "ftp://analytics.example.com", "api_key": "k"}, want: `base_url uses the scheme "ftp://".*"https://analytics.example.com"`, attr: "base_url"},
+		{name: "base_url empty", kind: kindProvider, attrs: map[string]any{"base_url": "", "api_key": "k"}, want: `base_url is empty. Set it to the URL of the analytics installation`, attr: "base_url"},
+		{name: "base_url blank", kind: kindProvider, attrs: map[string]any{"base_url": "  ", "api_key": "k"}, want: `base_url is empty`, attr: "base_url"},
+		{name: "base_url white space", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com /x", "api_key": "k"}, want: `base_url contains white space`, attr: "base_url"},
+		{name: "base_url no host", kind: kindProvider, attrs: map[string]any{"base_url": "https://", "api_key": "k"}, want: `base_url "https:" has no host name`, attr: "base_url"},
+		{name: "base_url bad port", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com:port", "api_key": "k"}, want: `base_url is not a valid URL.*port is a number`, attr: "base_url"},
+		{name: "timeout abc", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com", "api_key": "k", "timeout": "abc"}, want: `Invalid Duration.*timeout = "abc" is not a positive duration.*"30s"`, attr: "timeout"},
+		{name: "timeout without unit", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com", "api_key": "k", "timeout": "30"}, want: `timeout = "30" is not a positive duration`, attr: "timeout"},
+		{name: "timeout zero", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com", "api_key": "k", "timeout": "0s"}, want: `timeout = "0s" is not a positive duration`, attr: "timeout"},
+		{name: "timeout negative", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com", "api_key": "k", "timeout": "-5s"}, want: `timeout = "-5s" is not a positive duration`, attr: "timeout"},
+		{name: "api_key empty", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com", "api_key": ""}, want: `Invalid Analytics API Key.*api_key is empty.*Account > API`, attr: "api_key"},
+		{name: "api_key trailing newline", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com", "api_key": "k3y-from-file\n"}, want: `api_key contains white space or a line break.*trimspace\(file\("..."\)\)`, attr: "api_key", notIn: []string{"k3y-from-file"}},
+		{name: "base_url and api_key missing", kind: kindProvider, attrs: map[string]any{}, want: `Missing Analytics Base URL.*"base_url" attribute.*ANALYTICS_BASE_URL environment variable.*Missing Analytics API Key.*"api_key" attribute.*ANALYTICS_API_KEY environment variable`, attr: "base_url"},
+		{name: "base_url missing", kind: kindProvider, attrs: map[string]any{"api_key": "k"}, want: `Missing Analytics Base URL.*Set the "base_url" attribute in the provider block or the ANALYTICS_BASE_URL environment variable`, attr: "base_url"},
+		{name: "api_key missing", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com"}, want: `Missing Analytics API Key.*Set the "api_key" attribute in the provider block or the ANALYTICS_API_KEY environment variable`, attr: "api_key"},
+		{name: "base_url from environment without scheme", kind: kindProvider, attrs: map[string]any{"api_key": "k"}, env: map[string]string{EnvBaseURL: "analytics.example.com"}, want: `The ANALYTICS_BASE_URL environment variable "analytics.example.com" has no scheme`, attr: "base_url"},
+		{name: "api_key from environment with white space", kind: kindProvider, attrs: map[string]any{"base_url": "https://analytics.example.com"}, env: map[string]string{EnvAPIKey: "env-k3y \n"}, want: `The ANALYTICS_API_KEY environment variable contains white space or a line break`, attr: "api_key", notIn: []string{"env-k3y"}},
+	}
+}
+
+// validInputs are edge values that must pass, so that the catalog's
+// validators are not simply refusing everything.
+func validInputs() []badInput {
+	return []badInput{
+		{name: "punycode domain", attrs: map[string]any{"domain": "xn--mnchen-3ya.de"}},
+		{name: "IPv4 domain", attrs: map[string]any{"domain": "192.0.2.10"}},
+		{name: "255 characters domain", attrs: map[string]any{"domain": longDomain(255)}},
+		{name: "password 128 characters", attrs: map[string]any{"privacy": "password", "password": strings.Repeat("é", 128)}},
+		{name: "password_wo", attrs: map[string]any{"privacy": "password", catalogWO: "s3cret-pass", "password_wo_version": 3}},
+		{name: "exclusions", attrs: map[string]any{
+			"exclude_ips":    []string{"203.0.113.7", "10.0.0.0/8", "2001:db8::/32", "2001:db8::1"},
+			"exclude_params": []string{"utm_source", "fbclid", "ids[]"},
+		}},
+		{name: "exclude every parameter", attrs: map[string]any{"exclude_params": []string{"&"}}},
+		{name: "data by id", kind: kindDataSource, attrs: map[string]any{"id": "12"}},
+		{name: "provider with path prefix", kind: kindProvider, attrs: map[string]any{"base_url": "https://example.com/analytics/", "api_key": "k", "timeout": "90s"}},
+		{name: "provider from environment", kind: kindProvider, attrs: map[string]any{}, env: map[string]string{EnvBaseURL: "http://127.0.0.1:8080", EnvAPIKey: "k"}},
+	}
+}
+
+// hclValue renders v as an HCL expression.
+func hclValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("%q", v)
+	case bool:
+		return fmt.Sprint(v)
+	case int:
+		return fmt.Sprint(v)
+	case []string:
+		quoted := make([]string, len(v))
+		for i, s := range v {
+			quoted[i] = fmt.Sprintf("%q", s)
+		}
+		return "[" + strings.Join(quoted, ", ") + "]"
+	case []any:
+		elems := make([]string, len(v))
+		for i, e := range v {
+			elems[i] = hclValue(e)
+		}
+		return "[" + strings.Join(elems, ", ") + "]"
+	}
+	panic(fmt.Sprintf("hclValue: unsupported %T", v))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// hclBody renders attributes (and map values as nested blocks).
+func hclBody(attrs map[string]any) string {
+	var b strings.Builder
+	for _, k := range sortedKeys(attrs) {
+		if block, ok := attrs[k].(map[string]string); ok {
+			fmt.Fprintf(&b, "  %s {\n", k)
+			for _, bk := range sortedKeys(block) {
+				fmt.Fprintf(&b, "    %s = %q\n", bk, block[bk])
+			}
+			b.WriteString("  }\n")
+			continue
+		}
+		fmt.Fprintf(&b, "  %s = %s\n", k, hclValue(attrs[k]))
+	}
+	return b.String()
+}
+
+func (c badInput) resourceAttrs() map[string]any {
+	attrs := map[string]any{"domain": "example.com"}
+	for k, v := range c.attrs {
+		attrs[k] = v
+	}
+	return attrs
+}
+
+// hcl is the case's whole configuration; providerBlock is used for
+// everything but provider cases.
+func (c badInput) hcl(providerBlock string) string {
+	switch c.kind {
+	case kindProvider:
+		return "provider \"analytics\" {\n" + hclBody(c.attrs) + "}\n" + websiteHCL(`domain = "example.com"`)
+	case kindDataSource:
+		return providerBlock + "data \"analytics_website\" \"test\" {\n" + hclBody(c.attrs) + "}\n"
+	case kindDataList:
+		return providerBlock + "data \"analytics_websites\" \"test\" {\n" + hclBody(c.attrs) + "}\n"
+	default:
+		return providerBlock + "resource \"analytics_website\" \"test\" {\n" + hclBody(c.resourceAttrs()) + "}\n"
+	}
+}
+
+// tfValue converts a catalog value to a value of type typ.
+func tfValue(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
+	t.Helper()
+	switch v := v.(type) {
+	case nil:
+		return tftypes.NewValue(typ, nil)
+	case string:
+		return tftypes.NewValue(typ, v)
+	case bool:
+		return tftypes.NewValue(typ, v)
+	case int:
+		return tftypes.NewValue(typ, new(big.Float).SetInt64(int64(v)))
+	case []string:
+		elems := make([]any, len(v))
+		for i, s := range v {
+			elems[i] = s
+		}
+		return tfValue(t, typ, elems)
+	case []any:
+		var elem tftypes.Type
+		switch c := typ.(type) {
+		case tftypes.Set:
+			elem = c.ElementType
+		case tftypes.List:
+			elem = c.ElementType
+		default:
+			t.Fatalf("a list for %s", typ)
+		}
+		vals := make([]tftypes.Value, len(v))
+		for i, e := range v {
+			vals[i] = tfValue(t, elem, e)
+		}
+		return tftypes.NewValue(typ, vals)
+	case map[string]string:
+		attrs := map[string]any{}
+		for k, s := range v {
+			attrs[k] = s
+		}
+		return objectValue(t, typ, attrs)
+	}
+	t.Fatalf("tfValue: unsupported %T", v)
+	return tftypes.Value{}
+}
+
+// objectValue builds an object of type typ: the given attributes, every
+// other one null.
+func objectValue(t *testing.T, typ tftypes.Type, attrs map[string]any) tftypes.Value {
+	t.Helper()
+	obj, ok := typ.(tftypes.Object)
+	if !ok {
+		t.Fatalf("objectValue: %s is not an object type", typ)
+	}
+	vals := map[string]tftypes.Value{}
+	for name, at := range obj.AttributeTypes {
+		vals[name] = tfValue(t, at, attrs[name])
+	}
+	for name := range attrs {
+		if _, known := obj.AttributeTypes[name]; !known {
+			t.Fatalf("objectValue: no attribute %q", name)
+		}
+	}
+	return tftypes.NewValue(typ, vals)
+}
+
+func dynamicValue(t *testing.T, typ tftypes.Type, attrs map[string]any) *tfprotov6.DynamicValue {
+	t.Helper()
+	dv, err := tfprotov6.NewDynamicValue(typ, objectValue(t, typ, attrs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
+// validate runs c's configuration through the provider's protocol server the
+// way Terraform does at plan time (validation, then, for the provider
+// block, Configure) and returns the diagnostics.
+func (c badInput) validate(t *testing.T) []*tfprotov6.Diagnostic {
+	t.Helper()
+	ctx := context.Background()
+	server, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(schemas.Diagnostics) > 0 {
+		t.Fatalf("GetProviderSchema: %v %v", err, schemas.Diagnostics)
+	}
+	switch c.kind {
+	case kindProvider:
+		cfg := dynamicValue(t, schemas.Provider.ValueType(), c.attrs)
+		v, err := server.ValidateProviderConfig(ctx, &tfprotov6.ValidateProviderConfigRequest{Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasError(v.Diagnostics) {
+			return v.Diagnostics
+		}
+		conf, err := server.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.8.5", Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(v.Diagnostics, conf.Diagnostics...)
+	case kindDataSource, kindDataList:
+		name := "analytics_website"
+		if c.kind == kindDataList {
+			name = "analytics_websites"
+		}
+		resp, err := server.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{
+			TypeName: name, Config: dynamicValue(t, schemas.DataSourceSchemas[name].ValueType(), c.attrs),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Diagnostics
+	default:
+		resp, err := server.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{
+			TypeName:           "analytics_website",
+			Config:             dynamicValue(t, schemas.ResourceSchemas["analytics_website"].ValueType(), c.resourceAttrs()),
+			ClientCapabilities: &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: true},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Diagnostics
+	}
+}
+
+func hasError(diags []*tfprotov6.Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// setCaseEnv sets the provider's environment variables for case c.
+func setCaseEnv(t *testing.T, c badInput) {
+	t.Helper()
+	for _, name := range []string{EnvBaseURL, EnvAPIKey} {
+		t.Setenv(name, c.env[name])
+	}
+}
+
+func checkCaseDiagnostics(t *testing.T, c badInput, diags []*tfprotov6.Diagnostic) {
+	t.Helper()
+	var text []string
+	attrFound := c.attr == ""
+	for _, d := range diags {
+		if d.Severity != tfprotov6.DiagnosticSeverityError {
+			continue
+		}
+		text = append(text, d.Summary+": "+d.Detail)
+		if d.Attribute != nil {
+			if steps := d.Attribute.Steps(); len(steps) > 0 && steps[0] == tftypes.AttributeName(c.attr) {
+				attrFound = true
+			}
+		}
+	}
+	all := strings.Join(text, "\n")
+	if !expectError(c.want).MatchString(all) {
+		t.Errorf("the errors do not match %q:\n%s", c.want, all)
+	}
+	if !attrFound {
+		t.Errorf("no error is attached to the attribute %q; errors:\n%s", c.attr, all)
+	}
+	for _, secret := range c.notIn {
+		if strings.Contains(all, secret) {
+			t.Errorf("an error repeats %q, which must not be shown:\n%s", secret, all)
+		}
+	}
+}
+
+// TestBadInputCatalog runs the catalog through the protocol server,
+// without Terraform: every case gets its error on its attribute, and every
+// valid edge value passes.
+func TestBadInputCatalog(t *testing.T) {
+	for _, c := range badInputCatalog() {
+		if c.cliOnly {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			if c.kind == kindProvider {
+				setCaseEnv(t, c) // the provider reads the environment: not parallel
+			} else {
+				t.Parallel()
+			}
+			checkCaseDiagnostics(t, c, c.validate(t))
+		})
+	}
+	for _, c := range validInputs() {
+		t.Run("valid "+c.name, func(t *testing.T) {
+			if c.kind == kindProvider {
+				setCaseEnv(t, c)
+			} else {
+				t.Parallel()
+			}
+			if diags := c.validate(t); len(diags) > 0 {
+				for _, d := range diags {
+					t.Errorf("%s: %s: %s (%v)", d.Severity, d.Summary, d.Detail, d.Attribute)
+				}
+			}
+		})
+	}
+}
+
+// TestAccBadInputCatalog runs the whole catalog through the real CLI as
+// PlanOnly steps and checks that none of them reached the API.
+func TestAccBadInputCatalog(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{})
+	var steps []resource.TestStep
+	for _, c := range badInputCatalog() {
+		steps = append(steps, resource.TestStep{
+			PreConfig:   func() { setCaseEnv(t, c) },
+			Config:      c.hcl(env.providerConfig()),
+			PlanOnly:    true,
+			ExpectError: expectError(c.want),
+		})
+	}
+	// Valid resource edge values plan cleanly, as a creation that is not
+	// applied. (Data sources would be read, and so reach the API; password_wo
+	// needs Terraform 1.11, see TestAccWebsite_passwordWriteOnly.)
+	for _, c := range validInputs() {
+		if _, writeOnly := c.attrs[catalogWO]; c.kind != kindResource || writeOnly {
+			continue
+		}
+		steps = append(steps, resource.TestStep{
+			PreConfig:          func() { setCaseEnv(t, badInput{}) },
+			Config:             c.hcl(env.providerConfig()),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		})
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	if n := env.Stats().Total; n != 0 {
+		t.Errorf("the plan-time catalog sent %d API requests, want 0: %+v", n, env.Stats().ByRoute)
+	}
+}

@@ -1,0 +1,334 @@
+package provider
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// The reliability ("chaos") acceptance tests: the provider against an
+// emulator that throttles and injects faults. Backoffs are shortened with
+// EnvTestRetryWaitMin; waits the server asks for (Retry-After, whole
+// seconds) are not, so 429s are kept rare.
+
+// reliableConfig is a provider block with retry settings, followed by hcl.
+func (env *testEnv) reliableConfig(settings string, hcl ...string) string {
+	return fmt.Sprintf(`
+provider "analytics" {
+  base_url = %q
+  api_key  = %q
+  %s
+}
+`, env.URL, env.Key, settings) + strings.Join(hcl, "\n")
+}
+
+// websitesHCL is n websites analytics_website.w[i] whose settings vary with
+// the index and with version (0 for the first apply, 1 to update them all).
+func websitesHCL(n, version int) string {
+	return fmt.Sprintf(`
+resource "analytics_website" "w" {
+  count          = %[1]d
+  domain         = "site-${count.index}.example.com"
+  privacy        = (count.index + %[2]d) %% 3 == 0 ? "private" : "public"
+  email_reports  = (count.index + %[2]d) %% 2 == 0
+  exclude_bots   = %[2]d == 0
+  exclude_params = ["utm_source"]
+  exclude_ips    = ["10.${count.index}.0.0/16", "203.0.113.%[2]d"]
+}
+`, n, version)
+}
+
+// checkServerMatchesState checks that the emulator holds exactly the n
+// websites of websitesHCL (no duplicate, none missing, none foreign) and
+// that the state agrees with it field by field.
+func checkServerMatchesState(env *testEnv, n int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		ws := env.Websites()
+		if len(ws) != n {
+			return fmt.Errorf("the server holds %d websites, want exactly %d", len(ws), n)
+		}
+		byDomain := map[string]emulator.Website{}
+		for _, w := range ws {
+			byDomain[w.Domain] = w
+		}
+		for i := range n {
+			if _, ok := byDomain[fmt.Sprintf("site-%d.example.com", i)]; !ok {
+				return fmt.Errorf("the server has no website site-%d.example.com", i)
+			}
+		}
+		seen := 0
+		for addr, rs := range s.RootModule().Resources {
+			if rs.Type != "analytics_website" {
+				continue
+			}
+			seen++
+			a := rs.Primary.Attributes
+			id, err := strconv.ParseInt(a["id"], 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s: id %q", addr, a["id"])
+			}
+			w, ok := env.Website(id)
+			if !ok {
+				return fmt.Errorf("%s: id %d is not on the server", addr, id)
+			}
+			privacy := map[string]int{"public": 0, "private": 1, "password": 2}[a["privacy"]]
+			var ips []string
+			for k, v := range a {
+				if strings.HasPrefix(k, "exclude_ips.") && k != "exclude_ips.#" {
+					ips = append(ips, v)
+				}
+			}
+			sort.Strings(ips)
+			for _, c := range []struct {
+				name      string
+				state     string
+				server    string
+				stateOnly bool
+			}{
+				{"domain", a["domain"], w.Domain, false},
+				{"privacy", strconv.Itoa(privacy), intString(w.Privacy), false},
+				{"email_reports", map[string]string{"true": "1", "false": "0"}[a["email_reports"]], intString(w.Email), false},
+				{"exclude_bots", map[string]string{"true": "1", "false": "0"}[a["exclude_bots"]], intString(w.ExcludeBots), false},
+				{"exclude_ips", strings.Join(ips, ","), sortedLines(w.ExcludeIPs), false},
+				{"exclude_params", a["exclude_params.0"], w.ExcludeParams, false},
+				{"created_at", a["created_at"], w.CreatedAt.UTC().Format(time.RFC3339), false},
+				{"updated_at", a["updated_at"], w.UpdatedAt.UTC().Format(time.RFC3339), false},
+			} {
+				if c.state != c.server {
+					return fmt.Errorf("%s: %s is %q in the state but %q on the server", addr, c.name, c.state, c.server)
+				}
+			}
+		}
+		if seen != n {
+			return fmt.Errorf("the state holds %d websites, want %d", seen, n)
+		}
+		return nil
+	}
+}
+
+func intString(p *int) string {
+	if p == nil {
+		return "NULL"
+	}
+	return strconv.Itoa(*p)
+}
+
+// chaosSteps creates n websites, updates them all, and (through
+// CheckDestroy) destroys them, checking the server against the state each
+// time and that a second plan is empty.
+func chaosSteps(t *testing.T, env *testEnv, settings string, n int) resource.TestCase {
+	t.Helper()
+	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	return resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(env),
+		Steps: []resource.TestStep{
+			{
+				Config:           env.reliableConfig(settings, websitesHCL(n, 0)),
+				Check:            checkServerMatchesState(env, n),
+				ConfigPlanChecks: empty,
+			},
+			{
+				Config: env.reliableConfig(settings, websitesHCL(n, 1)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("analytics_website.w[0]", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkServerMatchesState(env, n),
+			},
+		},
+	}
+}
+
+// TestAccWebsite_chaos applies, updates and destroys 50 websites while the
+// server injects every kind of fault.
+func TestAccWebsite_chaos(t *testing.T) {
+	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{
+		Seed:    20240601,
+		Latency: time.Millisecond, LatencyJitter: 3 * time.Millisecond,
+		ErrorRate:            0.04,
+		ThrottleRate:         0.003,
+		ThrottleFor:          300 * time.Millisecond,
+		ResetBeforeRate:      0.02,
+		ResetAfterRate:       0.03,
+		ErrorAfterCommitRate: 0.03,
+		TruncateRate:         0.02,
+		MalformedRate:        0.02,
+		SlowBodyRate:         0.03, SlowBodyDelay: 5 * time.Millisecond,
+	}})
+	start := time.Now()
+	resource.Test(t, chaosSteps(t, env, "max_retries = 10", 50))
+	t.Logf("50 websites under faults in %s; faults injected: %v; requests answered: %v",
+		time.Since(start).Round(time.Millisecond), env.FaultCounts(), env.Stats().ByStatus)
+	if c := env.FaultCounts(); c[emulator.FaultResetAfter]+c[emulator.FaultErrorAfterCommit] == 0 {
+		t.Error("no answer was lost after a commit: the test proved nothing")
+	}
+}
+
+// TestAccWebsite_chaosEachFault runs the same lifecycle on a few websites
+// with one kind of fault at a time, at a high rate.
+func TestAccWebsite_chaosEachFault(t *testing.T) {
+	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	for _, tc := range []struct {
+		name   string
+		faults emulator.Faults
+	}{
+		{"latency", emulator.Faults{Latency: 20 * time.Millisecond, LatencyJitter: 20 * time.Millisecond}},
+		{"errors", emulator.Faults{ErrorRate: 0.3}},
+		{"throttle bursts", emulator.Faults{ThrottleRate: 0.05, ThrottleFor: 200 * time.Millisecond}},
+		{"reset before commit", emulator.Faults{ResetBeforeRate: 0.3}},
+		{"reset after commit", emulator.Faults{ResetAfterRate: 0.3}},
+		{"error after commit", emulator.Faults{ErrorAfterCommitRate: 0.3}},
+		{"truncated bodies", emulator.Faults{TruncateRate: 0.3}},
+		{"malformed JSON", emulator.Faults{MalformedRate: 0.3}},
+		{"slow bodies", emulator.Faults{SlowBodyRate: 0.5, SlowBodyDelay: 10 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.faults
+			f.Seed = 7
+			env := newTestEnv(t, emulator.Options{Faults: &f})
+			resource.Test(t, chaosSteps(t, env, "max_retries = 10", 6))
+			t.Logf("faults injected: %v", env.FaultCounts())
+		})
+	}
+}
+
+// TestAccWebsite_throttle applies 100 websites against the server's
+// throttle (20 requests per 2s window, a shortened minute) with Terraform's
+// default parallelism of 10: the pacer keeps below it, without errors.
+func TestAccWebsite_throttle(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{RateLimit: 20, RateWindow: 2 * time.Second})
+	start := time.Now()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(env),
+		Steps: []resource.TestStep{{
+			Config:           env.config(websitesHCL(100, 0)),
+			Check:            checkServerMatchesState(env, 100),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+	st := env.Stats()
+	t.Logf("100 websites in %s: %d requests, %d answered 429", time.Since(start).Round(time.Millisecond), st.Total, st.Throttled)
+	// Each provider process (plan, apply, refresh, destroy) learns the
+	// window's end once, from a single refused probe.
+	if st.Throttled > 10 {
+		t.Errorf("%d requests answered 429; the pacer should avoid nearly all (by status %v)", st.Throttled, st.ByStatus)
+	}
+}
+
+// TestAccWebsite_requestsPerMinute caps the request rate client-side.
+func TestAccWebsite_requestsPerMinute(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{})
+	var applied time.Duration
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(env),
+		Steps: []resource.TestStep{{
+			PreConfig: func() { env.ResetStats(); applied = -time.Duration(time.Now().UnixNano()) },
+			Config:    env.reliableConfig("requests_per_minute = 600", websitesHCL(6, 0)),
+			Check: func(s *terraform.State) error {
+				applied += time.Duration(time.Now().UnixNano())
+				// 6 creates at 10 per second take at least half a second.
+				if applied < 500*time.Millisecond {
+					return fmt.Errorf("6 creates took %s at 600 requests per minute", applied)
+				}
+				return checkServerMatchesState(env, 6)(s)
+			},
+		}},
+	})
+}
+
+// TestAccWebsite_lostCreateOfExistingDomain: a create whose first answer is
+// lost meets a domain that existed before the apply: it is not adopted, and
+// the error says to import it.
+func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
+	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}})
+	env.Seed(env.Key, emulator.Website{Domain: "taken.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
+		CreatedAt: time.Now().Add(-time.Hour)})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      env.reliableConfig("", websiteHCL(`domain = "taken.example.com"`)),
+			ExpectError: expectError(`Domain Already Exists .*already been taken.*import it`),
+		}},
+	})
+	if n := len(env.Websites()); n != 1 {
+		t.Errorf("the server holds %d websites", n)
+	}
+}
+
+// TestAccWebsite_malformedAnswer: a server that keeps answering reads with
+// malformed JSON fails the refresh with an error that says what was
+// expected.
+func TestAccWebsite_malformedAnswer(t *testing.T) {
+	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	env := newTestEnv(t, emulator.Options{})
+	cfg := env.reliableConfig("max_retries = 1", websiteHCL(`domain = "example.com"`))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(env),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					if err := env.SetFaults(&emulator.Faults{MalformedRate: 1, Methods: []string{"GET"}}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      cfg,
+				ExpectError: expectError(`Unexpected Response From the Analytics API .*could not decode the response \(expected a JSON object .*"data".*\(after 2 attempts\)`),
+			},
+			{
+				PreConfig: func() {
+					if err := env.SetFaults(nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+			},
+		},
+	})
+}
+
+// TestAccWebsite_retryPastDeadline: a server that asks for a wait longer
+// than the operation's time limit makes the create fail at once, saying so.
+func TestAccWebsite_retryPastDeadline(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute, Methods: []string{"POST"}}})
+	start := time.Now()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.reliableConfig("", websiteHCL(`
+  domain = "example.com"
+  timeouts {
+    create = "20s"
+  }
+`)),
+			ExpectError: expectError(`Timed Out Talking to the Analytics API .*the server asked to retry after 1m0s \(HTTP 429\), but waiting .* would end past the operation's deadline`),
+		}},
+	})
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the failure took %s; it should come at once, not at the deadline", d)
+	}
+	if n := len(env.Websites()); n != 0 {
+		t.Errorf("the server holds %d websites", n)
+	}
+}

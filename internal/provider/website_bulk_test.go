@@ -1,0 +1,102 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// requestsCheck checks the emulator's request counters since the last
+// ResetStats: at most maxTotal requests, and exactly the given count per
+// method.
+func requestsCheck(env *testEnv, maxTotal int, exact map[string]int) error {
+	s := env.Stats()
+	if s.Total > maxTotal {
+		return fmt.Errorf("%d API requests, want at most %d (by route: %v)", s.Total, maxTotal, s.ByRoute)
+	}
+	for method, want := range exact {
+		if got := s.ByMethod[method]; got != want {
+			return fmt.Errorf("%d %s requests, want exactly %d (by route: %v)", got, method, want, s.ByRoute)
+		}
+	}
+	if s.Throttled > 0 || s.ByStatus["200"]+s.ByStatus["201"] != s.Total {
+		return fmt.Errorf("unsuccessful requests: by status %v", s.ByStatus)
+	}
+	return nil
+}
+
+// requestsPlanCheck is requestsCheck as a plan check.
+type requestsPlanCheck struct {
+	env      *testEnv
+	maxTotal int
+}
+
+func (c requestsPlanCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = requestsCheck(c.env, c.maxTotal, nil)
+}
+
+// TestAccWebsite_bulk checks the request budget of many websites: one
+// request per create, update and delete, and a refresh of 150 websites in a
+// list sweep of two pages (plus the two individual reads that come first)
+// instead of 150 reads.
+func TestAccWebsite_bulk(t *testing.T) {
+	const n = 150
+	env := newTestEnv(t, emulator.Options{})
+	websites := func(extra string) string {
+		return env.config(fmt.Sprintf(`
+resource "analytics_website" "bulk" {
+  count  = %d
+  domain = "bulk-${count.index}.example.com"
+  %s
+}
+`, n, extra))
+	}
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(env),
+		Steps: []resource.TestStep{
+			{ // create: exactly one POST each, nothing else
+				PreConfig: env.ResetStats,
+				Config:    websites(""),
+				Check: func(*terraform.State) error {
+					return requestsCheck(env, n, map[string]int{"POST": n})
+				},
+			},
+			{ // refresh only: a plan that reads all 150 websites
+				PreConfig: env.ResetStats,
+				Config:    websites(""),
+				PlanOnly:  true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{
+						plancheck.ExpectEmptyPlan(),
+						requestsPlanCheck{env: env, maxTotal: 4},
+					},
+				},
+			},
+			{ // update: exactly one PUT each, plus the refresh before it
+				PreConfig: env.ResetStats,
+				Config:    websites(`email_reports = true`),
+				Check: func(*terraform.State) error {
+					return requestsCheck(env, n+4, map[string]int{"PUT": n, "POST": 0, "DELETE": 0})
+				},
+			},
+			{ // destroy: exactly one DELETE each (the step's extra refreshes
+				// for Check are sweeps too)
+				PreConfig: env.ResetStats,
+				Config:    websites(`email_reports = true`),
+				Destroy:   true,
+				Check: func(*terraform.State) error {
+					return requestsCheck(env, n+3*4, map[string]int{"DELETE": n, "PUT": 0, "POST": 0})
+				},
+			},
+		},
+	})
+}
