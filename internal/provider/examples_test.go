@@ -1,0 +1,117 @@
+package provider
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// TestAccExamplesValidate runs `terraform validate` (or `tofu validate`) on
+// every example configuration, with the provider built from this tree and
+// installed through dev_overrides. Under a CLI older than 1.11, examples that
+// use write-only attributes must fail with exactly the framework's
+// "needs Terraform 1.11" error and nothing else.
+func TestAccExamplesValidate(t *testing.T) {
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	testAccPreCheck(t)
+	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-analytics"), ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	var overrides strings.Builder
+	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
+		for _, ns := range []string{"analytics-tf", "hashicorp"} {
+			fmt.Fprintf(&overrides, "    %q = %q\n", host+"/"+ns+"/analytics", bin)
+		}
+	}
+	cliConfig := filepath.Join(bin, "cli.tfrc")
+	if err := os.WriteFile(cliConfig, []byte("provider_installation {\n  dev_overrides {\n"+overrides.String()+
+		"  }\n  direct {}\n}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
+	dirs, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join(root, "examples", "*", "*.tf"))
+	seen := map[string]bool{}
+	for _, f := range append(dirs, more...) {
+		dir := filepath.Dir(f)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		rel, _ := filepath.Rel(root, dir)
+		t.Run(rel, func(t *testing.T) {
+			work := t.TempDir()
+			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+			usesWriteOnly := false
+			for _, src := range files {
+				data, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				usesWriteOnly = usesWriteOnly || bytes.Contains(data, []byte("_wo "))
+				if err := os.WriteFile(filepath.Join(work, filepath.Base(src)), data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(cli, "validate", "-no-color")
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+			out, err := cmd.CombinedOutput()
+			switch {
+			case usesWriteOnly && !writeOnlySupported:
+				if err == nil || !strings.Contains(string(out), "WriteOnly Attribute Not Allowed") {
+					t.Fatalf("want only the write-only version error under this CLI, got err=%v:\n%s", err, out)
+				}
+				if n := strings.Count(string(out), "Error: "); n != strings.Count(string(out), "Error: WriteOnly Attribute Not Allowed") {
+					t.Fatalf("errors other than the write-only version error:\n%s", out)
+				}
+			case err != nil:
+				t.Fatalf("%s validate: %v\n%s", filepath.Base(cli), err, out)
+			case !strings.Contains(string(out), "The configuration is valid"):
+				t.Fatalf("unexpected validate output:\n%s", out)
+			}
+		})
+	}
+	if len(seen) < 5 {
+		t.Fatalf("validated %d example directories, expected at least 5", len(seen))
+	}
+}
+
+// cliAtLeast reports whether the Terraform/OpenTofu CLI is at least min.
+func cliAtLeast(t *testing.T, cli, minimum string) bool {
+	t.Helper()
+	out, err := exec.Command(cli, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", cli, err)
+	}
+	fields := strings.Fields(string(out))
+	for _, f := range fields {
+		if v, err := version.NewVersion(strings.TrimPrefix(f, "v")); err == nil && strings.HasPrefix(f, "v") {
+			return v.GreaterThanOrEqual(version.Must(version.NewVersion(minimum)))
+		}
+	}
+	t.Fatalf("cannot read a version from %q", out)
+	return false
+}
