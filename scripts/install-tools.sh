@@ -18,7 +18,10 @@
 # Each tools/<name> module holds a single tool, so it resolves exactly the
 # dependency versions of that tool's own go.mod (the same build as
 # `go install <tool>@<version>`). To upgrade one: cd tools/<name> &&
-# go get -tool <package>@<version> && go mod tidy.
+# go get -tool <package>@<version>. Do not `go mod tidy` these modules: tidy
+# also fetches the tests' dependencies of every dependency, some of which the
+# module proxy refuses (e.g. go.digitalxero.dev/go-msix for goreleaser), and
+# the build needs none of them.
 set -euo pipefail
 
 TERRAFORM_VERSION=1.8.5
