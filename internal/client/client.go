@@ -31,13 +31,20 @@ const maxBody = 16 << 20
 
 // Options configures a Client. The zero value is usable.
 type Options struct {
-	// Timeout bounds one HTTP request (connection, headers and body).
-	// Zero means DefaultTimeout; a negative value disables it.
+	// Timeout bounds one HTTP request (connection, headers and body); with
+	// Retry set, each attempt gets its own Timeout and the context bounds
+	// them all. Zero means DefaultTimeout; a negative value disables it.
 	Timeout time.Duration
 	// Transport sends the requests. It is the seam for retries and pacing:
 	// wrap a RoundTripper around the default (nil means a clone of
 	// http.DefaultTransport).
 	Transport http.RoundTripper
+	// Retry, if set, wraps Transport in this package's retrying, pacing
+	// transport (see RetryOptions). Nil means one attempt per call.
+	Retry *RetryOptions
+	// Logger receives the client's log messages (retries, waits, adopted
+	// creates). Nil means none.
+	Logger Logger
 	// Version is the provider version in the User-Agent ("dev" if empty).
 	Version string
 	// UserAgentExtra is appended to the User-Agent, e.g. "Terraform/1.8.5".
@@ -51,6 +58,9 @@ type Client struct {
 	apiKey    string
 	http      *http.Client
 	userAgent string
+	retry     RetryOptions // MaxRetries 0 when Options.Retry is nil
+	log       Logger
+	clock     serverClock
 }
 
 // New returns a client for the installation at baseURL (scheme, host,
@@ -74,6 +84,16 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	if transport == nil {
 		transport = http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library's default is an *http.Transport
 	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = nopLogger{}
+	}
+	var retry RetryOptions
+	if opts.Retry != nil {
+		retry = opts.Retry.withDefaults()
+		transport = newRetryTransport(transport, retry, timeout, logger)
+		timeout = 0 // each attempt is bounded by the transport
+	}
 	version := opts.Version
 	if version == "" {
 		version = "dev"
@@ -94,6 +114,8 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 		userAgent: ua,
+		retry:     retry,
+		log:       logger,
 	}, nil
 }
 
@@ -150,6 +172,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
+	ctx, trace := withTrace(ctx)
 	req, err := http.NewRequestWithContext(ctx, method, c.endpoint(path, query), body)
 	if err != nil {
 		return fmt.Errorf("building %s %s: %w", method, path, err)
@@ -165,6 +188,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 		return fmt.Errorf("%s %s: %w", method, path, c.redactErr(err))
 	}
 	defer resp.Body.Close()
+	c.clock.observe(resp.Header, time.Now())
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
 		return fmt.Errorf("%s %s: reading the response (HTTP %d): %w", method, path, resp.StatusCode, c.redactErr(err))
@@ -174,11 +198,11 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 			return nil
 		}
 		if err := json.Unmarshal(data, out); err != nil {
-			return c.undecodable(method, path, resp.StatusCode, data, err)
+			return withAttempts(c.undecodable(method, path, resp.StatusCode, data, fmt.Errorf("%s: %w", expectedShape(out), err)), trace)
 		}
 		return nil
 	}
-	return c.errorFor(method, path, resp, data)
+	return withAttempts(c.errorFor(method, path, resp, data), trace)
 }
 
 func (c *Client) errorFor(method, path string, resp *http.Response, data []byte) error {
@@ -230,9 +254,12 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 		}
 	case code == http.StatusTooManyRequests:
 		e.Kind = ErrRateLimited
-		e.RetryAfter = RetryAfter(resp.Header, time.Now())
+		e.RetryAfter = RetryAfter(resp.Header, serverNow(resp.Header))
 	default:
 		e.Kind = ErrServer
+		if code == http.StatusServiceUnavailable {
+			e.RetryAfter = RetryAfter(resp.Header, serverNow(resp.Header))
+		}
 	}
 	return e
 }

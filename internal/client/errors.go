@@ -42,8 +42,11 @@ type APIError struct {
 	Message string
 	// Fields maps a field name to the server's messages (validation only).
 	Fields map[string][]string
-	// RetryAfter is the wait the server asked for (rate limited only).
+	// RetryAfter is the wait the server asked for (429 and 503 only).
 	RetryAfter time.Duration
+	// Attempts is the number of attempts made when retries were enabled
+	// (Options.Retry); the error describes the last one.
+	Attempts int
 	// Location is the redirect target of a 3xx answer.
 	Location string
 	// Snippet is a short, redacted extract of an undecodable body.
@@ -78,6 +81,9 @@ func (e *APIError) Error() string {
 		if e.Kind == ErrRateLimited && e.RetryAfter > 0 {
 			fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
 		}
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
 	}
 	return b.String()
 }

@@ -21,7 +21,7 @@ const (
 //
 // The API is loose about types (see API-BEHAVIOUR.md): privacy, email and
 // exclude_bots arrive as integers, numeric strings, booleans or null, and
-// favourite fields exist only in newer builds. Nullable settings are pointers:
+// favorite fields exist only in newer builds. Nullable settings are pointers:
 // nil means the server holds NULL.
 type Website struct {
 	ID          int64
@@ -36,7 +36,7 @@ type Website struct {
 	// lines dropped. ExcludeIPsRaw keeps the string as the server sent it.
 	ExcludeIPs    []string
 	ExcludeIPsRaw *string
-	// Favorite is nil when the server build does not know favourites.
+	// Favorite is nil when the server build does not know favorites.
 	Favorite  *bool
 	CreatedAt time.Time
 	UpdatedAt time.Time

@@ -152,6 +152,7 @@ type faultInjector struct {
 	throttledUntil time.Time
 	injected       int // faults drawn, for MaxFaults
 	counts         map[string]int
+	byMethod       map[string]int // "KIND METHOD"
 }
 
 // faultPlan is what happens to one request.
@@ -165,9 +166,10 @@ type faultPlan struct {
 
 func newFaultInjector(f Faults) *faultInjector {
 	return &faultInjector{
-		cfg:    f,
-		rng:    rand.New(rand.NewPCG(f.Seed, f.Seed^0x9e3779b97f4a7c15)), //nolint:gosec // deterministic test faults, not security
-		counts: map[string]int{},
+		cfg:      f,
+		rng:      rand.New(rand.NewPCG(f.Seed, f.Seed^0x9e3779b97f4a7c15)), //nolint:gosec // deterministic test faults, not security
+		counts:   map[string]int{},
+		byMethod: map[string]int{},
 	}
 }
 
@@ -188,6 +190,7 @@ func (fi *faultInjector) draw(method string, now time.Time) faultPlan {
 	if now.Before(fi.throttledUntil) {
 		p.kind, p.until, p.left = FaultThrottle, fi.throttledUntil, fi.throttledUntil.Sub(now)
 		fi.counts[FaultThrottle]++
+		fi.byMethod[FaultThrottle+" "+method]++
 		return p
 	}
 	if len(f.Methods) > 0 && !slices.Contains(f.Methods, method) {
@@ -220,6 +223,7 @@ func (fi *faultInjector) draw(method string, now time.Time) faultPlan {
 	}
 	if p.kind != "" {
 		fi.counts[p.kind]++
+		fi.byMethod[p.kind+" "+method]++
 		fi.injected++
 	}
 	return p
@@ -250,6 +254,18 @@ func (e *Emulator) FaultCounts() map[string]int {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
 	return cloneCounts(fi.counts)
+}
+
+// FaultCountsByMethod is FaultCounts per kind and HTTP method, keyed
+// "KIND METHOD" (e.g. "reset-after POST"); latency is not counted.
+func (e *Emulator) FaultCountsByMethod() map[string]int {
+	fi := e.faults.Load()
+	if fi == nil {
+		return map[string]int{}
+	}
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	return cloneCounts(fi.byMethod)
 }
 
 // serveAPI answers an API request, injecting the configured faults.

@@ -225,6 +225,9 @@ func TestFaultsThrottleBurst(t *testing.T) {
 	if c := s.FaultCounts(); c[FaultThrottle] != 2 {
 		t.Errorf("FaultCounts() = %v", c)
 	}
+	if c := s.FaultCountsByMethod(); c["throttle POST"] != 1 || c["throttle GET"] != 1 || len(c) != 2 {
+		t.Errorf("FaultCountsByMethod() = %v", c)
+	}
 	// Faults do not reach the throttle or the stats.
 	if st := s.Stats(); st.Total != 1 {
 		t.Errorf("Stats().Total = %d, want only the answered request", st.Total)

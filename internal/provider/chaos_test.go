@@ -157,22 +157,25 @@ func TestAccWebsite_chaos(t *testing.T) {
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{
 		Seed:    20240601,
 		Latency: time.Millisecond, LatencyJitter: 3 * time.Millisecond,
-		ErrorRate:            0.04,
+		ErrorRate:            0.06,
 		ThrottleRate:         0.003,
 		ThrottleFor:          300 * time.Millisecond,
-		ResetBeforeRate:      0.02,
-		ResetAfterRate:       0.03,
-		ErrorAfterCommitRate: 0.03,
-		TruncateRate:         0.02,
-		MalformedRate:        0.02,
-		SlowBodyRate:         0.03, SlowBodyDelay: 5 * time.Millisecond,
+		ResetBeforeRate:      0.04,
+		ResetAfterRate:       0.05,
+		ErrorAfterCommitRate: 0.05,
+		TruncateRate:         0.04,
+		MalformedRate:        0.04,
+		SlowBodyRate:         0.04, SlowBodyDelay: 5 * time.Millisecond,
 	}})
 	start := time.Now()
 	resource.Test(t, chaosSteps(t, env, "max_retries = 10", 50))
 	t.Logf("50 websites under faults in %s; faults injected: %v; requests answered: %v",
-		time.Since(start).Round(time.Millisecond), env.FaultCounts(), env.Stats().ByStatus)
-	if c := env.FaultCounts(); c[emulator.FaultResetAfter]+c[emulator.FaultErrorAfterCommit] == 0 {
-		t.Error("no answer was lost after a commit: the test proved nothing")
+		time.Since(start).Round(time.Millisecond), env.FaultCountsByMethod(), env.Stats().ByStatus)
+	// With these rates some creates lose their answer after the commit
+	// (and are adopted) in all but a negligible share of runs.
+	c := env.FaultCountsByMethod()
+	if c["reset-after POST"]+c["error-after-commit POST"]+c["truncate POST"]+c["malformed POST"] == 0 {
+		t.Error("no create lost its answer after the commit: the adoption was not exercised")
 	}
 }
 
@@ -199,7 +202,16 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 			f.Seed = 7
 			env := newTestEnv(t, emulator.Options{Faults: &f})
 			resource.Test(t, chaosSteps(t, env, "max_retries = 10", 6))
-			t.Logf("faults injected: %v", env.FaultCounts())
+			t.Logf("faults injected: %v", env.FaultCountsByMethod())
+			kinds := 0
+			for k, n := range env.FaultCounts() {
+				if k != emulator.FaultLatency || tc.name == "latency" {
+					kinds += n
+				}
+			}
+			if kinds == 0 {
+				t.Error("no fault was injected")
+			}
 		})
 	}
 }

@@ -1,0 +1,251 @@
+package client_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+func siteInput(domain string) client.WebsiteInput {
+	return client.WebsiteInput{Domain: domain, Privacy: client.PrivacyPrivate, Email: true, ExcludeBots: true,
+		ExcludeIPs: []string{"10.0.0.0/8", "203.0.113.7"}, ExcludeParams: []string{"utm_source"}}
+}
+
+func faultyEnv(t *testing.T, f emulator.Faults, opts emulator.Options) (*emulator.Server, *client.Client, *testLogger) {
+	t.Helper()
+	opts.Faults = &f
+	srv := emulator.NewServer(t, opts)
+	log := &testLogger{}
+	return srv, newRetryClient(t, srv.URL, emulator.DefaultAPIKey, fastRetry(3), log), log
+}
+
+func TestCreateOnceAdoptsWhatItStored(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name         string
+		faults       emulator.Faults
+		wantAttempts int
+	}{
+		// The first POST is stored but its answer lost; the repeat is
+		// answered "already taken", which leads to the lookup.
+		{"reset after commit", emulator.Faults{ResetAfterRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, 2},
+		{"502 after commit", emulator.Faults{ErrorAfterCommitRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, 2},
+		// Every POST's answer is lost: the lookup after the last retry
+		// finds the website.
+		{"every answer lost", emulator.Faults{ResetAfterRate: 1, Methods: []string{"POST"}}, 4},
+		// A success whose body is cut or spoiled was stored: no repeat.
+		{"truncated 201", emulator.Faults{TruncateRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, 1},
+		{"malformed 201", emulator.Faults{MalformedRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, c, log := faultyEnv(t, tc.faults, emulator.Options{})
+			res, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+			if err != nil {
+				t.Fatalf("err = %v\nlogs:\n%s", err, log.all())
+			}
+			if !res.Adopted || res.Attempts != tc.wantAttempts || res.Website.Domain != "example.com" {
+				t.Errorf("result %+v, want adopted after %d attempts", res, tc.wantAttempts)
+			}
+			ws := srv.Websites()
+			if len(ws) != 1 || ws[0].ID != res.Website.ID {
+				t.Errorf("server holds %+v", ws)
+			}
+			if !strings.Contains(log.all(), "adopted the website this create stored") {
+				t.Errorf("logs:\n%s", log.all())
+			}
+		})
+	}
+}
+
+func TestCreateOnceRepeatsWhenNothingWasStored(t *testing.T) {
+	t.Parallel()
+	for _, f := range []emulator.Faults{
+		{ResetBeforeRate: 1, MaxFaults: 2, Methods: []string{"POST"}},
+		{ErrorRate: 1, MaxFaults: 2, Methods: []string{"POST"}},
+	} {
+		srv, c, _ := faultyEnv(t, f, emulator.Options{})
+		res, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+		if err != nil || res.Adopted || res.Attempts != 3 {
+			t.Errorf("%+v: result %+v, err %v", f, res, err)
+		}
+		if n := len(srv.Websites()); n != 1 {
+			t.Errorf("%d websites", n)
+		}
+	}
+}
+
+func TestCreateOnceDoesNotAdoptAnOlderWebsite(t *testing.T) {
+	t.Parallel()
+	srv, c, log := faultyEnv(t, emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, emulator.Options{})
+	old := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1),
+		ExcludeIPs: "10.0.0.0/8\n203.0.113.7", CreatedAt: time.Now().Add(-time.Hour)})
+	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	apiErr, ok := client.AsAPIError(err)
+	if !ok || !errors.Is(err, client.ErrValidation) || len(apiErr.Fields["domain"]) == 0 ||
+		!strings.Contains(apiErr.Fields["domain"][0], "already been taken") {
+		t.Fatalf("err = %v, want the server's \"already taken\"", err)
+	}
+	if ws := srv.Websites(); len(ws) != 1 || ws[0].ID != old.ID {
+		t.Errorf("server holds %+v", ws)
+	}
+	if !strings.Contains(log.all(), "existed before this create") {
+		t.Errorf("logs:\n%s", log.all())
+	}
+
+	// Without any lost answer, "already taken" is returned without a lookup.
+	srv2, c2, _ := faultyEnv(t, emulator.Faults{}, emulator.Options{})
+	srv2.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com"})
+	if _, err := c2.CreateWebsiteOnce(ctx(t), siteInput("example.com")); !errors.Is(err, client.ErrValidation) {
+		t.Errorf("err = %v", err)
+	}
+	if st := srv2.Stats(); st.ByRoute["GET /api/v1/websites"] != 0 {
+		t.Errorf("looked up without a reason: %+v", st.ByRoute)
+	}
+}
+
+func TestCreateOnceDoesNotAdoptAFreshWebsiteWithOtherSettings(t *testing.T) {
+	t.Parallel()
+	// Someone else's website, made this very second but differently: the
+	// lost answers leave no "already taken", so the client reports it itself.
+	srv, c, _ := faultyEnv(t, emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{503}, Methods: []string{"POST"}}, emulator.Options{})
+	srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
+	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	if !errors.Is(err, client.ErrValidation) || !strings.Contains(err.Error(), "already been taken") {
+		t.Errorf("err = %v", err)
+	}
+	if n := len(srv.Websites()); n != 1 {
+		t.Errorf("%d websites", n)
+	}
+}
+
+func TestCreateOnceCorrectsForTheServerClock(t *testing.T) {
+	t.Parallel()
+	for _, skew := range []time.Duration{-time.Hour, time.Hour, -3 * time.Second} {
+		t.Run(skew.String(), func(t *testing.T) {
+			t.Parallel()
+			clock := func() time.Time { return time.Now().Add(skew) }
+			srv, c, log := faultyEnv(t, emulator.Faults{ResetAfterRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, emulator.Options{Clock: clock})
+			res, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+			if err != nil || !res.Adopted {
+				t.Fatalf("result %+v, err %v\nlogs:\n%s", res, err, log.all())
+			}
+			if n := len(srv.Websites()); n != 1 {
+				t.Errorf("%d websites", n)
+			}
+			// An older website is still refused, on a skewed clock too.
+			srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "old.example.com", Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1),
+				ExcludeIPs: "10.0.0.0/8\n203.0.113.7", CreatedAt: clock().Add(-10 * time.Second)})
+			if err := srv.SetFaults(&emulator.Faults{ResetAfterRate: 1, MaxFaults: 1, Methods: []string{"POST"}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.CreateWebsiteOnce(ctx(t), siteInput("old.example.com")); !errors.Is(err, client.ErrValidation) {
+				t.Errorf("older website: err = %v", err)
+			}
+		})
+	}
+}
+
+func TestCreateOnceLookupFails(t *testing.T) {
+	t.Parallel()
+	// Every POST answer is lost and every list fails: the outcome cannot
+	// be told, and the error says so.
+	srv, c, _ := faultyEnv(t, emulator.Faults{ResetAfterRate: 1}, emulator.Options{})
+	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	var unknown *client.CreateOutcomeUnknownError
+	if !errors.As(err, &unknown) || unknown.Attempts != 4 {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{`could not tell whether the website "example.com" was created`, "may exist on the server"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
+	if n := len(srv.Websites()); n != 1 {
+		t.Errorf("%d websites", n)
+	}
+}
+
+func TestCreateOnceRejectedWithoutDoubt(t *testing.T) {
+	t.Parallel()
+	_, c, _ := faultyEnv(t, emulator.Faults{}, emulator.Options{BannedWords: []string{"casino"}})
+	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("casino.example.com"))
+	if !errors.Is(err, client.ErrValidation) {
+		t.Errorf("err = %v", err)
+	}
+	// The server is down: nothing was sent, nothing to look up.
+	c2 := newRetryClient(t, "http://127.0.0.1:1", "key", fastRetry(1), nil)
+	_, err = c2.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	var unknown *client.CreateOutcomeUnknownError
+	if err == nil || errors.As(err, &unknown) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCreateOnceNeverDuplicatesUnderFaults(t *testing.T) {
+	t.Parallel()
+	f := emulator.Faults{Seed: 11, ErrorRate: 0.1, ResetBeforeRate: 0.05, ResetAfterRate: 0.1, ErrorAfterCommitRate: 0.1,
+		TruncateRate: 0.05, MalformedRate: 0.05, Latency: time.Millisecond, LatencyJitter: 2 * time.Millisecond}
+	srv := emulator.NewServer(t, emulator.Options{Faults: &f})
+	c := newRetryClient(t, srv.URL, emulator.DefaultAPIKey, fastRetry(8), nil)
+	const n = 30
+	var wg sync.WaitGroup
+	ids := make([]int64, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := c.CreateWebsiteOnce(ctx(t), siteInput(fmt.Sprintf("site%d.example.com", i)))
+			if err != nil {
+				t.Errorf("create %d: %v", i, err)
+				return
+			}
+			ids[i] = res.Website.ID
+		}()
+	}
+	wg.Wait()
+	ws := srv.Websites()
+	if len(ws) != n {
+		t.Fatalf("the server holds %d websites, want %d", len(ws), n)
+	}
+	for i, id := range ids {
+		if got, ok := srv.Website(id); !ok || got.Domain != fmt.Sprintf("site%d.example.com", i) {
+			t.Errorf("create %d returned id %d, which is %+v", i, id, got)
+		}
+	}
+	t.Logf("faults: %v", srv.FaultCounts())
+}
+
+func TestUpdateCheckedRetriesA500OnAnExistingWebsite(t *testing.T) {
+	t.Parallel()
+	srv, c, log := faultyEnv(t, emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}, MaxFaults: 2, Methods: []string{"PUT"}}, emulator.Options{})
+	w := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com"})
+	got, err := c.UpdateWebsiteChecked(ctx(t), w.ID, siteInput("example.com"))
+	if err != nil || got.PrivacyValue() != client.PrivacyPrivate {
+		t.Fatalf("got %+v, err %v\n%s", got, err, log.all())
+	}
+	if st := srv.Stats(); st.ByRoute["PUT /api/v1/websites/{id}"] != 1 || st.ByRoute["GET /api/v1/websites/{id}"] != 2 {
+		t.Errorf("routes %v", st.ByRoute)
+	}
+
+	// An update of a deleted website is a 500 on the real server: reported
+	// as not found, without retrying.
+	_, err = c.UpdateWebsiteChecked(ctx(t), 999, siteInput("example.com"))
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("deleted: err = %v", err)
+	}
+	// A persistent 500 on an existing website ends after the retries.
+	if err := srv.SetFaults(&emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}, Methods: []string{"PUT"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.UpdateWebsiteChecked(ctx(t), w.ID, siteInput("example.com"))
+	if !errors.Is(err, client.ErrServer) {
+		t.Errorf("persistent 500: err = %v", err)
+	}
+}

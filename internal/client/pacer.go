@@ -1,0 +1,258 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// pacerMargin is added to a predicted window end, so that the first request
+// of the next window does not arrive a moment too early.
+const pacerMargin = 100 * time.Millisecond
+
+// pacer spaces the attempts of every request of one client, so that the
+// server's throttle (a fixed window of X-RateLimit-Limit requests per client
+// IP) is not exceeded, and applies an optional client-side cap.
+//
+// The server tells the limit and what is left of the window on every
+// answer, but not when the window ends (a 429 does: Retry-After). Answers
+// to concurrent requests arrive in any order, so the pacer keeps the lowest
+// X-RateLimit-Remaining of the current window (the server's count after the
+// latest request it processed among those answered) and subtracts every
+// request still in flight, which the server may already have counted: the
+// estimate errs low. An answer that reports more than that lowest value for
+// a request sent after the lowest value arrived shows that a new window has
+// begun. While requests are left, requests go at once. When none are left
+// and none are in flight:
+//   - if the window's end is known (a 429's Retry-After, or predicted from a
+//     window length learned earlier), every request waits for it;
+//   - otherwise one request at a time goes as a probe: either the window has
+//     ended (the answer shows a fresh budget) or the server answers 429 and
+//     says when it ends. The window's length is learned from that answer
+//     and the time the window's first request was sent, so later windows
+//     are waited out without a refused request.
+//
+// After any 429 every request waits until the server's Retry-After, then a
+// single probe confirms the new window before the others follow.
+type pacer struct {
+	limiter *rate.Limiter
+	rpm     int
+	log     Logger
+	now     func() time.Time
+
+	mu           sync.Mutex
+	changed      chan struct{} // closed and replaced when the state changes
+	limit        int           // X-RateLimit-Limit; 0 while unknown
+	lowest       int           // lowest X-RateLimit-Remaining of the window
+	sentAtLowest uint64        // requests sent when lowest was recorded
+	sent         uint64        // requests sent
+	inflight     int           // requests sent and not answered
+	windowSeq    uint64        // the first request of the current window
+	windowStart  time.Time     // when that request was sent
+	windowLen    time.Duration // learned window length; 0 while unknown
+	windowEnd    time.Time     // known or predicted end of the window
+	blockedUntil time.Time     // a 429's Retry-After: nobody sends before
+	probe        uint64        // the probe in flight, 0 if none
+}
+
+// ticket is one attempt admitted by the pacer.
+type ticket struct {
+	seq   uint64
+	sent  time.Time
+	probe bool
+}
+
+func newPacer(rpm int, log Logger) *pacer {
+	if log == nil {
+		log = nopLogger{}
+	}
+	p := &pacer{rpm: rpm, log: log, now: time.Now, changed: make(chan struct{})}
+	if rpm > 0 {
+		// A burst of one: never more than rpm requests in any minute.
+		p.limiter = rate.NewLimiter(rate.Limit(float64(rpm)/60), 1)
+	}
+	return p
+}
+
+// acquire waits until an attempt may be sent. It fails at once with a
+// *DeadlineError when the wait would end past ctx's deadline.
+func (p *pacer) acquire(ctx context.Context, method, path string) (ticket, error) {
+	if err := p.waitLimiter(ctx); err != nil {
+		return ticket{}, err
+	}
+	logged := false
+	for {
+		p.mu.Lock()
+		now := p.now()
+		until, ok, probe := p.gateLocked(now)
+		if ok {
+			p.sent++
+			p.inflight++
+			t := ticket{seq: p.sent, sent: now, probe: probe}
+			if probe {
+				p.probe = t.seq
+			}
+			p.mu.Unlock()
+			return t, nil
+		}
+		changed := p.changed
+		p.mu.Unlock()
+
+		var timer *time.Timer
+		var fire <-chan time.Time
+		if !until.IsZero() {
+			wait := until.Sub(now)
+			if dl, ok := ctx.Deadline(); ok && until.After(dl) {
+				return ticket{}, &DeadlineError{Wait: wait, Left: dl.Sub(now),
+					Reason: "the server's rate limit allows no request before its window ends"}
+			}
+			timer = time.NewTimer(wait)
+			fire = timer.C
+			if !logged {
+				p.log.Debug(ctx, "waiting for the server's rate limit window to end",
+					map[string]any{"method": method, "path": path, "wait": wait.String()})
+				logged = true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if timer != nil {
+				timer.Stop()
+			}
+			return ticket{}, ctx.Err()
+		case <-changed:
+		case <-fire:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+}
+
+// gateLocked says whether a request may go now, or until when (zero: until
+// the state changes) it must wait.
+func (p *pacer) gateLocked(now time.Time) (until time.Time, ok, probe bool) {
+	switch {
+	case now.Before(p.blockedUntil):
+		return p.blockedUntil, false, false
+	case p.limit <= 0 || p.lowest-p.inflight > 0:
+		return time.Time{}, true, false
+	case p.inflight > 0:
+		return time.Time{}, false, false // their answers will tell more
+	case now.Before(p.windowEnd):
+		return p.windowEnd, false, false
+	case p.probe == 0:
+		return time.Time{}, true, true
+	}
+	return time.Time{}, false, false
+}
+
+func (p *pacer) waitLimiter(ctx context.Context) error {
+	if p.limiter == nil {
+		return nil
+	}
+	r := p.limiter.Reserve()
+	d := r.Delay()
+	if d <= 0 {
+		return nil
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Now().Add(d).After(dl) {
+		r.Cancel()
+		return &DeadlineError{Wait: d, Left: time.Until(dl),
+			Reason: fmt.Sprintf("requests_per_minute = %d allows no request sooner", p.rpm)}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		r.Cancel()
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// release records the outcome of an attempt (resp is nil when no answer
+// came) and wakes the waiting requests.
+func (p *pacer) release(t ticket, resp *http.Response) {
+	p.mu.Lock()
+	defer func() {
+		close(p.changed)
+		p.changed = make(chan struct{})
+		p.mu.Unlock()
+	}()
+	p.inflight--
+	if t.probe && p.probe == t.seq {
+		p.probe = 0
+	}
+	if resp == nil {
+		return
+	}
+	h := resp.Header
+	limit, limitOK := headerInt(h, "X-RateLimit-Limit")
+	remaining, remainingOK := headerInt(h, "X-RateLimit-Remaining")
+	if resp.StatusCode == http.StatusTooManyRequests {
+		now := p.now()
+		wait := RetryAfter(h, serverNow(h))
+		if wait <= 0 {
+			wait = time.Second
+		}
+		until := now.Add(wait)
+		if until.After(p.blockedUntil) {
+			p.blockedUntil = until
+		}
+		p.windowEnd = until
+		if limitOK && limit > 0 {
+			p.limit = limit
+			// The throttle's own 429 (it carries the limit): the window that
+			// began with windowStart ends at until.
+			if !p.windowStart.IsZero() {
+				if w := until.Sub(p.windowStart); w > 0 && w <= time.Hour && w != p.windowLen {
+					p.windowLen = w
+				}
+			}
+		}
+		p.lowest, p.sentAtLowest = 0, p.sent
+		return
+	}
+	if !limitOK || !remainingOK || limit <= 0 {
+		if resp.StatusCode < 500 {
+			// The application answered without throttle headers: it does
+			// not throttle (any more). A proxy's 5xx tells nothing.
+			p.limit = 0
+		}
+		return
+	}
+	p.limit = limit
+	switch {
+	case t.seq > p.sentAtLowest && remaining > p.lowest:
+		// Sent after the lowest value arrived, yet more is left: the
+		// server started a new window.
+		p.lowest, p.sentAtLowest = remaining, p.sent
+	case remaining < p.lowest:
+		p.lowest, p.sentAtLowest = remaining, p.sent
+	}
+	if remaining == limit-1 && t.seq > p.windowSeq {
+		// The first request of a window.
+		p.windowSeq, p.windowStart = t.seq, t.sent
+		p.windowEnd = time.Time{}
+		if p.windowLen > 0 {
+			p.windowEnd = t.sent.Add(p.windowLen + pacerMargin)
+		}
+	}
+}
+
+func headerInt(h http.Header, name string) (int, bool) {
+	v := strings.TrimSpace(h.Get(name))
+	if v == "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil
+}
