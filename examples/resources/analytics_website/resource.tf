@@ -10,8 +10,8 @@ variable "stats_password" {
 }
 
 # A website whose statistics are protected by a password, with periodic
-# e-mail reports. The API never returns the password: password_set reports
-# whether one is set.
+# e-mail reports. The API never returns the password, only whether one is set:
+# a password removed outside Terraform is set again by the next apply.
 resource "analytics_website" "shop" {
   domain   = "shop.example.com"
   privacy  = "password"
