@@ -140,7 +140,7 @@ func size(v any, numericRule bool) float64 {
 }
 
 // ruleBetween is between:min,max on an integer field.
-func ruleBetween(field string, lo, hi int) rule {
+func ruleBetween(field string, lo, hi int) rule { //nolint:unparam // mirrors Laravel's between:min,max rule; both bounds are part of its message
 	return rule{check: func(v any) (string, bool) {
 		n := size(v, true)
 		return fmt.Sprintf("The %s field must be between %d and %d.", attr(field), lo, hi),

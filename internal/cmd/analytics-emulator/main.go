@@ -129,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.verbose {
 		h = logRequests(h, log.New(stderr, "analytics-emulator: ", log.LstdFlags|log.Lmicroseconds))
 	}
-	ln, err := net.Listen("tcp", c.addr)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", c.addr)
 	if err != nil {
 		return err
 	}
