@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -17,6 +18,9 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	if !debug {
+		quietUnreadLogs()
+	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/analytics-tf/analytics",
@@ -24,5 +28,23 @@ func main() {
 	})
 	if err != nil {
 		log.Fatal(err.Error())
+	}
+}
+
+// quietUnreadLogs turns the SDK's and the provider's loggers off when
+// Terraform (or OpenTofu) will discard what they write. The host keeps a
+// provider's logs only when TF_LOG or TF_LOG_PROVIDER is set, but without
+// them the SDK loggers default to TRACE: every request JSON-encodes a few
+// dozen log lines that the host decodes and drops, which was a third of the
+// provider's CPU time and made an apply of 500 websites about 1.4 times
+// slower (see BENCHMARKS.md). A variable that is set explicitly is kept.
+func quietUnreadLogs() {
+	if os.Getenv("TF_LOG") != "" || os.Getenv("TF_LOG_PROVIDER") != "" {
+		return
+	}
+	for _, name := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_ANALYTICS"} {
+		if _, set := os.LookupEnv(name); !set {
+			_ = os.Setenv(name, "OFF")
+		}
 	}
 }

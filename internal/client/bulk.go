@@ -77,10 +77,11 @@ type BulkStats struct {
 // about twice what the better of the two strategies would have.
 //
 // Only one fetch of list pages runs at a time, and one GET per id;
-// concurrent reads wait for them instead of starting their own. A website that a sweep did not return is
-// always confirmed with an individual GET, never reported missing: pages
-// shift when websites are created or deleted during a sweep. A page that
-// fails falls back to individual GETs (and no new sweep starts for a TTL).
+// concurrent reads wait for them instead of starting their own. A website
+// that a sweep did not return is always confirmed with an individual GET,
+// never reported missing: pages shift when websites are created or deleted
+// during a sweep. A page that fails falls back to individual GETs (and no
+// new sweep starts for a TTL).
 //
 // What a sweep read is served for TTL after the sweep ended, or, while the
 // burst of reads that caused it goes on (no pause longer than TTL), for as

@@ -1,0 +1,298 @@
+// Package bench measures the provider at scale, as `make bench` runs it: the
+// provider binary runs as the real plugin process, launched by the real
+// Terraform CLI through a CLI configuration with dev_overrides, against the
+// API emulator served in this process (whose counters tell how many requests
+// each step cost).
+//
+// For N websites (analytics_website with count = N) it times create
+// (apply), refresh (plan -detailed-exitcode, no changes expected), update of
+// every website (apply) and destroy, and counts the API requests of each
+// step by method and route, the provider process's peak RSS and Terraform's.
+// The same steps on N terraform_data resources, run interleaved with them,
+// are Terraform's own overhead: the baseline. Then the refresh of one
+// managed website among 5,000 on the server, and a pass under the
+// emulator's throttle with a shortened window.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// Config is what to measure. Zero values take the defaults of DefaultConfig.
+type Config struct {
+	// Root is the repository root (where go.mod is).
+	Root string
+	// Terraform is the CLI to use; empty means Root/.tools/bin/terraform,
+	// built with scripts/install-tools.sh when absent.
+	Terraform string
+	// Sizes are the numbers of websites of the main pass.
+	Sizes []int
+	// Parallelism is Terraform's -parallelism.
+	Parallelism int
+	// Among is the number of websites on the server in the "one among
+	// many" refresh (0 skips it).
+	Among int
+	// ThrottledN is the number of websites of the throttled pass (0 skips
+	// it).
+	ThrottledN int
+	// RateLimit requests per RateWindow is the throttle of that pass.
+	RateLimit  int
+	RateWindow time.Duration
+	// Rounds is how many times create is compared at N=500 (the first
+	// round is the main pass's); the target takes the median.
+	Rounds int
+	// StepTimeout bounds one Terraform command.
+	StepTimeout time.Duration
+	// Keep keeps the temporary directory (configurations, logs, state).
+	Keep bool
+	// Log receives progress lines (nil: none).
+	Log io.Writer
+}
+
+// DefaultConfig is `make bench`.
+func DefaultConfig() Config {
+	return Config{
+		Sizes:       []int{10, 100, 500},
+		Parallelism: 10,
+		Among:       5000,
+		ThrottledN:  100,
+		RateLimit:   60,
+		RateWindow:  6 * time.Second,
+		Rounds:      3,
+		StepTimeout: 10 * time.Minute,
+	}
+}
+
+// Kinds of resources measured.
+const (
+	KindWebsite = "analytics_website"
+	KindData    = "terraform_data"
+)
+
+// Passes.
+const (
+	PassMain      = "main"
+	PassRound     = "round" // more rounds of create at N=500
+	PassAmong     = "among"
+	PassThrottled = "throttled"
+)
+
+// Steps.
+const (
+	StepCreate  = "create"
+	StepRefresh = "refresh"
+	StepUpdate  = "update"
+	StepDestroy = "destroy"
+)
+
+// Results is everything one run measured, as written to results.json.
+type Results struct {
+	Machine  Machine   `json:"machine"`
+	Config   RunConfig `json:"config"`
+	Started  time.Time `json:"started"`
+	Duration float64   `json:"duration_seconds"`
+	Runs     []*Run    `json:"runs"`
+	Targets  []Target  `json:"targets"`
+}
+
+// RunConfig is the configuration as recorded.
+type RunConfig struct {
+	Sizes            []int   `json:"sizes"`
+	Parallelism      int     `json:"parallelism"`
+	Among            int     `json:"among"`
+	ThrottledN       int     `json:"throttled_n"`
+	RateLimit        int     `json:"rate_limit"`
+	RateWindowSec    float64 `json:"rate_window_seconds"`
+	Rounds           int     `json:"rounds"`
+	EmulatorLatency  string  `json:"emulator_latency"`
+	TerraformVersion string  `json:"terraform_version"`
+}
+
+// Run is one kind of resource at one size in one pass.
+type Run struct {
+	Pass string `json:"pass"`
+	Kind string `json:"kind"`
+	N    int    `json:"n"`
+	// Seeded is the number of other websites on the server.
+	Seeded int     `json:"seeded,omitempty"`
+	Steps  []*Step `json:"steps"`
+}
+
+// Step is one Terraform command.
+type Step struct {
+	Name    string   `json:"name"`
+	Command []string `json:"command"`
+	// Wall is the command's wall time in seconds.
+	Wall     float64 `json:"wall_seconds"`
+	ExitCode int     `json:"exit_code"`
+	// Error says why the step failed (Terraform's exit code, an
+	// unexpected plan, a wrong count on the server); empty when it passed.
+	Error    string   `json:"error,omitempty"`
+	Skipped  bool     `json:"skipped,omitempty"`
+	Requests Requests `json:"requests"`
+	// ProviderPeakRSS is the largest VmHWM seen of the provider processes
+	// Terraform started during the step, in KiB (0 for terraform_data).
+	ProviderPeakRSS   int64 `json:"provider_peak_rss_kib"`
+	ProviderProcesses int   `json:"provider_processes"`
+	// TerraformPeakRSS is the Terraform process's peak RSS in KiB.
+	TerraformPeakRSS int64 `json:"terraform_peak_rss_kib"`
+	// CPU is the user+system CPU time of Terraform and the provider
+	// processes it waited for, in seconds.
+	CPU float64 `json:"cpu_seconds"`
+	// ProviderCPU is the part of CPU spent in the provider processes (as
+	// last sampled, so slightly low).
+	ProviderCPU float64 `json:"provider_cpu_seconds"`
+	// LowerBound is, under a throttle, the successful requests divided by
+	// the limit, times the window, in seconds.
+	LowerBound float64 `json:"throttle_lower_bound_seconds,omitempty"`
+}
+
+// OK reports whether the step ran and passed.
+func (s *Step) OK() bool { return !s.Skipped && s.Error == "" }
+
+// Requests are the emulator's counters for one step.
+type Requests struct {
+	Total int `json:"total"`
+	// List is GET /websites, Show GET /websites/{id}.
+	List   int `json:"get_list"`
+	Show   int `json:"get_one"`
+	Post   int `json:"post"`
+	Put    int `json:"put"`
+	Delete int `json:"delete"`
+	// Throttled is the number of 429 answers (included in the above).
+	Throttled int            `json:"throttled"`
+	ByStatus  map[string]int `json:"by_status"`
+}
+
+// Successful returns the requests answered with a 2xx status.
+func (r Requests) Successful() int {
+	n := 0
+	for code, c := range r.ByStatus {
+		if len(code) == 3 && code[0] == '2' {
+			n += c
+		}
+	}
+	return n
+}
+
+// Measure runs everything cfg asks for.
+func Measure(ctx context.Context, cfg Config) (*Results, error) {
+	cfg = withDefaults(cfg)
+	if runtime.GOOS != "linux" {
+		logf(cfg.Log, "note: peak RSS is only measured on Linux (/proc)")
+	}
+	start := time.Now()
+	b, err := newBench(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+
+	res := &Results{
+		Machine: machineInfo(ctx, cfg.Root),
+		Config: RunConfig{
+			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
+			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds, EmulatorLatency: "0",
+			TerraformVersion: b.tfVersion,
+		},
+		Started: start.UTC(),
+	}
+	res.Machine.Terraform = b.tfVersion
+	res.Machine.LoadStart = loadAverage()
+
+	logf(cfg.Log, "warming up (not measured)")
+	if err := b.warmUp(ctx); err != nil {
+		return nil, fmt.Errorf("warm-up: %w", err)
+	}
+	for _, n := range cfg.Sizes {
+		runs, err := b.mainPass(ctx, n)
+		res.Runs = append(res.Runs, runs...)
+		if err != nil {
+			return res, err
+		}
+		if n == CompareN {
+			for round := 2; round <= cfg.Rounds; round++ {
+				runs, err := b.round(ctx, n, round)
+				res.Runs = append(res.Runs, runs...)
+				if err != nil {
+					return res, err
+				}
+			}
+		}
+	}
+	if cfg.Among > 0 {
+		run, err := b.amongPass(ctx, cfg.Among)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return res, err
+		}
+	}
+	if cfg.ThrottledN > 0 {
+		run, err := b.throttledPass(ctx, cfg.ThrottledN)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return res, err
+		}
+	}
+	res.Machine.LoadEnd = loadAverage()
+	res.Duration = time.Since(start).Seconds()
+	res.Targets = evaluate(res)
+	return res, nil
+}
+
+func withDefaults(cfg Config) Config {
+	def := DefaultConfig()
+	if len(cfg.Sizes) == 0 {
+		cfg.Sizes = def.Sizes
+	}
+	if cfg.Parallelism <= 0 {
+		cfg.Parallelism = def.Parallelism
+	}
+	if cfg.RateLimit <= 0 {
+		cfg.RateLimit = def.RateLimit
+	}
+	if cfg.RateWindow <= 0 {
+		cfg.RateWindow = def.RateWindow
+	}
+	if cfg.Rounds <= 0 {
+		cfg.Rounds = 1
+	}
+	if cfg.StepTimeout <= 0 {
+		cfg.StepTimeout = def.StepTimeout
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	return cfg
+}
+
+// FindRoot returns the directory at or above dir that holds go.mod.
+func FindRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod found in the current directory or above it")
+		}
+		dir = parent
+	}
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		_, _ = fmt.Fprintf(w, "bench: "+format+"\n", args...)
+	}
+}

@@ -1,0 +1,155 @@
+// Command bench is `make bench`: it measures the provider at scale with the
+// real Terraform CLI against the in-process API emulator (see package
+// bench), prints the results as Markdown, writes them as JSON to
+// .bench/results.json (and Markdown to .bench/results.md) and, with
+// -update BENCHMARKS.md, replaces the generated section of that file.
+//
+//	go run ./internal/bench/cmd/bench [-sizes 10,100,500] [-among 5000]
+//	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-update BENCHMARKS.md]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/bench"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:])
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) error {
+	cfg := bench.DefaultConfig()
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	sizes := fs.String("sizes", joinInts(cfg.Sizes), "comma-separated numbers of websites of the main pass")
+	fs.IntVar(&cfg.Parallelism, "parallelism", cfg.Parallelism, "terraform -parallelism")
+	fs.IntVar(&cfg.Rounds, "rounds", cfg.Rounds, "rounds of the create comparison at N=500 (the target takes the median)")
+	fs.IntVar(&cfg.Among, "among", cfg.Among, "websites on the server for the refresh of one among many (0 = skip)")
+	fs.IntVar(&cfg.ThrottledN, "throttled-n", cfg.ThrottledN, "websites of the throttled pass (0 = skip)")
+	fs.IntVar(&cfg.RateLimit, "rate-limit", cfg.RateLimit, "requests per window in the throttled pass")
+	fs.DurationVar(&cfg.RateWindow, "rate-window", cfg.RateWindow, "throttle window of the throttled pass (the real API: 1m)")
+	fs.StringVar(&cfg.Terraform, "terraform", "", "Terraform CLI (default .tools/bin/terraform, built if absent)")
+	fs.BoolVar(&cfg.Keep, "keep", false, "keep the temporary directory (configurations, state, logs)")
+	out := fs.String("out", ".bench/results.json", "JSON results file (relative to the repository root)")
+	update := fs.String("update", "", "Markdown file whose generated section to replace, e.g. BENCHMARKS.md")
+	strict := fs.Bool("strict", false, "exit with status 1 when a target is missed")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	var err error
+	if cfg.Sizes, err = parseInts(*sizes); err != nil {
+		return fmt.Errorf("-sizes: %w", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if cfg.Root, err = bench.FindRoot(wd); err != nil {
+		return err
+	}
+	cfg.Log = os.Stderr
+
+	res, runErr := bench.Measure(ctx, cfg)
+	if res == nil {
+		return runErr
+	}
+	md := bench.Markdown(res)
+	fmt.Println(md)
+
+	jsonPath := inRoot(cfg.Root, *out)
+	if err := os.MkdirAll(filepath.Dir(jsonPath), 0o755); err != nil {
+		return err
+	}
+	raw, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(jsonPath, append(raw, '\n'), 0o644); err != nil { //nolint:gosec // results are not secret
+		return err
+	}
+	mdPath := strings.TrimSuffix(jsonPath, filepath.Ext(jsonPath)) + ".md"
+	if err := os.WriteFile(mdPath, []byte(md), 0o644); err != nil { //nolint:gosec // results are not secret
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "bench: wrote %s and %s\n", jsonPath, mdPath)
+	if *update != "" {
+		path := inRoot(cfg.Root, *update)
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		doc, err = bench.ReplaceBetweenMarkers(doc, md)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := os.WriteFile(path, doc, 0o644); err != nil { //nolint:gosec // a tracked document
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "bench: updated %s\n", path)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if *strict {
+		for _, t := range res.Targets {
+			if !t.Met {
+				return fmt.Errorf("target missed: %s (goal %s, measured %s)", t.Name, t.Goal, t.Measured)
+			}
+		}
+	}
+	return nil
+}
+
+func inRoot(root, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, p)
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not a positive number", f)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no sizes")
+	}
+	return out, nil
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+func TestQuietUnreadLogs(t *testing.T) {
+	loggers := []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_ANALYTICS"}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want map[string]string // "" means unset
+	}{
+		{
+			name: "Terraform discards provider logs",
+			want: map[string]string{"TF_LOG_SDK": "OFF", "TF_LOG_SDK_PROTO": "OFF", "TF_LOG_SDK_FRAMEWORK": "OFF", "TF_LOG_PROVIDER_ANALYTICS": "OFF"},
+		},
+		{
+			name: "TF_LOG set",
+			env:  map[string]string{"TF_LOG": "DEBUG"},
+			want: map[string]string{},
+		},
+		{
+			name: "TF_LOG_PROVIDER set",
+			env:  map[string]string{"TF_LOG_PROVIDER": "TRACE"},
+			want: map[string]string{},
+		},
+		{
+			name: "explicit levels are kept",
+			env:  map[string]string{"TF_LOG_SDK_FRAMEWORK": "DEBUG"},
+			want: map[string]string{"TF_LOG_SDK": "OFF", "TF_LOG_SDK_PROTO": "OFF", "TF_LOG_SDK_FRAMEWORK": "DEBUG", "TF_LOG_PROVIDER_ANALYTICS": "OFF"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, k := range append([]string{"TF_LOG", "TF_LOG_PROVIDER"}, loggers...) {
+				t.Setenv(k, "") // restored after the test
+				if err := os.Unsetenv(k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			quietUnreadLogs()
+			for _, k := range loggers {
+				if got := os.Getenv(k); got != tc.want[k] {
+					t.Errorf("%s = %q, want %q", k, got, tc.want[k])
+				}
+			}
+		})
+	}
+}
