@@ -475,18 +475,16 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// retried (see client.UpdateWebsiteChecked).
 	w, err := c.UpdateWebsiteChecked(ctx, id, in)
 	r.data.websites.Forget(id)
+	if errors.Is(err, client.ErrNotFound) {
+		// UpdateWebsiteChecked has confirmed with a read that the website is
+		// gone (the real server answers the update itself with a 500).
+		resp.Diagnostics.AddError("Website Deleted Outside Terraform",
+			fmt.Sprintf("The website %q (id %d) no longer exists on the server: it was deleted outside Terraform "+
+				"after the last refresh. Nothing was changed. Run terraform apply again: the refresh will notice the "+
+				"deletion and the website will be created anew.", in.Domain, id))
+		return
+	}
 	if err != nil {
-		// The real server answers an update of a deleted website with a
-		// 500 (older builds: 404): find out which it was.
-		if errors.Is(err, client.ErrServer) || errors.Is(err, client.ErrNotFound) {
-			if _, getErr := c.GetWebsite(ctx, id); errors.Is(getErr, client.ErrNotFound) {
-				resp.Diagnostics.AddError("Website Deleted Outside Terraform",
-					fmt.Sprintf("The website %q (id %d) no longer exists on the server: it was deleted outside Terraform "+
-						"after the last refresh. Nothing was changed. Run terraform apply again: the refresh will notice the "+
-						"deletion and the website will be created anew.", in.Domain, id))
-				return
-			}
-		}
 		addAPIError(&resp.Diagnostics, "update", in.Domain, err)
 		return
 	}

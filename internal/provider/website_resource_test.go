@@ -315,9 +315,15 @@ func TestAccWebsite_drift(t *testing.T) {
 // The real server answers an update of a deleted website with a 500; the
 // provider must say what happened, and the next apply recreates it.
 func TestAccWebsite_updateOfDeletedWebsite(t *testing.T) {
+	for name, legacy := range map[string]bool{"current build answers 500": false, "older build answers 404": true} {
+		t.Run(name, func(t *testing.T) { testUpdateOfDeletedWebsite(t, legacy) })
+	}
+}
+
+func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 	var armed atomic.Bool
 	var env *testEnv
-	env = newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
+	env = newTestEnv(t, emulator.Options{LegacyUpdateNotFound: legacyUpdateNotFound}, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPut && armed.CompareAndSwap(true, false) {
 				for _, ws := range env.Websites() {
