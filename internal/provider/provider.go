@@ -72,7 +72,7 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"under a path prefix, `https://example.com/analytics`; `/api/v1` is appended once. " +
 					"Defaults to the `" + EnvBaseURL + "` environment variable. One of the two is required.",
 				Optional:   true,
-				Validators: []validator.String{baseURLValidator{}},
+				Validators: []validator.String{baseURLValidator()},
 			},
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Personal API key of the user that owns the websites (sent only as " +
@@ -80,13 +80,13 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"One of the two is required.",
 				Optional:   true,
 				Sensitive:  true,
-				Validators: []validator.String{apiKeyValidator{}},
+				Validators: []validator.String{apiKeyValidator()},
 			},
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of one HTTP request, as a Go duration such as `30s` or `2m`; every retry " +
 					"gets its own, and the resource's `timeouts` bound an operation with all its retries. Defaults to `30s`.",
 				Optional:   true,
-				Validators: []validator.String{durationValidator{}},
+				Validators: []validator.String{durationValidator()},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How many times a failed request is retried, with exponential backoff and jitter " +

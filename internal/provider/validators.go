@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"golang.org/x/net/idna"
@@ -161,43 +162,49 @@ func isIPv4(d string) bool {
 	return err == nil && a.Is4()
 }
 
-// domainValidator refuses, at plan time, domains the server would refuse or
-// rewrite.
-type domainValidator struct{}
-
-func (domainValidator) Description(context.Context) string {
-	return "must be a host name or IPv4 address in the server's canonical form"
+// stringCheck is a plan-time string validator made of a function that says
+// why a value is refused, as a sentence naming the attribute (path) and the
+// fix, or "" when the value is accepted.
+type stringCheck struct {
+	description string
+	summary     string
+	problem     func(attr path.Path, value string) string
 }
 
-func (v domainValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v stringCheck) Description(context.Context) string { return v.description }
 
-func (domainValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v stringCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if p := domainProblem(req.ConfigValue.ValueString()); p != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Domain", p)
+	if p := v.problem(req.Path, req.ConfigValue.ValueString()); p != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, p)
+	}
+}
+
+// domainValidator refuses, at plan time, domains the server would refuse or
+// rewrite.
+func domainValidator() validator.String {
+	return stringCheck{
+		description: "must be a host name or IPv4 address in the server's canonical form",
+		summary:     "Invalid Domain",
+		problem:     func(_ path.Path, d string) string { return domainProblem(d) },
 	}
 }
 
 // durationValidator accepts a positive Go duration.
-type durationValidator struct{}
-
-func (durationValidator) Description(context.Context) string {
-	return "must be a positive duration such as \"30s\" or \"2m\""
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err != nil || d <= 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Duration",
-			fmt.Sprintf("%s = %q is not a positive duration. Use a number with a unit, such as \"30s\", \"90s\" or \"2m\".",
-				req.Path, req.ConfigValue.ValueString()))
+func durationValidator() validator.String {
+	return stringCheck{
+		description: "must be a positive duration such as \"30s\" or \"2m\"",
+		summary:     "Invalid Duration",
+		problem: func(attr path.Path, v string) string {
+			if d, err := time.ParseDuration(v); err == nil && d > 0 {
+				return ""
+			}
+			return fmt.Sprintf("%s = %q is not a positive duration. Use a number with a unit, such as \"30s\", \"90s\" or \"2m\".", attr, v)
+		},
 	}
 }
 
@@ -333,34 +340,27 @@ func (excludeParamsValidator) ValidateSet(_ context.Context, req validator.SetRe
 	}
 }
 
-// passwordValidator refuses passwords the server would refuse (1..128
-// characters) and blank ones.
-type passwordValidator struct{}
-
-func (passwordValidator) Description(context.Context) string {
-	return "must be 1 to 128 characters and not blank"
-}
-
-func (v passwordValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
 // maxPasswordLength is the server's limit on password (max:128).
 const maxPasswordLength = 128
 
-func (passwordValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	// The value is a secret: messages give its length, never the value.
-	pw := req.ConfigValue.ValueString()
-	switch n := utf8.RuneCountInString(pw); {
-	case strings.TrimSpace(pw) == "":
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Password",
-			fmt.Sprintf("The %s is empty or only white space. Set a real password, or remove the attribute and use a "+
-				"privacy other than \"password\".", req.Path))
-	case n > maxPasswordLength:
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Password",
-			fmt.Sprintf("The %s is %d characters long; the server accepts at most %d. Use a shorter password.",
-				req.Path, n, maxPasswordLength))
+// passwordValidator refuses passwords the server would refuse (1..128
+// characters) and blank ones. The value is a secret: messages give its
+// length, never the value.
+func passwordValidator() validator.String {
+	return stringCheck{
+		description: "must be 1 to 128 characters and not blank",
+		summary:     "Invalid Password",
+		problem: func(attr path.Path, pw string) string {
+			switch n := utf8.RuneCountInString(pw); {
+			case strings.TrimSpace(pw) == "":
+				return fmt.Sprintf("The %s is empty or only white space. Set a real password, or remove the attribute "+
+					"and use a privacy other than \"password\".", attr)
+			case n > maxPasswordLength:
+				return fmt.Sprintf("The %s is %d characters long; the server accepts at most %d. Use a shorter password.",
+					attr, n, maxPasswordLength)
+			}
+			return ""
+		},
 	}
 }
 
@@ -421,20 +421,11 @@ func baseURLProblem(name, raw string) string {
 }
 
 // baseURLValidator checks the provider's base_url at plan time.
-type baseURLValidator struct{}
-
-func (baseURLValidator) Description(context.Context) string {
-	return "must be an http:// or https:// URL without credentials, query or fragment"
-}
-
-func (v baseURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if p := baseURLProblem(req.Path.String(), req.ConfigValue.ValueString()); p != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Analytics Base URL", p)
+func baseURLValidator() validator.String {
+	return stringCheck{
+		description: "must be an http:// or https:// URL without credentials, query or fragment",
+		summary:     "Invalid Analytics Base URL",
+		problem:     func(attr path.Path, v string) string { return baseURLProblem(attr.String(), v) },
 	}
 }
 
@@ -453,42 +444,26 @@ func apiKeyProblem(name, key string) string {
 }
 
 // apiKeyValidator checks the provider's api_key at plan time.
-type apiKeyValidator struct{}
-
-func (apiKeyValidator) Description(context.Context) string {
-	return "must be a non-empty API key without white space"
-}
-
-func (v apiKeyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (apiKeyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if p := apiKeyProblem(req.Path.String(), req.ConfigValue.ValueString()); p != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Analytics API Key", p)
+func apiKeyValidator() validator.String {
+	return stringCheck{
+		description: "must be a non-empty API key without white space",
+		summary:     "Invalid Analytics API Key",
+		problem:     func(attr path.Path, v string) string { return apiKeyProblem(attr.String(), v) },
 	}
 }
 
 // websiteIDValidator accepts a website id: a positive whole number.
-type websiteIDValidator struct{}
-
-func (websiteIDValidator) Description(context.Context) string {
-	return "must be a website's numeric id, a positive whole number"
-}
-
-func (v websiteIDValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (websiteIDValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if id := req.ConfigValue.ValueString(); !numericID.MatchString(id) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Website ID",
-			fmt.Sprintf("%s = %q is not a website id: ids are positive whole numbers without signs, spaces or "+
+func websiteIDValidator() validator.String {
+	return stringCheck{
+		description: "must be a website's numeric id, a positive whole number",
+		summary:     "Invalid Website ID",
+		problem: func(attr path.Path, id string) string {
+			if numericID.MatchString(id) {
+				return ""
+			}
+			return fmt.Sprintf("%s = %q is not a website id: ids are positive whole numbers without signs, spaces or "+
 				"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface). To look a "+
-				"website up by name, set domain instead.", req.Path, id))
+				"website up by name, set domain instead.", attr, id)
+		},
 	}
 }

@@ -110,14 +110,14 @@ func (d *websiteDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 		MarkdownDescription: "Numeric id of the website (API field `id`). Exactly one of `id` and `domain` must be set.",
 		Optional:            true,
 		Computed:            true,
-		Validators:          []validator.String{oneOf, websiteIDValidator{}},
+		Validators:          []validator.String{oneOf, websiteIDValidator()},
 	}
 	attrs["domain"] = schema.StringAttribute{
 		MarkdownDescription: "Exact domain of the website (API field `domain`), in the form the server stores it " +
 			"(lower case, no scheme or leading `www.`). Exactly one of `id` and `domain` must be set.",
 		Optional:   true,
 		Computed:   true,
-		Validators: []validator.String{oneOf, domainValidator{}},
+		Validators: []validator.String{oneOf, domainValidator()},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one website of the API key's user, by id or by exact domain.",

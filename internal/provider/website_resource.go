@@ -116,7 +116,7 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 					"leading `www.`, path or port; anything else fails at plan time naming the form to use. " +
 					"Internationalised names must be given in punycode (`xn--...`). Changing it replaces the website.",
 				Required:      true,
-				Validators:    []validator.String{domainValidator{}},
+				Validators:    []validator.String{domainValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"privacy": schema.StringAttribute{
@@ -135,7 +135,7 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 					"and sets it again, but not when it was changed. Leaving `password` privacy clears it on the server.",
 				Optional:   true,
 				Sensitive:  true,
-				Validators: []validator.String{passwordValidator{}},
+				Validators: []validator.String{passwordValidator()},
 			},
 			"password_wo": schema.StringAttribute{
 				MarkdownDescription: "Write-only form of `password` (Terraform 1.11 or OpenTofu 1.11 and later): the " +
@@ -148,7 +148,7 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 				Sensitive: true,
 				WriteOnly: true,
 				Validators: []validator.String{
-					passwordValidator{},
+					passwordValidator(),
 					stringvalidator.ConflictsWith(path.MatchRoot("password")),
 					stringvalidator.AlsoRequires(path.MatchRoot("password_wo_version")),
 				},
