@@ -355,56 +355,6 @@ func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 	})
 }
 
-// Every plan-time validation error, with the real message.
-func TestAccWebsite_planTimeValidation(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	cases := []struct {
-		body string
-		want string
-	}{
-		{`domain = "https://www.Example.com"`, `stores the domain "https://www.Example.com" as\s+"example.com".*Set domain = "example.com"`},
-		{`domain = "WWW.example.com"`, `Set domain = "example.com"`},
-		{`domain = "example.com/blog"`, `contains a path or query.*Set only the host name,\s+"example.com"`},
-		{`domain = "example.com:8080"`, `contains a port`},
-		{`domain = "münchen.de"`, `punycode.*"xn--mnchen-3ya.de"`},
-		{`domain = ""`, `must not be empty`},
-		{`domain = " example.com"`, `contains white space`},
-		{`domain = "localhost"`, `not a valid host name`},
-		{`domain = "-bad.example.com"`, `not a valid host name`},
-		{`domain = "` + strings.Repeat("a", 63) + "." + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", 63) + `.com"`, `is 259 characters long; the server accepts at most 255`},
-		{"domain = \"example.com\"\nprivacy = \"secret\"", `privacy.*value must be one of`},
-		{"domain = \"example.com\"\nprivacy = \"password\"", `Missing Password`},
-		{"domain = \"example.com\"\npassword = \"x\"", `Password Without Password Privacy.*privacy is "public"`},
-		{"domain = \"example.com\"\nprivacy = \"private\"\npassword = \"x\"", `privacy is "private"`},
-		{"domain = \"example.com\"\nprivacy = \"password\"\npassword = \"   \"", `empty or only white space`},
-		{"domain = \"example.com\"\nprivacy = \"password\"\npassword = \"" + strings.Repeat("p", 129) + "\"", `129 characters long.*at most 128`},
-		{"domain = \"example.com\"\nexclude_ips = [\"10.0.0.300\"]", `"10.0.0.300" is not an IPv4 or IPv6 address`},
-		{"domain = \"example.com\"\nexclude_ips = [\"10.0.0.0/33\"]", `not a valid CIDR range`},
-		{"domain = \"example.com\"\nexclude_ips = [\"10.0.0.1\\n10.0.0.2\"]", `white space or a line break`},
-		{"domain = \"example.com\"\nexclude_ips = [\"2001:db8::1\", \"2001:DB8::1\"]", `Duplicate IP Exclusion`},
-		{"domain = \"example.com\"\nexclude_params = [\"utm source\"]", `white space or a line break`},
-		{"domain = \"example.com\"\nexclude_params = [\"a=b\"]", `not a bare query parameter name`},
-		{"domain = \"example.com\"\nexclude_params = [\"&\", \"utm_source\"]", `already excludes every query parameter`},
-		{"domain = \"example.com\"\nexclude_params = [\"\"]", `an entry is empty`},
-	}
-	steps := make([]resource.TestStep, 0, len(cases))
-	for _, c := range cases {
-		steps = append(steps, resource.TestStep{
-			Config:      env.config(websiteHCL(c.body)),
-			PlanOnly:    true,
-			ExpectError: expectError(c.want),
-		})
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
-	if n := env.Stats().Total; n != 0 {
-		t.Errorf("plan-time validation sent %d API requests, want 0", n)
-	}
-}
-
 // Errors only the server can detect.
 func TestAccWebsite_serverErrors(t *testing.T) {
 	const (
