@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"io"
 	"testing"
 	"time"
@@ -33,30 +31,15 @@ func TestParseFlagsFaults(t *testing.T) {
 
 func TestRunWithFaults(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-faults", "error=1,error-statuses=503,methods=POST"}, pw, io.Discard)
-		_ = pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := listeningRE.FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("line %q", line)
-	}
-	if status, body := get(t, "POST", m[1]+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 503 ||
+	base, stop := startInProcess(t, "-addr", "127.0.0.1:0", "-faults", "error=1,error-statuses=503,methods=POST")
+	if status, body := get(t, "POST", base+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 503 ||
 		body != `{"message":"Service Unavailable"}` {
 		t.Errorf("POST: %d %s", status, body)
 	}
-	if status, _ := get(t, "GET", m[1]+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 200 {
+	if status, _ := get(t, "GET", base+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 200 {
 		t.Errorf("GET: %d", status)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("run: %v", err)
 	}
 }

@@ -198,28 +198,41 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
-func TestRunInProcess(t *testing.T) {
-	t.Parallel()
+// startInProcess runs the command's run function with args in a goroutine,
+// waits for its listening line and returns the base URL, and a stop function
+// that cancels run and returns its error.
+func startInProcess(t *testing.T, args ...string) (baseURL string, stop func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0"}, pw, io.Discard)
+		done <- run(ctx, args, pw, io.Discard)
 		_ = pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	m := listeningRE.FindStringSubmatch(line)
 	if m == nil {
+		cancel()
 		t.Fatalf("line %q", line)
 	}
-	if status, _ := get(t, "GET", m[1]+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 200 {
+	return m[1], func() error {
+		cancel()
+		return <-done
+	}
+}
+
+func TestRunInProcess(t *testing.T) {
+	t.Parallel()
+	base, stop := startInProcess(t, "-addr", "127.0.0.1:0")
+	if status, _ := get(t, "GET", base+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 200 {
 		t.Errorf("status %d", status)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("run: %v", err)
 	}
 	if err := run(context.Background(), []string{"-addr", "256.0.0.1:0"}, io.Discard, io.Discard); err == nil {
