@@ -141,6 +141,9 @@ func (d *websiteDataSource) Configure(_ context.Context, req datasource.Configur
 	d.data = configureDataSource(req, resp)
 }
 
+// dataClient returns the API client of a resource or data source, or adds an
+// error when the provider could not be configured (its configuration was
+// unknown at plan time).
 func dataClient(data *providerData, diags *diag.Diagnostics) *client.Client {
 	if data == nil {
 		diags.AddError("Provider Not Configured",

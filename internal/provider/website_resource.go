@@ -261,13 +261,7 @@ func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.Valid
 // client returns the API client, or adds an error when the provider could
 // not be configured (its configuration was unknown at plan time).
 func (r *websiteResource) client(diags *diag.Diagnostics) *client.Client {
-	if r.data == nil {
-		diags.AddError("Provider Not Configured",
-			"The analytics provider's base_url or api_key is not known yet, so the API cannot be reached. "+
-				"If they come from other resources, apply those first (e.g. with -target).")
-		return nil
-	}
-	return r.data.client
+	return dataClient(r.data, diags)
 }
 
 // websites returns the reader of websites by id (see client.BulkReader), or
