@@ -49,6 +49,9 @@ type Options struct {
 	Version string
 	// UserAgentExtra is appended to the User-Agent, e.g. "Terraform/1.8.5".
 	UserAgentExtra string
+	// CreateSettle is how long after a store was sent it may still land on
+	// the server (see CreateWebsiteOnce). Zero means twice Timeout.
+	CreateSettle time.Duration
 }
 
 // Client talks to one installation with one API key. It is safe for
@@ -61,6 +64,12 @@ type Client struct {
 	retry     RetryOptions // MaxRetries 0 when Options.Retry is nil
 	log       Logger
 	clock     serverClock
+	proof     apiProof
+	account   accountCache
+	// attemptTimeout bounds one request (Options.Timeout); settle is
+	// Options.CreateSettle.
+	attemptTimeout time.Duration
+	settle         time.Duration
 }
 
 // New returns a client for the installation at baseURL (scheme, host,
@@ -88,6 +97,7 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	if logger == nil {
 		logger = nopLogger{}
 	}
+	attemptTimeout := timeout
 	var retry RetryOptions
 	if opts.Retry != nil {
 		retry = opts.Retry.withDefaults()
@@ -113,9 +123,11 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 			// useful but could cross to another host.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
-		userAgent: ua,
-		retry:     retry,
-		log:       logger,
+		userAgent:      ua,
+		retry:          retry,
+		log:            logger,
+		attemptTimeout: attemptTimeout,
+		settle:         opts.CreateSettle,
 	}, nil
 }
 
@@ -202,7 +214,11 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 		}
 		return nil
 	}
-	return withAttempts(c.errorFor(method, path, resp, data), trace)
+	err = c.errorFor(method, path, resp, data)
+	if errors.Is(err, ErrNotFound) {
+		err = c.confirmNotFound(ctx, err)
+	}
+	return withAttempts(err, trace)
 }
 
 func (c *Client) errorFor(method, path string, resp *http.Response, data []byte) error {
@@ -237,15 +253,25 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 		if isLoginRedirect(e.Location) {
 			e.Kind = ErrUnauthenticated
 		} else {
-			e.Kind = ErrServer
-			e.Message = "unexpected redirect"
+			e.Kind = ErrNotAPI
+			e.BaseURL = c.BaseURL()
+			e.Message = fmt.Sprintf("the server redirects the API elsewhere; set base_url to %s", suggestBaseURL(e.Location))
 		}
 	case code == http.StatusUnauthorized:
 		e.Kind = ErrUnauthenticated
 	case code == http.StatusForbidden:
 		e.Kind = ErrForbidden
 	case code == http.StatusNotFound:
+		// Only the application's own answer can mean "no such website";
+		// do confirms that the base URL serves the API (see VerifyAPI).
 		e.Kind = ErrNotFound
+		if !isAPINotFound(data) {
+			e.Kind = ErrNotAPI
+			e.BaseURL = c.BaseURL()
+			if e.Snippet == "" && e.Message == "" {
+				e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+			}
+		}
 	case code == http.StatusUnprocessableEntity:
 		e.Kind = ErrValidation
 		if e.Fields == nil && !decoded {

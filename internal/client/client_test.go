@@ -410,7 +410,9 @@ func TestSplitLines(t *testing.T) {
 		"a\nb":                      "a,b",
 		"a\r\nb\r\n":                "a,b",
 		"\r\n\r\na\r\r\nb\n\n":      "a,b",
-		"  a  \n \n b":              "a,b",
+		"  a  \n \n b":              "  a  , , b", // entries are not trimmed: the server never matches them
+		"a\rb":                      "a,b",
+		"1.2.3.4 \n5.6.7.8":         "1.2.3.4 ,5.6.7.8",
 		"10.0.0.0/8\r\n2001:db8::1": "10.0.0.0/8,2001:db8::1",
 	} {
 		if got := strings.Join(client.SplitLines(in), ","); got != want {
@@ -433,10 +435,11 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 	if _, err := c.GetWebsite(ctx(t), w.ID); err != nil {
 		t.Fatal(err)
 	}
-	// without the prefix, the same server answers 404 for the API path
+	// without the prefix, the same server answers Laravel's route 404:
+	// not the API's "not found"
 	bare := newClient(t, strings.TrimSuffix(srv.URL, "/analytics"), emulator.DefaultAPIKey)
-	if _, err := bare.GetWebsite(ctx(t), w.ID); !errors.Is(err, client.ErrNotFound) {
-		t.Errorf("without the prefix: %v, want ErrNotFound", err)
+	if _, err := bare.GetWebsite(ctx(t), w.ID); !errors.Is(err, client.ErrNotAPI) || !strings.Contains(err.Error(), "could not be found") {
+		t.Errorf("without the prefix: %v, want ErrNotAPI", err)
 	}
 }
 

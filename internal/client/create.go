@@ -50,33 +50,50 @@ const lookupGrace = 15 * time.Second
 // CreateWebsiteOnce stores a website (POST /websites) and makes sure that
 // retries never store it twice, nor lose one that was stored.
 //
-// A create is not blindly repeated: the transport retries a POST only when
-// nothing can have been stored (a 429, a connection that was never made).
-// When an attempt's outcome is unknown (connection reset or timeout after
-// the request left, a 5xx the server may have sent after committing, a
-// success whose body was cut or spoiled), CreateWebsiteOnce repeats the
-// POST itself, with backoff, up to RetryOptions.MaxRetries times within
-// ctx's deadline. Repeating is safe because domains are unique on the
-// server: if the earlier attempt did store the website, the repeat is
-// answered "The domain has already been taken." Once any attempt's outcome
-// was unknown, every ending other than success (that answer included, and
-// running out of retries) goes through a lookup of the domain, which
-// decides with adoptionCheck whether the website found is the one this
-// create made (adopted: Adopted is true) or one that existed before (the
-// "already taken" validation error is returned, so the caller reports that
-// the domain exists and should be imported). If the lookup fails, a
-// *CreateOutcomeUnknownError says so.
+// The strategy. The application has no unique index on domains: its "The
+// domain has already been taken." is a validation rule checked before the
+// insert, so two stores of one domain that overlap on the server both
+// succeed. A store whose answer was lost (the client's time limit, a reset
+// connection, a proxy's 502/504) may still be running on the server, and
+// re-sending it at once can make a duplicate. So:
+//
+//  1. The transport repeats a POST only when nothing can have been stored
+//     (a 429: the throttle runs first; a connection never made).
+//  2. After an attempt whose outcome is unknown, the domain is looked up,
+//     and, while the server may still be running that attempt (no answer
+//     came from the application itself), looked up again, until the website
+//     appears or the settle window (Options.CreateSettle, by default twice
+//     the per-request time limit, counted from when the attempt was sent)
+//     has passed. A website found is adopted if adoptionCheck says this
+//     create made it (Adopted is true); one that existed before gets the
+//     "already taken" error, so the caller says to import it.
+//  3. Only when nothing appeared is the store sent again, with backoff, up
+//     to RetryOptions.MaxRetries times within ctx's deadline.
+//  4. Every create that saw an unknown outcome ends with a lookup of every
+//     website with the domain. Extra ones that this create made (same
+//     settings, created after its first attempt) are deleted, keeping the
+//     one whose answer arrived (else the oldest); if any extra one is not
+//     this create's, or cannot be deleted, a *DuplicateCreateError names
+//     them all and nothing is deleted.
+//
+// A store that outlives the settle window can still land after the last
+// lookup; step 2's window is what bounds that risk, which is why it follows
+// the time limit of a request.
 //
 // Without any unknown outcome, errors are returned as CreateWebsite
-// returns them.
+// returns them. If a lookup fails, a *CreateOutcomeUnknownError says so.
 func (c *Client) CreateWebsiteOnce(ctx context.Context, in WebsiteInput) (*CreateResult, error) {
 	before := time.Now()
 	ctx, sent := withFirstSend(ctx)
 	var unknown error // the last failure whose outcome is unknown
 	for attempt := 1; ; attempt++ {
+		attemptStart := time.Now()
 		w, err := c.CreateWebsite(ctx, in)
 		if err == nil {
-			return &CreateResult{Website: w, Attempts: attempt}, nil
+			if unknown == nil {
+				return &CreateResult{Website: w, Attempts: attempt}, nil
+			}
+			return c.settleDuplicates(ctx, in, sent.time(before), &CreateResult{Website: w, Attempts: attempt})
 		}
 		fields := map[string]any{"domain": in.Domain, "attempt": attempt, "error": err.Error()}
 		switch createOutcome(err) {
@@ -90,15 +107,68 @@ func (c *Client) CreateWebsiteOnce(ctx context.Context, in WebsiteInput) (*Creat
 			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, err)
 		}
 		unknown = err
+		found, lookupErr := c.awaitStore(ctx, in.Domain, attemptStart, mayStillRun(err))
+		if lookupErr != nil || found {
+			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, err)
+		}
 		wait, ok := c.retryWait(ctx, attempt, err)
 		if !ok {
 			c.log.Warn(ctx, "create failed without a clear answer and no retry is left; looking the domain up", fields)
 			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, err)
 		}
 		fields["wait"] = wait.String()
-		c.log.Warn(ctx, "create failed without a clear answer; repeating it (a website it stored makes the repeat answer \"already taken\")", fields)
+		c.log.Warn(ctx, "create failed without a clear answer and the website did not appear; sending it again", fields)
 		if err := sleepCtx(ctx, wait); err != nil {
 			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, unknown)
+		}
+	}
+}
+
+// mayStillRun reports whether the server may still be running a store that
+// failed with err: no answer came from the application itself (a network
+// failure or time limit, or a proxy's 502 or 504).
+func mayStillRun(err error) bool {
+	if apiErr, ok := AsAPIError(err); ok {
+		return apiErr.StatusCode == http.StatusBadGateway || apiErr.StatusCode == http.StatusGatewayTimeout
+	}
+	return true
+}
+
+// createSettle is how long after a store was sent it may still land.
+func (c *Client) createSettle() time.Duration {
+	if c.settle > 0 {
+		return c.settle
+	}
+	return 2 * c.attemptTimeout
+}
+
+// awaitStore looks the domain up until a website with it appears (found),
+// or, when the store may still be running (wait), until the settle window
+// after sentAt has passed, bounded by ctx's deadline. Without wait it looks
+// once.
+func (c *Client) awaitStore(ctx context.Context, domain string, sentAt time.Time, wait bool) (found bool, err error) {
+	deadline := sentAt.Add(c.createSettle())
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	interval := min(max(c.createSettle()/8, 100*time.Millisecond), 5*time.Second)
+	for {
+		ws, err := c.FindWebsitesByDomain(ctx, domain)
+		if err != nil {
+			return false, err
+		}
+		if len(ws) > 0 {
+			return true, nil
+		}
+		if !wait || time.Now().Add(interval).After(deadline) {
+			if wait {
+				c.log.Info(ctx, "the website did not appear within the time a store may take on the server",
+					map[string]any{"domain": domain, "settle": c.createSettle().String()})
+			}
+			return false, nil
+		}
+		if err := sleepCtx(ctx, interval); err != nil {
+			return false, nil //nolint:nilerr // the caller settles with a last lookup
 		}
 	}
 }
@@ -107,33 +177,39 @@ func (c *Client) CreateWebsiteOnce(ctx context.Context, in WebsiteInput) (*Creat
 // unknown, and adopts the website if this create made it. last is the last
 // failure, returned when nothing (or someone else's website) is found.
 func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, firstSent time.Time, attempts int, last error) (*CreateResult, error) {
-	lctx := ctx
-	if err := ctx.Err(); err != nil {
-		if !errors.Is(err, context.DeadlineExceeded) {
-			return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: err}
-		}
-		var cancel context.CancelFunc
-		lctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lookupGrace)
-		defer cancel()
+	lctx, cancel := lookupContext(ctx)
+	defer cancel()
+	if lctx == nil {
+		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: ctx.Err()}
 	}
-	w, err := c.FindWebsiteByDomain(lctx, in.Domain)
-	if errors.Is(err, ErrNotFound) {
+	ws, err := c.FindWebsitesByDomain(lctx, in.Domain)
+	if err != nil {
+		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: err}
+	}
+	if len(ws) == 0 {
 		// Nothing was stored for this user (a domain taken by another user
 		// is not listed): the last failure stands, and nothing disagrees.
 		return nil, last
 	}
-	if err != nil {
-		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: err}
+	for i := range ws {
+		w := &ws[i]
+		ok, why := c.madeByThisCreate(w, in, firstSent)
+		fields := map[string]any{"domain": in.Domain, "id": w.ID, "created_at": w.CreatedAt.Format(time.RFC3339),
+			"first_attempt": firstSent.UTC().Format(time.RFC3339Nano), "reason": why}
+		if ok {
+			c.log.Info(ctx, "adopted the website this create stored although its answer was lost", fields)
+			res := &CreateResult{Website: w, Adopted: true, Attempts: attempts}
+			if len(ws) == 1 {
+				return res, nil
+			}
+			return c.reduceDuplicates(lctx, in, firstSent, res, ws)
+		}
+		c.log.Warn(ctx, "the domain belongs to a website that existed before this create; not adopting it", fields)
 	}
-	offset, offsetKnown := c.clock.lowerBound()
-	ok, why := adoptionCheck(w, in, firstSent, offset, offsetKnown)
-	fields := map[string]any{"domain": in.Domain, "id": w.ID, "created_at": w.CreatedAt.Format(time.RFC3339),
-		"first_attempt": firstSent.UTC().Format(time.RFC3339Nano), "reason": why}
-	if ok {
-		c.log.Info(ctx, "adopted the website this create stored although its answer was lost", fields)
-		return &CreateResult{Website: w, Adopted: true, Attempts: attempts}, nil
+	if len(ws) > 1 {
+		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: websiteIDs(ws),
+			Reason: "none of them was made by this create, which may still have stored one; nothing was deleted"}
 	}
-	c.log.Warn(ctx, "the domain belongs to a website that existed before this create; not adopting it", fields)
 	if apiErr, ok := AsAPIError(last); ok && errors.Is(last, ErrValidation) && len(apiErr.Fields["domain"]) > 0 {
 		return nil, last
 	}
@@ -143,6 +219,73 @@ func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, first
 	return nil, &APIError{Kind: ErrValidation, Method: http.MethodPost, Path: "/websites",
 		StatusCode: http.StatusUnprocessableEntity, Message: domainTakenMessage,
 		Fields: map[string][]string{"domain": {domainTakenMessage}}}
+}
+
+// lookupContext is ctx for the lookups that settle a create, or, when ctx's
+// deadline has passed, a short grace period: one more request is better
+// than leaving a website the state does not know about. It is nil when ctx
+// was cancelled.
+func lookupContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if err := ctx.Err(); err != nil {
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return nil, func() {}
+		}
+		return context.WithTimeout(context.WithoutCancel(ctx), lookupGrace)
+	}
+	return ctx, func() {}
+}
+
+func (c *Client) madeByThisCreate(w *Website, in WebsiteInput, firstSent time.Time) (bool, string) {
+	offset, offsetKnown := c.clock.lowerBound()
+	return adoptionCheck(w, in, firstSent, offset, offsetKnown)
+}
+
+// settleDuplicates ends a create that succeeded after an attempt whose
+// outcome was unknown: every website with the domain is looked up, and
+// extra ones are reduced (see reduceDuplicates).
+func (c *Client) settleDuplicates(ctx context.Context, in WebsiteInput, firstSent time.Time, res *CreateResult) (*CreateResult, error) {
+	lctx, cancel := lookupContext(ctx)
+	defer cancel()
+	if lctx == nil {
+		return res, nil
+	}
+	ws, err := c.FindWebsitesByDomain(lctx, in.Domain)
+	if err != nil {
+		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: res.Attempts, Err: errors.New("an earlier attempt may have stored it too"), LookupErr: err}
+	}
+	if len(ws) <= 1 {
+		return res, nil
+	}
+	return c.reduceDuplicates(lctx, in, firstSent, res, ws)
+}
+
+// reduceDuplicates deletes the websites of ws other than res.Website, when
+// every one of them was made by this create; otherwise it deletes nothing
+// and returns a *DuplicateCreateError.
+func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSent time.Time, res *CreateResult, ws []Website) (*CreateResult, error) {
+	ids := websiteIDs(ws)
+	var extra []int64
+	for i := range ws {
+		if ws[i].ID == res.Website.ID {
+			continue
+		}
+		if ok, why := c.madeByThisCreate(&ws[i], in, firstSent); !ok {
+			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids,
+				Reason: fmt.Sprintf("website %d was not made by this create (%s), so nothing was deleted", ws[i].ID, why)}
+		}
+		extra = append(extra, ws[i].ID)
+	}
+	for _, id := range extra {
+		c.log.Warn(ctx, "deleting a duplicate that a repeated create made", map[string]any{"domain": in.Domain, "id": id, "kept": res.Website.ID})
+		if err := c.DeleteWebsite(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("deleting website %d failed: %v", id, err)}
+		}
+	}
+	left, err := c.FindWebsitesByDomain(ctx, in.Domain)
+	if err != nil || len(left) != 1 {
+		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("after deleting the extra ones, the lookup found %d (%v)", len(left), err)}
+	}
+	return res, nil
 }
 
 // domainTakenMessage is the server's answer to a store of a domain that
@@ -281,7 +424,11 @@ func (c *Client) UpdateWebsiteChecked(ctx context.Context, id int64, in WebsiteI
 			return nil, err
 		}
 		if errors.Is(err, ErrNotFound) {
-			return nil, err
+			// An older build answered the update "not found", yet the
+			// website is there: not a deletion, and not safe to repeat.
+			return nil, &APIError{Kind: ErrServer, Method: apiErr.Method, Path: apiErr.Path, StatusCode: apiErr.StatusCode,
+				Message: fmt.Sprintf("the update answered %q, but reading the website right after found it; nothing "+
+					"was changed", apiErr.Message)}
 		}
 		wait, ok := c.retryWait(ctx, attempt, err)
 		if !ok {

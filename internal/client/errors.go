@@ -12,8 +12,16 @@ import (
 // Sentinel errors that callers branch on with errors.Is. Every error returned
 // for an API answer is an *APIError that matches exactly one of them.
 var (
-	// ErrNotFound: 404, the id is unknown or belongs to another user.
+	// ErrNotFound: the application's own 404 "Resource not found.": the id
+	// is unknown or belongs to another user. It is returned only once the
+	// client has seen the base URL answer as the API does (see VerifyAPI):
+	// any unknown path under /api/v1 answers exactly the same.
 	ErrNotFound = errors.New("not found")
+	// ErrNotAPI: an answer that is not the analytics API's: a 404 of
+	// another shape (a wrong path prefix, a proxy's HTML page), a redirect
+	// to another URL, or the API's "not found" at a base URL that does not
+	// answer as the API. The base URL is probably wrong.
+	ErrNotAPI = errors.New("not the analytics API")
 	// ErrUnauthenticated: 401, or a 302 redirect to the login page: the key is
 	// missing or wrong.
 	ErrUnauthenticated = errors.New("unauthenticated")
@@ -28,6 +36,13 @@ var (
 	ErrServer = errors.New("server error")
 	// ErrUndecodable: the answer could not be decoded as the documented JSON.
 	ErrUndecodable = errors.New("undecodable response")
+
+	// ErrAccountUnsupported: the server has no GET /account (older builds).
+	ErrAccountUnsupported = errors.New("the server has no account endpoint")
+	// ErrListChanged: the list of websites kept changing while it was read.
+	ErrListChanged = errors.New("the list changed while it was read")
+	// ErrDuplicateDomain: several websites have the domain looked up.
+	ErrDuplicateDomain = errors.New("several websites with one domain")
 )
 
 // APIError describes an unsuccessful API call. It never contains the API key.
@@ -49,6 +64,8 @@ type APIError struct {
 	Attempts int
 	// Location is the redirect target of a 3xx answer.
 	Location string
+	// BaseURL is the API root the request went to (ErrNotAPI only).
+	BaseURL string
 	// Snippet is a short, redacted extract of an undecodable body.
 	Snippet string
 	// Err is an underlying decoding error, if any.
@@ -72,6 +89,19 @@ func (e *APIError) Error() string {
 		fmt.Fprintf(&b, "HTTP %d redirect to %s", e.StatusCode, e.Location)
 		if e.Kind == ErrUnauthenticated {
 			b.WriteString(" (the API key was not accepted)")
+		}
+		if e.Message != "" && e.Kind != ErrUnauthenticated {
+			fmt.Fprintf(&b, ": %s", e.Message)
+		}
+	case e.Kind == ErrNotAPI:
+		fmt.Fprintf(&b, "HTTP %d from %s, which is not the analytics API's answer", e.StatusCode, e.BaseURL)
+		switch {
+		case e.Message != "" && e.Snippet != "":
+			fmt.Fprintf(&b, " (%s; body starts with %q)", e.Message, e.Snippet)
+		case e.Message != "":
+			fmt.Fprintf(&b, " (%s)", e.Message)
+		case e.Snippet != "":
+			fmt.Fprintf(&b, " (body starts with %q)", e.Snippet)
 		}
 	default:
 		fmt.Fprintf(&b, "HTTP %d", e.StatusCode)
@@ -122,4 +152,45 @@ func snippet(b []byte, n int) string {
 		cut--
 	}
 	return strings.ToValidUTF8(s[:cut], "?") + "…"
+}
+
+// DuplicateDomainError reports several websites with the domain looked up
+// (the application has no unique index on domains).
+type DuplicateDomainError struct {
+	Domain string
+	IDs    []int64
+}
+
+func (e *DuplicateDomainError) Error() string {
+	return fmt.Sprintf("%d websites have the domain %q (ids %s); import the one you mean by its id",
+		len(e.IDs), e.Domain, joinIDs(e.IDs))
+}
+
+// Is matches ErrDuplicateDomain.
+func (e *DuplicateDomainError) Is(target error) bool { return target == ErrDuplicateDomain }
+
+// DuplicateCreateError reports that a create whose first attempt outlived
+// its answer left several websites with its domain, which the client could
+// not safely reduce to one.
+type DuplicateCreateError struct {
+	Domain string
+	IDs    []int64
+	// Reason says why the extra websites were not removed.
+	Reason string
+}
+
+func (e *DuplicateCreateError) Error() string {
+	return fmt.Sprintf("the create of %q left %d websites with that domain on the server (ids %s): %s",
+		e.Domain, len(e.IDs), joinIDs(e.IDs), e.Reason)
+}
+
+// Is matches ErrDuplicateDomain.
+func (e *DuplicateCreateError) Is(target error) bool { return target == ErrDuplicateDomain }
+
+func joinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return strings.Join(s, ", ")
 }

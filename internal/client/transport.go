@@ -37,8 +37,9 @@ const (
 // Which failures are retried depends on whether repeating the request is
 // safe:
 //   - network errors (refused or reset connections, timeouts of one attempt,
-//     truncated bodies), 429, 502, 503, 504 and a 2xx answer whose body is not
-//     JSON are retried for GET, HEAD, PUT and DELETE;
+//     truncated bodies), 429, 502, 503 and 504 are retried for GET, HEAD, PUT
+//     and DELETE, and a 2xx answer whose body is not JSON for GET, PUT and
+//     DELETE (a HEAD answer has no body to spoil);
 //   - 500 is retried for GET, HEAD and DELETE but not for PUT, because the
 //     real server answers an update of an unknown id with 500 (see
 //     UpdateWebsiteChecked);

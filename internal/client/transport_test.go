@@ -119,33 +119,34 @@ func TestRetryPolicyByMethodAndStatus(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		method string
+		name   string // what the first answer is
 		first  func(http.ResponseWriter, *http.Request)
 		retry  bool
 	}{
-		{"GET", answer(500, serverError), true},
-		{"GET", answer(502, "<html>Bad Gateway</html>"), true},
-		{"GET", answer(503, `{"message":"Service Unavailable"}`), true},
-		{"GET", answer(504, ""), true},
-		{"GET", answer(429, `{"message":"Too Many Attempts."}`, "Retry-After", "0"), true},
-		{"GET", answer(200, `{"data":{"id":7,"dom`), true},
-		{"GET", reset, true},
-		{"GET", answer(404, `{"message":"Resource not found.","status":404}`), false},
-		{"GET", answer(401, `{"message":"Unauthenticated."}`), false},
-		{"PUT", answer(500, serverError), false}, // unknown id on the real server
-		{"PUT", answer(502, ""), true},
-		{"PUT", reset, true},
-		{"PUT", answer(200, `<br />`), true},
-		{"DELETE", answer(500, serverError), true},
-		{"DELETE", reset, true},
-		{"POST", answer(500, serverError), false},
-		{"POST", answer(502, ""), false},
-		{"POST", answer(503, ""), false},
-		{"POST", reset, false},
-		{"POST", answer(201, `{"data":{"id":7,"dom`), false},
-		{"POST", answer(429, `{"message":"Too Many Attempts."}`, "Retry-After", "0"), true},
-		{"POST", answer(422, `{"message":{"domain":["The domain has already been taken."]},"status":422}`), false},
+		{"GET", "500", answer(500, serverError), true},
+		{"GET", "502", answer(502, "<html>Bad Gateway</html>"), true},
+		{"GET", "503", answer(503, `{"message":"Service Unavailable"}`), true},
+		{"GET", "504", answer(504, ""), true},
+		{"GET", "429 with Retry-After", answer(429, `{"message":"Too Many Attempts."}`, "Retry-After", "0"), true},
+		{"GET", "200 with a spoiled body", answer(200, `{"data":{"id":7,"dom`), true},
+		{"GET", "connection reset", reset, true},
+		{"GET", "404", answer(404, `{"message":"The route x could not be found."}`), false},
+		{"GET", "401", answer(401, `{"message":"Unauthenticated."}`), false},
+		{"PUT", "500", answer(500, serverError), false}, // unknown id on the real server
+		{"PUT", "502", answer(502, ""), true},
+		{"PUT", "connection reset", reset, true},
+		{"PUT", "200 with a spoiled body", answer(200, `<br />`), true},
+		{"DELETE", "500", answer(500, serverError), true},
+		{"DELETE", "connection reset", reset, true},
+		{"POST", "500", answer(500, serverError), false},
+		{"POST", "502", answer(502, ""), false},
+		{"POST", "503", answer(503, ""), false},
+		{"POST", "connection reset", reset, false},
+		{"POST", "201 with a spoiled body", answer(201, `{"data":{"id":7,"dom`), false},
+		{"POST", "429 with Retry-After", answer(429, `{"message":"Too Many Attempts."}`, "Retry-After", "0"), true},
+		{"POST", "422", answer(422, `{"message":{"domain":["The domain has already been taken."]},"status":422}`), false},
 	} {
-		t.Run(fmt.Sprintf("%s %p", tc.method, tc.first), func(t *testing.T) {
+		t.Run(tc.method+" "+tc.name, func(t *testing.T) {
 			t.Parallel()
 			ok := answer(200, recordJSON)
 			if tc.method == "POST" {

@@ -199,17 +199,13 @@ func parseTime(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("expected an RFC 3339 timestamp, got %q", s)
 }
 
-// SplitLines splits a stored exclusion list on CR and LF and drops empty (or
-// blank) lines, as the application does when it applies the list.
+// SplitLines splits a stored exclusion list on CR and LF (CRLF, lone CR or
+// LF) and drops empty lines, as the application does when it applies the
+// list. Entries are NOT trimmed: the application matches them as they are,
+// so an entry with stray spaces (or of spaces only) never matches, and must
+// show as such.
 func SplitLines(s string) []string {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
-	out := make([]string, 0, len(fields))
-	for _, f := range fields {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 }
 
 // WebsiteInput holds the fields sent on store and update. Every field except
@@ -224,7 +220,12 @@ type WebsiteInput struct {
 	// password, which the server accepts only with privacy 0 or 1.
 	Password      *string
 	ExcludeParams []string
-	ExcludeIPs    []string
+	// OmitExcludeParams leaves exclude_params out of the request, so that the
+	// server keeps its value (on update) or stores NULL (on store). The API
+	// never returns the field, so a caller that does not manage it must not
+	// send it.
+	OmitExcludeParams bool
+	ExcludeIPs        []string
 }
 
 func (in WebsiteInput) form(withDomain bool) url.Values {
@@ -238,7 +239,9 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 	if in.Password != nil {
 		v.Set("password", *in.Password)
 	}
-	v.Set("exclude_params", strings.Join(in.ExcludeParams, "\n"))
+	if !in.OmitExcludeParams {
+		v.Set("exclude_params", strings.Join(in.ExcludeParams, "\n"))
+	}
 	v.Set("exclude_ips", strings.Join(in.ExcludeIPs, "\n"))
 	return v
 }

@@ -1,12 +1,14 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 )
 
@@ -27,6 +29,7 @@ func (c *Client) websiteCall(ctx context.Context, method, path string, form url.
 		return nil, &APIError{Kind: ErrUndecodable, Method: method, Path: path, StatusCode: http.StatusOK,
 			Err: fmt.Errorf(`expected a website record under "data"`)}
 	}
+	c.markVerified()
 	return env.Data, nil
 }
 
@@ -62,6 +65,9 @@ func (c *Client) DeleteWebsite(ctx context.Context, id int64) error {
 	if out.Deleted != nil && !*out.Deleted {
 		return &APIError{Kind: ErrServer, Method: http.MethodDelete, Path: websitePath(id), StatusCode: http.StatusOK,
 			Message: `the server answered "deleted": false`}
+	}
+	if out.Deleted != nil {
+		c.markVerified()
 	}
 	return nil
 }
@@ -141,13 +147,24 @@ func (o ListOptions) query() (url.Values, error) {
 type Page struct {
 	Websites    []Website
 	CurrentPage int
-	LastPage    int
-	PerPage     int
-	Total       int
+	// LastPage is meta.last_page, or, when the server leaves it out, an
+	// estimate (from meta.total, or the current page plus one while there
+	// are more); LastPageKnown tells which.
+	LastPage      int
+	LastPageKnown bool
+	// HasNext reports whether a page follows: meta.last_page, else
+	// links.next, else a full page.
+	HasNext bool
+	PerPage int
+	// Total is meta.total, -1 when the server leaves it out.
+	Total int
 }
 
 type listEnvelope struct {
-	Data *[]Website `json:"data"`
+	Data  *[]Website `json:"data"`
+	Links *struct {
+		Next *string `json:"next"`
+	} `json:"links"`
 	Meta *struct {
 		CurrentPage json.Number `json:"current_page"`
 		LastPage    json.Number `json:"last_page"`
@@ -166,26 +183,53 @@ func (c *Client) ListWebsites(ctx context.Context, opts ListOptions) (*Page, err
 	if err := c.do(ctx, http.MethodGet, "/websites", q, nil, &env); err != nil {
 		return nil, err
 	}
-	if env.Data == nil || env.Meta == nil {
+	if env.Data == nil || (env.Meta == nil && env.Links == nil) {
 		return nil, &APIError{Kind: ErrUndecodable, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
 			Err: fmt.Errorf(`expected a paginated list with "data" and "meta"`)}
 	}
-	p := &Page{Websites: *env.Data}
-	for _, f := range []struct {
-		n   json.Number
-		dst *int
-	}{
-		{env.Meta.CurrentPage, &p.CurrentPage},
-		{env.Meta.LastPage, &p.LastPage},
-		{env.Meta.PerPage, &p.PerPage},
-		{env.Meta.Total, &p.Total},
-	} {
-		v, err := strconv.Atoi(f.n.String())
-		if err != nil && f.n != "" {
-			return nil, &APIError{Kind: ErrUndecodable, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
-				Err: fmt.Errorf("expected integer pagination fields in \"meta\", got %q", f.n)}
+	c.markVerified()
+	p := &Page{Websites: *env.Data, CurrentPage: max(opts.Page, 1), Total: -1}
+	requested, _ := strconv.Atoi(q.Get("per_page"))
+	p.PerPage = requested
+	if env.Meta != nil {
+		for _, f := range []struct {
+			n   json.Number
+			dst *int
+		}{
+			{env.Meta.CurrentPage, &p.CurrentPage},
+			{env.Meta.LastPage, &p.LastPage},
+			{env.Meta.PerPage, &p.PerPage},
+			{env.Meta.Total, &p.Total},
+		} {
+			if f.n == "" {
+				continue
+			}
+			v, err := strconv.Atoi(f.n.String())
+			if err != nil {
+				return nil, &APIError{Kind: ErrUndecodable, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
+					Err: fmt.Errorf("expected integer pagination fields in \"meta\", got %q", f.n)}
+			}
+			*f.dst = v
 		}
-		*f.dst = v
+		p.LastPageKnown = env.Meta.LastPage != ""
+	}
+	switch {
+	case p.LastPageKnown:
+		p.HasNext = max(opts.Page, 1) < p.LastPage
+	case env.Links != nil:
+		p.HasNext = env.Links.Next != nil && *env.Links.Next != ""
+	default:
+		p.HasNext = p.PerPage > 0 && len(p.Websites) >= p.PerPage
+	}
+	if !p.LastPageKnown {
+		switch {
+		case p.Total >= 0 && p.PerPage > 0:
+			p.LastPage = (p.Total + p.PerPage - 1) / p.PerPage
+		case p.HasNext:
+			p.LastPage = p.CurrentPage + 1
+		default:
+			p.LastPage = p.CurrentPage
+		}
 	}
 	if p.LastPage < 1 {
 		p.LastPage = 1
@@ -193,36 +237,63 @@ func (c *Client) ListWebsites(ctx context.Context, opts ListOptions) (*Page, err
 	return p, nil
 }
 
-// AllWebsites iterates over every matching website, page by page (following
-// meta.last_page, always sending per_page). Iteration stops at the first
-// error, which is yielded with a zero Website.
+// AllWebsites iterates over every matching website, page by page (always
+// sending per_page), to the end: it follows meta.last_page, or links.next,
+// or asks for the next page after a full one, until an empty page.
+// Iteration stops at the first error, which is yielded with a zero Website.
 //
 // Pages are read one after another, so a website created or deleted while
-// iterating may be seen twice or missed; the iterator drops repeated ids, and
-// callers that must not miss a website confirm absences individually.
+// iterating may be seen twice or missed; the iterator drops repeated ids,
+// and it watches meta.total: when it changes during the sweep, the sweep
+// starts again (websites already yielded are not yielded twice), and when
+// it changes again, an ErrListChanged error ends it. Callers that must not
+// miss a website confirm absences individually.
 func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[Website, error] {
 	return func(yield func(Website, error) bool) {
 		seen := map[int64]bool{}
-		for page := max(opts.Page, 1); ; page++ {
-			o := opts
-			o.Page = page
-			p, err := c.ListWebsites(ctx, o)
-			if err != nil {
-				yield(Website{}, err)
+		for sweep := 1; ; sweep++ {
+			changed, ok := c.sweepWebsites(ctx, opts, seen, yield)
+			if !ok || !changed {
 				return
 			}
-			for _, w := range p.Websites {
-				if seen[w.ID] {
-					continue
-				}
-				seen[w.ID] = true
-				if !yield(w, nil) {
-					return
-				}
-			}
-			if page >= p.LastPage || len(p.Websites) == 0 {
+			if sweep == 2 {
+				yield(Website{}, &APIError{Kind: ErrListChanged, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
+					Message: "the number of websites changed twice while the list was read (meta.total); retry when no one " +
+						"else is creating or deleting websites"})
 				return
 			}
+		}
+	}
+}
+
+// sweepWebsites reads the pages once. It reports whether meta.total
+// changed during the sweep, and ok false when iteration must stop.
+func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, seen map[int64]bool, yield func(Website, error) bool) (changed, ok bool) {
+	total := -1
+	for page := max(opts.Page, 1); ; page++ {
+		o := opts
+		o.Page = page
+		p, err := c.ListWebsites(ctx, o)
+		if err != nil {
+			yield(Website{}, err)
+			return false, false
+		}
+		if page == max(opts.Page, 1) {
+			total = p.Total
+		} else if p.Total != total {
+			return true, true
+		}
+		for _, w := range p.Websites {
+			if seen[w.ID] {
+				continue
+			}
+			seen[w.ID] = true
+			if !yield(w, nil) {
+				return false, false
+			}
+		}
+		if !p.HasNext || len(p.Websites) == 0 {
+			return false, true
 		}
 	}
 }
@@ -239,18 +310,44 @@ func (c *Client) ListAllWebsites(ctx context.Context, opts ListOptions) ([]Websi
 	return out, nil
 }
 
-// FindWebsiteByDomain pages through the search results for domain and
-// returns the website whose domain matches exactly (search is a substring
-// match on the server). It returns an ErrNotFound *APIError when none does.
-func (c *Client) FindWebsiteByDomain(ctx context.Context, domain string) (*Website, error) {
+// FindWebsitesByDomain returns every website whose domain is exactly
+// domain, by id (search is a substring match on the server, and the
+// application has no unique index on domains, so there may be several).
+func (c *Client) FindWebsitesByDomain(ctx context.Context, domain string) ([]Website, error) {
+	var out []Website
 	for w, err := range c.AllWebsites(ctx, ListOptions{Search: domain, SortBy: SortByID, Sort: SortAsc}) {
 		if err != nil {
 			return nil, err
 		}
 		if w.Domain == domain {
-			return &w, nil
+			out = append(out, w)
 		}
 	}
-	return nil, &APIError{Kind: ErrNotFound, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusNotFound,
-		Message: fmt.Sprintf("no website with the domain %q", domain)}
+	slices.SortFunc(out, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// FindWebsiteByDomain returns the website whose domain is exactly domain.
+// It returns an ErrNotFound *APIError when there is none, and a
+// *DuplicateDomainError when there are several.
+func (c *Client) FindWebsiteByDomain(ctx context.Context, domain string) (*Website, error) {
+	ws, err := c.FindWebsitesByDomain(ctx, domain)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(ws) == 0:
+		return nil, &APIError{Kind: ErrNotFound, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusNotFound,
+			Message: fmt.Sprintf("no website with the domain %q", domain)}
+	case len(ws) > 1:
+		return nil, &DuplicateDomainError{Domain: domain, IDs: websiteIDs(ws)}
+	}
+	return &ws[0], nil
+}
+
+func websiteIDs(ws []Website) []int64 {
+	ids := make([]int64, len(ws))
+	for i, w := range ws {
+		ids[i] = w.ID
+	}
+	return ids
 }

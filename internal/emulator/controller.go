@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -151,6 +152,13 @@ func (e *Emulator) store(req *request) *Response {
 	w, echo, err := newWebsite(in)
 	if err != nil {
 		return serverError(req)
+	}
+	if d := e.slowCommit(); d > 0 {
+		// The uniqueness of the domain was a validation rule; the insert
+		// comes later, and nothing stops another store meanwhile.
+		e.mu.Unlock()
+		time.Sleep(d)
+		e.mu.Lock()
 	}
 	now := e.now()
 	w.ID, w.Owner, w.CreatedAt, w.UpdatedAt = e.nextID, req.user.Key, now, now

@@ -39,6 +39,12 @@ type User struct {
 	// Options.DefaultWebsiteLimit (itself 0 = unlimited); a negative value
 	// means unlimited whatever the default.
 	WebsiteLimit int
+	// ID, Name and Email are what GET /account returns. A zero ID is
+	// assigned (1, 2, ... in the order of Options.Users); empty Name and
+	// Email default to "User <id>" and "user<id>@example.test".
+	ID    int64
+	Name  string
+	Email string
 }
 
 // Options configures an Emulator. The zero value is a real installation with
@@ -73,10 +79,14 @@ type Options struct {
 	// PathPrefix is where the application is installed, e.g. "/analytics"
 	// for a base URL of https://example.com/analytics. Empty means the root.
 	PathPrefix string
-	// TrimStrings emulates Laravel's TrimStrings middleware (input strings
-	// other than passwords are trimmed before validation). API-BEHAVIOUR.md
-	// does not list it, so it is off by default.
-	TrimStrings bool
+	// NoTrimStrings turns off the emulation of Laravel's TrimStrings
+	// middleware, which every installation runs: input strings other than
+	// passwords are trimmed at both ends before validation (empty strings
+	// become NULL either way: ConvertEmptyStringsToNull).
+	NoTrimStrings bool
+	// NoAccountEndpoint emulates an older build without GET /api/v1/account,
+	// which then answers the API's fallback 404 "Resource not found.".
+	NoAccountEndpoint bool
 	// StateFile, if set, persists the websites as JSON. It is loaded by New
 	// and rewritten atomically (temporary file and rename) after every change.
 	StateFile string
@@ -138,6 +148,7 @@ type Emulator struct {
 	users      map[string]User
 	websites   map[int64]*Website
 	nextID     int64
+	lastUserID int64 // the largest user id assigned
 	persistErr error
 }
 
@@ -189,7 +200,7 @@ func New(opts Options) (*Emulator, error) {
 		if u.Key == "" {
 			return nil, errors.New("emulator: user with an empty key")
 		}
-		e.users[u.Key] = u
+		e.addUserLocked(u)
 	}
 	if opts.StateFile != "" {
 		if err := e.load(); err != nil {
@@ -213,7 +224,7 @@ func (e *Emulator) AddUser(u User) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.users[u.Key] = u
+	e.addUserLocked(u)
 }
 
 // user returns the user whose key is key.

@@ -83,6 +83,8 @@ func TestErrorAnswers(t *testing.T) {
 		{name: "trailing slash matches", call: call{path: "/api/v1/websites/1/", key: keyA},
 			status: 200, body: `{"data":{"id":1,"domain":"a.example.com","privacy":null,"email":null,"password":false,"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`},
 		{name: "outside the API", call: call{path: "/nothing", key: keyA},
+			status: 404, body: `{"message":"The route nothing could not be found."}`},
+		{name: "unknown path under the API", call: call{path: "/api/v1/nothing", key: keyA},
 			status: 404, body: notFound},
 		{name: "array domain is a server error", call: call{method: "POST", path: "/api/v1/websites", key: keyA, body: "domain[]=x.com", ctype: "application/x-www-form-urlencoded"},
 			status: 500, body: serverErr},

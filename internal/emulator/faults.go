@@ -80,6 +80,19 @@ type Faults struct {
 	SlowBodyRate   float64
 	SlowBodyDelay  time.Duration
 	SlowBodyChunks int
+
+	// Maintenance answers every request (API or not) 503
+	// {"message": "Service Unavailable"}, as `php artisan down` does during
+	// an upgrade. Nothing is committed, and nothing is counted in Stats.
+	Maintenance bool
+	// SlowCommit delays the insert of a store by this long AFTER its
+	// validation, without holding the lock: the uniqueness of the domain is
+	// only a validation rule on the real server (no unique index), so a
+	// second store of the same domain that arrives meanwhile passes it too,
+	// and both are stored. SlowCommitCount limits it to the first N stores
+	// (0: every store). It applies whatever Methods says.
+	SlowCommit      time.Duration
+	SlowCommitCount int
 }
 
 // Fault kinds, as counted by FaultCounts and named in ParseFaults.
@@ -93,6 +106,8 @@ const (
 	FaultMalformed        = "malformed"
 	FaultSlowBody         = "slow-body"
 	FaultLatency          = "latency"
+	FaultMaintenance      = "maintenance"
+	FaultSlowCommit       = "slow-commit"
 )
 
 // validate checks the rates and fills in defaults.
@@ -114,7 +129,8 @@ func (f Faults) normalized() (Faults, error) {
 	if total > 1+1e-9 {
 		return f, fmt.Errorf("emulator: fault rates add up to %v, more than 1", total)
 	}
-	if f.Latency < 0 || f.LatencyJitter < 0 || f.ThrottleFor < 0 || f.SlowBodyDelay < 0 || f.SlowBodyChunks < 0 || f.MaxFaults < 0 {
+	if f.Latency < 0 || f.LatencyJitter < 0 || f.ThrottleFor < 0 || f.SlowBodyDelay < 0 || f.SlowBodyChunks < 0 || f.MaxFaults < 0 ||
+		f.SlowCommit < 0 || f.SlowCommitCount < 0 {
 		return f, fmt.Errorf("emulator: negative fault duration or count")
 	}
 	if len(f.ErrorStatuses) == 0 {
@@ -151,6 +167,7 @@ type faultInjector struct {
 	rng            *rand.Rand
 	throttledUntil time.Time
 	injected       int // faults drawn, for MaxFaults
+	slowCommits    int // stores slowed so far
 	counts         map[string]int
 	byMethod       map[string]int // "KIND METHOD"
 }
@@ -229,6 +246,28 @@ func (fi *faultInjector) draw(method string, now time.Time) faultPlan {
 	return p
 }
 
+// slowCommit returns how long to delay the insert of the store being
+// handled (0: not at all).
+func (fi *faultInjector) slowCommit() time.Duration {
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	if fi.cfg.SlowCommit <= 0 || (fi.cfg.SlowCommitCount > 0 && fi.slowCommits >= fi.cfg.SlowCommitCount) {
+		return 0
+	}
+	fi.slowCommits++
+	fi.counts[FaultSlowCommit]++
+	fi.byMethod[FaultSlowCommit+" POST"]++
+	return fi.cfg.SlowCommit
+}
+
+// slowCommit is faultInjector.slowCommit of the current faults.
+func (e *Emulator) slowCommit() time.Duration {
+	if fi := e.faults.Load(); fi != nil {
+		return fi.slowCommit()
+	}
+	return 0
+}
+
 // SetFaults turns fault injection on with f, or off with nil. It replaces
 // any earlier configuration (and its random source and counts).
 func (e *Emulator) SetFaults(f *Faults) error {
@@ -273,6 +312,14 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 	fi := e.faults.Load()
 	if fi == nil {
 		e.send(w, e.Respond(r))
+		return
+	}
+	if fi.cfg.Maintenance {
+		fi.mu.Lock()
+		fi.counts[FaultMaintenance]++
+		fi.byMethod[FaultMaintenance+" "+r.Method]++
+		fi.mu.Unlock()
+		e.send(w, injectedError(http.StatusServiceUnavailable))
 		return
 	}
 	if _, ok := e.apiPath(r.URL.Path); !ok {
@@ -446,6 +493,7 @@ func (e *Emulator) sendSlowly(w http.ResponseWriter, r *http.Request, resp *Resp
 //	error=RATE error-statuses=500+503 throttle=RATE throttle-for=DUR
 //	reset-before=RATE reset-after=RATE error-after-commit=RATE
 //	truncate=RATE malformed=RATE slow-body=RATE slow-delay=DUR slow-chunks=N
+//	maintenance=true slow-commit=DUR slow-commits=N
 //
 // For example "seed=7,latency=5ms,error=0.05,reset-after=0.02". An empty
 // spec returns nil (no faults).
@@ -479,6 +527,12 @@ func ParseFaults(spec string) (*Faults, error) {
 			f.Seed, err = strconv.ParseUint(v, 10, 64)
 		case k == "slow-chunks":
 			f.SlowBodyChunks, err = strconv.Atoi(v)
+		case k == FaultSlowCommit:
+			f.SlowCommit, err = time.ParseDuration(v)
+		case k == "slow-commits":
+			f.SlowCommitCount, err = strconv.Atoi(v)
+		case k == FaultMaintenance:
+			f.Maintenance, err = strconv.ParseBool(v)
 		case k == "max":
 			f.MaxFaults, err = strconv.Atoi(v)
 		case k == "methods":
@@ -493,7 +547,8 @@ func ParseFaults(spec string) (*Faults, error) {
 				f.ErrorStatuses = append(f.ErrorStatuses, n)
 			}
 		default:
-			keys := []string{"seed", "latency", "jitter", "methods", "max", "error-statuses", "throttle-for", "slow-delay", "slow-chunks"}
+			keys := []string{"seed", "latency", "jitter", "methods", "max", "error-statuses", "throttle-for", "slow-delay", "slow-chunks",
+				FaultMaintenance, FaultSlowCommit, "slow-commits"}
 			for r := range rates {
 				keys = append(keys, r)
 			}

@@ -43,6 +43,7 @@ const (
 // allowed lists the methods of each route in Laravel's order.
 var allowed = map[string][]string{
 	routeCollection: {"GET", "HEAD", "POST"},
+	routeAccount:    {"GET", "HEAD"},
 	routeItem:       {"GET", "HEAD", "PUT", "PATCH", "DELETE"},
 }
 
@@ -62,17 +63,18 @@ type request struct {
 // Respond computes the answer to r without writing it: the Laravel
 // middleware (throttle, authentication, API access), the router and the
 // controllers, committing any state change. Requests outside
-// <PathPrefix>/api/v1 get a bare 404 and are not counted in Stats.
+// <PathPrefix>/api/v1 get Laravel's route-not-found 404 and are not counted
+// in Stats.
 // It never panics: an internal failure is a 500 "Server Error".
 func (e *Emulator) Respond(r *http.Request) *Response {
 	api, ok := e.apiPath(r.URL.Path)
 	if !ok {
-		return jsonResponse(http.StatusNotFound, notFoundBody)
+		return routeNotFound(r)
 	}
 	req := &request{r: r, method: r.Method, json: expectsJSON(r)}
 	req.route, req.rawID = matchRoute(api)
 
-	in, inErr := readInput(r, e.opts.TrimStrings)
+	in, inErr := readInput(r, !e.opts.NoTrimStrings)
 	if inErr == nil {
 		req.in = in
 		req.method = spoofedMethod(r, in)
@@ -117,6 +119,9 @@ func matchRoute(api string) (route, id string) {
 	p := strings.TrimRight(api, "/")
 	if p == routeCollection {
 		return routeCollection, ""
+	}
+	if p == routeAccount {
+		return routeAccount, ""
 	}
 	if rest, ok := strings.CutPrefix(p, routeCollection+"/"); ok && digitsRE.MatchString(rest) {
 		return routeItem, rest
@@ -213,6 +218,8 @@ func (e *Emulator) route(req *request, inErr error) *Response {
 		return e.index(req)
 	case routeCollection + " POST":
 		return e.store(req)
+	case routeAccount + " GET", routeAccount + " HEAD":
+		return e.account(req)
 	case routeItem + " GET", routeItem + " HEAD":
 		return e.show(req)
 	case routeItem + " PUT", routeItem + " PATCH":
@@ -404,3 +411,20 @@ func acceptableTypes(h string) []string {
 	}
 	return out
 }
+
+// routeNotFound is Laravel's answer to a path no route matches, outside the
+// API's prefix (whose fallback route answers "Resource not found."): JSON
+// when the client asks for it, else an HTML page.
+func routeNotFound(r *http.Request) *Response {
+	if !expectsJSON(r) {
+		resp := &Response{Status: http.StatusNotFound, Header: http.Header{}, Body: []byte(notFoundPage)}
+		resp.Header.Set("Content-Type", "text/html; charset=UTF-8")
+		return resp
+	}
+	msg := fmt.Sprintf("The route %s could not be found.", strings.TrimPrefix(r.URL.Path, "/"))
+	return jsonResponse(http.StatusNotFound, object{{"message", msg}})
+}
+
+// notFoundPage is (the start of) Laravel's HTML 404 page.
+const notFoundPage = "<!DOCTYPE html>\n<html lang=\"en\">\n    <head>\n        <meta charset=\"utf-8\">\n" +
+	"        <title>Not Found</title>\n    </head>\n    <body>\n        <div>404 | Not Found</div>\n    </body>\n</html>\n"

@@ -226,5 +226,5 @@ func TestPathPrefix(t *testing.T) {
 	}
 	req := call{path: "/api/v1/websites", key: keyA}
 	s.URL = strings.TrimSuffix(s.URL, "/analytics")
-	expect(t, do(t, s, req), 404, notFound)
+	expect(t, do(t, s, req), 404, `{"message":"The route api\/v1\/websites could not be found."}`)
 }

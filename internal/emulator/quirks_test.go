@@ -56,20 +56,49 @@ func TestRequestQuirks(t *testing.T) {
 					t.Errorf("stored anyway")
 				}
 			}},
-		{name: "blank privacy skips the rules and fails in the database", c: call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"b.example"}, "privacy": {"  "}}},
+		{name: "blank privacy skips the rules and fails in the database", opts: Options{NoTrimStrings: true}, c: call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"b.example"}, "privacy": {"  "}}},
 			status: 500, want: serverErr},
 		{name: "body over post_max_size", c: call{method: "POST", path: "/api/v1/websites", key: keyA, ctype: "application/x-www-form-urlencoded", body: "domain=x.com&exclude_ips=" + strings.Repeat("1", maxBody)},
 			status: 413, want: `{"message":""}`},
-		{name: "untrimmed by default", c: call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"t.example"}, "exclude_ips": {"1.2.3.4\n"}}},
+		{name: "untrimmed with NoTrimStrings", opts: Options{NoTrimStrings: true},
+			c:      call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"t.example"}, "exclude_ips": {"1.2.3.4\n"}}},
 			status: 201, want: `"exclude_ips":"1.2.3.4\n"`},
-		{name: "TrimStrings option", opts: Options{TrimStrings: true},
-			c:      call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {" t.example "}, "exclude_ips": {"1.2.3.4\n"}, "email": {" "}, "password": {" pw "}}},
-			status: 201, want: `"domain":"t.example","privacy":null,"email":null,"password":true,"exclude_bots":1,"exclude_ips":"1.2.3.4"`,
+		{name: "TrimStrings by default, inner spaces kept",
+			c:      call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {" t.example "}, "exclude_ips": {" 1.2.3.4 \n5.6.7.8\n"}, "email": {" "}, "password": {" pw "}}},
+			status: 201, want: `"domain":"t.example","privacy":null,"email":null,"password":true,"exclude_bots":1,"exclude_ips":"1.2.3.4 \n5.6.7.8"`,
 			check: func(t *testing.T, s *Server) {
 				if w, _ := s.Website(2); w.Password != " pw " {
 					t.Errorf("password trimmed: %q", w.Password)
 				}
 			}},
+		{name: "empty exclude_params stored as NULL",
+			c:      call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"p.example"}, "exclude_params": {""}}},
+			status: 201, want: `"domain":"p.example"`,
+			check: func(t *testing.T, s *Server) {
+				if w, _ := s.Website(2); w.ExcludeParams != "" {
+					t.Errorf("exclude_params = %q", w.ExcludeParams)
+				}
+			}},
+		{name: "password 0 is stored but reads back as none",
+			c:      call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"z.example"}, "privacy": {"2"}, "password": {"0"}}},
+			status: 201, want: `"password":false`,
+			check: func(t *testing.T, s *Server) {
+				if w, _ := s.Website(2); w.Password != "0" {
+					t.Errorf("password = %q", w.Password)
+				}
+			}},
+		{name: "blank password is missing",
+			c:      call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"b.example"}, "privacy": {"2"}, "password": {"   "}}},
+			status: 422, want: `"password":["The password field is required when privacy is 2."]`},
+		{name: "update with privacy 2 and no password keeps the stored one",
+			c:      call{method: "PUT", path: "/api/v1/websites/1", key: keyA, form: url.Values{"privacy": {"2"}}},
+			status: 200, want: `"privacy":"2","email":null,"password":false`},
+		{name: "unknown path under /api/v1 is the fallback route",
+			c:      call{method: "GET", path: "/api/v1/nothing/here", key: keyA},
+			status: 404, want: `{"message":"Resource not found.","status":404}`},
+		{name: "path outside /api/v1",
+			c:      call{method: "GET", path: "/analytics/api/v1/websites/1", key: keyA},
+			status: 404, want: `{"message":"The route analytics\/api\/v1\/websites\/1 could not be found."}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -96,7 +96,7 @@ func TestStoreDomainCanonicalisation(t *testing.T) {
 		{"example.123", ""},
 		{"256.1.1.1", ""},
 		{"01.2.3.4", ""},
-		{" example.com", ""},
+		{"exam ple.com", ""},
 		{"exa_mple.com", ""},
 		{"bücher.de", ""},
 		{strings.Repeat("a", 64) + ".com", ""},

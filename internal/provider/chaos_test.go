@@ -89,19 +89,18 @@ func checkServerMatchesState(env *testEnv, n int) resource.TestCheckFunc {
 			}
 			sort.Strings(ips)
 			for _, c := range []struct {
-				name      string
-				state     string
-				server    string
-				stateOnly bool
+				name   string
+				state  string
+				server string
 			}{
-				{"domain", a["domain"], w.Domain, false},
-				{"privacy", strconv.Itoa(privacy), intString(w.Privacy), false},
-				{"email_reports", map[string]string{"true": "1", "false": "0"}[a["email_reports"]], intString(w.Email), false},
-				{"exclude_bots", map[string]string{"true": "1", "false": "0"}[a["exclude_bots"]], intString(w.ExcludeBots), false},
-				{"exclude_ips", strings.Join(ips, ","), sortedLines(w.ExcludeIPs), false},
-				{"exclude_params", a["exclude_params.0"], w.ExcludeParams, false},
-				{"created_at", a["created_at"], w.CreatedAt.UTC().Format(time.RFC3339), false},
-				{"updated_at", a["updated_at"], w.UpdatedAt.UTC().Format(time.RFC3339), false},
+				{"domain", a["domain"], w.Domain},
+				{"privacy", strconv.Itoa(privacy), intString(w.Privacy)},
+				{"email_reports", map[string]string{"true": "1", "false": "0"}[a["email_reports"]], intString(w.Email)},
+				{"exclude_bots", map[string]string{"true": "1", "false": "0"}[a["exclude_bots"]], intString(w.ExcludeBots)},
+				{"exclude_ips", strings.Join(ips, ","), sortedLines(w.ExcludeIPs)},
+				{"exclude_params", a["exclude_params.0"], w.ExcludeParams},
+				{"created_at", a["created_at"], w.CreatedAt.UTC().Format(time.RFC3339)},
+				{"updated_at", a["updated_at"], w.UpdatedAt.UTC().Format(time.RFC3339)},
 			} {
 				if c.state != c.server {
 					return fmt.Errorf("%s: %s is %q in the state but %q on the server", addr, c.name, c.state, c.server)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -72,6 +73,14 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 		diags.AddError("API Access Denied",
 			fmt.Sprintf("Could not %s %s. %s. The API key is valid, but its user may not do this: usually the user's "+
 				"plan does not include API access. Ask the installation's administrator to enable it.", op, what, answered))
+	case errors.Is(err, client.ErrNotAPI):
+		diags.AddAttributeError(path.Root("base_url"), "Unexpected Answer at base_url",
+			fmt.Sprintf("Could not %s %s: %s. Nothing was changed and the state was kept as it is. Check the "+
+				"provider's base_url (or the ANALYTICS_BASE_URL environment variable): it must be the URL of the "+
+				"installation itself, the part before /api/v1.", op, what, apiErr.Error()))
+	case errors.Is(err, client.ErrDuplicateDomain):
+		diags.AddError("Several Websites With One Domain",
+			fmt.Sprintf("Could not %s %s: %s.", op, what, err))
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddError("Website Not Found",
 			fmt.Sprintf("Could not %s %s. %s. It may have been deleted, or belong to another user.", op, what, answered))
@@ -106,4 +115,71 @@ func validationDetail(op, what, field, msg string) (summary, detail string) {
 	}
 	return "Website Rejected by the Server",
 		fmt.Sprintf("Could not %s %s: the server rejected the field %q: %q. Correct the value and apply again.", op, what, field, msg)
+}
+
+// tflogLogger hands the client's log messages to tflog, with the context
+// of the Terraform operation they belong to. The client never puts the API
+// key or a password in its fields.
+type tflogLogger struct{}
+
+func (tflogLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Debug(ctx, msg, fields)
+}
+
+func (tflogLogger) Info(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Info(ctx, msg, fields)
+}
+
+func (tflogLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Warn(ctx, msg, fields)
+}
+
+// addCreateError reports a failed create; a create whose outcome could not
+// be told gets its own diagnostic, since the website may exist, and so does
+// one that left several websites with the domain.
+func addCreateError(diags *diag.Diagnostics, domain string, err error) {
+	var unknown *client.CreateOutcomeUnknownError
+	var dup *client.DuplicateCreateError
+	if errors.As(err, &dup) {
+		diags.AddError("Website Created Twice",
+			fmt.Sprintf("%s. The server has no unique index on domains, so a create that outlived its time limit "+
+				"and was sent again stored the website twice, and the provider could not safely remove the extra "+
+				"one. Nothing was recorded in the state. Delete the extra website in the web interface, then import "+
+				"the other one by id (an import block with id = \"<id>\") or apply again.", dup.Error()))
+		return
+	}
+	if errors.As(err, &unknown) {
+		diags.AddError("Website May Have Been Created",
+			fmt.Sprintf("%s. Check the analytics web interface: if the website %q is there, import it "+
+				"(terraform import <resource address> %s, or an import block with id = %q) before applying again; "+
+				"otherwise apply again once the server answers.", unknown.Error(), domain, domain, domain))
+		return
+	}
+	addAPIError(diags, "create", domain, err)
+}
+
+// addOwnerMismatch reports a website whose remembered owner (the user that
+// created or imported it) is not the API key's user.
+func addOwnerMismatch(diags *diag.Diagnostics, op, domain, id string, remembered, key websiteOwner) {
+	diags.AddError("Website Belongs to Another User",
+		fmt.Sprintf("Refusing to %s the website %q (id %s): it was created or imported by %s, but the configured "+
+			"api_key belongs to %s. Nothing was read, changed or removed, and the state was kept as it is. Check the "+
+			"provider's api_key (or the ANALYTICS_API_KEY environment variable): it must be the key of %s.",
+			op, domain, id, remembered, key, remembered))
+}
+
+// addVanishedError reports a website that the API reports missing but that
+// the vanishGuard did not let leave the state.
+func addVanishedError(diags *diag.Diagnostics, op, domain, id string, key *websiteOwner, err error) {
+	if !errors.Is(err, errVanished) {
+		diags.AddError("Timed Out Talking to the Analytics API",
+			fmt.Sprintf("Could not %s the website %q (id %s): %s.", op, domain, id, err))
+		return
+	}
+	diags.AddError("Every Managed Website Vanished",
+		fmt.Sprintf("Could not %s the website %q (id %s): the API answers that %s has no such website, and so far "+
+			"in this run it has answered the same for every managed website it was asked about and found none. "+
+			"That is what a valid API key of another user of the installation looks like, so the state was kept as "+
+			"it is. Check the provider's api_key (or the ANALYTICS_API_KEY environment variable). If the websites "+
+			"were really deleted, remove them from the state with terraform state rm.", op, domain, id, keyUser(key)))
 }

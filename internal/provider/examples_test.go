@@ -2,7 +2,6 @@ package provider
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,23 +28,7 @@ func TestAccExamplesValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-analytics"), ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	var overrides strings.Builder
-	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
-		for _, ns := range []string{"analytics-tf", "hashicorp"} {
-			fmt.Fprintf(&overrides, "    %q = %q\n", host+"/"+ns+"/analytics", bin)
-		}
-	}
-	cliConfig := filepath.Join(bin, "cli.tfrc")
-	if err := os.WriteFile(cliConfig, []byte("provider_installation {\n  dev_overrides {\n"+overrides.String()+
-		"  }\n  direct {}\n}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cliConfig := builtProvider(t)
 
 	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
 	dirs, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))

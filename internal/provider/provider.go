@@ -49,14 +49,6 @@ type providerModel struct {
 	RequestsPerMinute types.Int64  `tfsdk:"requests_per_minute"`
 }
 
-// providerData is what resources and data sources receive from Configure.
-type providerData struct {
-	client *client.Client
-	// websites serves the reads of websites by id, from a list sweep when
-	// Terraform refreshes many at once; mutations must Forget the website.
-	websites *client.BulkReader
-}
-
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "analytics"
 	resp.Version = p.version
@@ -208,7 +200,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 	tflog.Debug(ctx, "configured analytics API client", map[string]any{"base_url": c.BaseURL(), "timeout": timeout.String(),
 		"max_retries": retry.MaxRetries, "requests_per_minute": retry.RequestsPerMinute})
 
-	data := &providerData{client: c, websites: client.NewBulkReader(c, client.BulkReaderOptions{})}
+	data := newProviderData(c)
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -166,15 +166,11 @@ func TestProviderConfigure_unknownValues(t *testing.T) {
 // reach the API.
 func TestProviderNotConfigured(t *testing.T) {
 	var diags diag.Diagnostics
-	if c := (&websiteResource{}).client(&diags); c != nil || !diags.HasError() {
-		t.Fatalf("client() = %v, %v; want nil and an error", c, diags)
+	if c := dataClient((&websiteResource{}).data, &diags); c != nil || !diags.HasError() {
+		t.Fatalf("dataClient() = %v, %v; want nil and an error", c, diags)
 	}
 	if got := diags.Errors()[0]; got.Summary() != "Provider Not Configured" || !strings.Contains(got.Detail(), "base_url or api_key is not known yet") {
 		t.Errorf("unexpected error %q: %q", got.Summary(), got.Detail())
-	}
-	diags = nil
-	if c := dataClient(nil, &diags); c != nil || !diags.HasError() {
-		t.Fatalf("dataClient() = %v, %v; want nil and an error", c, diags)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -29,10 +30,21 @@ type testEnv struct {
 	Key string
 }
 
+// Throttle of the test emulators unless a test sets its own: the real
+// server's 60 requests, in a short window, so that every acceptance test goes
+// through the client's pacer as it would against a real server.
+const (
+	testRateLimit  = 60
+	testRateWindow = time.Second
+)
+
 // newTestEnv starts an emulator (with opts) behind an httptest server. wrap,
 // if given, wraps the emulator's handler, e.g. to act between requests.
 func newTestEnv(t *testing.T, opts emulator.Options, wrap ...func(http.Handler) http.Handler) *testEnv {
 	t.Helper()
+	if opts.RateLimit == 0 {
+		opts.RateLimit, opts.RateWindow = testRateLimit, testRateWindow
+	}
 	e, err := emulator.New(opts)
 	if err != nil {
 		t.Fatalf("emulator: %v", err)

@@ -1,15 +1,12 @@
 package provider
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -47,35 +44,4 @@ func retryOptions(cfg providerModel, diags *diag.Diagnostics) *client.RetryOptio
 		diags.AddAttributeError(path.Root("max_retries"), "Invalid Max Retries", "max_retries must be 0 or more.")
 	}
 	return opts
-}
-
-// tflogLogger hands the client's log messages to tflog, with the context
-// of the Terraform operation they belong to. The client never puts the API
-// key or a password in its fields.
-type tflogLogger struct{}
-
-func (tflogLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Debug(ctx, msg, fields)
-}
-
-func (tflogLogger) Info(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Info(ctx, msg, fields)
-}
-
-func (tflogLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Warn(ctx, msg, fields)
-}
-
-// addCreateError reports a failed create; a create whose outcome could not
-// be told gets its own diagnostic, since the website may exist.
-func addCreateError(diags *diag.Diagnostics, domain string, err error) {
-	var unknown *client.CreateOutcomeUnknownError
-	if errors.As(err, &unknown) {
-		diags.AddError("Website May Have Been Created",
-			fmt.Sprintf("%s. Check the analytics web interface: if the website %q is there, import it "+
-				"(terraform import <resource address> %s, or an import block with id = %q) before applying again; "+
-				"otherwise apply again once the server answers.", unknown.Error(), domain, domain, domain))
-		return
-	}
-	addAPIError(diags, "create", domain, err)
 }

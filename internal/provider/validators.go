@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -16,6 +17,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"golang.org/x/net/idna"
 )
+
+// numericID matches a website id as the API knows it.
+var numericID = regexp.MustCompile(`^[1-9][0-9]*$`)
 
 // maxDomainLength is the server's limit on domain (max:255).
 const maxDomainLength = 255
@@ -344,17 +348,21 @@ func (excludeParamsValidator) ValidateSet(_ context.Context, req validator.SetRe
 const maxPasswordLength = 128
 
 // passwordValidator refuses passwords the server would refuse (1..128
-// characters) and blank ones. The value is a secret: messages give its
+// characters), blank ones (which its "required" rule treats as missing) and
+// "0" (stored, but read back as no password: PHP truthiness). The value is a secret: messages give its
 // length, never the value.
 func passwordValidator() validator.String {
 	return stringCheck{
-		description: "must be 1 to 128 characters and not blank",
+		description: "must be 1 to 128 characters, not blank and not \"0\"",
 		summary:     "Invalid Password",
 		problem: func(attr path.Path, pw string) string {
 			switch n := utf8.RuneCountInString(pw); {
 			case strings.TrimSpace(pw) == "":
 				return fmt.Sprintf("The %s is empty or only white space. Set a real password, or remove the attribute "+
 					"and use a privacy other than \"password\".", attr)
+			case pw == "0":
+				return fmt.Sprintf("The %s \"0\" is stored, but the server treats it as no password at all (it reads "+
+					"back as \"no password set\" and does not protect the page). Choose another password.", attr)
 			case n > maxPasswordLength:
 				return fmt.Sprintf("The %s is %d characters long; the server accepts at most %d. Use a shorter password.",
 					attr, n, maxPasswordLength)

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -125,33 +124,8 @@ func (d *websiteDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	}
 }
 
-func configureDataSource(req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) *providerData {
-	if req.ProviderData == nil {
-		return nil
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected Provider Data",
-			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", req.ProviderData))
-	}
-	return data
-}
-
 func (d *websiteDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureDataSource(req, resp)
-}
-
-// dataClient returns the API client of a resource or data source, or adds an
-// error when the provider could not be configured (its configuration was
-// unknown at plan time).
-func dataClient(data *providerData, diags *diag.Diagnostics) *client.Client {
-	if data == nil {
-		diags.AddError("Provider Not Configured",
-			"The analytics provider's base_url or api_key is not known yet, so the API cannot be reached. "+
-				"If they come from other resources, apply those first (e.g. with -target).")
-		return nil
-	}
-	return data.client
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

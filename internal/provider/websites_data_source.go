@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -14,8 +13,6 @@ import (
 )
 
 var _ datasource.DataSourceWithConfigure = (*websitesDataSource)(nil)
-
-var numericID = regexp.MustCompile(`^[1-9][0-9]*$`)
 
 // NewWebsitesDataSource returns the analytics_websites data source.
 func NewWebsitesDataSource() datasource.DataSource { return &websitesDataSource{} }
@@ -68,7 +65,7 @@ func (d *websitesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 }
 
 func (d *websitesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = configureDataSource(req, resp)
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

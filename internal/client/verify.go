@@ -1,0 +1,182 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Telling "no such website" from "wrong base URL".
+//
+// The application answers {"message":"Resource not found.","status":404}
+// for a website that does not exist or belongs to another user, and also
+// for ANY unknown path under /api/v1 (its fallback route), e.g. when the
+// base URL ends in /api/v1/something. Other wrong base URLs get other 404s:
+// Laravel's {"message":"The route ... could not be found."} outside
+// /api/v1, or a web server's HTML page. So:
+//   - a 404 of any other shape is ErrNotAPI at once;
+//   - the application's own 404 is ErrNotFound only once this Client has
+//     seen an answer that only the API gives (a list envelope, a website
+//     record, a delete confirmation, an account): the proof. Until then, the
+//     client proves it with one list request (VerifyAPI); if that fails too,
+//     the 404 is ErrNotAPI.
+
+// apiProof records whether the base URL answered as the API.
+type apiProof struct {
+	ok atomic.Bool
+	mu sync.Mutex // serialises VerifyAPI
+}
+
+type verifyingKey struct{}
+
+// isAPINotFound reports whether a 404 body is the application's own
+// {"message":"Resource not found.","status":404}.
+func isAPINotFound(data []byte) bool {
+	var body struct {
+		Message *string     `json:"message"`
+		Status  json.Number `json:"status"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if dec.Decode(&body) != nil || body.Message == nil {
+		return false
+	}
+	return *body.Message == "Resource not found." && body.Status.String() == "404"
+}
+
+// markVerified records that the base URL answered as the API.
+func (c *Client) markVerified() { c.proof.ok.Store(true) }
+
+// APIVerified reports whether the base URL has answered as the API.
+func (c *Client) APIVerified() bool { return c.proof.ok.Load() }
+
+// VerifyAPI proves that the base URL serves the analytics API, with one
+// list request unless an earlier answer already did. Success is remembered;
+// failure is not (it may be transient). It returns an ErrNotAPI *APIError
+// when the base URL answers, but not as the API.
+func (c *Client) VerifyAPI(ctx context.Context) error {
+	if c.APIVerified() {
+		return nil
+	}
+	c.proof.mu.Lock()
+	defer c.proof.mu.Unlock()
+	if c.APIVerified() {
+		return nil
+	}
+	_, err := c.ListWebsites(context.WithValue(ctx, verifyingKey{}, true), ListOptions{PerPage: PerPageValues[0]})
+	if errors.Is(err, ErrNotFound) {
+		// The fallback route: the list endpoint itself is "not found".
+		apiErr, _ := AsAPIError(err)
+		return &APIError{Kind: ErrNotAPI, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusNotFound,
+			BaseURL: c.BaseURL(), Message: fmt.Sprintf("even the list of websites answers %q", apiErr.Message)}
+	}
+	return err
+}
+
+// confirmNotFound turns the application's "not found" into ErrNotAPI when
+// the base URL does not answer as the API (see VerifyAPI).
+func (c *Client) confirmNotFound(ctx context.Context, err error) error {
+	if c.APIVerified() || ctx.Value(verifyingKey{}) != nil {
+		return err
+	}
+	verr := c.VerifyAPI(ctx)
+	if verr == nil {
+		return err
+	}
+	apiErr, _ := AsAPIError(err)
+	if errors.Is(verr, ErrNotAPI) {
+		return &APIError{Kind: ErrNotAPI, Method: apiErr.Method, Path: apiErr.Path, StatusCode: apiErr.StatusCode,
+			BaseURL: c.BaseURL(), Message: fmt.Sprintf("%q, but this base URL does not answer a list request as the API "+
+				"does (%s), and any unknown path under /api/v1 answers like a missing website", apiErr.Message, verr)}
+	}
+	return fmt.Errorf("%s %s answered %q, which is only trusted once the base URL has answered as the API, but "+
+		"checking that failed: %w", apiErr.Method, apiErr.Path, apiErr.Message, verr)
+}
+
+// suggestBaseURL is the base URL a redirect of an API request points at:
+// the Location without its /api/v1/... part.
+func suggestBaseURL(location string) string {
+	u, err := url.Parse(location)
+	if err != nil || u.Host == "" {
+		return location
+	}
+	p := u.Path
+	if i := strings.Index(p, "/api/v1/"); i >= 0 {
+		p = p[:i]
+	} else {
+		p = strings.TrimSuffix(strings.TrimRight(p, "/"), "/api/v1")
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: p}).String()
+}
+
+// Account is the API key's user, as GET /account describes it (newer
+// builds).
+type Account struct {
+	ID    int64
+	Name  string
+	Email string
+	// WebsiteLimit is the plan's number of websites (-1: unlimited); valid
+	// when HasWebsiteLimit.
+	WebsiteLimit    int
+	HasWebsiteLimit bool
+}
+
+type accountCache struct {
+	mu   sync.Mutex
+	done bool
+	acct *Account
+	err  error // ErrAccountUnsupported, or nil
+}
+
+// Account returns the API key's user (GET /account), fetched once per
+// Client: the answer, or "unsupported", is remembered; transient failures
+// are not. On builds without the endpoint it returns ErrAccountUnsupported.
+func (c *Client) Account(ctx context.Context) (*Account, error) {
+	c.account.mu.Lock()
+	defer c.account.mu.Unlock()
+	if c.account.done {
+		return c.account.acct, c.account.err
+	}
+	var env struct {
+		Data *struct {
+			ID    json.RawMessage `json:"id"`
+			Name  string          `json:"name"`
+			Email string          `json:"email"`
+			Plan  *struct {
+				Features map[string]json.RawMessage `json:"features"`
+			} `json:"plan"`
+		} `json:"data"`
+	}
+	err := c.do(ctx, http.MethodGet, "/account", nil, nil, &env)
+	if errors.Is(err, ErrNotFound) {
+		c.account.done, c.account.err = true, ErrAccountUnsupported
+		return nil, ErrAccountUnsupported
+	}
+	if err != nil {
+		return nil, err
+	}
+	id, ierr := looseInt(nil)
+	if env.Data != nil {
+		id, ierr = looseInt(env.Data.ID)
+	}
+	if env.Data == nil || ierr != nil || id == nil {
+		return nil, &APIError{Kind: ErrUndecodable, Method: http.MethodGet, Path: "/account", StatusCode: http.StatusOK,
+			Err: errors.New(`expected {"data": {"id": ..., "name": ..., "email": ...}}`)}
+	}
+	a := &Account{ID: int64(*id), Name: env.Data.Name, Email: env.Data.Email}
+	if env.Data.Plan != nil {
+		if n, err := looseInt(env.Data.Plan.Features["websites"]); err == nil && n != nil {
+			a.WebsiteLimit, a.HasWebsiteLimit = *n, true
+		}
+	}
+	c.markVerified()
+	c.account.done, c.account.acct = true, a
+	return a, nil
+}

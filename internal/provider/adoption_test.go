@@ -1,0 +1,68 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// TestAccWebsite_generatedConfig adopts websites made in the web interface
+// with import blocks and -generate-config-out, as a user would: the
+// generated configuration validates, holds nothing that would overwrite
+// what the API cannot return, plans no change once imported, and a change
+// made in it loses nothing on the server.
+func TestAccWebsite_generatedConfig(t *testing.T) {
+	w := newCLIWorkdir(t)
+	env := newTestEnv(t, emulator.Options{})
+	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1),
+		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.1\r\n10.0.0.2\r\n"})
+	env.Seed(env.Key, emulator.Website{Domain: "gen-secret.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0),
+		ExcludeBots: ptr(0), ExcludeParams: "&"})
+	w.write("main.tf", env.providerConfig()+fmt.Sprintf(`
+import {
+  to = analytics_website.public
+  id = "%d"
+}
+import {
+  to = analytics_website.secret
+  id = "gen-secret.example.com"
+}
+`, public.ID))
+
+	env.ResetStats()
+	w.mustRun(0, "plan", "-generate-config-out=generated.tf")
+	gen := w.read("generated.tf")
+	if m := regexp.MustCompile(`(?m)^\s*exclude_params\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
+		t.Errorf("the generated configuration sets exclude_params, which the API never returns: %q\n%s", m, gen)
+	}
+	w.mustRun(0, "validate")
+	w.mustRun(0, "apply", "-auto-approve")
+	if n := writes(env); n != 0 {
+		t.Errorf("adopting sent %d write requests: %v", n, env.Stats().ByRoute)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+
+	// A change in the generated configuration loses nothing.
+	changed := regexp.MustCompile(`(email_reports\s*=\s*)true`).ReplaceAllString(gen, "${1}false")
+	changed = regexp.MustCompile(`(exclude_bots\s*=\s*)false`).ReplaceAllString(changed, "${1}true")
+	if changed == gen {
+		t.Fatalf("the generated configuration does not have the expected attributes:\n%s", gen)
+	}
+	w.write("generated.tf", changed)
+	w.mustRun(0, "apply", "-auto-approve")
+	for domain, want := range map[string][2]string{
+		"gen-public.example.com": {"utm_source\nfbclid", ""},
+		"gen-secret.example.com": {"&", "from-the-ui"},
+	} {
+		got, _ := env.websiteByDomain(t, domain)
+		if got.ExcludeParams != want[0] || got.Password != want[1] {
+			t.Errorf("%s: exclude_params %q (want %q), password changed: %v", domain, got.ExcludeParams, want[0], got.Password != want[1])
+		}
+	}
+	if got, _ := env.websiteByDomain(t, "gen-public.example.com"); got.Email == nil || *got.Email != 0 {
+		t.Errorf("the change was not applied: email = %v", got.Email)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+}

@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Resource identity (Terraform 1.12 and OpenTofu 1.12 and later): the
+// identity is the website's id, set after create, refresh and update (older
+// clients send no prior identity), and import by identity plans clean.
+func TestAccWebsite_identity(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{})
+	idIs := regexp.MustCompile(`^[1-9][0-9]*$`)
+	cfg := func(extra string) string {
+		return env.config(websiteHCL(`domain = "identity.example.com"` + "\n" + extra))
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(env),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity(websiteAddr, map[string]knownvalue.Check{"id": knownvalue.StringRegexp(idIs)}),
+					statecheck.ExpectIdentityValueMatchesState(websiteAddr, tfjsonpath.New("id")),
+				},
+			},
+			{
+				Config: cfg("email_reports = true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentityValueMatchesState(websiteAddr, tfjsonpath.New("id")),
+				},
+			},
+			{ // import { to = ..., identity = { id = "N" } }
+				Config:          cfg("email_reports = true"),
+				ResourceName:    websiteAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+				ImportPlanChecks: resource.ImportPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ // and by id, with an import block
+				Config:          cfg("email_reports = true"),
+				ResourceName:    websiteAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportPlanChecks: resource.ImportPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// An identity that is not a website id is refused, naming the form.
+func TestAccWebsite_identityImportInvalid(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{})
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(fmt.Sprintf(`
+import {
+  to       = analytics_website.test
+  identity = { id = %q }
+}
+`, "example.com"), websiteHCL(`domain = "example.com"`)),
+			PlanOnly:    true,
+			ExpectError: expectError(`Invalid Import Identity.*numeric id, e.g. "12", got "example.com"`),
+		}},
+	})
+}

@@ -1,0 +1,267 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// Who owns a website, and when a website may leave the state.
+//
+// The API answers "Resource not found." both for a website that was deleted
+// and for one that belongs to another user of the installation, so a
+// pipeline given another user's (valid) key would see every managed website
+// vanish. Two defences:
+//
+//   - Where the server answers GET /account (newer builds), the provider
+//     learns once per run which user the key belongs to, and remembers in
+//     each website's private state the user that created or imported it
+//     (ownerKey). A website whose remembered owner is not the key's user is
+//     never read, changed, deleted or dropped: the operation fails naming
+//     both users. A website whose owner is the key's user and that the API
+//     reports missing was really deleted.
+//   - Where the owner is not known (older builds without /account, or a
+//     state written by provider 0.1.0 that has not been refreshed since), a
+//     "not found" goes through the vanishGuard: it may leave the state only
+//     if this run has also found a website, or if it is the only one that
+//     vanished. A refresh in which every managed website vanishes at once
+//     fails instead.
+//
+// The client, for its part, reports client.ErrNotFound only for the
+// application's own answer at a base URL proven to serve the API, so a
+// wrong base_url never reaches these rules (see client.ErrNotAPI).
+
+// ownerKey is the private state key of a website's websiteOwner.
+const ownerKey = "owner"
+
+// websiteOwner is a user of the installation, as GET /account describes it.
+type websiteOwner struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name,omitempty"`
+	Email string `json:"email,omitempty"`
+}
+
+func ownerOf(a *client.Account) *websiteOwner {
+	if a == nil {
+		return nil
+	}
+	return &websiteOwner{ID: a.ID, Name: a.Name, Email: a.Email}
+}
+
+// String names the user for messages: user #1 (Alice, alice@example.com).
+func (o websiteOwner) String() string {
+	s := fmt.Sprintf("user #%d", o.ID)
+	switch {
+	case o.Name != "" && o.Email != "":
+		s += fmt.Sprintf(" (%s, %s)", o.Name, o.Email)
+	case o.Name != "" || o.Email != "":
+		s += fmt.Sprintf(" (%s%s)", o.Name, o.Email)
+	}
+	return s
+}
+
+// privateGetter and privateSetter are the private state of framework
+// requests and responses (its type is internal to the framework).
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// rememberedOwner returns the owner remembered in a website's private state,
+// or nil when none is (a website imported or created by provider 0.1.0).
+func rememberedOwner(ctx context.Context, p privateGetter, diags *diag.Diagnostics) *websiteOwner {
+	if p == nil {
+		return nil
+	}
+	raw, d := p.GetKey(ctx, ownerKey)
+	diags.Append(d...)
+	if len(raw) == 0 {
+		return nil
+	}
+	var o websiteOwner
+	if err := json.Unmarshal(raw, &o); err != nil || o.ID == 0 {
+		// Not fatal: the owner is learnt again on the next successful read.
+		tflog.Warn(ctx, "ignoring an unreadable owner in the private state", map[string]any{"value_length": len(raw)})
+		return nil
+	}
+	return &o
+}
+
+// remember stores o as the website's owner in its private state.
+func remember(ctx context.Context, p privateSetter, o *websiteOwner, diags *diag.Diagnostics) {
+	if o == nil || p == nil {
+		return
+	}
+	raw, err := json.Marshal(o)
+	if err != nil {
+		diags.AddError("Unable to Remember the Website's Owner", err.Error())
+		return
+	}
+	diags.Append(p.SetKey(ctx, ownerKey, raw)...)
+}
+
+// keyOwner returns the user the API key belongs to, fetched once per run, or
+// nil on servers without GET /account (older builds).
+func (d *providerData) keyOwner(ctx context.Context) (*websiteOwner, error) {
+	a, err := d.client.Account(ctx)
+	if errors.Is(err, client.ErrAccountUnsupported) {
+		d.logNoAccount.Do(func() {
+			tflog.Debug(ctx, "this server has no GET /api/v1/account (an older build): the owner of websites cannot be "+
+				"checked; a refresh in which every managed website vanishes at once is refused instead")
+		})
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ownerOf(a), nil
+}
+
+// checkOwner fails when the website's remembered owner is not the key's
+// user. key is nil when the server cannot tell (older builds).
+func checkOwner(diags *diag.Diagnostics, op string, m websiteResourceModel, remembered, key *websiteOwner) bool {
+	if remembered == nil || key == nil || remembered.ID == key.ID {
+		return true
+	}
+	addOwnerMismatch(diags, op, m.Domain.ValueString(), m.ID.ValueString(), *remembered, *key)
+	return false
+}
+
+// Defaults of vanishGuard.
+const defaultVanishQuiet = time.Second
+
+// vanishGuard decides, for the websites of one run whose owner is unknown,
+// whether a "not found" may remove a website from the state. One guard
+// serves every read and delete of a provider instance (one Terraform
+// command).
+//
+// Terraform reads the managed websites concurrently without saying how many
+// there are. A missing website may leave the state at once when the run has
+// already found another website (the key sees its user's websites, so this
+// one was deleted). Otherwise its read waits until no other read or delete
+// is under way and none has started for the quiet period: if it is then the
+// only missing one, it may leave; if several vanished and none was found,
+// every one of them is refused, and so is every later one of the run.
+type vanishGuard struct {
+	quiet time.Duration
+
+	mu      sync.Mutex
+	active  int // operations under way that have not reported missing
+	waiting int // missing websites waiting for the verdict
+	found   int // operations that found their website
+	alone   int // websites allowed to leave while nothing was found
+	refused bool
+	last    time.Time     // last start or end of an operation
+	changed chan struct{} // closed and replaced whenever the above change
+}
+
+func newVanishGuard(quiet time.Duration) *vanishGuard {
+	if quiet <= 0 {
+		quiet = defaultVanishQuiet
+	}
+	return &vanishGuard{quiet: quiet, changed: make(chan struct{})}
+}
+
+// guardOp is one read or delete of a managed website.
+type guardOp struct {
+	g    *vanishGuard
+	done bool
+}
+
+// begin registers an operation; end it with found, or ask mayForget.
+func (g *vanishGuard) begin() *guardOp {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.active++
+	g.touchLocked()
+	return &guardOp{g: g}
+}
+
+func (g *vanishGuard) touchLocked() {
+	g.last = time.Now()
+	close(g.changed)
+	g.changed = make(chan struct{})
+}
+
+// end reports that the operation ended without a verdict to ask for (an
+// error, or a website found when found is true). It is safe to call twice.
+func (op *guardOp) end(found bool) {
+	g := op.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if op.done {
+		return
+	}
+	op.done = true
+	g.active--
+	if found {
+		g.found++
+	}
+	g.touchLocked()
+}
+
+// errVanished is returned by mayForget when a website may not leave.
+var errVanished = errors.New("every managed website read so far in this run vanished at once")
+
+// mayForget waits for the verdict on a website the API reported missing:
+// nil means it may leave the state.
+func (op *guardOp) mayForget(ctx context.Context) error {
+	g := op.g
+	g.mu.Lock()
+	if !op.done {
+		op.done = true
+		g.active--
+	}
+	g.waiting++
+	g.touchLocked()
+	defer func() {
+		g.waiting--
+		g.touchLocked()
+		g.mu.Unlock()
+	}()
+	for {
+		switch {
+		case g.found > 0:
+			return nil
+		case g.refused:
+			return errVanished
+		}
+		quietFor := time.Since(g.last)
+		if g.active == 0 && quietFor >= g.quiet {
+			if g.waiting >= 2 || g.alone >= 1 {
+				g.refused = true
+				return errVanished
+			}
+			g.alone++
+			return nil
+		}
+		wait := g.quiet - quietFor
+		if g.active > 0 || wait <= 0 {
+			wait = g.quiet
+		}
+		changed := g.changed
+		g.mu.Unlock()
+		t := time.NewTimer(wait)
+		select {
+		case <-changed:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			g.mu.Lock()
+			return ctx.Err()
+		}
+		t.Stop()
+		g.mu.Lock()
+	}
+}

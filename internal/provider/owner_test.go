@@ -1,0 +1,105 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+const testQuiet = 30 * time.Millisecond
+
+// missing runs n operations that all find nothing, concurrently, and
+// returns their verdicts.
+func missing(g *vanishGuard, n int) []error {
+	ops := make([]*guardOp, n)
+	for i := range ops {
+		ops[i] = g.begin()
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i, op := range ops {
+		wg.Go(func() { errs[i] = op.mayForget(context.Background()) })
+	}
+	wg.Wait()
+	return errs
+}
+
+func TestVanishGuard(t *testing.T) {
+	t.Parallel()
+	t.Run("one website deleted, nothing else read", func(t *testing.T) {
+		t.Parallel()
+		if errs := missing(newVanishGuard(testQuiet), 1); errs[0] != nil {
+			t.Errorf("refused: %v", errs[0])
+		}
+	})
+	t.Run("every website vanished at once", func(t *testing.T) {
+		t.Parallel()
+		for i, err := range missing(newVanishGuard(testQuiet), 3) {
+			if !errors.Is(err, errVanished) {
+				t.Errorf("website %d: %v, want refused", i, err)
+			}
+		}
+	})
+	t.Run("a second vanishes later in the run", func(t *testing.T) {
+		t.Parallel()
+		g := newVanishGuard(testQuiet)
+		if errs := missing(g, 1); errs[0] != nil {
+			t.Fatalf("first refused: %v", errs[0])
+		}
+		if errs := missing(g, 1); !errors.Is(errs[0], errVanished) {
+			t.Errorf("second: %v, want refused", errs[0])
+		}
+	})
+	t.Run("another website was found", func(t *testing.T) {
+		t.Parallel()
+		g := newVanishGuard(time.Hour) // the verdict must not wait for quiet
+		g.begin().end(true)
+		for i, err := range missing(g, 2) {
+			if err != nil {
+				t.Errorf("website %d refused: %v", i, err)
+			}
+		}
+	})
+	t.Run("waits for a read under way", func(t *testing.T) {
+		t.Parallel()
+		g := newVanishGuard(testQuiet)
+		slow := g.begin()
+		done := make(chan error, 1)
+		op := g.begin()
+		go func() { done <- op.mayForget(context.Background()) }()
+		select {
+		case err := <-done:
+			t.Fatalf("decided while another read was under way: %v", err)
+		case <-time.After(5 * testQuiet):
+		}
+		slow.end(true)
+		if err := <-done; err != nil {
+			t.Errorf("refused although the other read found its website: %v", err)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		t.Parallel()
+		g := newVanishGuard(time.Hour)
+		g.begin() // never ends
+		ctx, cancel := context.WithTimeout(context.Background(), testQuiet)
+		defer cancel()
+		if err := g.begin().mayForget(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("got %v, want the context's error", err)
+		}
+	})
+}
+
+func TestWebsiteOwnerString(t *testing.T) {
+	t.Parallel()
+	for want, o := range map[string]websiteOwner{
+		"user #1 (Alice, alice@example.test)": {ID: 1, Name: "Alice", Email: "alice@example.test"},
+		"user #2 (bob@example.test)":          {ID: 2, Email: "bob@example.test"},
+		"user #3":                             {ID: 3},
+	} {
+		if got := o.String(); got != want {
+			t.Errorf("%+v: got %q, want %q", o, got, want)
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+type websiteResourceModel struct {
+	ID            types.String   `tfsdk:"id"`
+	Domain        types.String   `tfsdk:"domain"`
+	Privacy       types.String   `tfsdk:"privacy"`
+	Password      types.String   `tfsdk:"password"`
+	PasswordWO    types.String   `tfsdk:"password_wo"`
+	PasswordWOVer types.Int64    `tfsdk:"password_wo_version"`
+	EmailReports  types.Bool     `tfsdk:"email_reports"`
+	ExcludeBots   types.Bool     `tfsdk:"exclude_bots"`
+	ExcludeParams types.Set      `tfsdk:"exclude_params"`
+	ExcludeIPs    types.Set      `tfsdk:"exclude_ips"`
+	CreatedAt     types.String   `tfsdk:"created_at"`
+	UpdatedAt     types.String   `tfsdk:"updated_at"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+}
+
+// websiteIdentityModel is the resource identity (Terraform 1.12 and later):
+// the website's id as the API knows it.
+type websiteIdentityModel struct {
+	ID types.String `tfsdk:"id"`
+}
+
+// Privacy names in configuration and their API values.
+const (
+	privacyPublic   = "public"
+	privacyPrivate  = "private"
+	privacyPassword = "password"
+)
+
+var privacyNames = []string{privacyPublic, privacyPrivate, privacyPassword}
+
+func privacyToAPI(name string) int {
+	switch name {
+	case privacyPrivate:
+		return client.PrivacyPrivate
+	case privacyPassword:
+		return client.PrivacyPassword
+	default:
+		return client.PrivacyPublic
+	}
+}
+
+func privacyFromAPI(v int) (string, error) {
+	if v >= 0 && v < len(privacyNames) {
+		return privacyNames[v], nil
+	}
+	return "", fmt.Errorf("the server returned privacy %d, which is none of 0 (public), 1 (private), 2 (password)", v)
+}
+
+// Default operation time limits, used when the timeouts block leaves one out.
+const (
+	defaultCreateTimeout = 10 * time.Minute
+	defaultReadTimeout   = 5 * time.Minute
+	defaultUpdateTimeout = 10 * time.Minute
+	defaultDeleteTimeout = 10 * time.Minute
+)
+
+// websiteSchemaVersion is the version of the resource's state. Version 0
+// (provider 0.1.0) stored an unset exclude_params as an empty set, which the
+// provider then sent on every update, erasing exclusions set in the web
+// interface; version 1 keeps it null (not managed).
+const websiteSchemaVersion = 1
+
+func (r *websiteResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = websiteResourceSchema(ctx)
+}
+
+func (r *websiteResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"id": identityschema.StringAttribute{
+				Description:       "The website's numeric id on the server (API field `id`), e.g. \"12\".",
+				RequiredForImport: true,
+			},
+		},
+	}
+}
+
+// UpgradeState upgrades states written by provider 0.1.0 (version 0).
+func (r *websiteResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	v0 := websiteResourceSchemaV0(ctx)
+	return map[int64]resource.StateUpgrader{
+		0: {
+			PriorSchema: &v0,
+			StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+				var m websiteResourceModel
+				resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+				if resp.Diagnostics.HasError() {
+					return
+				}
+				m.ExcludeParams = upgradeExcludeParamsV0(m.ExcludeParams)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+			},
+		},
+	}
+}
+
+// upgradeExcludeParamsV0: version 0 wrote an empty set both for
+// `exclude_params = []` and for no exclude_params at all, and could not
+// read the server's value. Only a non-empty set is known to have been set
+// by Terraform; an empty one becomes null (not managed), so that upgrading
+// plans no change and never erases exclusions made in the web interface.
+func upgradeExcludeParamsV0(v types.Set) types.Set {
+	if v.IsNull() || v.IsUnknown() || len(v.Elements()) == 0 {
+		return types.SetNull(types.StringType)
+	}
+	return v
+}
+
+// websiteResourceSchemaV0 is the schema of provider 0.1.0, for the upgrade.
+func websiteResourceSchemaV0(ctx context.Context) schema.Schema {
+	s := websiteResourceSchema(ctx)
+	s.Version = 0
+	params := s.Attributes["exclude_params"].(schema.SetAttribute) //nolint:forcetypeassert // built just above
+	params.Computed = true
+	params.Default = setdefault.StaticValue(stringSetValue(nil))
+	s.Attributes["exclude_params"] = params
+	return s
+}
+
+func websiteResourceSchema(ctx context.Context) schema.Schema {
+	return schema.Schema{
+		Version: websiteSchemaVersion,
+		MarkdownDescription: "A website tracked by the analytics installation (API: `/api/v1/websites`). " +
+			"Create, update and delete map to the API's store, update and delete; `domain` cannot change in place.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The website's numeric id on the server (API field `id`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"domain": schema.StringAttribute{
+				MarkdownDescription: "Host name (or IPv4 address) of the website (API field `domain`), unique across the " +
+					"whole installation. Must be in the form the server stores: lower case, without scheme, " +
+					"leading `www.`, path or port; anything else fails at plan time naming the form to use. " +
+					"Internationalised names must be given in punycode (`xn--...`). Changing it replaces the website.",
+				Required:      true,
+				Validators:    []validator.String{domainValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"privacy": schema.StringAttribute{
+				MarkdownDescription: "Who can see the statistics page: `public`, `private` or `password` " +
+					"(API field `privacy`: 0, 1, 2). Defaults to `public`.",
+				Optional:   true,
+				Computed:   true,
+				Default:    stringdefault.StaticString(privacyPublic),
+				Validators: []validator.String{stringvalidator.OneOf(privacyNames...)},
+			},
+			"password": schema.StringAttribute{
+				MarkdownDescription: "Password of the statistics page (API field `password`, 1 to 128 characters, not " +
+					"`\"0\"`, which the server treats as no password). Only allowed with `privacy = \"password\"`; a " +
+					"new website with that privacy needs `password` or `password_wo`, and so does a website switched " +
+					"to it. Left unset on a website whose privacy already is `password` (e.g. after an import), the " +
+					"password is not managed: the server keeps the one it has. It is stored in the Terraform state " +
+					"(as a sensitive value); use `password_wo` to keep it out. The API never returns it: Terraform " +
+					"notices when it was removed outside Terraform and sets it again, but not when it was changed. " +
+					"Leaving `password` privacy clears a password that Terraform set.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{passwordValidator()},
+			},
+			"password_wo": schema.StringAttribute{
+				MarkdownDescription: "Write-only form of `password` (Terraform 1.11 or OpenTofu 1.11 and later): the " +
+					"password of the statistics page (API field `password`, same rules as `password`), which is sent to " +
+					"the API but never stored in the plan or the state, and may come from an ephemeral value. Requires " +
+					"`password_wo_version`; conflicts with `password`. As Terraform cannot see a change of a " +
+					"write-only value, the password is sent on create and again only when `password_wo_version` " +
+					"changes: change the version to rotate the password.",
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				Validators: []validator.String{
+					passwordValidator(),
+					stringvalidator.ConflictsWith(path.MatchRoot("password")),
+					stringvalidator.AlsoRequires(path.MatchRoot("password_wo_version")),
+				},
+			},
+			"password_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "Version of `password_wo`, stored in the state: any number, to be changed (e.g. " +
+					"incremented) whenever `password_wo` changes, which makes the next apply send the new password. " +
+					"Required with `password_wo`. If the password is found removed on the server, the next plan " +
+					"shows this version as changed and the apply sets the password again.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("password_wo"))},
+			},
+			"email_reports": schema.BoolAttribute{
+				MarkdownDescription: "Whether periodic e-mail reports are sent (API field `email`). Defaults to `false`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+			},
+			"exclude_bots": schema.BoolAttribute{
+				MarkdownDescription: "Whether hits from common bots are excluded from tracking (API field `exclude_bots`). Defaults to `true`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+			},
+			"exclude_params": schema.SetAttribute{
+				MarkdownDescription: "URL query parameter names removed from tracked page URLs, or the single entry `&` " +
+					"for every parameter (API field `exclude_params`, sent one per line). The API never returns this " +
+					"field, so Terraform cannot see its value on the server: **unset, it is not managed** and never " +
+					"sent, so the server keeps whatever it holds (set in the web interface, say); this is how it is " +
+					"after an import. Set it (`[]` for none) to manage it: it is then sent on every create and update, " +
+					"and changes made outside Terraform are not detected. Removing it from the configuration after " +
+					"Terraform set it clears it on the server once, then leaves it unmanaged.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  []validator.Set{excludeParamsValidator{}},
+			},
+			"exclude_ips": schema.SetAttribute{
+				MarkdownDescription: "IPv4/IPv6 addresses and CIDR ranges whose hits are not tracked (API field " +
+					"`exclude_ips`, sent one per line and read back split on line breaks, so a list edited in the " +
+					"web interface shows no spurious difference; an entry stored with stray spaces, which the server " +
+					"never matches, shows as a difference that the next apply repairs). Defaults to none.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Default:     setdefault.StaticValue(stringSetValue(nil)),
+				Validators:  []validator.Set{excludeIPsValidator{}},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the website was created (RFC 3339, API field `created_at`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the website was last changed (RFC 3339, API field `updated_at`).",
+				Computed:            true,
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+// terraformSetPassword reports whether Terraform set the website's password
+// (prior is the state before the change; nil on create).
+func terraformSetPassword(prior *websiteResourceModel) bool {
+	return prior != nil && (!prior.Password.IsNull() || !prior.PasswordWOVer.IsNull())
+}
+
+// input builds the API fields from a plan; prior is the state before the
+// change (nil on create). Fields the API returns are always sent. The two it
+// never returns are sent only when the configuration manages them, or to
+// clear a value that Terraform itself set and the configuration removed:
+//   - exclude_params: when set in the configuration; else, if the prior
+//     state holds entries (Terraform set them), as empty (NULL on the
+//     server); else not at all, so the server keeps its value.
+//   - password: when set in the configuration (password; password_wo is
+//     added by Create and Update, see writeOnlyPassword); as empty, which
+//     clears it, when the website leaves "password" privacy and Terraform had
+//     set the password; else not at all.
+func (m websiteResourceModel) input(ctx context.Context, prior *websiteResourceModel, diags *diag.Diagnostics) client.WebsiteInput {
+	in := client.WebsiteInput{
+		Domain:      m.Domain.ValueString(),
+		Privacy:     privacyToAPI(m.Privacy.ValueString()),
+		Email:       m.EmailReports.ValueBool(),
+		ExcludeBots: m.ExcludeBots.ValueBool(),
+		ExcludeIPs:  []string{},
+	}
+	if !m.ExcludeIPs.IsNull() && !m.ExcludeIPs.IsUnknown() {
+		diags.Append(m.ExcludeIPs.ElementsAs(ctx, &in.ExcludeIPs, false)...)
+	}
+	switch {
+	case !m.ExcludeParams.IsNull() && !m.ExcludeParams.IsUnknown():
+		in.ExcludeParams = []string{}
+		diags.Append(m.ExcludeParams.ElementsAs(ctx, &in.ExcludeParams, false)...)
+	case prior != nil && len(prior.ExcludeParams.Elements()) > 0:
+		in.ExcludeParams = []string{} // clear what Terraform set
+	default:
+		in.OmitExcludeParams = true
+	}
+	switch {
+	case !m.Password.IsNull() && !m.Password.IsUnknown():
+		pw := m.Password.ValueString()
+		in.Password = &pw
+	case in.Privacy != client.PrivacyPassword && terraformSetPassword(prior):
+		// Leaving password privacy clears the password Terraform set (the
+		// server would keep it otherwise).
+		empty := ""
+		in.Password = &empty
+	}
+	return in
+}
+
+// applyWebsite copies the server's view of a website into the model. The
+// API does not return the password and exclude_params: the password is kept
+// unless the server says none is set (or the privacy is not "password");
+// exclude_params is kept as it is (null when not managed).
+func (m *websiteResourceModel) applyWebsite(w *client.Website) error {
+	privacy, err := privacyFromAPI(w.PrivacyValue())
+	if err != nil {
+		return err
+	}
+	m.ID = types.StringValue(strconv.FormatInt(w.ID, 10))
+	m.Domain = types.StringValue(w.Domain)
+	m.Privacy = types.StringValue(privacy)
+	m.EmailReports = types.BoolValue(w.EmailValue())
+	m.ExcludeBots = types.BoolValue(w.ExcludeBotsValue())
+	m.ExcludeIPs = stringSetValue(w.ExcludeIPs)
+	if !w.PasswordSet || privacy != privacyPassword {
+		m.Password = types.StringNull()
+		// Likewise for password_wo: its version then differs from the
+		// configuration's, and the next apply sends the password again.
+		m.PasswordWOVer = types.Int64Null()
+	}
+	if m.ExcludeParams.IsUnknown() {
+		m.ExcludeParams = types.SetNull(types.StringType)
+	}
+	m.CreatedAt = timeValue(w.CreatedAt)
+	m.UpdatedAt = timeValue(w.UpdatedAt)
+	return nil
+}
+
+func timeValue(t time.Time) types.String {
+	if t.IsZero() {
+		return types.StringNull()
+	}
+	return types.StringValue(t.Format(time.RFC3339))
+}
+
+func (m websiteResourceModel) id(diags *diag.Diagnostics) int64 {
+	id, err := strconv.ParseInt(m.ID.ValueString(), 10, 64)
+	if err != nil {
+		diags.AddAttributeError(path.Root("id"), "Invalid Website ID",
+			fmt.Sprintf("The id %q in the state is not a number. Remove the resource from the state and import it again.", m.ID.ValueString()))
+	}
+	return id
+}
