@@ -21,7 +21,9 @@ say() { printf '\n==> %s\n' "$*"; }
 say "Building Terraform if absent (project-local, .tools/bin)"
 scripts/install-tools.sh terraform
 terraform="${root}/.tools/bin/terraform"
-"${terraform}" version
+# TF_CLI_CONFIG_FILE may name a file that does not exist on a fresh machine,
+# on which Terraform warns; the demo's own configuration is written below.
+env -u TF_CLI_CONFIG_FILE CHECKPOINT_DISABLE=1 "${terraform}" version
 
 say "Building the provider ${version} and the emulator"
 rm -rf "${demo}"

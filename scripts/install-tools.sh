@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # Builds the project-local development tools into .tools/bin (git-ignored).
 #
-#   scripts/install-tools.sh [tool...]    tools: terraform tofu golangci-lint
-#                                         tfplugindocs goreleaser (default: all)
+#   scripts/install-tools.sh [tool...]    tools: terraform terraform-1.13 tofu
+#                                         golangci-lint tfplugindocs goreleaser
+#                                         gremlins (default: all)
 #
 # Everything is built from source through the Go module proxy; no release
 # binaries are downloaded. A binary that is already present is reused when it
 # reports the pinned version, so repeated runs cost nothing.
 #
 # Where the versions live:
-#   terraform      TERRAFORM_VERSION below (go install of the module itself)
+#   terraform      TERRAFORM_VERSION below (go install of the module itself):
+#                  the oldest Terraform the provider supports
+#   terraform-1.13 tools/terraform/go.mod (a wrapper module with stubs for the
+#                  nested modules the proxy does not serve): the newest
+#                  Terraform the Go module proxy serves, as
+#                  .tools/bin/terraform-1.13.3
 #   tofu           tools/opentofu/go.mod (needs a replace directive, so it is
 #                  built from a module of ours rather than with go install)
 #   golangci-lint  tools/golangci-lint/go.mod
 #   tfplugindocs   tools/tfplugindocs/go.mod
 #   goreleaser     tools/goreleaser/go.mod
+#   gremlins       tools/gremlins/go.mod (mutation testing, make mutate)
 # Each tools/<name> module holds a single tool, so it resolves exactly the
 # dependency versions of that tool's own go.mod (the same build as
 # `go install <tool>@<version>`). To upgrade one: cd tools/<name> &&
@@ -76,16 +83,40 @@ timed() {
 }
 
 install_terraform() {
-	local current=""
-	if [[ -x "${bin}/terraform" ]]; then
-		current="$("${bin}/terraform" version -json 2>/dev/null | sed -n 's/^ *"terraform_version": *"\([^"]*\)".*/\1/p')"
-	fi
+	local current
+	current="$(terraform_version "${bin}/terraform")"
 	up_to_date terraform "${current}" "${TERRAFORM_VERSION}" && return 0
 	# version.dev=no drops the "-dev" suffix, as in release builds, so that
 	# `terraform version` reports exactly v${TERRAFORM_VERSION}.
 	timed terraform env GOBIN="${bin}" go install -trimpath \
 		-ldflags "-X github.com/hashicorp/terraform/version.dev=no" \
 		"github.com/hashicorp/terraform@v${TERRAFORM_VERSION}"
+}
+
+# terraform_version BINARY: the version a Terraform binary reports.
+terraform_version() {
+	[[ -x "$1" ]] || return 0
+	"$1" version -json 2>/dev/null | sed -n 's/^ *"terraform_version": *"\([^"]*\)".*/\1/p'
+}
+
+install_terraform_113() {
+	local want current stubs="${root}/.tools/terraform-stubs" name
+	want="$(module_version terraform github.com/hashicorp/terraform)"
+	current="v$(terraform_version "${bin}/terraform-${want#v}")"
+	up_to_date terraform "${current#v}" "${want#v}" && return 0
+	# The stubs of the nested modules that tools/terraform/go.mod replaces.
+	for name in azure consul cos gcs kubernetes oci oss pg s3; do
+		mkdir -p "${stubs}/${name}"
+		printf 'module github.com/hashicorp/terraform/internal/backend/remote-state/%s\n\ngo 1.24.5\n' "${name}" \
+			>"${stubs}/${name}/go.mod"
+		sed "s/NAME/${name}/g" "${root}/tools/terraform/stub.go.tmpl" >"${stubs}/${name}/stub.go"
+	done
+	mkdir -p "${stubs}/legacy"
+	printf 'module github.com/hashicorp/terraform/internal/legacy\n\ngo 1.24.5\n' >"${stubs}/legacy/go.mod"
+	# -mod=mod: the build adds what the stubs need to go.sum; never tidy.
+	(cd "${root}/tools/terraform" && timed "terraform ${want}" env GOFLAGS=-mod=mod go build -trimpath \
+		-ldflags "-X github.com/hashicorp/terraform/version.dev=no" \
+		-o "${bin}/terraform-${want#v}" github.com/hashicorp/terraform)
 }
 
 install_tofu() {
@@ -131,19 +162,29 @@ install_goreleaser() {
 		-o "${bin}/goreleaser" "${mod}")
 }
 
+install_gremlins() {
+	local mod=github.com/go-gremlins/gremlins want
+	want="$(module_version gremlins "${mod}")"
+	up_to_date gremlins "$(built_version "${bin}/gremlins" "${mod}")" "${want}" && return 0
+	(cd "${root}/tools/gremlins" && timed gremlins go build -trimpath -ldflags "-s -w" \
+		-o "${bin}/gremlins" "${mod}/cmd/gremlins")
+}
+
 if [[ $# -eq 0 ]]; then
-	set -- terraform tofu golangci-lint tfplugindocs goreleaser
+	set -- terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins
 fi
 
 for tool in "$@"; do
 	case "${tool}" in
 	terraform) install_terraform ;;
+	terraform-1.13) install_terraform_113 ;;
+	gremlins) install_gremlins ;;
 	tofu | opentofu) install_tofu ;;
 	golangci-lint) install_golangci_lint ;;
 	tfplugindocs) install_tfplugindocs ;;
 	goreleaser) install_goreleaser ;;
 	*)
-		log "unknown tool '${tool}' (known: terraform tofu golangci-lint tfplugindocs goreleaser)"
+		log "unknown tool '${tool}' (known: terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins)"
 		exit 2
 		;;
 	esac

@@ -66,3 +66,31 @@ import {
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode")
 }
+
+// TestAccWebsite_websiteLimitWarning: a plan that creates more websites than
+// the user's plan allows (GET /account) warns at plan time; one that fits
+// does not.
+func TestAccWebsite_websiteLimitWarning(t *testing.T) {
+	w := newCLIWorkdir(t)
+	env := newTestEnv(t, emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, WebsiteLimit: 3}}})
+	env.Seed(env.Key, emulator.Website{Domain: "existing.example.com"})
+	plan := func(n int) string {
+		w.write("main.tf", env.providerConfig()+fmt.Sprintf(`
+resource "analytics_website" "new" {
+  count  = %d
+  domain = "new-${count.index}.example.com"
+}
+`, n))
+		return w.mustRun(0, "plan")
+	}
+	if out := plan(2); regexp.MustCompile(`Website Limit`).MatchString(out) {
+		t.Errorf("2 new websites for a limit of 3 with 1 existing: unexpected warning:\n%s", out)
+	}
+	out := plan(3)
+	if n := len(regexp.MustCompile(`Warning: Website Limit Would Be Exceeded`).FindAllString(out, -1)); n != 1 {
+		t.Errorf("3 new websites for a limit of 3 with 1 existing: %d warnings, want 1 (the third):\n%s", n, out)
+	}
+	if !regexp.MustCompile(`would make 4 websites, but the API key's user has 1 and its plan allows\s+3`).MatchString(out) {
+		t.Errorf("the warning does not give the numbers:\n%s", out)
+	}
+}

@@ -58,13 +58,25 @@ func (env *testEnv) configAt(baseURL, key string) string {
 
 // keptSteps are the operations a user runs against a wrong base_url or with
 // a wrong key, each of which must fail with want and leave the state alone:
-// plan (a refresh), apply -refresh-only, destroy and import.
+// plan (a refresh), destroy and import. (apply -refresh-only: see
+// TestAccWebsite_refreshOnlyKeepsState.)
 func keptSteps(cfg, want, importWant string) []resource.TestStep {
 	return []resource.TestStep{
 		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
-		{RefreshState: true, ExpectError: expectError(want)}, // with the configuration above
 		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
-		{Config: cfg, ResourceName: websiteAddr, ImportState: true, ImportStateId: "1", ExpectError: expectError(importWant)},
+		{ // an import block adopting website 1 under another address
+			Config: cfg + `
+import {
+  to = analytics_website.adopted
+  id = "1"
+}
+resource "analytics_website" "adopted" {
+  domain = "safe-b.example.com"
+}
+`,
+			PlanOnly:    true,
+			ExpectError: expectError(importWant),
+		},
 	}
 }
 
@@ -86,27 +98,31 @@ func keptState(env *testEnv) resource.TestStep {
 	}
 }
 
-func TestAccWebsite_wrongBaseURL(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if strings.HasPrefix(r.URL.Path, "/proxy/") { // a web server in front, with its own 404 page
-				w.Header().Set("Content-Type", "text/html")
-				w.WriteHeader(http.StatusNotFound)
-				_, _ = w.Write([]byte("<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"))
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
+// proxy404 answers the paths under /proxy/ as a web server in front of the
+// application would: with its own HTML 404 page.
+func proxy404(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/proxy/") {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte("<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"))
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
-	cases := []struct{ name, baseURL, want string }{
-		{"moved path prefix", env.URL + "/analytics", `Unexpected Answer at base_url.*` + strings.ReplaceAll(env.URL, ".", `\.`) + `/analytics.*could not be found`},
-		{"proxy HTML 404", env.URL + "/proxy", `Unexpected Answer at base_url.*404 Not Found`},
-		{"unknown path under /api/v1", env.URL + "/api/v1/v2", `Unexpected Answer at base_url.*Resource not found`},
+}
+
+func TestAccWebsite_wrongBaseURL(t *testing.T) {
+	cases := []struct{ name, suffix, want string }{
+		{"moved path prefix", "/analytics", `Unexpected Answer at base_url.*/analytics/api/v1.*could not be found`},
+		{"proxy HTML 404", "/proxy", `Unexpected Answer at base_url.*404 Not Found`},
+		{"unknown path under /api/v1", "/api/v1/v2", `Unexpected Answer at base_url.*Resource not found`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			env := newTestEnv(t, emulator.Options{}, proxy404)
 			steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
-			steps = append(steps, keptSteps(env.configAt(c.baseURL, keyOwner), c.want, c.want)...)
+			steps = append(steps, keptSteps(env.configAt(env.URL+c.suffix, keyOwner), c.want, c.want)...)
 			steps = append(steps, keptState(env))
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },

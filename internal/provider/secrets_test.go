@@ -380,7 +380,7 @@ provider "analytics" {
 			t.Errorf("plan output %d contains the %s", i, names[j])
 		}
 	}
-	if !strings.Contains(plans[0], `domain         = "`+domain+`"`) {
+	if !regexp.MustCompile(`domain\s+= "` + regexp.QuoteMeta(domain) + `"`).MatchString(plans[0]) {
 		t.Errorf("the creation's plan output does not show the domain:\n%s", plans[0])
 	}
 }

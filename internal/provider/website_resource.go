@@ -245,6 +245,8 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 		}
 		tflog.Warn(ctx, "website not found on the server; removing it from the state so that it is planned for creation",
 			map[string]any{"id": id, "domain": state.Domain.ValueString()})
+		// The framework wants an identity even for a removed resource.
+		setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -446,7 +448,11 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 		addAPIError(&resp.Diagnostics, "import", raw, err)
 		return
 	}
-	tflog.Info(ctx, "import: found website", map[string]any{"id": w.ID, "domain": w.Domain})
+	how := "id"
+	if strconv.FormatInt(w.ID, 10) != raw {
+		how = "domain"
+	}
+	tflog.Info(ctx, "import: found website by "+how, map[string]any{"id": w.ID, "domain": w.Domain})
 	id := types.StringValue(strconv.FormatInt(w.ID, 10))
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)

@@ -90,7 +90,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("password"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("email_reports"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_bots"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_params"), knownvalue.SetSizeExact(0)),
+					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_params"), knownvalue.Null()), // not managed
 					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_ips"), knownvalue.SetSizeExact(0)),
 					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
 				},
