@@ -303,7 +303,7 @@ func TestAccWebsite_malformedAnswer(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:      cfg,
+				Config: cfg,
 				// The first read of the run is the key's account; either way
 				// the error says what was expected and that it was retried.
 				ExpectError: expectError(`Unexpected Response From the Analytics API .*could not decode the response \(expected a JSON object.*\(after 2 attempts\)`),

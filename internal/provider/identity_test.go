@@ -21,8 +21,10 @@ import (
 func TestAccWebsite_identity(t *testing.T) {
 	env := newTestEnv(t, emulator.Options{})
 	idIs := regexp.MustCompile(`^[1-9][0-9]*$`)
+	// The import steps plan in a working directory of their own, where the
+	// provider's source must be named.
 	cfg := func(extra string) string {
-		return env.config(websiteHCL(`domain = "identity.example.com"` + "\n" + extra))
+		return env.config(requiredProviders, websiteHCL(`domain = "identity.example.com"`+"\n"+extra))
 	}
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},

@@ -76,6 +76,17 @@ provider "analytics" {
 `, env.URL, key)
 }
 
+// requiredProviders names the provider's source, for configurations that
+// terraform-plugin-testing copies into a working directory of their own (the
+// plannable import steps).
+const requiredProviders = `
+terraform {
+  required_providers {
+    analytics = { source = "analytics-tf/analytics" }
+  }
+}
+`
+
 // config joins the provider block and the given HCL.
 func (env *testEnv) config(hcl ...string) string {
 	return env.providerConfig() + strings.Join(hcl, "\n")
