@@ -18,7 +18,11 @@ import (
 // The reliability ("chaos") acceptance tests: the provider against an
 // emulator that throttles and injects faults. Backoffs are shortened with
 // EnvTestRetryWaitMin; waits the server asks for (Retry-After, whole
-// seconds) are not, so 429s are kept rare.
+// seconds) are not, so 429s are kept rare. A request's time limit is
+// shortened to chaosSettings' timeout, since a create whose answer was lost
+// waits twice that long for the store to land before it is sent again (the
+// emulator answers at once; a real server may not).
+const chaosSettings = "max_retries = 10\n  timeout = \"3s\""
 
 // reliableConfig is a provider block with retry settings, followed by hcl.
 func (env *testEnv) reliableConfig(settings string, hcl ...string) string {
@@ -167,7 +171,7 @@ func TestAccWebsite_chaos(t *testing.T) {
 		SlowBodyRate:         0.04, SlowBodyDelay: 5 * time.Millisecond,
 	}})
 	start := time.Now()
-	resource.Test(t, chaosSteps(t, env, "max_retries = 10", 50))
+	resource.Test(t, chaosSteps(t, env, chaosSettings, 50))
 	t.Logf("50 websites under faults in %s; faults injected: %v; requests answered: %v",
 		time.Since(start).Round(time.Millisecond), env.FaultCountsByMethod(), env.Stats().ByStatus)
 	// With these rates some creates lose their answer after the commit
@@ -200,7 +204,7 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 			f := tc.faults
 			f.Seed = 7
 			env := newTestEnv(t, emulator.Options{Faults: &f})
-			resource.Test(t, chaosSteps(t, env, "max_retries = 10", 6))
+			resource.Test(t, chaosSteps(t, env, chaosSettings, 6))
 			t.Logf("faults injected: %v", env.FaultCountsByMethod())
 			kinds := 0
 			for k, n := range env.FaultCounts() {

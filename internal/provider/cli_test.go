@@ -32,7 +32,9 @@ func builtProvider(t *testing.T) (cliConfig string) {
 			providerBuild.err = err
 			return
 		}
-		dir, err := os.MkdirTemp("", "analytics-provider-")
+		// Shared by every test of the binary, so not one test's TempDir;
+		// TestMain removes it.
+		dir, err := os.MkdirTemp("", "analytics-provider-") //nolint:usetesting // see above
 		if err != nil {
 			providerBuild.err = err
 			return
@@ -57,6 +59,14 @@ func builtProvider(t *testing.T) (cliConfig string) {
 		t.Fatal(providerBuild.err)
 	}
 	return filepath.Join(providerBuild.dir, "cli.tfrc")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if providerBuild.dir != "" {
+		_ = os.RemoveAll(providerBuild.dir)
+	}
+	os.Exit(code)
 }
 
 // cliWorkdir is a working directory in which a test runs the CLI of
