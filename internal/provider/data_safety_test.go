@@ -124,12 +124,7 @@ func TestAccWebsite_wrongBaseURL(t *testing.T) {
 			steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
 			steps = append(steps, keptSteps(env.configAt(env.URL+c.suffix, keyOwner), c.want, c.want)...)
 			steps = append(steps, keptState(env))
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				CheckDestroy:             checkDestroyed(env),
-				Steps:                    steps,
-			})
+			env.test(t, steps...)
 		})
 	}
 }
@@ -142,12 +137,7 @@ func TestAccWebsite_otherUsersKey(t *testing.T) {
 			`Website Belongs to Another User.*created or imported by user #1 \(Alice, alice@example.test\).*api_key belongs to user #2 \(Bob, bob@example.test\).*Check the provider's api_key`,
 			`Website Not Found.*No website with id 1 belongs to this API key's user, user #2 \(Bob`)...)
 		steps = append(steps, keptState(env))
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy:             checkDestroyed(env),
-			Steps:                    steps,
-		})
+		env.test(t, steps...)
 	})
 	t.Run("older build without GET /account", func(t *testing.T) {
 		env := newTestEnv(t, twoUsers(emulator.Options{NoAccountEndpoint: true}))
@@ -166,12 +156,7 @@ func TestAccWebsite_otherUsersKey(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("analytics_website.second", plancheck.ResourceActionCreate)},
 				},
 			})
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy:             checkDestroyed(env),
-			Steps:                    steps,
-		})
+		env.test(t, steps...)
 	})
 }
 

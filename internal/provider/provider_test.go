@@ -103,6 +103,18 @@ func (env *testEnv) websiteByDomain(t *testing.T, domain string) (emulator.Websi
 	return emulator.Website{}, false
 }
 
+// test runs steps as an acceptance test against env's emulator, which must
+// hold no website once the test case has destroyed what it made.
+func (env *testEnv) test(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(env),
+		Steps:                    steps,
+	})
+}
+
 // testAccPreCheck makes sure acceptance tests never fall back to downloading
 // Terraform: the project builds its own (see GNUmakefile) and points
 // TF_ACC_TERRAFORM_PATH at it.

@@ -225,13 +225,8 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 	op := r.data.guard.begin()
 	defer op.end(false)
-	remembered := rememberedOwner(ctx, req.Private, &resp.Diagnostics)
-	owner, err := r.data.keyOwner(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", state.Domain.ValueString(), err)
-		return
-	}
-	if !checkOwner(&resp.Diagnostics, "read", state, remembered, owner) {
+	remembered, owner, ok := r.owners(ctx, "read", state, req.Private, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
@@ -264,6 +259,22 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+}
+
+// owners returns the owner remembered for the website and the API key's
+// user (nil where unknown), or adds an error and reports false when they
+// differ or the key's user cannot be learnt. op is "read", "update" or
+// "delete".
+func (r *websiteResource) owners(ctx context.Context, op string, m websiteResourceModel, p privateGetter,
+	diags *diag.Diagnostics,
+) (remembered, owner *websiteOwner, ok bool) {
+	remembered = rememberedOwner(ctx, p, diags)
+	owner, err := r.data.keyOwner(ctx)
+	if err != nil {
+		addAPIError(diags, op, m.Domain.ValueString(), err)
+		return nil, nil, false
+	}
+	return remembered, owner, checkOwner(diags, op, m, remembered, owner)
 }
 
 // mayForget decides whether a website the API reports missing (the
@@ -307,13 +318,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	remembered := rememberedOwner(ctx, req.Private, &resp.Diagnostics)
-	owner, err := r.data.keyOwner(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", in.Domain, err)
-		return
-	}
-	if !checkOwner(&resp.Diagnostics, "update", state, remembered, owner) {
+	remembered, owner, ok := r.owners(ctx, "update", state, req.Private, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
@@ -367,16 +373,11 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 	op := r.data.guard.begin()
 	defer op.end(false)
-	remembered := rememberedOwner(ctx, req.Private, &resp.Diagnostics)
-	owner, err := r.data.keyOwner(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "delete", state.Domain.ValueString(), err)
+	remembered, owner, ok := r.owners(ctx, "delete", state, req.Private, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if !checkOwner(&resp.Diagnostics, "delete", state, remembered, owner) {
-		return
-	}
-	err = c.DeleteWebsite(ctx, id)
+	err := c.DeleteWebsite(ctx, id)
 	r.data.websites.Forget(id)
 	if errors.Is(err, client.ErrNotFound) {
 		if !r.mayForget(ctx, op, "delete", state, remembered, owner, &resp.Diagnostics) {
