@@ -32,6 +32,10 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 	if domain != "" {
 		what = fmt.Sprintf("the website %q", domain)
 	}
+	if errors.Is(err, client.ErrDuplicateDomain) { // the application has no unique index on domains
+		diags.AddError("Several Websites With One Domain", fmt.Sprintf("Could not %s %s: %s.", op, what, err))
+		return
+	}
 	apiErr, ok := client.AsAPIError(err)
 	if !ok {
 		switch {
@@ -78,9 +82,10 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 			fmt.Sprintf("Could not %s %s: %s. Nothing was changed and the state was kept as it is. Check the "+
 				"provider's base_url (or the ANALYTICS_BASE_URL environment variable): it must be the URL of the "+
 				"installation itself, the part before /api/v1.", op, what, apiErr.Error()))
-	case errors.Is(err, client.ErrDuplicateDomain):
-		diags.AddError("Several Websites With One Domain",
-			fmt.Sprintf("Could not %s %s: %s.", op, what, err))
+	case errors.Is(err, client.ErrListChanged):
+		diags.AddError("Website List Changed While Reading",
+			fmt.Sprintf("Could not %s the websites: %s. Rather than return an incomplete list, the provider stopped; "+
+				"apply again once no one else is creating or deleting websites.", op, apiErr.Message))
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddError("Website Not Found",
 			fmt.Sprintf("Could not %s %s. %s. It may have been deleted, or belong to another user.", op, what, answered))
