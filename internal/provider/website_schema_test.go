@@ -122,8 +122,8 @@ func TestWebsiteInput_unreadableFields(t *testing.T) {
 func TestAddAPIErrorSafety(t *testing.T) {
 	t.Parallel()
 	for want, err := range map[string]error{
-		"Unexpected Answer at base_url: Could not read the website \"x.example\": GET /websites/1: HTTP 404 from https://h/api/v1":                                         &client.APIError{Kind: client.ErrNotAPI, Method: "GET", Path: "/websites/1", StatusCode: 404, BaseURL: "https://h/api/v1"},
-		"Website List Changed While Reading: Could not read the websites: the total changed. Rather than return an incomplete list":                                       &client.APIError{Kind: client.ErrListChanged, Method: "GET", Path: "/websites", StatusCode: 200, Message: "the total changed"},
+		"Unexpected Answer at base_url: Could not read the website \"x.example\": GET /websites/1: HTTP 404 from https://h/api/v1":                                           &client.APIError{Kind: client.ErrNotAPI, Method: "GET", Path: "/websites/1", StatusCode: 404, BaseURL: "https://h/api/v1"},
+		"Website List Changed While Reading: Could not read the websites: the total changed. Rather than return an incomplete list":                                          &client.APIError{Kind: client.ErrListChanged, Method: "GET", Path: "/websites", StatusCode: 200, Message: "the total changed"},
 		"Several Websites With One Domain: Could not read the website \"x.example\": 2 websites have the domain \"x.example\" (ids 3, 4); import the one you mean by its id": &client.DuplicateDomainError{Domain: "x.example", IDs: []int64{3, 4}},
 	} {
 		var diags diag.Diagnostics
