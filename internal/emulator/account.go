@@ -35,7 +35,13 @@ func (e *Emulator) UserID(key string) int64 {
 	return u.ID
 }
 
-// account is GET /account: the user, with the plan's features.
+// accountPageviews is the pageviews feature of the plan GET /account
+// shows, as on a fresh installation's Default plan.
+const accountPageviews = 1000
+
+// account is GET /account: the user, with the plan's features. websites is
+// the user's website limit, -1 when unlimited; a user without API access
+// never gets here (403).
 func (e *Emulator) account(req *request) *Response {
 	if e.opts.NoAccountEndpoint {
 		return jsonResponse(http.StatusNotFound, notFoundBody)
@@ -48,7 +54,7 @@ func (e *Emulator) account(req *request) *Response {
 	plan := object{
 		{"id", 1}, {"name", "Default"},
 		{"features", object{
-			{"pageviews", -1}, {"websites", websites}, {"email_reports", 1}, {"data_export", 1}, {"api", 1},
+			{"pageviews", accountPageviews}, {"websites", websites}, {"email_reports", 1}, {"data_export", 1}, {"api", 1},
 		}},
 	}
 	return dataResponse(http.StatusOK, object{

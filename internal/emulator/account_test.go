@@ -1,99 +1,92 @@
 package emulator
 
 import (
-	"net/url"
-	"strings"
-	"sync"
+	"fmt"
 	"testing"
-	"time"
 )
+
+// accountBody is the GET /account answer for a user.
+func accountBody(id int64, name, email string, websites int) string {
+	return fmt.Sprintf(`{"data":{"id":%[1]d,"name":%[2]q,"email":%[3]q,"avatar_url":"https:\/\/example.test\/avatar\/%[1]d.png",`+
+		`"locale":"en","timezone":"UTC","plan":{"id":1,"name":"Default","features":{"pageviews":1000,"websites":%[4]d,`+
+		`"email_reports":1,"data_export":1,"api":1}},"created_at":"2024-01-01T00:00:00.000000Z"},"status":200}`,
+		id, name, email, websites)
+}
 
 func TestAccountEndpoint(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t, Options{Users: []User{
+	users := []User{
 		{Key: keyA, Name: "Alice", Email: "alice@example.test"},
 		{Key: keyB, WebsiteLimit: 3},
-	}})
-	expect(t, do(t, s, call{path: "/api/v1/account", key: keyA}), 200,
-		`{"data":{"id":1,"name":"Alice","email":"alice@example.test","avatar_url":"https:\/\/example.test\/avatar\/1.png",`+
-			`"locale":"en","timezone":"UTC","plan":{"id":1,"name":"Default","features":{"pageviews":-1,"websites":-1,`+
-			`"email_reports":1,"data_export":1,"api":1}},"created_at":"2024-01-01T00:00:00.000000Z"},"status":200}`)
-	r := do(t, s, call{path: "/api/v1/account", key: keyB})
-	if r.status != 200 || !strings.Contains(r.body, `"id":2,"name":"User 2","email":"user2@example.test"`) ||
-		!strings.Contains(r.body, `"websites":3`) {
-		t.Errorf("user B: %d %s", r.status, r.body)
+		{Key: keyNoAccess, NoAPIAccess: true},
 	}
-	if id := s.UserID(keyB); id != 2 {
-		t.Errorf("UserID(keyB) = %d", id)
+	tests := []struct {
+		name   string
+		opts   Options
+		c      call
+		status int
+		body   string
+	}{
+		{name: "named user, unlimited", c: call{path: "/api/v1/account", key: keyA},
+			status: 200, body: accountBody(1, "Alice", "alice@example.test", -1)},
+		{name: "default name and e-mail, own limit", c: call{path: "/api/v1/account", key: keyB},
+			status: 200, body: accountBody(2, "User 2", "user2@example.test", 3)},
+		{name: "installation's default limit", opts: Options{DefaultWebsiteLimit: 5}, c: call{path: "/api/v1/account", key: keyA},
+			status: 200, body: accountBody(1, "Alice", "alice@example.test", 5)},
+		{name: "trailing slash", c: call{path: "/api/v1/account/", key: keyA},
+			status: 200, body: accountBody(1, "Alice", "alice@example.test", -1)},
+		{name: "explicit ids", opts: Options{Users: []User{{Key: keyB}, {Key: keyA, ID: 42}}}, c: call{path: "/api/v1/account", key: keyA},
+			status: 200, body: accountBody(42, "User 42", "user42@example.test", -1)},
+		{name: "no key", c: call{path: "/api/v1/account"},
+			status: 401, body: unauthorized},
+		{name: "wrong key", c: call{path: "/api/v1/account", key: "nope"},
+			status: 401, body: unauthorized},
+		{name: "plan without API access", c: call{path: "/api/v1/account", key: keyNoAccess},
+			status: 403, body: noAccess},
+		{name: "wrong method", c: call{method: "POST", path: "/api/v1/account", key: keyA},
+			status: 405, body: laravelJSON("The POST method is not supported for route api/v1/account. Supported methods: GET, HEAD.")},
+		{name: "older build", opts: Options{NoAccountEndpoint: true}, c: call{path: "/api/v1/account", key: keyA},
+			status: 404, body: notFound},
+		{name: "older build, no key", opts: Options{NoAccountEndpoint: true}, c: call{path: "/api/v1/account"},
+			status: 401, body: unauthorized},
 	}
-	expect(t, do(t, s, call{path: "/api/v1/account"}), 401, `{"message":"Unauthenticated."}`)
-
-	old, _ := newTestServer(t, Options{NoAccountEndpoint: true})
-	expect(t, do(t, old, call{path: "/api/v1/account", key: keyA}), 404, notFound)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if tc.opts.Users == nil {
+				tc.opts.Users = users
+			}
+			tc.opts.RateLimit = 60
+			s, _ := newTestServer(t, tc.opts)
+			r := do(t, s, tc.c)
+			expect(t, r, tc.status, tc.body)
+			// Like every API route, it goes through the throttle.
+			if got := r.header.Get("X-RateLimit-Remaining"); got != "59" {
+				t.Errorf("X-RateLimit-Remaining = %q, want 59", got)
+			}
+			method := tc.c.method
+			if method == "" {
+				method = "GET"
+			}
+			if n := s.Stats().ByRoute[method+" /api/v1/account"]; n != 1 {
+				t.Errorf("Stats.ByRoute: %v", s.Stats().ByRoute)
+			}
+		})
+	}
 }
 
-func TestAccountNoAPIAccess(t *testing.T) {
+func TestUserID(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t, Options{Users: []User{{Key: keyA, NoAPIAccess: true}}})
-	expect(t, do(t, s, call{path: "/api/v1/account", key: keyA}), 403,
-		`{"message":"You don't have access to this feature.","status":403}`)
-}
-
-// Two overlapping stores of one domain both pass the uniqueness rule when
-// the insert is slow: the real database has no unique index on domain.
-func TestSlowCommitDuplicates(t *testing.T) {
-	t.Parallel()
-	s := NewServer(t, Options{Users: []User{{Key: keyA}}, Faults: &Faults{SlowCommit: 300 * time.Millisecond, SlowCommitCount: 1}})
-	form := url.Values{"domain": {"dup.example"}}
-	var wg sync.WaitGroup
-	statuses := make([]int, 2)
-	wg.Go(func() {
-		statuses[0] = do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: form}).status
-	})
-	time.Sleep(50 * time.Millisecond)
-	wg.Go(func() {
-		statuses[1] = do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: form}).status
-	})
-	wg.Wait()
-	if statuses[0] != 201 || statuses[1] != 201 {
-		t.Fatalf("statuses %v, want both 201", statuses)
-	}
-	n := 0
-	for _, w := range s.Websites() {
-		if w.Domain == "dup.example" {
-			n++
+	s, _ := newTestServer(t, Options{Users: []User{{Key: keyA}, {Key: keyB, ID: 7}, {Key: keyNoAccess}}})
+	for key, want := range map[string]int64{keyA: 1, keyB: 7, keyNoAccess: 8, "unknown": 0} {
+		if got := s.UserID(key); got != want {
+			t.Errorf("UserID(%.4s…) = %d, want %d", key, got, want)
 		}
 	}
-	if n != 2 {
-		t.Fatalf("%d websites dup.example, want 2", n)
+	s.AddUser(User{Key: "new"})
+	s.AddUser(User{Key: keyA, Name: "Renamed"}) // keeps its id
+	if s.UserID("new") != 9 || s.UserID(keyA) != 1 {
+		t.Errorf("after AddUser: new %d, A %d", s.UserID("new"), s.UserID(keyA))
 	}
-	r := do(t, s, call{path: "/api/v1/websites?search=dup&per_page=10", key: keyA})
-	if strings.Count(r.body, `"domain":"dup.example"`) != 2 {
-		t.Errorf("the list does not show both: %s", r.body)
-	}
-	// A store after both landed is refused as usual.
-	expect(t, do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: form}), 422,
-		`{"message":{"domain":["The domain has already been taken."]},"status":422}`)
-	if c := s.FaultCounts()[FaultSlowCommit]; c != 1 {
-		t.Errorf("slow commits counted: %d", c)
-	}
-}
-
-func TestMaintenanceFault(t *testing.T) {
-	t.Parallel()
-	s := NewServer(t, Options{Users: []User{{Key: keyA}}, Faults: &Faults{Maintenance: true}})
-	for _, c := range []call{
-		{path: "/api/v1/websites", key: keyA},
-		{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"m.example"}}},
-		{path: "/elsewhere"},
-	} {
-		expect(t, do(t, s, c), 503, `{"message":"Service Unavailable"}`)
-	}
-	if len(s.Websites()) != 0 {
-		t.Error("a store was committed during maintenance")
-	}
-	f, err := ParseFaults("maintenance=true,slow-commit=2s,slow-commits=3")
-	if err != nil || !f.Maintenance || f.SlowCommit != 2*time.Second || f.SlowCommitCount != 3 {
-		t.Errorf("ParseFaults: %+v %v", f, err)
-	}
+	expect(t, do(t, s, call{path: "/api/v1/account", key: keyA}), 200, accountBody(1, "Renamed", "user1@example.test", -1))
 }

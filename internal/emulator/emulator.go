@@ -2,13 +2,21 @@
 // Website API (a Laravel 10 application), as described in
 // shared/API-BEHAVIOUR.md.
 //
-// By default it answers like a real installation, quirks included: store
-// answers 201 with "status":200 in the body, store and update echo the
-// submitted strings ("2") while show and list return integers, absent
-// privacy/email are stored as NULL, update of an unknown id is a 500,
-// validation errors are {"message":{field:[...]},"status":422}, a request
-// without Accept: application/json and without a valid key is redirected to a
-// login page, and JSON is encoded like PHP's json_encode (with "\/").
+// By default it answers like a real installation (the newest build),
+// quirks included: input strings are trimmed (except passwords) and empty
+// ones become NULL, as Laravel's TrimStrings and ConvertEmptyStringsToNull
+// middleware do; store answers 201 with "status":200 in the body, store and
+// update echo the submitted strings ("2") while show and list return
+// integers, absent privacy/email are stored as NULL, update of an unknown id
+// is a 500, validation errors are {"message":{field:[...]},"status":422}, a
+// request without Accept: application/json and without a valid key is
+// redirected to a login page, GET /api/v1/account describes the key's user,
+// any other unknown path under /api/v1 is the API's fallback 404 "Resource
+// not found." while a path outside it is Laravel's "The route ... could not
+// be found.", and JSON is encoded like PHP's json_encode (with "\/").
+// Options turn on the ways older builds differ; Faults injects the failures
+// of a real deployment, among them maintenance mode and the slow store
+// that lets one domain be stored twice (there is no unique index on domain).
 //
 // The emulator is an http.Handler. Tests usually start one per test with
 // NewServer; the analytics-emulator command serves one as a standalone process.
@@ -80,9 +88,12 @@ type Options struct {
 	// for a base URL of https://example.com/analytics. Empty means the root.
 	PathPrefix string
 	// NoTrimStrings turns off the emulation of Laravel's TrimStrings
-	// middleware, which every installation runs: input strings other than
-	// passwords are trimmed at both ends before validation (empty strings
-	// become NULL either way: ConvertEmptyStringsToNull).
+	// middleware, which every real installation runs (so the default,
+	// false, trims): input strings other than password (and
+	// password_confirmation, current_password) are trimmed at both ends
+	// before validation, inner white space kept. Empty strings become NULL
+	// either way (ConvertEmptyStringsToNull, which cannot be turned off), so
+	// a value sent as "" or, with trimming, as "  " is stored as NULL.
 	NoTrimStrings bool
 	// NoAccountEndpoint emulates an older build without GET /api/v1/account,
 	// which then answers the API's fallback 404 "Resource not found.".
@@ -143,6 +154,8 @@ type Emulator struct {
 	throttle *throttle
 	stats    statsRecorder
 	faults   atomic.Pointer[faultInjector] // nil: no fault injection
+	// maintenance is SetMaintenance's switch.
+	maintenance atomic.Bool
 
 	mu         sync.Mutex // guards the fields below
 	users      map[string]User
@@ -247,10 +260,14 @@ func (e *Emulator) websiteLimit(u User) int {
 	}
 }
 
-// Seed stores w for owner, bypassing validation, and returns it as stored.
-// A zero ID takes the next id; zero timestamps take the current time; a
-// favorite without FavoritedAt gets the current time. Seeding an existing ID
-// replaces that website.
+// Seed stores w for owner (a user's API key) as a raw database insert would,
+// and returns it as stored, with its id: no input middleware (nothing
+// trimmed, "" is NULL as in Website), no domain canonicalisation, no
+// validation (so a domain may be stored twice, a website limit exceeded,
+// or an owner that is no user given). A zero ID takes the next id; zero
+// timestamps take the current time; a favorite without FavoritedAt gets
+// the current time. Seeding an existing ID replaces that website. A failed
+// write of the state file is reported by PersistError.
 func (e *Emulator) Seed(owner string, w Website) Website {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -278,7 +295,8 @@ func (e *Emulator) Seed(owner string, w Website) Website {
 	return w
 }
 
-// Website returns the stored website with id, whoever owns it.
+// Website returns the stored website with id, whoever owns it, with
+// everything stored (see Websites).
 func (e *Emulator) Website(id int64) (Website, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -289,7 +307,9 @@ func (e *Emulator) Website(id int64) (Website, bool) {
 	return w.clone(), true
 }
 
-// Websites returns every stored website of every user, by id.
+// Websites returns every stored website of every user, by id, with
+// everything stored, including what the API never returns (Password,
+// ExcludeParams) and websites that share a domain.
 func (e *Emulator) Websites() []Website {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -357,11 +377,13 @@ func (e *Emulator) PersistError() error {
 	return e.persistErr
 }
 
-// ServeHTTP serves the API under <PathPrefix>/api/v1 (with the faults of
-// Options.Faults or SetFaults, if any) and the emulator's control endpoints
-// GET /__emulator/stats and POST /__emulator/reset-stats.
+// ServeHTTP serves the emulator's control endpoints GET /__emulator/stats
+// and POST /__emulator/reset-stats, then the maintenance 503 if the
+// installation is down (see SetMaintenance), then the API under
+// <PathPrefix>/api/v1 with the faults of Options.Faults or SetFaults, if
+// any (other paths get Laravel's route 404, see Respond).
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if e.serveControl(w, r) {
+	if e.serveControl(w, r) || e.serveMaintenance(w, r) {
 		return
 	}
 	e.serveAPI(w, r)

@@ -39,9 +39,18 @@ var notFoundBody = object{{"message", "Resource not found."}, {"status", 404}}
 func jsonResponse(status int, v any) *Response {
 	body, err := encodePHP(v)
 	if err != nil {
-		status = http.StatusInternalServerError
-		body = []byte(`{"message":"Server Error"}`)
+		return exceptionResponse(http.StatusInternalServerError, "Server Error")
 	}
+	return jsonBodyResponse(status, body)
+}
+
+// exceptionResponse is Laravel's exception handler's JSON answer (see
+// encodeLaravelException): pretty-printed, no "status" key.
+func exceptionResponse(status int, message string) *Response {
+	return jsonBodyResponse(status, encodeLaravelException(message))
+}
+
+func jsonBodyResponse(status int, body []byte) *Response {
 	resp := &Response{Status: status, Header: http.Header{}, Body: body}
 	resp.Header.Set("Content-Type", "application/json")
 	resp.Header.Set("Cache-Control", "no-cache, private")
@@ -49,10 +58,11 @@ func jsonResponse(status int, v any) *Response {
 }
 
 // laravelError renders an exception the way Laravel's default handler does:
-// {"message":...} for a request that expects JSON, else an HTML error page.
+// a pretty-printed {"message": ...} for a request that expects JSON (see
+// encodeLaravelException), else an HTML error page.
 func laravelError(req *request, status int, message, title string) *Response {
 	if req.json {
-		return jsonResponse(status, object{{"message", message}})
+		return exceptionResponse(status, message)
 	}
 	body := fmt.Sprintf(`<!DOCTYPE html>
 <html lang="en">
@@ -136,18 +146,21 @@ func acceptableTypes(h string) []string {
 }
 
 // routeNotFound is Laravel's answer to a path no route matches, outside the
-// API's prefix (whose fallback route answers "Resource not found."): JSON
-// when the client asks for it, else an HTML page.
-func routeNotFound(r *http.Request) *Response {
-	if !expectsJSON(r) {
-		resp := &Response{Status: http.StatusNotFound, Header: http.Header{}, Body: []byte(notFoundPage)}
-		resp.Header.Set("Content-Type", "text/html; charset=UTF-8")
-		return resp
+// API's prefix (whose fallback route answers "Resource not found."):
+// {"message":"The route PATH could not be found."} (no status key) when the
+// client asks for JSON, else the HTML error page. PATH is
+// $request->path(): the raw request path below the installation's
+// PathPrefix, without its slashes at both ends ("/" for the root). A path
+// outside PathPrefix (which a real web server may not even pass on to the
+// application) is printed whole.
+func (e *Emulator) routeNotFound(r *http.Request) *Response {
+	path := r.URL.EscapedPath()
+	if rest, ok := strings.CutPrefix(path, e.opts.PathPrefix); ok && (rest == "" || rest[0] == '/') {
+		path = rest
 	}
-	msg := fmt.Sprintf("The route %s could not be found.", strings.TrimPrefix(r.URL.Path, "/"))
-	return jsonResponse(http.StatusNotFound, object{{"message", msg}})
+	if path = strings.Trim(path, "/"); path == "" {
+		path = "/"
+	}
+	req := &request{r: r, json: expectsJSON(r)}
+	return laravelError(req, http.StatusNotFound, fmt.Sprintf("The route %s could not be found.", path), "Not Found")
 }
-
-// notFoundPage is (the start of) Laravel's HTML 404 page.
-const notFoundPage = "<!DOCTYPE html>\n<html lang=\"en\">\n    <head>\n        <meta charset=\"utf-8\">\n" +
-	"        <title>Not Found</title>\n    </head>\n    <body>\n        <div>404 | Not Found</div>\n    </body>\n</html>\n"

@@ -10,10 +10,10 @@ import (
 const (
 	notFound     = `{"message":"Resource not found.","status":404}`
 	unauthorized = `{"message":"Unauthenticated."}`
-	serverErr    = `{"message":"Server Error"}`
+	serverErr    = "{\n    \"message\": \"Server Error\"\n}"
 	noAccess     = `{"message":"You don't have access to this feature.","status":403}`
 	forbiddenUID = `{"message":"This action is unauthorized.","status":403}`
-	tooMany      = `{"message":"Too Many Attempts."}`
+	tooMany      = "{\n    \"message\": \"Too Many Attempts.\"\n}"
 	keyNoAccess  = "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
 )
 
@@ -73,17 +73,17 @@ func TestErrorAnswers(t *testing.T) {
 		{name: "no API access on store", call: call{method: "POST", path: "/api/v1/websites", key: keyNoAccess, form: url.Values{"domain": {"x.com"}}},
 			status: 403, body: noAccess},
 		{name: "POST on item", call: call{method: "POST", path: "/api/v1/websites/1", key: keyA},
-			status: 405, body: `{"message":"The POST method is not supported for route api\/v1\/websites\/1. Supported methods: GET, HEAD, PUT, PATCH, DELETE."}`,
+			status: 405, body: laravelJSON("The POST method is not supported for route api/v1/websites/1. Supported methods: GET, HEAD, PUT, PATCH, DELETE."),
 			header: map[string]string{"Allow": "GET, HEAD, PUT, PATCH, DELETE"}},
 		{name: "PUT on collection", call: call{method: "PUT", path: "/api/v1/websites", key: keyA},
-			status: 405, body: `{"message":"The PUT method is not supported for route api\/v1\/websites. Supported methods: GET, HEAD, POST."}`,
+			status: 405, body: laravelJSON("The PUT method is not supported for route api/v1/websites. Supported methods: GET, HEAD, POST."),
 			header: map[string]string{"Allow": "GET, HEAD, POST"}},
 		{name: "405 before auth", call: call{method: "DELETE", path: "/api/v1/websites/"},
-			status: 405, body: `{"message":"The DELETE method is not supported for route api\/v1\/websites. Supported methods: GET, HEAD, POST."}`},
+			status: 405, body: laravelJSON("The DELETE method is not supported for route api/v1/websites. Supported methods: GET, HEAD, POST.")},
 		{name: "trailing slash matches", call: call{path: "/api/v1/websites/1/", key: keyA},
 			status: 200, body: `{"data":{"id":1,"domain":"a.example.com","privacy":null,"email":null,"password":false,"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`},
 		{name: "outside the API", call: call{path: "/nothing", key: keyA},
-			status: 404, body: `{"message":"The route nothing could not be found."}`},
+			status: 404, body: laravelJSON("The route nothing could not be found.")},
 		{name: "unknown path under the API", call: call{path: "/api/v1/nothing", key: keyA},
 			status: 404, body: notFound},
 		{name: "array domain is a server error", call: call{method: "POST", path: "/api/v1/websites", key: keyA, body: "domain[]=x.com", ctype: "application/x-www-form-urlencoded"},

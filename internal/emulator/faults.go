@@ -21,11 +21,11 @@ import (
 // requests in the same order meets the same faults.
 //
 // Faults apply only to requests under /api/v1 (not to the emulator's own
-// /__emulator endpoints). Kinds that fail "before routing" never reach the
-// throttle or the controllers: nothing is committed and Stats does not count
-// them. Kinds that fail "after routing" answer (and commit) as usual, then
-// lose or spoil the answer on its way back. FaultCounts counts what was
-// injected.
+// /__emulator endpoints), except Maintenance, which answers every request.
+// Kinds that fail "before routing" never reach the throttle or the
+// controllers: nothing is committed and Stats does not count them. Kinds
+// that fail "after routing" answer (and commit) as usual, then lose or spoil
+// the answer on its way back. FaultCounts counts what was injected.
 type Faults struct {
 	// Seed seeds the random draws.
 	Seed uint64
@@ -77,16 +77,24 @@ type Faults struct {
 	SlowBodyDelay  time.Duration
 	SlowBodyChunks int
 
-	// Maintenance answers every request (API or not) 503
-	// {"message": "Service Unavailable"}, as `php artisan down` does during
-	// an upgrade. Nothing is committed, and nothing is counted in Stats.
+	// Maintenance answers every request (API or not, but not the
+	// emulator's /__emulator endpoints) 503 {"message":"Service Unavailable"}
+	// (an HTML page without Accept: application/json), as `php artisan
+	// down` does during an upgrade, before the throttle and the router:
+	// nothing is committed and nothing is counted in Stats; FaultCounts
+	// counts these answers. SetMaintenance is the same switch without
+	// fault injection.
 	Maintenance bool
-	// SlowCommit delays the insert of a store by this long AFTER its
-	// validation, without holding the lock: the uniqueness of the domain is
-	// only a validation rule on the real server (no unique index), so a
-	// second store of the same domain that arrives meanwhile passes it too,
-	// and both are stored. SlowCommitCount limits it to the first N stores
-	// (0: every store). It applies whatever Methods says.
+	// SlowCommit makes a store validate under the lock (the domain's
+	// uniqueness and the website limit included), release the lock, sleep
+	// this long, then insert without checking again and answer 201 as
+	// usual. The real database has no unique index on domain: uniqueness
+	// is only a validation rule, so a second store of the same domain that
+	// arrives meanwhile passes it too, and both are stored (two websites,
+	// one domain; likewise the website limit can be exceeded). The insert
+	// happens even if the client has gone. SlowCommitCount limits it to the
+	// first N stores that pass validation (0: every store). It applies
+	// whatever Methods and MaxFaults say, and FaultCounts counts it.
 	SlowCommit      time.Duration
 	SlowCommitCount int
 }

@@ -75,7 +75,7 @@ func TestFaultsEachKind(t *testing.T) {
 		{
 			name: "error 500", faults: Faults{ErrorRate: 1, ErrorStatuses: []int{500}}, method: "POST",
 			check: func(t *testing.T, r rawResult) {
-				if r.status != 500 || r.body != `{"message":"Server Error"}` {
+				if r.status != 500 || r.body != serverErr {
 					t.Errorf("got %d %q %v", r.status, r.body, r.err)
 				}
 			},
@@ -83,7 +83,7 @@ func TestFaultsEachKind(t *testing.T) {
 		{
 			name: "error 503", faults: Faults{ErrorRate: 1, ErrorStatuses: []int{503}}, method: "POST",
 			check: func(t *testing.T, r rawResult) {
-				if r.status != 503 || r.body != `{"message":"Service Unavailable"}` {
+				if r.status != 503 || r.body != laravelJSON("Service Unavailable") {
 					t.Errorf("got %d %q %v", r.status, r.body, r.err)
 				}
 			},

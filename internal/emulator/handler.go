@@ -67,7 +67,7 @@ type request struct {
 func (e *Emulator) Respond(r *http.Request) *Response {
 	api, ok := e.apiPath(r.URL.Path)
 	if !ok {
-		return routeNotFound(r)
+		return e.routeNotFound(r)
 	}
 	req := &request{r: r, method: r.Method, json: expectsJSON(r)}
 	req.route, req.rawID = matchRoute(api)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -166,3 +167,9 @@ func decode(t *testing.T, r result, v any) {
 }
 
 func intp(i int) *int { return &i }
+
+// laravelJSON is the body Laravel's exception handler answers to a request
+// that expects JSON: pretty-printed, slashes unescaped, no "status" key.
+func laravelJSON(message string) string {
+	return "{\n    \"message\": " + strconv.Quote(message) + "\n}"
+}

@@ -99,6 +99,14 @@ func (fi *faultInjector) draw(method string, now time.Time) faultPlan {
 	return p
 }
 
+// count records one injected fault of kind on a request with method.
+func (fi *faultInjector) count(kind, method string) {
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	fi.counts[kind]++
+	fi.byMethod[kind+" "+method]++
+}
+
 // slowCommit returns how long to delay the insert of the store being
 // handled (0: not at all).
 func (fi *faultInjector) slowCommit() time.Duration {
@@ -165,14 +173,6 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 	fi := e.faults.Load()
 	if fi == nil {
 		e.send(w, e.Respond(r))
-		return
-	}
-	if fi.cfg.Maintenance {
-		fi.mu.Lock()
-		fi.counts[FaultMaintenance]++
-		fi.byMethod[FaultMaintenance+" "+r.Method]++
-		fi.mu.Unlock()
-		e.send(w, injectedError(http.StatusServiceUnavailable))
 		return
 	}
 	if _, ok := e.apiPath(r.URL.Path); !ok {
@@ -242,14 +242,14 @@ func injectedError(status int) *Response {
 		resp.Header.Set("Content-Type", "text/html")
 		return resp
 	case http.StatusServiceUnavailable:
-		return jsonResponse(status, object{{"message", "Service Unavailable"}})
+		return exceptionResponse(status, "Service Unavailable")
 	default:
-		return jsonResponse(status, object{{"message", "Server Error"}})
+		return exceptionResponse(status, "Server Error")
 	}
 }
 
 func injectedThrottle(p faultPlan, now time.Time) *Response {
-	resp := jsonResponse(http.StatusTooManyRequests, object{{"message", "Too Many Attempts."}})
+	resp := exceptionResponse(http.StatusTooManyRequests, "Too Many Attempts.")
 	secs := int64((p.left + time.Second - 1) / time.Second)
 	resp.Header.Set("Retry-After", strconv.FormatInt(secs, 10))
 	resp.Header.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+secs, 10))

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // maxBody is PHP's default post_max_size (8M). Larger bodies are refused
@@ -51,7 +52,8 @@ func (p *params) has(k string) bool {
 func (p *params) get(k string) any { return p.vals[k] }
 
 // input is the request input as a Laravel controller sees it, after the
-// TrimStrings (optional) and ConvertEmptyStringsToNull middleware.
+// TrimStrings (unless Options.NoTrimStrings) and ConvertEmptyStringsToNull
+// middleware.
 type input struct {
 	query *params // the query string
 	form  *params // the "request" bag: a form body (urlencoded or multipart) or the JSON body
@@ -274,11 +276,17 @@ func cleanParams(p *params, trim bool) {
 	}
 }
 
-// laravelTrim trims like Laravel 10's TrimStrings: Unicode white space plus
-// U+FEFF and U+200B.
+// laravelTrim trims like Laravel 10's TrimStrings, whose
+// preg_replace('~^[\s\x{FEFF}\x{200B}]+|[\s\x{FEFF}\x{200B}]+$~u') matches
+// PCRE's Unicode \s (tab, LF, VT, FF, CR and the separators of category Z,
+// not U+0085) plus U+FEFF and U+200B. On invalid UTF-8 preg_replace fails
+// and the middleware falls back to PHP's trim().
 func laravelTrim(s string) string {
+	if !utf8.ValidString(s) {
+		return phpTrim(s)
+	}
 	return strings.TrimFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || r == '\uFEFF' || r == '\u200B'
+		return r >= '\t' && r <= '\r' || unicode.In(r, unicode.Z) || r == '\uFEFF' || r == '\u200B'
 	})
 }
 

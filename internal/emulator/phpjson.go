@@ -136,8 +136,31 @@ func phpFloat(f float64) (string, error) {
 
 const hexDigits = "0123456789abcdef"
 
+// encodeLaravelException renders {"message": message} as Laravel's
+// exception handler does for a request that expects JSON
+// (prepareJsonResponse: JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), e.g.
+//
+//	{
+//	    "message": "Too Many Attempts."
+//	}
+//
+// A message that cannot be encoded becomes "Server Error".
+func encodeLaravelException(message string) []byte {
+	var b bytes.Buffer
+	b.WriteString("{\n    \"message\": ")
+	if err := writePHPStringFlags(&b, message, false); err != nil {
+		return encodeLaravelException("Server Error")
+	}
+	b.WriteString("\n}")
+	return b.Bytes()
+}
+
 // writePHPString writes s as a PHP json_encode string literal.
-func writePHPString(b *bytes.Buffer, s string) error {
+func writePHPString(b *bytes.Buffer, s string) error { return writePHPStringFlags(b, s, true) }
+
+// writePHPStringFlags writes s as a PHP json_encode string literal, with
+// "/" escaped unless JSON_UNESCAPED_SLASHES (escapeSlash false).
+func writePHPStringFlags(b *bytes.Buffer, s string, escapeSlash bool) error {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -148,7 +171,10 @@ func writePHPString(b *bytes.Buffer, s string) error {
 			case '\\':
 				b.WriteString(`\\`)
 			case '/':
-				b.WriteString(`\/`)
+				if escapeSlash {
+					b.WriteByte('\\')
+				}
+				b.WriteByte('/')
 			case '\b':
 				b.WriteString(`\b`)
 			case '\f':

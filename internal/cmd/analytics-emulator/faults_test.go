@@ -33,7 +33,7 @@ func TestRunWithFaults(t *testing.T) {
 	t.Parallel()
 	base, stop := startInProcess(t, "-addr", "127.0.0.1:0", "-faults", "error=1,error-statuses=503,methods=POST")
 	if status, body := get(t, "POST", base+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 503 ||
-		body != `{"message":"Service Unavailable"}` {
+		body != "{\n    \"message\": \"Service Unavailable\"\n}" {
 		t.Errorf("POST: %d %s", status, body)
 	}
 	if status, _ := get(t, "GET", base+"/api/v1/websites", emulator.DefaultAPIKey, nil); status != 200 {

@@ -5,7 +5,12 @@
 //
 // It prints "analytics-emulator: listening on http://HOST:PORT" once ready
 // (the port may be 0, the line shows the one chosen), logs requests to stderr
-// with -v, and stops cleanly on SIGINT or SIGTERM.
+// with -v (with api_token and password query values masked: it prints no key
+// or password), and stops cleanly on SIGINT or SIGTERM.
+//
+// By default it answers like the newest real installation; -no-trim-strings,
+// -no-account-endpoint, -omit-favorite and -legacy-update-404 emulate other
+// builds.
 //
 // -faults injects failures for reliability testing, e.g.
 //
@@ -23,8 +28,10 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -90,7 +97,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.verbose, "v", false, "log requests to stderr")
 	fs.StringVar(&faults, "faults", "", "inject faults: comma-separated key=value pairs, e.g. "+
 		"'seed=7,latency=5ms,jitter=5ms,error=0.05,throttle=0.01,throttle-for=1s,reset-before=0.02,"+
-		"reset-after=0.02,error-after-commit=0.02,truncate=0.02,malformed=0.02,slow-body=0.05,methods=POST+PUT'")
+		"reset-after=0.02,error-after-commit=0.02,truncate=0.02,malformed=0.02,slow-body=0.05,methods=POST+PUT'; "+
+		"'maintenance=true' answers every request 503 (php artisan down); "+
+		"'slow-commit=2s,slow-commits=1' lets overlapping stores of one domain both succeed")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -176,12 +185,38 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
-// logRequests logs one line per request.
+// logRequests logs one line per request, without secrets (see logURI).
 func logRequests(h http.Handler, l *log.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(sw, r)
-		l.Printf("%s %s %s %d %s", r.RemoteAddr, r.Method, r.URL.RequestURI(), sw.status, time.Since(start).Round(time.Microsecond))
+		l.Printf("%s %s %s %d %s", r.RemoteAddr, r.Method, logURI(r.URL), sw.status, time.Since(start).Round(time.Microsecond))
 	})
+}
+
+// secretParams are the query parameters logURI masks: the API key (which
+// the application also accepts there) and passwords.
+var secretParams = []string{"api_token", "password"}
+
+// logURI is u's path and query with the values of secretParams replaced by
+// "REDACTED".
+func logURI(u *url.URL) string {
+	if u.RawQuery == "" {
+		return u.RequestURI()
+	}
+	pairs := strings.Split(u.RawQuery, "&")
+	for i, pair := range pairs {
+		k, _, ok := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			name = k
+		}
+		if ok && slices.Contains(secretParams, name) {
+			pairs[i] = k + "=REDACTED"
+		}
+	}
+	c := *u
+	c.RawQuery = strings.Join(pairs, "&")
+	return c.RequestURI()
 }
