@@ -167,3 +167,89 @@ func TestOptionsAndHead(t *testing.T) {
 		t.Fatalf("HEAD: %d %q", r.status, r.body)
 	}
 }
+
+// notFoundPage is Laravel's HTML 404 page, as the emulator renders it.
+const notFoundPage = `<!DOCTYPE html>
+<html lang="en">
+    <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+
+        <title>Not Found</title>
+    </head>
+    <body class="antialiased">
+        <div class="flex items-center">404 | Not Found</div>
+    </body>
+</html>
+`
+
+// Any unknown path under <PathPrefix>/api/v1 is the API's fallback route
+// (throttled and counted like the API); any other path is Laravel's route
+// 404, which names the path below the installation (neither throttled nor
+// counted in Stats).
+func TestRouteNotFound(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		prefix string
+		c      call
+		status int
+		body   string
+		api    bool // answered by the API's fallback route
+	}{
+		{name: "unknown path under /api/v1", c: call{path: "/api/v1/nothing/here", key: keyA},
+			status: 404, body: notFound, api: true},
+		{name: "base URL ending in /api/v1", c: call{path: "/api/v1/api/v1/websites/5", key: keyA},
+			status: 404, body: notFound, api: true},
+		{name: "fallback without key nor Accept", c: call{path: "/api/v1/api/v1/websites/5", accept: "-"},
+			status: 404, body: notFound, api: true},
+		{name: "wrong prefix", c: call{path: "/wrongprefix/api/v1/websites/5", key: keyA},
+			status: 404, body: laravelJSON("The route wrongprefix/api/v1/websites/5 could not be found.")},
+		{name: "trailing slash trimmed", c: call{path: "/wrongprefix/api/v1/websites/5/", key: keyA},
+			status: 404, body: laravelJSON("The route wrongprefix/api/v1/websites/5 could not be found.")},
+		{name: "query not shown", c: call{path: "/wrongprefix/api/v1/websites?per_page=50", key: keyA},
+			status: 404, body: laravelJSON("The route wrongprefix/api/v1/websites could not be found.")},
+		{name: "path kept encoded", c: call{path: "/a%20b/api/v1", key: keyA},
+			status: 404, body: laravelJSON("The route a%20b/api/v1 could not be found.")},
+		{name: "root", c: call{path: "/"},
+			status: 404, body: laravelJSON("The route / could not be found.")},
+		{name: "without Accept: HTML", c: call{path: "/wrongprefix/api/v1/websites/5", key: keyA, accept: "-"},
+			status: 404, body: notFoundPage},
+		{name: "HTML first in Accept", c: call{path: "/wrongprefix/api/v1/websites/5", key: keyA, accept: "text/html,application/json"},
+			status: 404, body: notFoundPage},
+		{name: "below the installation", prefix: "/analytics", c: call{path: "/wrong/api/v1/websites/5", key: keyA},
+			status: 404, body: laravelJSON("The route wrong/api/v1/websites/5 could not be found.")},
+		{name: "installation root", prefix: "/analytics", c: call{path: "/", key: keyA},
+			status: 404, body: laravelJSON("The route / could not be found.")},
+		{name: "prefix missing", prefix: "/analytics", c: call{path: "/api/v1/websites/5", root: true, key: keyA},
+			status: 404, body: laravelJSON("The route api/v1/websites/5 could not be found.")},
+		{name: "prefix misspelt", prefix: "/analytics", c: call{path: "/analyticsx/api/v1/websites", root: true, key: keyA},
+			status: 404, body: laravelJSON("The route analyticsx/api/v1/websites could not be found.")},
+		{name: "unknown path under the prefix's /api/v1", prefix: "/analytics", c: call{path: "/api/v1/v2/websites", key: keyA},
+			status: 404, body: notFound, api: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newTestServer(t, Options{PathPrefix: tc.prefix, RateLimit: 60})
+			r := do(t, s, tc.c)
+			expect(t, r, tc.status, tc.body)
+			wantType, wantRemaining, wantTotal := "application/json", "", 0
+			if tc.body == notFoundPage {
+				wantType = "text/html; charset=UTF-8"
+			}
+			if tc.api {
+				wantRemaining, wantTotal = "59", 1
+			}
+			if got := r.header.Get("Content-Type"); got != wantType {
+				t.Errorf("Content-Type %q, want %q", got, wantType)
+			}
+			if got := r.header.Get("X-RateLimit-Remaining"); got != wantRemaining {
+				t.Errorf("X-RateLimit-Remaining %q, want %q", got, wantRemaining)
+			}
+			if st := s.Stats(); st.Total != wantTotal || (tc.api && st.ByRoute["GET (unknown)"] != 1) {
+				t.Errorf("Stats %+v", st)
+			}
+		})
+	}
+}

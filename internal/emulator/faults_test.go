@@ -275,21 +275,24 @@ func TestParseFaults(t *testing.T) {
 	t.Parallel()
 	f, err := ParseFaults("seed=7, latency=5ms,jitter=1ms,methods=post+PUT,error=0.1,error-statuses=500+503," +
 		"throttle=0.01,throttle-for=2s,reset-before=0.02,reset-after=0.03,error-after-commit=0.04," +
-		"truncate=0.05,malformed=0.06,slow-body=0.07,slow-delay=3ms,slow-chunks=5,max=9")
+		"truncate=0.05,malformed=0.06,slow-body=0.07,slow-delay=3ms,slow-chunks=5,max=9," +
+		"maintenance=true,slow-commit=300ms,slow-commits=2")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Faults{Seed: 7, Latency: 5 * time.Millisecond, LatencyJitter: time.Millisecond, Methods: []string{"post", "PUT"},
 		ErrorRate: 0.1, ErrorStatuses: []int{500, 503}, ThrottleRate: 0.01, ThrottleFor: 2 * time.Second,
 		ResetBeforeRate: 0.02, ResetAfterRate: 0.03, ErrorAfterCommitRate: 0.04, TruncateRate: 0.05,
-		MalformedRate: 0.06, SlowBodyRate: 0.07, SlowBodyDelay: 3 * time.Millisecond, SlowBodyChunks: 5, MaxFaults: 9}
+		MalformedRate: 0.06, SlowBodyRate: 0.07, SlowBodyDelay: 3 * time.Millisecond, SlowBodyChunks: 5, MaxFaults: 9,
+		Maintenance: true, SlowCommit: 300 * time.Millisecond, SlowCommitCount: 2}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("ParseFaults = %+v\nwant %+v", f, want)
 	}
 	if f, err := ParseFaults("  "); f != nil || err != nil {
 		t.Errorf("empty spec: %v %v", f, err)
 	}
-	for _, bad := range []string{"error", "nope=1", "error=x", "error=1.5", "error=0.6,reset-after=0.6", "latency=-1s", "error-statuses=404"} {
+	for _, bad := range []string{"error", "nope=1", "error=x", "error=1.5", "error=0.6,reset-after=0.6", "latency=-1s", "error-statuses=404",
+		"maintenance=maybe", "slow-commit=-1s", "slow-commit=5", "slow-commits=-1"} {
 		if _, err := ParseFaults(bad); err == nil {
 			t.Errorf("ParseFaults(%q) accepted", bad)
 		}

@@ -60,6 +60,7 @@ func newTestServer(t *testing.T, opts Options) (*Server, *fakeClock) {
 type call struct {
 	method string
 	path   string // below the base URL, e.g. "/api/v1/websites"
+	root   bool   // path is below the host root, not the base URL (with Options.PathPrefix)
 	key    string // Bearer key; "" sends no Authorization header
 	form   url.Values
 	body   string // raw body (with contentType), used when form is nil
@@ -94,7 +95,11 @@ func do(t *testing.T, s *Server, c call) result {
 	if method == "" {
 		method = http.MethodGet
 	}
-	req, err := http.NewRequest(method, s.URL+c.path, body)
+	base := s.URL
+	if c.root {
+		base = s.HTTP.URL
+	}
+	req, err := http.NewRequest(method, base+c.path, body)
 	if err != nil {
 		t.Errorf("new request: %v", err)
 		return result{status: -1}

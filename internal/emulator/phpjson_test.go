@@ -36,6 +36,21 @@ func TestEncodePHP(t *testing.T) {
 	}
 }
 
+func TestEncodeLaravelException(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ message, want string }{
+		{"Too Many Attempts.", "{\n    \"message\": \"Too Many Attempts.\"\n}"},
+		{"The route a/b could not be found.", "{\n    \"message\": \"The route a/b could not be found.\"\n}"},
+		{"", "{\n    \"message\": \"\"\n}"},
+		{"é \"q\"\n", "{\n    \"message\": \"\\u00e9 \\\"q\\\"\\n\"\n}"},
+		{"bad \xff", "{\n    \"message\": \"Server Error\"\n}"},
+	} {
+		if got := string(encodeLaravelException(tc.message)); got != tc.want {
+			t.Errorf("encodeLaravelException(%q) = %q, want %q", tc.message, got, tc.want)
+		}
+	}
+}
+
 func TestInputParsing(t *testing.T) {
 	t.Parallel()
 	p := parsePHPQuery("a=1&b=x+y%21&a=2&c[]=z&bad=%zz&exclude.ips=1&=skip&&d")

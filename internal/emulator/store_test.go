@@ -239,3 +239,28 @@ func TestUniquenessAndLimitAcrossUsers(t *testing.T) {
 	r = do(t, s, call{method: "POST", path: "/api/v1/websites", key: "late", form: url.Values{"domain": {"late2.com"}}})
 	expect(t, r, 422, `{"message":{"domain":["You created too many websites."]},"status":422}`)
 }
+
+// Seed is a raw insert: no input middleware, canonicalisation or
+// validation; Website and Websites return everything stored.
+func TestSeedIsARawInsert(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{DefaultWebsiteLimit: 1})
+	create(t, s, keyA, url.Values{"domain": {"dup.example"}})
+	w := s.Seed(keyA, Website{Domain: "dup.example", ExcludeIPs: " 1.2.3.4 ", ExcludeParams: " ref\n", Password: "0"})
+	if w.ID != 2 || w.Owner != keyA || w.CreatedAt.IsZero() {
+		t.Fatalf("Seed returned %+v", w)
+	}
+	s.Seed(keyA, Website{Domain: "https://www.Raw.example"})
+	ws := s.Websites()
+	if len(ws) != 3 || ws[1].Domain != "dup.example" || ws[1].ExcludeIPs != " 1.2.3.4 " || ws[1].ExcludeParams != " ref\n" ||
+		ws[1].Password != "0" || ws[1].ExcludeBots != nil || ws[2].Domain != "https://www.Raw.example" {
+		t.Fatalf("Websites() = %+v", ws)
+	}
+	expect(t, do(t, s, call{path: "/api/v1/websites/2", key: keyA}), 200,
+		websiteBody("2", "dup.example", `"privacy":null,"email":null,"password":false,"exclude_bots":null,"exclude_ips":" 1.2.3.4 "`))
+	var page listPage
+	decode(t, do(t, s, call{path: "/api/v1/websites?search=dup", key: keyA}), &page)
+	if ids := page.ids(); len(ids) != 2 || ids[0] != 2 || ids[1] != 1 {
+		t.Errorf("search: %v", ids)
+	}
+}

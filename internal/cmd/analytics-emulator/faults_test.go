@@ -43,3 +43,28 @@ func TestRunWithFaults(t *testing.T) {
 		t.Errorf("run: %v", err)
 	}
 }
+
+func TestParseFlagsMaintenanceAndSlowCommit(t *testing.T) {
+	t.Parallel()
+	c, err := parseFlags([]string{"-faults", "maintenance=true,slow-commit=2s,slow-commits=1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := c.opts.Faults; f == nil || !f.Maintenance || f.SlowCommit != 2*time.Second || f.SlowCommitCount != 1 {
+		t.Errorf("faults: %+v", f)
+	}
+}
+
+func TestRunInMaintenance(t *testing.T) {
+	t.Parallel()
+	base, stop := startInProcess(t, "-addr", "127.0.0.1:0", "-faults", "maintenance=true")
+	for _, path := range []string{"/api/v1/websites", "/api/v1/account", "/login"} {
+		if status, body := get(t, "GET", base+path, emulator.DefaultAPIKey, nil); status != 503 ||
+			body != "{\n    \"message\": \"Service Unavailable\"\n}" {
+			t.Errorf("GET %s: %d %q", path, status, body)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Errorf("run: %v", err)
+	}
+}

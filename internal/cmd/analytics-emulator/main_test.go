@@ -239,3 +239,39 @@ func TestRunInProcess(t *testing.T) {
 		t.Error("bad address accepted")
 	}
 }
+
+// The command's defaults are the newest real server's; flags emulate older
+// builds.
+func TestRunBuildFlags(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		args       []string
+		account    int    // status of GET /api/v1/account
+		excludeIPs string // exclude_ips stored from " 1.1.1.1 "
+	}{
+		{name: "defaults", account: 200, excludeIPs: `"exclude_ips":"1.1.1.1"`},
+		{name: "older build", args: []string{"-no-account-endpoint", "-no-trim-strings"}, account: 404, excludeIPs: `"exclude_ips":" 1.1.1.1 "`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base, stop := startInProcess(t, append([]string{"-addr", "127.0.0.1:0"}, tc.args...)...)
+			if status, body := get(t, "GET", base+"/api/v1/account", emulator.DefaultAPIKey, nil); status != tc.account {
+				t.Errorf("account: %d %s", status, body)
+			}
+			status, body := get(t, "POST", base+"/api/v1/websites", emulator.DefaultAPIKey,
+				url.Values{"domain": {"flags.example"}, "exclude_ips": {" 1.1.1.1 "}})
+			if status != 201 || !strings.Contains(body, tc.excludeIPs) {
+				t.Errorf("store: %d %s", status, body)
+			}
+			if status, body := get(t, "GET", base+"/wrong/api/v1/websites/1", emulator.DefaultAPIKey, nil); status != 404 ||
+				body != "{\n    \"message\": \"The route wrong/api/v1/websites/1 could not be found.\"\n}" {
+				t.Errorf("outside /api/v1: %d %q", status, body)
+			}
+			if err := stop(); err != nil {
+				t.Errorf("run: %v", err)
+			}
+		})
+	}
+}
