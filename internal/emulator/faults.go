@@ -42,8 +42,9 @@ type Faults struct {
 	MaxFaults int
 
 	// ErrorRate answers, before routing, with one of ErrorStatuses (default
-	// 500, 502 and 503, drawn evenly): 500 {"message":"Server Error"}, 502
-	// a proxy's HTML page, 503 {"message":"Service Unavailable"}.
+	// 500, 502 and 503, drawn evenly): 500 {"message": "Server Error"}, 502
+	// a proxy's HTML page, 503 {"message": "Service Unavailable"} (JSON
+	// pretty-printed as Laravel's exception handler does).
 	ErrorRate     float64
 	ErrorStatuses []int
 	// ThrottleRate starts a 429 burst before routing: for ThrottleFor
