@@ -79,6 +79,16 @@ func TestVanishGuard(t *testing.T) {
 			t.Errorf("refused although the other read found its website: %v", err)
 		}
 	})
+	t.Run("an operation that ended without a website does not hold the verdict", func(t *testing.T) {
+		t.Parallel()
+		g := newVanishGuard(testQuiet)
+		g.begin().end(false) // e.g. a read that failed
+		ctx, cancel := context.WithTimeout(context.Background(), 20*testQuiet)
+		defer cancel()
+		if err := g.begin().mayForget(ctx); err != nil {
+			t.Errorf("got %v, want the lone missing website let go once all is quiet", err)
+		}
+	})
 	t.Run("cancelled", func(t *testing.T) {
 		t.Parallel()
 		g := newVanishGuard(time.Hour)
