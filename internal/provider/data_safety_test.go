@@ -199,50 +199,45 @@ resource "analytics_website" "by_domain" {
 			return nil
 		})
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg(""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("analytics_website.by_id", plancheck.ResourceActionNoop),
-						plancheck.ExpectResourceAction("analytics_website.by_domain", plancheck.ResourceActionNoop),
-					},
+	env.test(t, []resource.TestStep{
+		{
+			Config: cfg(""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("analytics_website.by_id", plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction("analytics_website.by_domain", plancheck.ResourceActionNoop),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("analytics_website.by_id", tfjsonpath.New("exclude_params"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("analytics_website.by_domain", tfjsonpath.New("password"), knownvalue.Null()),
-				},
-				Check: checkEmulator(env, "adopt-id.example.com", unchanged),
 			},
-			{ // an unrelated change keeps what the API cannot return
-				Config: cfg("email_reports = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("analytics_website.by_id", plancheck.ResourceActionUpdate)},
-				},
-				Check: resource.ComposeTestCheckFunc(
-					checkKept("adopt-id.example.com", "utm_source\nref", ""),
-					checkKept("adopt-domain.example.com", "&", "from-the-ui"),
-					checkEmulator(env, "adopt-id.example.com", func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
-				),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("analytics_website.by_id", tfjsonpath.New("exclude_params"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("analytics_website.by_domain", tfjsonpath.New("password"), knownvalue.Null()),
 			},
-			{ // managed from now on: sent, and then cleared when Terraform set it and the configuration removes it
-				Config: cfg(`exclude_params = ["fbclid"]`),
-				Check:  checkKept("adopt-id.example.com", "fbclid", ""),
-			},
-			{
-				Config: cfg(""),
-				Check:  checkKept("adopt-id.example.com", "", ""),
-			},
-			{ // "managed, empty" is expressible and stable
-				Config: cfg(`exclude_params = []`),
-				Check:  checkKept("adopt-id.example.com", "", ""),
-			},
+			Check: checkEmulator(env, "adopt-id.example.com", unchanged),
 		},
-	})
+		{ // an unrelated change keeps what the API cannot return
+			Config: cfg("email_reports = true"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("analytics_website.by_id", plancheck.ResourceActionUpdate)},
+			},
+			Check: resource.ComposeTestCheckFunc(
+				checkKept("adopt-id.example.com", "utm_source\nref", ""),
+				checkKept("adopt-domain.example.com", "&", "from-the-ui"),
+				checkEmulator(env, "adopt-id.example.com", func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
+			),
+		},
+		{ // managed from now on: sent, and then cleared when Terraform set it and the configuration removes it
+			Config: cfg(`exclude_params = ["fbclid"]`),
+			Check:  checkKept("adopt-id.example.com", "fbclid", ""),
+		},
+		{
+			Config: cfg(""),
+			Check:  checkKept("adopt-id.example.com", "", ""),
+		},
+		{ // "managed, empty" is expressible and stable
+			Config: cfg(`exclude_params = []`),
+			Check:  checkKept("adopt-id.example.com", "", ""),
+		},
+	}...)
 }
 
 // The password is dropped from the state when the server says none is set,
@@ -257,25 +252,20 @@ func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
   privacy  = "password"
   password = "pw-one-two"
 `))
-			resource.Test(t, resource.TestCase{
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				CheckDestroy:             checkDestroyed(env),
-				Steps: []resource.TestStep{
-					{Config: cfg},
-					{
-						PreConfig: func() {
-							w, _ := env.websiteByDomain(t, "pw-drift.example.com")
-							env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.Password = removed })
-						},
-						Config: cfg,
-						ConfigPlanChecks: resource.ConfigPlanChecks{
-							PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
-						},
-						Check: checkStoredPassword(env, "pw-drift.example.com", "pw-one-two"),
+			env.test(t, []resource.TestStep{
+				{Config: cfg},
+				{
+					PreConfig: func() {
+						w, _ := env.websiteByDomain(t, "pw-drift.example.com")
+						env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.Password = removed })
 					},
+					Config: cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
+					},
+					Check: checkStoredPassword(env, "pw-drift.example.com", "pw-one-two"),
 				},
-			})
+			}...)
 		})
 	}
 }
@@ -295,29 +285,24 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 			env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.ExcludeIPs = v })
 		}
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				PreConfig: setIPs("10.0.0.1 \n10.0.0.2"),
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
-				},
-				Check: checkEmulator(env, "ips.example.com", func(w emulator.Website) error {
-					if w.ExcludeIPs != "10.0.0.1\n10.0.0.2" && w.ExcludeIPs != "10.0.0.2\n10.0.0.1" {
-						return fmt.Errorf("exclude_ips is %q on the server", w.ExcludeIPs)
-					}
-					return nil
-				}),
+	env.test(t, []resource.TestStep{
+		{Config: cfg},
+		{
+			PreConfig: setIPs("10.0.0.1 \n10.0.0.2"),
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 			},
-			{PreConfig: setIPs("10.0.0.2\r10.0.0.1"), Config: cfg, PlanOnly: true},
-			{PreConfig: setIPs("10.0.0.2\r\n10.0.0.1\r\n"), Config: cfg, PlanOnly: true},
+			Check: checkEmulator(env, "ips.example.com", func(w emulator.Website) error {
+				if w.ExcludeIPs != "10.0.0.1\n10.0.0.2" && w.ExcludeIPs != "10.0.0.2\n10.0.0.1" {
+					return fmt.Errorf("exclude_ips is %q on the server", w.ExcludeIPs)
+				}
+				return nil
+			}),
 		},
-	})
+		{PreConfig: setIPs("10.0.0.2\r10.0.0.1"), Config: cfg, PlanOnly: true},
+		{PreConfig: setIPs("10.0.0.2\r\n10.0.0.1\r\n"), Config: cfg, PlanOnly: true},
+	}...)
 }
 
 // A create that outlives the client's time limit, on a server whose
@@ -325,33 +310,28 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}})
 	cfg := env.reliableConfig(`timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				Check: func(s *terraform.State) error {
-					time.Sleep(2 * time.Second) // past the slow insert
-					var ids []int64
-					for _, w := range env.Websites() {
-						if w.Domain == "slow.example.com" {
-							ids = append(ids, w.ID)
-						}
+	env.test(t, []resource.TestStep{
+		{
+			Config: cfg,
+			Check: func(s *terraform.State) error {
+				time.Sleep(2 * time.Second) // past the slow insert
+				var ids []int64
+				for _, w := range env.Websites() {
+					if w.Domain == "slow.example.com" {
+						ids = append(ids, w.ID)
 					}
-					if len(ids) != 1 {
-						return fmt.Errorf("the server holds %d websites slow.example.com (ids %v), want 1", len(ids), ids)
-					}
-					if got := s.RootModule().Resources[websiteAddr].Primary.ID; got != fmt.Sprint(ids[0]) {
-						return fmt.Errorf("the state holds id %s, the server %d", got, ids[0])
-					}
-					return nil
-				},
+				}
+				if len(ids) != 1 {
+					return fmt.Errorf("the server holds %d websites slow.example.com (ids %v), want 1", len(ids), ids)
+				}
+				if got := s.RootModule().Resources[websiteAddr].Primary.ID; got != fmt.Sprint(ids[0]) {
+					return fmt.Errorf("the state holds id %s, the server %d", got, ids[0])
+				}
+				return nil
 			},
-			{Config: cfg, PlanOnly: true},
 		},
-	})
+		{Config: cfg, PlanOnly: true},
+	}...)
 }
 
 // A redirect to another URL (http:// to https://, say) names the URL to
@@ -368,21 +348,16 @@ func TestAccWebsite_redirect(t *testing.T) {
 		})
 	})
 	host := strings.TrimPrefix(env.URL, "http://")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{Config: env.configAt(env.URL, keyOwner)},
-			{
-				PreConfig:   func() { redirect.Store(true) },
-				Config:      env.configAt(env.URL, keyOwner),
-				PlanOnly:    true,
-				ExpectError: expectError(`Unexpected Answer at base_url.*redirect.*https://` + strings.ReplaceAll(host, ".", `\.`) + `.*base_url`),
-			},
-			{PreConfig: func() { redirect.Store(false) }, Config: env.configAt(env.URL, keyOwner), PlanOnly: true},
+	env.test(t, []resource.TestStep{
+		{Config: env.configAt(env.URL, keyOwner)},
+		{
+			PreConfig:   func() { redirect.Store(true) },
+			Config:      env.configAt(env.URL, keyOwner),
+			PlanOnly:    true,
+			ExpectError: expectError(`Unexpected Answer at base_url.*redirect.*https://` + strings.ReplaceAll(host, ".", `\.`) + `.*base_url`),
 		},
-	})
+		{PreConfig: func() { redirect.Store(false) }, Config: env.configAt(env.URL, keyOwner), PlanOnly: true},
+	}...)
 }
 
 // After an update, a read of the same website later in the same run (here
@@ -416,20 +391,15 @@ data "analytics_website" "after" {
 }
 `, w.ID, trigger))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg("one"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.analytics_website.before", tfjsonpath.New("email_reports"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue("data.analytics_website.after", tfjsonpath.New("email_reports"), knownvalue.Bool(true)),
-				},
+	env.test(t, []resource.TestStep{
+		{
+			Config: cfg("one"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.analytics_website.before", tfjsonpath.New("email_reports"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue("data.analytics_website.after", tfjsonpath.New("email_reports"), knownvalue.Bool(true)),
 			},
 		},
-	})
+	}...)
 }
 
 // The data sources follow the same rule: an answer that is not the API's is
