@@ -18,14 +18,26 @@ func storedBody(id int64, domain string) string {
 		`"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`
 }
 
-// overlappingStores sends two stores, the second 50ms after the first, and
-// returns their results in the order sent.
+// slowCommit is long enough for the second of two overlapping stores to
+// pass validation while the first is still waiting to insert, even on a
+// loaded machine running the race detector.
+const slowCommit = 2 * time.Second
+
+// overlappingStores sends two stores, the second once the first has passed
+// validation and is waiting in its slow commit, and returns their results
+// in the order sent.
 func overlappingStores(t *testing.T, s *Server, first, second call) [2]result {
 	t.Helper()
 	var out [2]result
 	var wg sync.WaitGroup
 	wg.Go(func() { out[0] = do(t, s, first) })
-	time.Sleep(50 * time.Millisecond)
+	deadline := time.Now().Add(10 * time.Second)
+	for s.FaultCounts()[FaultSlowCommit] == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the first store never reached its slow commit")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	wg.Go(func() { out[1] = do(t, s, second) })
 	wg.Wait()
 	return out
@@ -60,7 +72,7 @@ func TestSlowCommitDuplicates(t *testing.T) {
 		t.Run("slow-commits="+strconv.Itoa(count), func(t *testing.T) {
 			t.Parallel()
 			state := filepath.Join(t.TempDir(), "state.json")
-			s, _ := newTestServer(t, Options{StateFile: state, Faults: &Faults{SlowCommit: 300 * time.Millisecond, SlowCommitCount: count}})
+			s, _ := newTestServer(t, Options{StateFile: state, Faults: &Faults{SlowCommit: slowCommit, SlowCommitCount: count}})
 			rs := overlappingStores(t, s, storeCall(keyA, "dup.example"), storeCall(keyA, "https://www.DUP.example"))
 			ids := []int64{storedID(t, rs[0], "dup.example"), storedID(t, rs[1], "dup.example")}
 			if slices.Sort(ids); !slices.Equal(ids, []int64{1, 2}) {
@@ -129,7 +141,7 @@ func TestSlowCommitSequentialStores(t *testing.T) {
 // pass it together.
 func TestSlowCommitWebsiteLimit(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t, Options{DefaultWebsiteLimit: 1, Faults: &Faults{SlowCommit: 300 * time.Millisecond, SlowCommitCount: 1}})
+	s, _ := newTestServer(t, Options{DefaultWebsiteLimit: 1, Faults: &Faults{SlowCommit: slowCommit, SlowCommitCount: 1}})
 	rs := overlappingStores(t, s, storeCall(keyA, "one.example"), storeCall(keyA, "two.example"))
 	storedID(t, rs[0], "one.example")
 	storedID(t, rs[1], "two.example")
