@@ -1,7 +1,9 @@
 package client
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -14,8 +16,10 @@ const (
 	// DefaultBulkMaxAge bounds how long it is served while reads go on.
 	DefaultBulkMaxAge = 10 * time.Minute
 	// DefaultBulkProbe is the number of reads answered with individual GETs
-	// before the reader looks at the first list page.
-	DefaultBulkProbe = 2
+	// before the reader looks at the first list page. One: a refresh of N
+	// websites then costs one GET and ⌈N/100⌉ pages, and reading one
+	// website among thousands a single GET.
+	DefaultBulkProbe = 1
 	// DefaultBulkPageConcurrency is the number of list pages a sweep
 	// requests at once.
 	DefaultBulkPageConcurrency = 4
@@ -59,6 +63,13 @@ type BulkStats struct {
 	PageErrors int
 	// Sweeps is the number of complete list sweeps.
 	Sweeps int
+	// Lookups is the number of FindByDomain calls.
+	Lookups int
+	// LookupHits is the number of lookups answered from a sweep.
+	LookupHits int
+	// Searches is the number of exact searches by domain
+	// (Client.FindWebsitesByDomain) that lookups fell back to.
+	Searches int
 }
 
 // BulkReader reads websites by id for a caller that reads many of them at
@@ -72,9 +83,13 @@ type BulkStats struct {
 // the next one requests page 1 of the sweep, which also tells its cost
 // (meta.last_page); once the reads counted since then exceed the pages still
 // to read, the other pages are requested and every waiting and later read is
-// served from them. So refreshing 500 of 500 websites costs about 7
-// requests, one website among 5,000 costs one, and no pattern costs more than
-// about twice what the better of the two strategies would have.
+// served from them. So refreshing 500 of 500 websites costs 6 requests (one
+// GET and 5 pages), one website among 5,000 costs one, and no pattern costs
+// more than about twice what the better of the two strategies would have.
+//
+// FindByDomain resolves domains the same way, for imports by domain: the
+// sweep that answers it is also an index by domain, and the reads that follow
+// each import are served from it, so adopting 500 websites costs 5 requests.
 //
 // Only one fetch of list pages runs at a time, and one GET per id;
 // concurrent reads wait for them instead of starting their own. A website
@@ -212,14 +227,7 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	b.mu.Lock()
 	now := b.now()
 	b.stats.Reads++
-	if now.Sub(b.lastRead) > b.ttl {
-		b.reads = 0 // a new burst of reads
-		b.burst = now
-	}
-	b.lastRead = now
-	if !b.sweptFreshLocked(now) {
-		b.reads++
-	}
+	b.countLocked(now)
 	for waits := 0; ; waits++ {
 		if e, ok := b.entries[id]; ok && b.freshLocked(e.at, now) {
 			b.stats.Hits++
@@ -228,7 +236,7 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		}
 		f := b.flight
 		if f == nil && waits < maxFetchWaits {
-			if full, ok := b.planLocked(now); ok {
+			if full, ok := b.planLocked(now, b.probe); ok {
 				f = b.startLocked(ctx, full)
 			}
 		}
@@ -263,6 +271,138 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	return g.w.clone(), nil
 }
 
+// countLocked counts a read (or a lookup) toward the next sweep, in the
+// current burst of reads.
+func (b *BulkReader) countLocked(now time.Time) {
+	if now.Sub(b.lastRead) > b.ttl {
+		b.reads = 0 // a new burst of reads
+		b.burst = now
+	}
+	b.lastRead = now
+	if !b.sweptFreshLocked(now) {
+		b.reads++
+	}
+}
+
+// FindByDomain returns every website whose domain is exactly domain, by id,
+// like Client.FindWebsitesByDomain, from a list sweep when many domains are
+// being looked up (the imports of one Terraform run).
+//
+// Only a complete sweep answers: a domain on page 1 may also be on a later
+// page (the application has no unique index on domains), so a partial read
+// never does. The first lookup of a burst requests page 1, which is the
+// whole list for up to 100 websites and otherwise tells the sweep's cost;
+// once the reads and lookups counted exceed the pages still to read, the
+// other pages follow, as for Read. A domain that the sweep does not hold (a
+// website created since, another user's, or none at all) is looked up with
+// the exact search, whose answer is then served to the reads that follow.
+// So a lookup's answer is the one the search would have given at the time
+// of the sweep, which is at most a TTL (or the current burst) old; the
+// websites it returns are read again by the import's own Read, served from
+// the same sweep.
+func (b *BulkReader) FindByDomain(ctx context.Context, domain string) ([]Website, error) {
+	b.mu.Lock()
+	b.stats.Lookups++
+	if b.ttl < 0 {
+		b.stats.Searches++
+		b.mu.Unlock()
+		return b.c.FindWebsitesByDomain(ctx, domain)
+	}
+	now := b.now()
+	b.countLocked(now)
+	for waits := 0; ; waits++ {
+		if b.sweptFreshLocked(now) {
+			if ws := b.byDomainLocked(domain, now); len(ws) > 0 {
+				b.stats.LookupHits++
+				b.mu.Unlock()
+				return ws, nil
+			}
+			break
+		}
+		f := b.flight
+		if f == nil && waits < maxFetchWaits {
+			if full, ok := b.planLocked(now, 0); ok {
+				f = b.startLocked(ctx, full)
+			}
+		}
+		if f == nil || waits >= maxFetchWaits {
+			break
+		}
+		b.mu.Unlock()
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		b.mu.Lock()
+		now = b.now()
+	}
+	b.stats.Searches++
+	seq := b.seq
+	b.mu.Unlock()
+	ws, err := b.c.FindWebsitesByDomain(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.storeLocked(ws, seq, b.now())
+	b.mu.Unlock()
+	var out []Website
+	for _, w := range ws {
+		out = append(out, *w.clone())
+	}
+	return out, nil
+}
+
+// ListAll returns every matching website, like Client.ListAllWebsites. An
+// unfiltered list is a complete sweep of the user's websites: the reads and
+// lookups that follow (the imports that a list data source feeds) are
+// served from it, as from a sweep of their own.
+func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, error) {
+	b.mu.Lock()
+	seq := b.seq
+	if b.ttl >= 0 && opts.Search == "" {
+		b.countLocked(b.now())
+	}
+	b.mu.Unlock()
+	ws, err := b.c.ListAllWebsites(ctx, opts)
+	if err != nil || b.ttl < 0 || opts.Search != "" {
+		return ws, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	end := b.now()
+	b.storeLocked(ws, seq, end)
+	b.lastRead = end
+	b.sweptAt = end
+	b.reads = 0
+	b.stats.Sweeps++
+	return ws, nil
+}
+
+// FindOneByDomain is FindByDomain for one website, with the errors of
+// Client.FindWebsiteByDomain: an ErrNotFound *APIError when there is none,
+// a *DuplicateDomainError when there are several.
+func (b *BulkReader) FindOneByDomain(ctx context.Context, domain string) (*Website, error) {
+	ws, err := b.FindByDomain(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
+	return oneByDomain(domain, ws)
+}
+
+// byDomainLocked returns the fresh websites whose domain is domain, by id.
+func (b *BulkReader) byDomainLocked(domain string, now time.Time) []Website {
+	var out []Website // nil when none, as FindWebsitesByDomain
+	for _, e := range b.entries {
+		if e.w.Domain == domain && b.freshLocked(e.at, now) {
+			out = append(out, *e.w.clone())
+		}
+	}
+	slices.SortFunc(out, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
 // get reads one website for every Read of id waiting for it.
 func (b *BulkReader) get(ctx context.Context, id int64, g *bulkGet, seq uint64) {
 	defer close(g.done)
@@ -292,14 +432,15 @@ func (b *BulkReader) sweptFreshLocked(now time.Time) bool {
 
 // planLocked decides, for a read that nothing cached answers and while no
 // fetch runs, whether to fetch list pages: ok reports whether to, full
-// whether all of them or only the first.
-func (b *BulkReader) planLocked(now time.Time) (full, ok bool) {
+// whether all of them or only the first. The first probe reads of a burst
+// fetch nothing.
+func (b *BulkReader) planLocked(now time.Time, probe int) (full, ok bool) {
 	switch {
 	case b.sweptFreshLocked(now):
 		return false, false // the sweep did not have it: confirm individually
 	case !b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl:
 		return false, false // a page failed recently: do not insist
-	case b.reads <= b.probe:
+	case b.reads <= probe:
 		return false, false
 	}
 	if b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now) {

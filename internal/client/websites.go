@@ -332,9 +332,16 @@ func (c *Client) FindWebsitesByDomain(ctx context.Context, domain string) ([]Web
 // *DuplicateDomainError when there are several.
 func (c *Client) FindWebsiteByDomain(ctx context.Context, domain string) (*Website, error) {
 	ws, err := c.FindWebsitesByDomain(ctx, domain)
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
+	}
+	return oneByDomain(domain, ws)
+}
+
+// oneByDomain returns the only website of ws, the websites whose domain is
+// domain.
+func oneByDomain(domain string, ws []Website) (*Website, error) {
+	switch {
 	case len(ws) == 0:
 		return nil, &APIError{Kind: ErrNotFound, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusNotFound,
 			Message: fmt.Sprintf("no website with the domain %q", domain)}

@@ -131,8 +131,7 @@ func (d *websiteDataSource) Configure(_ context.Context, req datasource.Configur
 func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg websiteDataModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	c := dataClient(d.data, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	if dataClient(d.data, &resp.Diagnostics) == nil || resp.Diagnostics.HasError() {
 		return
 	}
 	var (
@@ -155,7 +154,7 @@ func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	} else {
 		domain := cfg.Domain.ValueString()
-		w, err = c.FindWebsiteByDomain(ctx, domain)
+		w, err = d.data.websites.FindOneByDomain(ctx, domain) // shares the imports' and the refresh's list sweep
 		if errors.Is(err, client.ErrNotFound) {
 			resp.Diagnostics.AddAttributeError(path.Root("domain"), "Website Not Found",
 				fmt.Sprintf("No website with the exact domain %q belongs to this API key's user. Check the spelling "+

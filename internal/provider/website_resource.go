@@ -413,8 +413,7 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 			return
 		}
 	}
-	c := dataClient(r.data, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	if dataClient(r.data, &resp.Diagnostics) == nil || resp.Diagnostics.HasError() {
 		return
 	}
 	owner, err := r.data.keyOwner(ctx)
@@ -437,7 +436,7 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 				fmt.Sprintf("Import takes the website's numeric id or its exact domain. %s", p))
 			return
 		}
-		w, err = c.FindWebsiteByDomain(ctx, raw)
+		w, err = r.data.websites.FindOneByDomain(ctx, raw) // one list sweep for every import of the run
 		if errors.Is(err, client.ErrNotFound) {
 			resp.Diagnostics.AddError("Website Not Found",
 				fmt.Sprintf("No website with the domain %q belongs to %s. Check the spelling, or import by numeric "+

@@ -71,8 +71,7 @@ func (d *websitesDataSource) Configure(_ context.Context, req datasource.Configu
 func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg websitesDataModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	c := dataClient(d.data, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	if dataClient(d.data, &resp.Diagnostics) == nil || resp.Diagnostics.HasError() {
 		return
 	}
 	opts := client.ListOptions{
@@ -81,7 +80,7 @@ func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadReques
 		Sort:    cfg.Sort.ValueString(),
 		PerPage: client.MaxPerPage,
 	}
-	all, err := c.ListAllWebsites(ctx, opts)
+	all, err := d.data.websites.ListAll(ctx, opts) // unfiltered, it serves the imports and reads that follow
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "list", "", err)
 		return

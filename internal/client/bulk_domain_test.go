@@ -1,0 +1,254 @@
+package client_test
+
+import (
+	"errors"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// lookupResult is the outcome of one FindByDomain.
+type lookupResult struct {
+	ws  []client.Website
+	err error
+}
+
+// lookupAll looks domains up with the given number of workers, as the
+// imports of one Terraform plan do.
+func lookupAll(t *testing.T, b *client.BulkReader, domains []string, workers int) map[string]lookupResult {
+	t.Helper()
+	var (
+		mu   sync.Mutex
+		out  = make(map[string]lookupResult, len(domains))
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	c := ctx(t)
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(domains) {
+					return
+				}
+				ws, err := b.FindByDomain(c, domains[i])
+				mu.Lock()
+				out[domains[i]] = lookupResult{ws, err}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// checkSameAsSearch compares every lookup with an exact search made now,
+// one by one.
+func checkSameAsSearch(t *testing.T, c *client.Client, got map[string]lookupResult) {
+	t.Helper()
+	for d, r := range got {
+		want, err := c.FindWebsitesByDomain(ctx(t), d)
+		if err != nil {
+			t.Fatalf("FindWebsitesByDomain(%q): %v", d, err)
+		}
+		if r.err != nil || !reflect.DeepEqual(r.ws, want) {
+			t.Errorf("FindByDomain(%q) = %v, %v\nsearch one by one = %v", d, ids(r.ws), r.err, ids(want))
+		}
+	}
+}
+
+func ids(ws []client.Website) []int64 {
+	out := []int64{}
+	for _, w := range ws {
+		out = append(out, w.ID)
+	}
+	return out
+}
+
+// domainsOf returns the domains of the emulator's websites with the given
+// ids.
+func domainsOf(env *bulkEnv, want []int64) []string {
+	byID := map[int64]string{}
+	for _, w := range env.emu.Websites() {
+		byID[w.ID] = w.Domain
+	}
+	out := make([]string, len(want))
+	for i, id := range want {
+		out[i] = byID[id]
+	}
+	return out
+}
+
+// Lookups answer what one exact search per domain answers: the user's
+// websites across pages, duplicates (one on page 1, one on a later page),
+// another user's domain (not found, also when it differs from ours only by
+// case), a domain that no website has, and substrings of real domains.
+func TestFindByDomainMatchesSearch(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	own := env.seed(250)
+	dup := env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: domainsOf(env, own[3:4])[0]}).ID
+	env.emu.Seed(otherKey, emulator.Website{Domain: "theirs.example.org"})
+	env.emu.Seed(otherKey, emulator.Website{Domain: domainsOf(env, own[200:201])[0]}) // the same domain, another user
+	env.emu.DeleteWebsite(own[100])
+	domains := append(domainsOf(env, append(own[:100:100], own[101:]...)), "theirs.example.org", "nobody.example.net", "site-00001.example", "example.com")
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{})
+	got := lookupAll(t, b, domains, 10)
+	checkSameAsSearch(t, env.c, got)
+	if r := got[domainsOf(env, own[3:4])[0]]; len(r.ws) != 2 || r.ws[1].ID != dup {
+		t.Errorf("duplicate domain: %v, want %d and %d", ids(r.ws), own[3], dup)
+	}
+	for _, d := range []string{"theirs.example.org", "nobody.example.net"} {
+		if r := got[d]; r.err != nil || len(r.ws) != 0 {
+			t.Errorf("%s: %v, %v, want none", d, ids(r.ws), r.err)
+		}
+	}
+	if st := b.Stats(); st.Sweeps != 1 || st.LookupHits == 0 {
+		t.Errorf("stats %+v, want one sweep that answered lookups", st)
+	}
+	one, err := b.FindOneByDomain(ctx(t), domainsOf(env, own[3:4])[0])
+	var dupErr *client.DuplicateDomainError
+	if !errors.As(err, &dupErr) || !reflect.DeepEqual(dupErr.IDs, []int64{own[3], dup}) {
+		t.Errorf("FindOneByDomain of a duplicate: %+v, %v", one, err)
+	}
+	if _, err := b.FindOneByDomain(ctx(t), "theirs.example.org"); !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("FindOneByDomain of another user's domain: %v, want not found", err)
+	}
+}
+
+// Websites created, deleted and changed between sweeps (a new burst of
+// lookups after the TTL) and within one (the same burst).
+func TestFindByDomainChanges(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	own := env.seed(150)
+	clock := newFakeClock()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: clock.Now})
+	domains := domainsOf(env, own)
+	checkSameAsSearch(t, env.c, lookupAll(t, b, domains, 10))
+
+	// Within the burst: a website created since the sweep is not in it and
+	// is found by the search; one the provider changed (Forget) too.
+	created := env.seed(1)[0]
+	createdDomain := domainsOf(env, []int64{created})[0]
+	if _, err := env.c.UpdateWebsite(ctx(t), own[7], client.WebsiteInput{Domain: "renamed.example.net"}); err != nil {
+		t.Fatal(err)
+	}
+	b.Forget(own[7])
+	env.emu.ResetStats()
+	got := lookupAll(t, b, []string{createdDomain, "renamed.example.net", domains[7], domains[8]}, 1)
+	if total, list, _ := env.requests(); total != 3 || list != 3 {
+		t.Errorf("%d requests (%d list), want 3 searches (the fourth from the sweep)", total, list)
+	}
+	checkSameAsSearch(t, env.c, got)
+
+	// A new burst after the TTL sweeps again: a website deleted since is
+	// not found, a new one is.
+	env.emu.DeleteWebsite(own[9])
+	newer := env.seed(1)[0]
+	clock.Add(client.DefaultBulkTTL + time.Second)
+	check := append([]string{domains[9]}, domainsOf(env, []int64{newer})...)
+	check = append(check, domains[10:]...)
+	got = lookupAll(t, b, check, 10)
+	checkSameAsSearch(t, env.c, got)
+	if r := got[domains[9]]; r.err != nil || len(r.ws) != 0 {
+		t.Errorf("deleted website: %v, %v, want not found", ids(r.ws), r.err)
+	}
+	if st := b.Stats(); st.Sweeps != 2 {
+		t.Errorf("stats %+v, want a second sweep", st)
+	}
+}
+
+// What adoption costs: the lookups of the imports, and the reads that
+// follow each import.
+func TestFindByDomainRequestCounts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		onServer int
+		pick     func([]int64) []int64
+		maxTotal int
+	}{
+		{name: "500 of 500", onServer: 500, pick: all, maxTotal: 5},
+		{name: "40 of 40", onServer: 40, pick: all, maxTotal: 1},
+		// Ski rental, as for reads: no more than about twice the better of
+		// one search per domain and one sweep (50 pages).
+		{name: "250 of 5000", onServer: 5000, pick: every(20), maxTotal: 2*50 + 10},
+		{name: "1 among 5000", onServer: 5000, pick: pick(2500), maxTotal: 2},
+		{name: "1 among 50", onServer: 50, pick: pick(25), maxTotal: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newBulkEnv(t)
+			want := tc.pick(env.seed(tc.onServer))
+			env.emu.ResetStats()
+			b := client.NewBulkReader(env.c, client.BulkReaderOptions{})
+			got := lookupAll(t, b, domainsOf(env, want), 10)
+			read := readAll(t, b, want, 10)
+			total, list, show := env.requests()
+			t.Logf("%d lookups and reads: %d requests (%d list, %d show); %+v", len(want), total, list, show, b.Stats())
+			if total > tc.maxTotal {
+				t.Errorf("%d requests, want at most %d", total, tc.maxTotal)
+			}
+			for i, id := range want {
+				if r := got[domainsOf(env, want[i:i+1])[0]]; r.err != nil || len(r.ws) != 1 || r.ws[0].ID != id {
+					t.Fatalf("lookup of website %d: %v, %v", id, ids(r.ws), r.err)
+				}
+			}
+			checkSameAsGet(t, env.c, read)
+		})
+	}
+}
+
+// With the reader off, every lookup is an exact search.
+func TestFindByDomainDisabled(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	own := env.seed(120)
+	env.emu.ResetStats()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{TTL: -1})
+	got := lookupAll(t, b, domainsOf(env, own[:30]), 4)
+	checkSameAsSearch(t, env.c, got)
+	if st := b.Stats(); st.Searches != 30 || st.Pages != 0 {
+		t.Errorf("stats %+v, want 30 searches and no sweep", st)
+	}
+}
+
+// An unfiltered list (the list data source) is a sweep: the imports it
+// feeds, by domain or by id, and their reads cost nothing more. A filtered
+// one is not.
+func TestBulkReaderListAll(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	own := env.seed(250)
+	env.emu.Seed(otherKey, emulator.Website{Domain: "theirs.example.org"})
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{})
+	if ws, err := b.ListAll(ctx(t), client.ListOptions{Search: "site-0000", PerPage: client.MaxPerPage}); err != nil || len(ws) != 9 {
+		t.Fatalf("filtered list: %d websites, %v", len(ws), err)
+	}
+	if st := b.Stats(); st.Sweeps != 0 {
+		t.Errorf("a filtered list counted as a sweep: %+v", st)
+	}
+	env.emu.ResetStats()
+	ws, err := b.ListAll(ctx(t), client.ListOptions{SortBy: client.SortByDomain, Sort: client.SortDesc, PerPage: client.MaxPerPage})
+	if err != nil || len(ws) != len(own) {
+		t.Fatalf("list: %d websites, %v", len(ws), err)
+	}
+	listed, _, _ := env.requests()
+	got := lookupAll(t, b, domainsOf(env, own), 10)
+	read := readAll(t, b, own, 10)
+	if total, _, _ := env.requests(); total != listed {
+		t.Errorf("the lookups and reads after the list cost %d requests, want none", total-listed)
+	}
+	checkSameAsSearch(t, env.c, got)
+	checkSameAsGet(t, env.c, read)
+	// Another user's domain is still looked up (and not found).
+	if _, err := b.FindOneByDomain(ctx(t), "theirs.example.org"); !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("another user's domain: %v, want not found", err)
+	}
+}
