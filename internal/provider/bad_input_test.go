@@ -85,7 +85,7 @@ func badInputCatalog() []badInput {
 		{name: "domain newline", attrs: map[string]any{"domain": "example.com\n"}, want: `white space or a line break`, attr: "domain"},
 		{name: "domain 256 characters", attrs: map[string]any{"domain": longDomain(256)}, want: `is 256 characters long; the server accepts at most 255`, attr: "domain"},
 		{name: "domain 259 characters", attrs: map[string]any{"domain": longDomain(259)}, want: `is 259 characters long`, attr: "domain"},
-		{name: "domain path", attrs: map[string]any{"domain": "example.com/blog"}, want: `contains a path or query \("/blog"\).*Set only the host name, "example.com"`, attr: "domain"},
+		{name: "domain path", attrs: map[string]any{"domain": "example.com/blog"}, want: `contains a path or query \("/blog"\).*the server does not strip it.*Set domain = "example.com"`, attr: "domain"},
 		{name: "domain URL with path", attrs: map[string]any{"domain": "https://example.com/blog"}, want: `contains a path or query.*"example.com"`, attr: "domain"},
 		{name: "domain query", attrs: map[string]any{"domain": "example.com?utm=1"}, want: `contains a path or query`, attr: "domain"},
 		{name: "domain fragment", attrs: map[string]any{"domain": "example.com#top"}, want: `contains a path or query`, attr: "domain"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -30,7 +31,10 @@ const (
 	EnvAPIKey  = "ANALYTICS_API_KEY"
 )
 
-var _ provider.Provider = (*analyticsProvider)(nil)
+var (
+	_ provider.Provider              = (*analyticsProvider)(nil)
+	_ provider.ProviderWithFunctions = (*analyticsProvider)(nil)
+)
 
 // New returns a constructor of the provider for providerserver.Serve.
 func New(version string) func() provider.Provider {
@@ -225,6 +229,12 @@ func isLoopback(u *url.URL) bool {
 
 func (p *analyticsProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{NewWebsiteResource}
+}
+
+// Functions are the provider's functions (Terraform 1.8 or later, OpenTofu
+// 1.7 or later).
+func (p *analyticsProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{newCanonicalDomainFunction}
 }
 
 func (p *analyticsProvider) DataSources(context.Context) []func() datasource.DataSource {

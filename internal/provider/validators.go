@@ -70,10 +70,7 @@ func domainProblem(domain string) string {
 // suggestDomain proposes fixed, a shortened form of a refused domain, when
 // the server accepts it (possibly after its own rewriting).
 func suggestDomain(fixed string) string {
-	if fixed != "" && domainProblem(fixed) == "" {
-		return fmt.Sprintf("Set domain = %q.", fixed)
-	}
-	if c := canonicalDomain(fixed); c != "" && canonicalProblem(c) == "" {
+	if c, p := canonicalDomainOf(fixed); p == "" {
 		return fmt.Sprintf("Set domain = %q.", c)
 	}
 	return "Set it to the bare host name of the website, e.g. \"example.com\"."
@@ -81,6 +78,10 @@ func suggestDomain(fixed string) string {
 
 // canonicalProblem checks a domain already in canonical form.
 func canonicalProblem(d string) string {
+	if i := strings.IndexAny(d, "/?#"); i >= 0 {
+		return fmt.Sprintf("The domain %q contains a path or query (%q); the server does not strip it and refuses "+
+			"the domain. %s", d, d[i:], suggestDomain(d[:i]))
+	}
 	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
 		ascii, err := idna.Lookup.ToASCII(d)
 		if err != nil {
@@ -98,10 +99,6 @@ func canonicalProblem(d string) string {
 	if ip, ok := ipv6Host(d); ok {
 		return fmt.Sprintf("The domain %q is an IPv6 address (%s); the server accepts only host names and IPv4 "+
 			"addresses (\"Invalid domain name.\"). Use the website's host name, e.g. \"example.com\".", d, ip)
-	}
-	if i := strings.IndexAny(d, "/?#"); i >= 0 {
-		return fmt.Sprintf("The domain %q contains a path or query (%q); the server does not strip it and refuses "+
-			"the domain. Set only the host name, %q.", d, d[i:], d[:i])
 	}
 	if host, port, ok := strings.Cut(d, ":"); ok {
 		return fmt.Sprintf("The domain %q contains a port (%q); websites are tracked per host name. Set %q.", d, port, host)
