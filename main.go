@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -22,10 +25,12 @@ func main() {
 		quietUnreadLogs()
 	}
 
+	stopProfile := startCPUProfile()
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/analytics-tf/analytics",
 		Debug:   debug,
 	})
+	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
 	}
@@ -45,6 +50,41 @@ func quietUnreadLogs() {
 	for _, name := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_ANALYTICS"} {
 		if _, set := os.LookupEnv(name); !set {
 			_ = os.Setenv(name, "OFF")
+		}
+	}
+}
+
+// cpuProfileDirEnv names a directory: when it is set, the provider writes a
+// CPU profile of its whole life to cpu-<pid>.pprof there (make bench uses
+// it; see BENCHMARKS.md). Terraform starts the provider several times per
+// command, each a process and a profile of its own.
+const cpuProfileDirEnv = "TF_ANALYTICS_CPUPROFILE_DIR"
+
+// startCPUProfile starts the CPU profile that cpuProfileDirEnv asks for and
+// returns the function that stops and flushes it. providerserver.Serve
+// returns when Terraform stops the plugin normally (go-plugin's Shutdown
+// call stops the gRPC server, and its Serve returns instead of exiting), so
+// the profile is complete then; a plugin that is killed leaves a truncated
+// file.
+func startCPUProfile() (stop func()) {
+	dir := os.Getenv(cpuProfileDirEnv)
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid())))
+	if err != nil {
+		log.Printf("[WARN] %s: %v", cpuProfileDirEnv, err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Printf("[WARN] %s: %v", cpuProfileDirEnv, err)
+		_ = f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			log.Printf("[WARN] %s: %v", cpuProfileDirEnv, err)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -50,4 +53,30 @@ func TestQuietUnreadLogs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStartCPUProfile: with TF_ANALYTICS_CPUPROFILE_DIR set, the process's
+// CPU profile is written to cpu-<pid>.pprof there once stopped (gzipped, as
+// every pprof profile); without it nothing is written.
+func TestStartCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(cpuProfileDirEnv, "")
+	startCPUProfile()()
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Fatalf("files written without %s: %v", cpuProfileDirEnv, files)
+	}
+
+	t.Setenv(cpuProfileDirEnv, dir)
+	stop := startCPUProfile()
+	stop()
+	raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
+		t.Errorf("the profile is not gzipped: % x", raw[:min(len(raw), 8)])
+	}
+
+	t.Setenv(cpuProfileDirEnv, filepath.Join(dir, "missing"))
+	startCPUProfile()() // a warning, and no profile
 }

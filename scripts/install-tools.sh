@@ -3,7 +3,8 @@
 #
 #   scripts/install-tools.sh [tool...]    tools: terraform terraform-1.13 tofu
 #                                         golangci-lint tfplugindocs goreleaser
-#                                         gremlins (default: all)
+#                                         gremlins terraform-provider-time
+#                                         (default: all)
 #
 # Everything is built from source through the Go module proxy; no release
 # binaries are downloaded. A binary that is already present is reused when it
@@ -22,6 +23,12 @@
 #   tfplugindocs   tools/tfplugindocs/go.mod
 #   goreleaser     tools/goreleaser/go.mod
 #   gremlins       tools/gremlins/go.mod (mutation testing, make mutate)
+#   terraform-provider-time
+#                  TIME_PROVIDER_VERSION below (go install of the module
+#                  itself): hashicorp/time, a stock terraform-plugin-framework
+#                  provider that does no I/O, the baseline of make bench
+#                  (launched through dev_overrides, never installed by
+#                  Terraform)
 # Each tools/<name> module holds a single tool, so it resolves exactly the
 # dependency versions of that tool's own go.mod (the same build as
 # `go install <tool>@<version>`). To upgrade one: cd tools/<name> &&
@@ -32,6 +39,7 @@
 set -euo pipefail
 
 TERRAFORM_VERSION=1.8.5
+TIME_PROVIDER_VERSION=0.14.2
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${root}/.tools/bin"
@@ -170,8 +178,16 @@ install_gremlins() {
 		-o "${bin}/gremlins" "${mod}/cmd/gremlins")
 }
 
+install_time_provider() {
+	local mod=github.com/hashicorp/terraform-provider-time
+	up_to_date terraform-provider-time "$(built_version "${bin}/terraform-provider-time" "${mod}")" \
+		"v${TIME_PROVIDER_VERSION}" && return 0
+	timed "terraform-provider-time v${TIME_PROVIDER_VERSION}" env GOBIN="${bin}" go install -trimpath \
+		"${mod}@v${TIME_PROVIDER_VERSION}"
+}
+
 if [[ $# -eq 0 ]]; then
-	set -- terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins
+	set -- terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time
 fi
 
 for tool in "$@"; do
@@ -183,8 +199,9 @@ for tool in "$@"; do
 	golangci-lint) install_golangci_lint ;;
 	tfplugindocs) install_tfplugindocs ;;
 	goreleaser) install_goreleaser ;;
+	terraform-provider-time) install_time_provider ;;
 	*)
-		log "unknown tool '${tool}' (known: terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins)"
+		log "unknown tool '${tool}' (known: terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time)"
 		exit 2
 		;;
 	esac

@@ -8,10 +8,15 @@
 // (apply), refresh (plan -detailed-exitcode, no changes expected), update of
 // every website (apply) and destroy, and counts the API requests of each
 // step by method and route, the provider process's peak RSS and Terraform's.
-// The same steps on N terraform_data resources, run interleaved with them,
-// are Terraform's own overhead: the baseline. Then the refresh of one
-// managed website among 5,000 on the server, and a pass under the
-// emulator's throttle with a shortened window.
+// The same steps on N time_static resources (hashicorp/time, a stock
+// terraform-plugin-framework provider that does no I/O, launched through
+// dev_overrides too) and on N terraform_data resources (built into
+// Terraform: no plugin at all), run interleaved with them, are the
+// baselines. Then the refresh of one managed website among 5,000 on the
+// server, a pass under the emulator's throttle with a shortened window, the
+// adoption of websites made outside Terraform with import blocks (with and
+// without the throttle), and a CPU profile of the provider processes during
+// a create of 500 websites.
 package bench
 
 import (
@@ -22,10 +27,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 )
 
-// Config is what to measure. Zero values take the defaults of DefaultConfig.
+// Config is what to measure. Zero Sizes, Parallelism, RateLimit,
+// RateWindow and StepTimeout take the defaults of DefaultConfig; zero
+// Among, ThrottledN and AdoptSizes skip their passes.
 type Config struct {
 	// Root is the repository root (where go.mod is).
 	Root string
@@ -45,9 +53,28 @@ type Config struct {
 	// RateLimit requests per RateWindow is the throttle of that pass.
 	RateLimit  int
 	RateWindow time.Duration
-	// Rounds is how many times create is compared at N=500 (the first
-	// round is the main pass's); the target takes the median.
+	// Rounds is how many times create, update and destroy are compared at
+	// N=500 (the first round is the main pass's); the targets take the
+	// median.
 	Rounds int
+	// AdoptSizes are the numbers of websites of the adoption pass: made
+	// through the API, then imported by domain (none: skipped).
+	AdoptSizes []int
+	// AdoptThrottled runs the adoption pass again under the throttle of
+	// the throttled pass.
+	AdoptThrottled bool
+	// TimeProvider is the terraform-provider-time binary of the time_static
+	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
+	// (or checked) with scripts/install-tools.sh. NoTime skips the
+	// baseline.
+	TimeProvider string
+	NoTime       bool
+	// Profile collects CPU profiles of the provider processes during a
+	// create of CompareN websites (a step of its own, not compared) and
+	// keeps them in ProfileDir (relative to Root unless absolute; empty:
+	// not kept).
+	Profile    bool
+	ProfileDir string
 	// StepTimeout bounds one Terraform command.
 	StepTimeout time.Duration
 	// Keep keeps the temporary directory (configurations, logs, state).
@@ -59,29 +86,37 @@ type Config struct {
 // DefaultConfig is `make bench`.
 func DefaultConfig() Config {
 	return Config{
-		Sizes:       []int{10, 100, 500},
-		Parallelism: 10,
-		Among:       5000,
-		ThrottledN:  100,
-		RateLimit:   60,
-		RateWindow:  6 * time.Second,
-		Rounds:      3,
-		StepTimeout: 10 * time.Minute,
+		Sizes:          []int{10, 100, 500},
+		Parallelism:    10,
+		Among:          5000,
+		ThrottledN:     100,
+		RateLimit:      60,
+		RateWindow:     6 * time.Second,
+		Rounds:         3,
+		AdoptSizes:     []int{100, 500},
+		AdoptThrottled: true,
+		Profile:        true,
+		ProfileDir:     ".bench/profiles",
+		StepTimeout:    10 * time.Minute,
 	}
 }
 
 // Kinds of resources measured.
 const (
 	KindWebsite = "analytics_website"
+	KindTime    = "time_static"
 	KindData    = "terraform_data"
 )
 
 // Passes.
 const (
-	PassMain      = "main"
-	PassRound     = "round" // more rounds of create at N=500
-	PassAmong     = "among"
-	PassThrottled = "throttled"
+	PassMain           = "main"
+	PassRound          = "round" // more rounds of create, update and destroy at N=500
+	PassAmong          = "among"
+	PassThrottled      = "throttled"
+	PassAdopt          = "adopt"
+	PassAdoptThrottled = "adopt-throttled"
+	PassProfile        = "profile"
 )
 
 // Steps.
@@ -90,6 +125,10 @@ const (
 	StepRefresh = "refresh"
 	StepUpdate  = "update"
 	StepDestroy = "destroy"
+	// StepImportPlan and StepImportApply adopt existing websites: a plan
+	// that must show only imports, and the apply that performs them.
+	StepImportPlan  = "import-plan"
+	StepImportApply = "import-apply"
 )
 
 // Results is everything one run measured, as written to results.json.
@@ -100,6 +139,9 @@ type Results struct {
 	Duration float64   `json:"duration_seconds"`
 	Runs     []*Run    `json:"runs"`
 	Targets  []Target  `json:"targets"`
+	// Profile is where the provider's CPU time went during the profiled
+	// create (nil when not profiled).
+	Profile *Profile `json:"profile,omitempty"`
 }
 
 // RunConfig is the configuration as recorded.
@@ -111,8 +153,13 @@ type RunConfig struct {
 	RateLimit        int     `json:"rate_limit"`
 	RateWindowSec    float64 `json:"rate_window_seconds"`
 	Rounds           int     `json:"rounds"`
+	AdoptSizes       []int   `json:"adopt_sizes,omitempty"`
+	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
 	EmulatorLatency  string  `json:"emulator_latency"`
 	TerraformVersion string  `json:"terraform_version"`
+	// TimeProviderVersion is the version of terraform-provider-time (empty:
+	// no time_static baseline).
+	TimeProviderVersion string `json:"time_provider_version,omitempty"`
 }
 
 // Run is one kind of resource at one size in one pass.
@@ -120,6 +167,8 @@ type Run struct {
 	Pass string `json:"pass"`
 	Kind string `json:"kind"`
 	N    int    `json:"n"`
+	// Round numbers the comparisons at CompareN (1 is the main pass).
+	Round int `json:"round,omitempty"`
 	// Seeded is the number of other websites on the server.
 	Seeded int     `json:"seeded,omitempty"`
 	Steps  []*Step `json:"steps"`
@@ -134,8 +183,11 @@ type Step struct {
 	ExitCode int     `json:"exit_code"`
 	// Error says why the step failed (Terraform's exit code, an
 	// unexpected plan, a wrong count on the server); empty when it passed.
-	Error    string   `json:"error,omitempty"`
-	Skipped  bool     `json:"skipped,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Skipped bool   `json:"skipped,omitempty"`
+	// Summary is Terraform's summary line ("Plan: ...", "Apply complete!
+	// Resources: ...", "No changes.", "Destroy complete! ...").
+	Summary  string   `json:"summary,omitempty"`
 	Requests Requests `json:"requests"`
 	// ProviderPeakRSS is the largest VmHWM seen of the provider processes
 	// Terraform started during the step, in KiB (0 for terraform_data).
@@ -152,6 +204,10 @@ type Step struct {
 	// LowerBound is, under a throttle, the successful requests divided by
 	// the limit, times the window, in seconds.
 	LowerBound float64 `json:"throttle_lower_bound_seconds,omitempty"`
+	// ThrottleWait is, under a throttle, the time the server refused the
+	// client, in seconds: from each first 429 answer to the next request
+	// it let through (see throttleWait).
+	ThrottleWait float64 `json:"throttle_wait_seconds,omitempty"`
 }
 
 // OK reports whether the step ran and passed.
@@ -160,15 +216,38 @@ func (s *Step) OK() bool { return !s.Skipped && s.Error == "" }
 // Requests are the emulator's counters for one step.
 type Requests struct {
 	Total int `json:"total"`
-	// List is GET /websites, Show GET /websites/{id}.
-	List   int `json:"get_list"`
-	Show   int `json:"get_one"`
-	Post   int `json:"post"`
-	Put    int `json:"put"`
-	Delete int `json:"delete"`
+	// List is GET /websites without a search (list pages), Search GET
+	// /websites?search=... (look-ups by domain), Show GET /websites/{id},
+	// OtherGet any other GET (GET /account).
+	List     int `json:"get_list"`
+	Search   int `json:"get_search"`
+	Show     int `json:"get_one"`
+	OtherGet int `json:"get_other"`
+	Post     int `json:"post"`
+	Put      int `json:"put"`
+	Delete   int `json:"delete"`
 	// Throttled is the number of 429 answers (included in the above).
 	Throttled int            `json:"throttled"`
 	ByStatus  map[string]int `json:"by_status"`
+	ByRoute   map[string]int `json:"by_route,omitempty"`
+}
+
+// Writes returns the requests that change websites.
+func (r Requests) Writes() int { return r.Post + r.Put + r.Delete }
+
+// add returns the sum of two steps' requests.
+func (r Requests) add(o Requests) Requests {
+	sum := Requests{
+		Total: r.Total + o.Total, List: r.List + o.List, Search: r.Search + o.Search, Show: r.Show + o.Show,
+		OtherGet: r.OtherGet + o.OtherGet, Post: r.Post + o.Post, Put: r.Put + o.Put, Delete: r.Delete + o.Delete,
+		Throttled: r.Throttled + o.Throttled, ByStatus: map[string]int{},
+	}
+	for _, m := range []map[string]int{r.ByStatus, o.ByStatus} {
+		for k, v := range m {
+			sum.ByStatus[k] += v
+		}
+	}
+	return sum
 }
 
 // Successful returns the requests answered with a 2xx status.
@@ -199,8 +278,9 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 		Machine: machineInfo(ctx, cfg.Root),
 		Config: RunConfig{
 			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
-			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds, EmulatorLatency: "0",
-			TerraformVersion: b.tfVersion,
+			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
+			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, EmulatorLatency: "0",
+			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
 		},
 		Started: start.UTC(),
 	}
@@ -237,6 +317,31 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 	if cfg.ThrottledN > 0 {
 		run, err := b.throttledPass(ctx, cfg.ThrottledN)
 		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return res, err
+		}
+	}
+	throttles := []bool{false}
+	if cfg.AdoptThrottled {
+		throttles = append(throttles, true)
+	}
+	for _, throttled := range throttles {
+		for _, n := range cfg.AdoptSizes {
+			run, err := b.adoptPass(ctx, n, throttled)
+			res.Runs = append(res.Runs, run)
+			if err != nil {
+				return res, err
+			}
+		}
+	}
+	if cfg.Profile {
+		n := CompareN
+		if !slices.Contains(cfg.Sizes, n) {
+			n = slices.Max(cfg.Sizes)
+		}
+		run, prof, err := b.profilePass(ctx, n)
+		res.Runs = append(res.Runs, run)
+		res.Profile = prof
 		if err != nil {
 			return res, err
 		}

@@ -20,8 +20,15 @@ import (
 )
 
 // providerSource is the provider's registry address, overridden to the
-// local build by the CLI configuration.
-const providerSource = "registry.terraform.io/analytics-tf/analytics"
+// local build by the CLI configuration; timeSource is hashicorp/time's,
+// overridden to the build of scripts/install-tools.sh.
+const (
+	providerSource = "registry.terraform.io/analytics-tf/analytics"
+	timeSource     = "registry.terraform.io/hashicorp/time"
+)
+
+// timeModule is the Go module of terraform-provider-time.
+const timeModule = "github.com/hashicorp/terraform-provider-time"
 
 // bench is the state shared by the passes of one run.
 type bench struct {
@@ -30,9 +37,14 @@ type bench struct {
 	tf        string
 	tfVersion string
 	// provider is the path of the built provider binary.
-	provider  string
-	cliConfig string
-	steps     int // commands run, for log file names
+	provider string
+	// timeProvider is the path of terraform-provider-time (with symbolic
+	// links resolved, as /proc/<pid>/exe shows it; empty: no time_static
+	// baseline), timeVersion its module version.
+	timeProvider string
+	timeVersion  string
+	cliConfig    string
+	steps        int // commands run, for log file names
 }
 
 func newBench(ctx context.Context, cfg Config) (*bench, error) {
@@ -81,8 +93,58 @@ func (b *bench) setUp(ctx context.Context) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("building the provider: %w", err)
 	}
+	timePlugins := ""
+	if !b.cfg.NoTime {
+		if timePlugins, err = b.setUpTime(ctx); err != nil {
+			return err
+		}
+	}
 	b.cliConfig = filepath.Join(b.tmp, "terraformrc")
-	return os.WriteFile(b.cliConfig, []byte(cliConfig(plugins)), 0o600)
+	return os.WriteFile(b.cliConfig, []byte(cliConfig(plugins, timePlugins)), 0o600)
+}
+
+// setUpTime finds (or builds) terraform-provider-time and returns the
+// directory that the CLI configuration's dev_overrides names for it.
+func (b *bench) setUpTime(ctx context.Context) (string, error) {
+	bin := b.cfg.TimeProvider
+	if bin == "" {
+		// Reuses the binary when it is the pinned version (no build).
+		bin = filepath.Join(b.cfg.Root, ".tools", "bin", "terraform-provider-time")
+		cmd := exec.CommandContext(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), "terraform-provider-time")
+		cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("building terraform-provider-time: %w", err)
+		}
+	}
+	resolved, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return "", fmt.Errorf("terraform-provider-time: %w", err)
+	}
+	if b.timeProvider, err = filepath.Abs(resolved); err != nil {
+		return "", err
+	}
+	if out, err := exec.CommandContext(ctx, "go", "version", "-m", b.timeProvider).Output(); err == nil {
+		b.timeVersion = moduleVersion(string(out), timeModule)
+	}
+	// Terraform looks for terraform-provider-time in the directory that
+	// dev_overrides names: a directory of its own holds a link to it.
+	dir := filepath.Join(b.tmp, "plugins-time")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	return dir, os.Symlink(b.timeProvider, filepath.Join(dir, "terraform-provider-time"))
+}
+
+// moduleVersion returns the version of module in `go version -m` output
+// (the main module's "mod" line or a "dep" line), or "".
+func moduleVersion(goVersionM, module string) string {
+	for line := range strings.Lines(goVersionM) {
+		f := strings.Fields(line)
+		if len(f) >= 3 && (f[0] == "mod" || f[0] == "dep") && f[1] == module {
+			return f[2]
+		}
+	}
+	return ""
 }
 
 func (b *bench) close() {
@@ -94,20 +156,22 @@ func (b *bench) close() {
 }
 
 // cliConfig is a Terraform CLI configuration that runs the provider from
-// dir without `terraform init`.
-func cliConfig(dir string) string {
-	return fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    %q = %q
-  }
-  direct {}
-}
-`, providerSource, dir)
+// dir, and hashicorp/time from timeDir (unless empty), without `terraform
+// init` and without downloading anything.
+func cliConfig(dir, timeDir string) string {
+	overrides := fmt.Sprintf("    %q = %q\n", providerSource, dir)
+	if timeDir != "" {
+		overrides += fmt.Sprintf("    %q = %q\n", timeSource, timeDir)
+	}
+	return "provider_installation {\n  dev_overrides {\n" + overrides + "  }\n  direct {}\n}\n"
 }
 
 // apiServer is an emulator served on a local port.
 type apiServer struct {
 	emu *emulator.Emulator
+	// log records every request's arrival and answer, for what the
+	// emulator's counters do not tell (searches, the throttle's waits).
+	log *requestLog
 	srv *http.Server
 	url string
 }
@@ -121,9 +185,26 @@ func startAPI(opts emulator.Options) (*apiServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
+	log := &requestLog{}
+	srv := &http.Server{Handler: log.wrap(emu), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	return &apiServer{emu: emu, srv: srv, url: "http://" + ln.Addr().String()}, nil
+	return &apiServer{emu: emu, log: log, srv: srv, url: "http://" + ln.Addr().String()}, nil
+}
+
+// resetStats sets the emulator's counters and the request log back to
+// zero.
+func (s *apiServer) resetStats() {
+	s.emu.ResetStats()
+	s.log.reset()
+}
+
+// requests returns the step's requests, from the emulator's counters and
+// the request log.
+func (s *apiServer) requests() Requests {
+	r := requestsFrom(s.emu.Stats())
+	r.Search = s.log.searches()
+	r.List -= r.Search
+	return r
 }
 
 func (s *apiServer) close() { _ = s.srv.Close() }
@@ -145,7 +226,12 @@ type workspace struct {
 	kind string
 	dir  string
 	env  []string
-	api  *apiServer // nil for terraform_data
+	api  *apiServer // nil for time_static and terraform_data
+	// exe is the provider binary whose processes are watched (empty for
+	// terraform_data).
+	exe string
+	// config writes main.tf (Configuration by default).
+	config func(n int, updated bool) string
 }
 
 func (b *bench) newWorkspace(name, kind string, api *apiServer) (*workspace, error) {
@@ -163,18 +249,47 @@ func (b *bench) newWorkspace(name, kind string, api *apiServer) (*workspace, err
 	if api != nil {
 		env = append(env, "ANALYTICS_BASE_URL="+api.url, "ANALYTICS_API_KEY="+emulator.DefaultAPIKey)
 	}
-	return &workspace{b: b, kind: kind, dir: dir, env: env, api: api}, nil
+	w := &workspace{b: b, kind: kind, dir: dir, env: env, api: api}
+	switch kind {
+	case KindWebsite:
+		w.exe = b.provider
+	case KindTime:
+		w.exe = b.timeProvider
+	}
+	w.config = func(n int, updated bool) string { return Configuration(kind, n, updated) }
+	return w, nil
 }
 
 // Configuration writes main.tf: n resources of kind, in their first or
-// updated (changed) form.
+// updated (changed) form. An update changes the input of terraform_data
+// (in place), email_reports of analytics_website (in place, one PUT each)
+// and a triggers value of time_static, which replaces it: time_static has
+// no attribute that changes in place.
 func Configuration(kind string, n int, updated bool) string {
-	if kind == KindData {
+	switch kind {
+	case KindData:
 		return fmt.Sprintf(`resource "terraform_data" "site" {
   count = %d
   input = {
     domain        = "site-${count.index}.bench-example.com"
     email_reports = %t
+  }
+}
+`, n, updated)
+	case KindTime:
+		return fmt.Sprintf(`terraform {
+  required_providers {
+    time = {
+      source = "hashicorp/time"
+    }
+  }
+}
+
+resource "time_static" "site" {
+  count = %d
+  triggers = {
+    domain        = "site-${count.index}.bench-example.com"
+    email_reports = "%t"
   }
 }
 `, n, updated)
@@ -198,14 +313,14 @@ resource "analytics_website" "site" {
 }
 
 func (w *workspace) configure(n int, updated bool) error {
-	return os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(Configuration(w.kind, n, updated)), 0o600)
+	return os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(w.config(n, updated)), 0o600)
 }
 
 // commandFor returns the Terraform arguments of a step.
 func commandFor(step string, parallelism int) []string {
 	common := []string{"-input=false", "-no-color", "-parallelism=" + strconv.Itoa(parallelism)}
 	switch step {
-	case StepRefresh:
+	case StepRefresh, StepImportPlan:
 		return append([]string{"plan", "-detailed-exitcode"}, common...)
 	case StepDestroy:
 		return append([]string{"destroy", "-auto-approve"}, common...)
@@ -229,32 +344,46 @@ func (w *workspace) run(ctx context.Context, step string) *Step {
 	defer logFile.Close()
 
 	if w.api != nil {
-		w.api.emu.ResetStats()
+		w.api.resetStats()
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.b.cfg.StepTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, w.b.tf, append([]string{"-chdir=" + w.dir}, args...)...)
 	cmd.Env = w.env
-	var tail tailBuffer
-	cmd.Stdout = logFile
+	var tail, outTail tailBuffer
+	cmd.Stdout = io.MultiWriter(logFile, &outTail)
 	cmd.Stderr = &tail
 	killGroupOnCancel(cmd)
 
-	watch := watchProcesses(w.b.provider, w.b.tf)
+	var watch *procWatcher
+	if w.exe != "" {
+		watch = watchProcesses(w.exe, w.b.tf)
+	}
 	start := time.Now()
 	err = cmd.Run()
 	s.Wall = time.Since(start).Seconds()
-	s.ProviderPeakRSS, s.ProviderProcesses, s.ProviderCPU = watch.stop()
+	if watch != nil {
+		s.ProviderPeakRSS, s.ProviderProcesses, s.ProviderCPU = watch.stop()
+	}
 	_, _ = logFile.Write(tail.Bytes())
+	s.Summary = summaryLine(outTail.String())
 	if cmd.ProcessState != nil {
 		s.ExitCode = cmd.ProcessState.ExitCode()
 		s.TerraformPeakRSS, s.CPU = processUsage(cmd.ProcessState)
 	}
 	if w.api != nil {
-		s.Requests = requestsFrom(w.api.emu.Stats())
+		s.Requests = w.api.requests()
+		s.ThrottleWait = w.api.log.throttleWait(time.Now()).Seconds()
 	}
 	var exitErr *exec.ExitError
 	switch {
+	case step == StepImportPlan && s.ExitCode == 2:
+		err = nil // changes: the imports (checked by the caller)
+	case step == StepImportPlan && err == nil:
+		s.Error = "the adoption plan is empty (exit code 0): nothing to import; see " + logPath
+	}
+	switch {
+	case s.Error != "":
 	case err == nil:
 	case errors.As(err, &exitErr) && step == StepRefresh && s.ExitCode == 2:
 		s.Error = "the plan after apply was not empty (exit code 2); see " + logPath
@@ -291,8 +420,10 @@ func lastError(stderr string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// requestsFrom reads the emulator's counters. GET /websites counts as List
+// (the caller separates the searches).
 func requestsFrom(s emulator.Stats) Requests {
-	return Requests{
+	r := Requests{
 		Total:     s.Total,
 		List:      s.ByRoute["GET /api/v1/websites"],
 		Show:      s.ByRoute["GET /api/v1/websites/{id}"],
@@ -301,7 +432,10 @@ func requestsFrom(s emulator.Stats) Requests {
 		Delete:    s.ByMethod["DELETE"],
 		Throttled: s.Throttled,
 		ByStatus:  s.ByStatus,
+		ByRoute:   s.ByRoute,
 	}
+	r.OtherGet = s.ByMethod["GET"] - r.List - r.Show
+	return r
 }
 
 // check records in s.Error what is wrong with the server after the step.
@@ -338,7 +472,7 @@ func (b *bench) lifecycle(ctx context.Context, n, seeded int, ws []*workspace, r
 			s := w.run(ctx, step)
 			w.check(s, n, seeded)
 			if run.Pass == PassThrottled {
-				s.LowerBound = float64(s.Requests.Successful()) / float64(b.cfg.RateLimit) * b.cfg.RateWindow.Seconds()
+				s.LowerBound = b.lowerBound(s)
 			}
 			run.Steps = append(run.Steps, s)
 			logStep(b.cfg.Log, run, s)
@@ -349,6 +483,12 @@ func (b *bench) lifecycle(ctx context.Context, n, seeded int, ws []*workspace, r
 			w.cleanUp(ctx)
 		}
 	}
+}
+
+// lowerBound is the shortest time in which the throttle lets the step's
+// successful requests through, on average.
+func (b *bench) lowerBound(s *Step) float64 {
+	return float64(s.Requests.Successful()) / float64(b.cfg.RateLimit) * b.cfg.RateWindow.Seconds()
 }
 
 func failed(r *Run) bool {
@@ -376,12 +516,22 @@ func logStep(log io.Writer, run *Run, s *Step) {
 	if s.Error != "" {
 		status = "FAILED: " + s.Error
 	}
-	logf(log, "%-9s %-17s N=%-4d %-7s %7.2fs  requests %4d (list %d, one %d, POST %d, PUT %d, DELETE %d, 429 %d)  provider RSS %s  %s",
-		run.Pass, run.Kind, run.N, s.Name, s.Wall, s.Requests.Total, s.Requests.List, s.Requests.Show,
-		s.Requests.Post, s.Requests.Put, s.Requests.Delete, s.Requests.Throttled, mib(s.ProviderPeakRSS), status)
+	q := s.Requests
+	logf(log, "%-15s %-17s N=%-4d %-12s %7.2fs  requests %4d (list %d, search %d, one %d, other GET %d, POST %d, PUT %d, DELETE %d, 429 %d)  provider RSS %s  %s",
+		run.Pass, run.Kind, run.N, s.Name, s.Wall, q.Total, q.List, q.Search, q.Show, q.OtherGet,
+		q.Post, q.Put, q.Delete, q.Throttled, mib(s.ProviderPeakRSS), status)
 }
 
-// warmUp runs a small create and destroy of both kinds, not measured, so
+// kinds returns the kinds of resources of the comparison: the baselines
+// first.
+func (b *bench) kinds() []string {
+	if b.timeProvider == "" {
+		return []string{KindData, KindWebsite}
+	}
+	return []string{KindData, KindTime, KindWebsite}
+}
+
+// warmUp runs a small create and destroy of every kind, not measured, so
 // that the first measured step does not pay for cold caches.
 func (b *bench) warmUp(ctx context.Context) error {
 	api, err := startAPI(emulator.Options{})
@@ -389,13 +539,8 @@ func (b *bench) warmUp(ctx context.Context) error {
 		return err
 	}
 	defer api.close()
-	for _, kind := range []string{KindData, KindWebsite} {
-		var w *workspace
-		if kind == KindWebsite {
-			w, err = b.newWorkspace("warm-up-website", kind, api)
-		} else {
-			w, err = b.newWorkspace("warm-up-data", kind, nil)
-		}
+	for _, kind := range b.kinds() {
+		w, err := b.comparedWorkspace("warm-up-"+kind, kind, api)
 		if err != nil {
 			return err
 		}
@@ -411,45 +556,60 @@ func (b *bench) warmUp(ctx context.Context) error {
 	return nil
 }
 
-// mainPass measures n websites and n terraform_data resources.
-func (b *bench) mainPass(ctx context.Context, n int) ([]*Run, error) {
+// comparedWorkspace returns a workspace of the comparison; only websites
+// talk to the API.
+func (b *bench) comparedWorkspace(name, kind string, api *apiServer) (*workspace, error) {
+	if kind != KindWebsite {
+		api = nil
+	}
+	return b.newWorkspace(name, kind, api)
+}
+
+// compare runs steps on n resources of every kind, interleaved step by
+// step; order rotates the kinds (round r starts with the r-th kind), so
+// that no kind always runs first.
+func (b *bench) compare(ctx context.Context, pass string, n, round int, steps []string) ([]*Run, error) {
 	api, err := startAPI(emulator.Options{})
 	if err != nil {
 		return nil, err
 	}
 	defer api.close()
-	data, err := b.newWorkspace(fmt.Sprintf("data-%d", n), KindData, nil)
-	if err != nil {
-		return nil, err
+	kinds := b.kinds()
+	if round > 1 {
+		k := (round - 1) % len(kinds)
+		kinds = append(kinds[k:], kinds[:k]...)
 	}
-	site, err := b.newWorkspace(fmt.Sprintf("website-%d", n), KindWebsite, api)
-	if err != nil {
-		return nil, err
+	var ws []*workspace
+	var runs []*Run
+	for _, kind := range kinds {
+		name := fmt.Sprintf("%s-%d", kind, n)
+		if round > 1 {
+			name += fmt.Sprintf("-round-%d", round)
+		}
+		w, err := b.comparedWorkspace(name, kind, api)
+		if err != nil {
+			return nil, err
+		}
+		ws = append(ws, w)
+		runs = append(runs, &Run{Pass: pass, Kind: kind, N: n, Round: round})
 	}
-	runs := []*Run{{Pass: PassMain, Kind: KindData, N: n}, {Pass: PassMain, Kind: KindWebsite, N: n}}
-	b.lifecycle(ctx, n, 0, []*workspace{data, site}, runs, allSteps)
+	b.lifecycle(ctx, n, 0, ws, runs, steps)
 	return runs, ctx.Err()
 }
 
-// round measures create (and destroy, to clean up) of n websites and n
-// terraform_data resources once more.
+// mainPass measures n websites and n resources of each baseline.
+func (b *bench) mainPass(ctx context.Context, n int) ([]*Run, error) {
+	round := 0
+	if n == CompareN {
+		round = 1
+	}
+	return b.compare(ctx, PassMain, n, round, allSteps)
+}
+
+// round measures create, update and destroy of n websites and of n
+// resources of each baseline once more.
 func (b *bench) round(ctx context.Context, n, round int) ([]*Run, error) {
-	api, err := startAPI(emulator.Options{})
-	if err != nil {
-		return nil, err
-	}
-	defer api.close()
-	data, err := b.newWorkspace(fmt.Sprintf("data-%d-round-%d", n, round), KindData, nil)
-	if err != nil {
-		return nil, err
-	}
-	site, err := b.newWorkspace(fmt.Sprintf("website-%d-round-%d", n, round), KindWebsite, api)
-	if err != nil {
-		return nil, err
-	}
-	runs := []*Run{{Pass: PassRound, Kind: KindData, N: n}, {Pass: PassRound, Kind: KindWebsite, N: n}}
-	b.lifecycle(ctx, n, 0, []*workspace{data, site}, runs, []string{StepCreate, StepDestroy})
-	return runs, ctx.Err()
+	return b.compare(ctx, PassRound, n, round, []string{StepCreate, StepUpdate, StepDestroy})
 }
 
 // amongPass measures one managed website among total on the server.

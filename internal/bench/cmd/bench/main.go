@@ -5,7 +5,8 @@
 // -update BENCHMARKS.md, replaces the generated section of that file.
 //
 //	go run ./internal/bench/cmd/bench [-sizes 10,100,500] [-among 5000]
-//	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-update BENCHMARKS.md]
+//	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-adopt-sizes 100,500]
+//	    [-time=false] [-profile=false] [-update BENCHMARKS.md]
 package main
 
 import (
@@ -41,11 +42,17 @@ func run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	sizes := fs.String("sizes", joinInts(cfg.Sizes), "comma-separated numbers of websites of the main pass")
 	fs.IntVar(&cfg.Parallelism, "parallelism", cfg.Parallelism, "terraform -parallelism")
-	fs.IntVar(&cfg.Rounds, "rounds", cfg.Rounds, "rounds of the create comparison at N=500 (the target takes the median)")
+	fs.IntVar(&cfg.Rounds, "rounds", cfg.Rounds, "rounds of the create / update / destroy comparison at N=500 (the targets take the median)")
 	fs.IntVar(&cfg.Among, "among", cfg.Among, "websites on the server for the refresh of one among many (0 = skip)")
 	fs.IntVar(&cfg.ThrottledN, "throttled-n", cfg.ThrottledN, "websites of the throttled pass (0 = skip)")
 	fs.IntVar(&cfg.RateLimit, "rate-limit", cfg.RateLimit, "requests per window in the throttled pass")
 	fs.DurationVar(&cfg.RateWindow, "rate-window", cfg.RateWindow, "throttle window of the throttled pass (the real API: 1m)")
+	adoptSizes := fs.String("adopt-sizes", joinInts(cfg.AdoptSizes), "comma-separated numbers of websites of the adoption pass (empty = skip)")
+	fs.BoolVar(&cfg.AdoptThrottled, "adopt-throttled", cfg.AdoptThrottled, "run the adoption pass under the throttle too")
+	withTime := fs.Bool("time", true, "compare with time_static (hashicorp/time)")
+	fs.StringVar(&cfg.TimeProvider, "time-provider", "", "terraform-provider-time binary (default .tools/bin/terraform-provider-time, built if absent)")
+	fs.BoolVar(&cfg.Profile, "profile", cfg.Profile, "profile the provider's CPU during a create of 500 websites")
+	fs.StringVar(&cfg.ProfileDir, "profile-dir", cfg.ProfileDir, "where to keep the CPU profiles (relative to the repository root; empty = not kept)")
 	fs.StringVar(&cfg.Terraform, "terraform", "", "Terraform CLI (default .tools/bin/terraform, built if absent)")
 	fs.BoolVar(&cfg.Keep, "keep", false, "keep the temporary directory (configurations, state, logs)")
 	out := fs.String("out", ".bench/results.json", "JSON results file (relative to the repository root)")
@@ -61,6 +68,18 @@ func run(ctx context.Context, args []string) error {
 	if cfg.Sizes, err = parseInts(*sizes); err != nil {
 		return fmt.Errorf("-sizes: %w", err)
 	}
+	cfg.AdoptSizes = nil
+	if strings.TrimSpace(*adoptSizes) != "" {
+		if cfg.AdoptSizes, err = parseInts(*adoptSizes); err != nil {
+			return fmt.Errorf("-adopt-sizes: %w", err)
+		}
+	}
+	for _, n := range cfg.AdoptSizes {
+		if n > bench.MaxAdoptN {
+			return fmt.Errorf("-adopt-sizes: %d is more than %d", n, bench.MaxAdoptN)
+		}
+	}
+	cfg.NoTime = !*withTime
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
