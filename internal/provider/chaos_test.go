@@ -308,8 +308,9 @@ func TestAccWebsite_malformedAnswer(t *testing.T) {
 					}
 				},
 				Config: cfg,
-				// The first read of the run is the key's account; either way
-				// the error says what was expected and that it was retried.
+				// Whichever GET fails first (the website's or, where the
+				// state has no owner, the key's account), the error says
+				// what was expected and that it was retried.
 				ExpectError: expectError(`Unexpected Response From the Analytics API .*could not decode the response \(expected a JSON object.*\(after 2 attempts\)`),
 			},
 			{

@@ -225,9 +225,18 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 	op := r.data.guard.begin()
 	defer op.end(false)
-	remembered, owner, ok := r.owners(ctx, "read", state, req.Private, &resp.Diagnostics)
-	if !ok {
-		return
+	// The key's user is asked for (GET /account, once per run) only when
+	// the answer matters: to remember the owner of a website that has none
+	// yet, or to judge a "not found". The API shows a user only their own
+	// websites, so a website found with this key is the key's user's, and a
+	// refresh of websites whose owner is remembered costs no extra request.
+	remembered := rememberedOwner(ctx, req.Private, &resp.Diagnostics)
+	var owner *websiteOwner
+	if remembered == nil {
+		var ok bool
+		if owner, ok = r.keyOwnerOf(ctx, "read", state, nil, &resp.Diagnostics); !ok {
+			return
+		}
 	}
 
 	// When Terraform refreshes many websites, this is served from a list
@@ -235,6 +244,12 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 	// GET /websites/{id} before it is reported gone.
 	w, err := r.data.websites.Read(ctx, id)
 	if errors.Is(err, client.ErrNotFound) {
+		if remembered != nil {
+			var ok bool
+			if owner, ok = r.keyOwnerOf(ctx, "read", state, remembered, &resp.Diagnostics); !ok {
+				return
+			}
+		}
 		if !r.mayForget(ctx, op, "read", state, remembered, owner, &resp.Diagnostics) {
 			return
 		}
@@ -269,12 +284,22 @@ func (r *websiteResource) owners(ctx context.Context, op string, m websiteResour
 	diags *diag.Diagnostics,
 ) (remembered, owner *websiteOwner, ok bool) {
 	remembered = rememberedOwner(ctx, p, diags)
+	owner, ok = r.keyOwnerOf(ctx, op, m, remembered, diags)
+	return remembered, owner, ok
+}
+
+// keyOwnerOf returns the API key's user (nil where unknown), or adds an
+// error and reports false when it differs from remembered or cannot be
+// learnt.
+func (r *websiteResource) keyOwnerOf(ctx context.Context, op string, m websiteResourceModel, remembered *websiteOwner,
+	diags *diag.Diagnostics,
+) (owner *websiteOwner, ok bool) {
 	owner, err := r.data.keyOwner(ctx)
 	if err != nil {
 		addAPIError(diags, op, m.Domain.ValueString(), err)
-		return nil, nil, false
+		return nil, false
 	}
-	return remembered, owner, checkOwner(diags, op, m, remembered, owner)
+	return owner, checkOwner(diags, op, m, remembered, owner)
 }
 
 // mayForget decides whether a website the API reports missing (the
