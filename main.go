@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -24,6 +25,7 @@ func main() {
 	if !debug {
 		quietUnreadLogs()
 	}
+	collectLessOften()
 
 	stopProfile := startCPUProfile()
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
@@ -51,6 +53,30 @@ func quietUnreadLogs() {
 		if _, set := os.LookupEnv(name); !set {
 			_ = os.Setenv(name, "OFF")
 		}
+	}
+}
+
+// gcPercent and gcMemoryLimit are the provider's garbage collector
+// settings where GOGC and GOMEMLIMIT leave them to the program.
+const (
+	gcPercent     = 400
+	gcMemoryLimit = 512 << 20
+)
+
+// collectLessOften makes the garbage collector run a quarter as often as
+// Go's default (GOGC=100). The provider's live heap is small (a few MiB per
+// hundred websites) but every one of Terraform's calls allocates, so with
+// the default the collector was about half of the provider's CPU time in an
+// apply of 500 websites (see BENCHMARKS.md). The peak heap grows to about
+// five times the live heap instead of twice; a soft memory limit makes the
+// collector work harder again before the heap reaches gcMemoryLimit.
+// GOGC and GOMEMLIMIT, where set, are kept.
+func collectLessOften() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(gcPercent)
+	}
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(gcMemoryLimit)
 	}
 }
 

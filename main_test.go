@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 )
 
@@ -79,4 +81,48 @@ func TestStartCPUProfile(t *testing.T) {
 
 	t.Setenv(cpuProfileDirEnv, filepath.Join(dir, "missing"))
 	startCPUProfile()() // a warning, and no profile
+}
+
+// TestCollectLessOften: without GOGC and GOMEMLIMIT the collector runs at
+// gcPercent with a soft limit of gcMemoryLimit; either variable, when set,
+// is left to the Go runtime.
+func TestCollectLessOften(t *testing.T) {
+	// The settings of this test process, restored afterwards.
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	for _, tc := range []struct {
+		name         string
+		env          map[string]string
+		wantPercent  int
+		wantMemLimit int64
+	}{
+		{name: "neither set", wantPercent: gcPercent, wantMemLimit: gcMemoryLimit},
+		{name: "GOGC set", env: map[string]string{"GOGC": "100"}, wantPercent: 100, wantMemLimit: gcMemoryLimit},
+		{name: "GOMEMLIMIT set", env: map[string]string{"GOMEMLIMIT": "1GiB"}, wantPercent: gcPercent, wantMemLimit: math.MaxInt64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
+				t.Setenv(k, "")
+				if err := os.Unsetenv(k); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			debug.SetGCPercent(100)
+			debug.SetMemoryLimit(math.MaxInt64)
+			collectLessOften()
+			if got := debug.SetGCPercent(100); got != tc.wantPercent {
+				t.Errorf("GC percent %d, want %d", got, tc.wantPercent)
+			}
+			if got := debug.SetMemoryLimit(-1); got != tc.wantMemLimit {
+				t.Errorf("memory limit %d, want %d", got, tc.wantMemLimit)
+			}
+		})
+	}
 }

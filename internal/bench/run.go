@@ -359,9 +359,10 @@ func (w *workspace) run(ctx context.Context, step string) *Step {
 	if w.exe != "" {
 		watch = watchProcesses(w.exe, w.b.tf)
 	}
-	start := time.Now()
+	start, self := time.Now(), selfCPU()
 	err = cmd.Run()
 	s.Wall = time.Since(start).Seconds()
+	s.BenchCPU = selfCPU() - self
 	if watch != nil {
 		s.ProviderPeakRSS, s.ProviderProcesses, s.ProviderCPU = watch.stop()
 	}

@@ -29,6 +29,24 @@ const DefaultTimeout = 30 * time.Second
 // maxBody bounds how much of a response body is read.
 const maxBody = 16 << 20
 
+// MaxIdleConnsPerHost is how many idle connections to the API the default
+// transport keeps. Terraform runs 10 operations at once by default
+// (-parallelism); the standard library keeps 2, so every other request
+// would open a new connection (and, over https, a new TLS handshake).
+const MaxIdleConnsPerHost = 32
+
+// NewPooledTransport returns the default transport: a clone of
+// http.DefaultTransport (proxy from the environment, HTTP/2, timeouts) that
+// keeps up to MaxIdleConnsPerHost idle connections to the API.
+func NewPooledTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library's default is an *http.Transport
+	t.MaxIdleConnsPerHost = MaxIdleConnsPerHost
+	if t.MaxIdleConns < MaxIdleConnsPerHost {
+		t.MaxIdleConns = MaxIdleConnsPerHost
+	}
+	return t
+}
+
 // Options configures a Client. The zero value is usable.
 type Options struct {
 	// Timeout bounds one HTTP request (connection, headers and body); with
@@ -36,8 +54,8 @@ type Options struct {
 	// them all. Zero means DefaultTimeout; a negative value disables it.
 	Timeout time.Duration
 	// Transport sends the requests. It is the seam for retries and pacing:
-	// wrap a RoundTripper around the default (nil means a clone of
-	// http.DefaultTransport).
+	// wrap a RoundTripper around the default (nil means
+	// NewPooledTransport()).
 	Transport http.RoundTripper
 	// Retry, if set, wraps Transport in this package's retrying, pacing
 	// transport (see RetryOptions). Nil means one attempt per call.
@@ -91,7 +109,7 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	}
 	transport := opts.Transport
 	if transport == nil {
-		transport = http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library's default is an *http.Transport
+		transport = NewPooledTransport()
 	}
 	logger := opts.Logger
 	if logger == nil {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
 const testQuiet = 30 * time.Millisecond
@@ -111,5 +113,43 @@ func TestWebsiteOwnerString(t *testing.T) {
 		if got := o.String(); got != want {
 			t.Errorf("%+v: got %q, want %q", o, got, want)
 		}
+	}
+}
+
+// fakePrivate is a private state of one provider call.
+type fakePrivate map[string][]byte
+
+func (p fakePrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
+	return p[key], nil
+}
+
+func (p fakePrivate) SetKey(_ context.Context, key string, value []byte) diag.Diagnostics {
+	p[key] = value
+	return nil
+}
+
+// The private state keeps only the owner's id (every byte of a website's
+// state is written again after each change of an apply), and what it keeps
+// reads back as the same user.
+func TestRememberOwnerKeepsOnlyTheID(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := fakePrivate{}
+	var diags diag.Diagnostics
+	remember(ctx, p, &websiteOwner{ID: 7, Name: "Alice", Email: "alice@example.test"}, &diags)
+	if got := string(p[ownerKey]); got != `{"id":7}` {
+		t.Errorf("private state %q, want {\"id\":7}", got)
+	}
+	if o := rememberedOwner(ctx, p, &diags); o == nil || *o != (websiteOwner{ID: 7}) {
+		t.Errorf("remembered %+v, want user #7", o)
+	}
+	// A state written by an earlier build of this release (name and
+	// e-mail too) still reads.
+	p[ownerKey] = []byte(`{"id":3,"name":"Bob","email":"bob@example.test"}`)
+	if o := rememberedOwner(ctx, p, &diags); o == nil || o.ID != 3 {
+		t.Errorf("remembered %+v, want user #3", o)
+	}
+	if diags.HasError() {
+		t.Fatal(diags)
 	}
 }
