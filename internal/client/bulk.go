@@ -23,6 +23,12 @@ const (
 	// DefaultBulkPageConcurrency is the number of list pages a sweep
 	// requests at once.
 	DefaultBulkPageConcurrency = 4
+	// DefaultBulkLinger is how long a read that the first page did not
+	// answer waits for more reads to arrive before it reads its website
+	// individually (see BulkReaderOptions.Linger).
+	DefaultBulkLinger = 50 * time.Millisecond
+	// maxBulkLinger bounds the whole wait of one read for more reads.
+	maxBulkLinger = time.Second
 )
 
 // BulkReaderOptions configures a BulkReader. The zero value uses the
@@ -45,6 +51,16 @@ type BulkReaderOptions struct {
 	// PageConcurrency is the number of list pages a sweep requests at once.
 	// Zero means DefaultBulkPageConcurrency.
 	PageConcurrency int
+	// Linger is how long a read waits, after the first page is known and
+	// the reads counted do not yet pay for the other pages, for another
+	// read to arrive (in real time, whatever Clock says) before it reads
+	// its website individually; each read that arrives starts the wait
+	// again, up to a second in all. Terraform starts its reads of one
+	// refresh a few at a time, and the first page often arrives when only
+	// some have started: without the wait, those would each cost a GET
+	// that the sweep they are about to cause makes useless. Zero means
+	// DefaultBulkLinger; a negative value does not wait.
+	Linger time.Duration
 	// Clock gives the current time (tests). Nil means time.Now.
 	Clock func() time.Time
 }
@@ -83,7 +99,9 @@ type BulkStats struct {
 // the next one requests page 1 of the sweep, which also tells its cost
 // (meta.last_page); once the reads counted since then exceed the pages still
 // to read, the other pages are requested and every waiting and later read is
-// served from them. So refreshing 500 of 500 websites costs 6 requests (one
+// served from them. A read that page 1 did not answer, while more reads
+// would pay for the other pages, waits a moment (Linger) for them to arrive
+// before it reads its website individually. So refreshing 500 of 500 websites costs 6 requests (one
 // GET and 5 pages), one website among 5,000 costs one, and no pattern costs
 // more than about twice what the better of the two strategies would have.
 //
@@ -111,6 +129,7 @@ type BulkReader struct {
 	maxAge time.Duration
 	probe  int
 	conc   int
+	linger time.Duration
 	now    func() time.Time
 
 	mu        sync.Mutex // guards the fields below
@@ -119,6 +138,8 @@ type BulkReader struct {
 	seq       uint64           // number of Forget calls
 	reads     int              // reads counted toward the next sweep
 	lastRead  time.Time
+	arrived   time.Time          // real time of the latest read counted
+	arrival   chan struct{}      // closed and replaced when a read is counted
 	burst     time.Time          // first read of the current burst of reads
 	page1     bulkPage           // the latest first page
 	sweptAt   time.Time          // end of the latest complete sweep
@@ -163,6 +184,8 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 		maxAge:    opts.MaxAge,
 		probe:     opts.Probe,
 		conc:      opts.PageConcurrency,
+		linger:    opts.Linger,
+		arrival:   make(chan struct{}),
 		now:       opts.Clock,
 		entries:   map[int64]bulkEntry{},
 		forgotten: map[int64]uint64{},
@@ -180,6 +203,9 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 	}
 	if b.conc <= 0 {
 		b.conc = DefaultBulkPageConcurrency
+	}
+	if b.linger == 0 {
+		b.linger = DefaultBulkLinger
 	}
 	if b.now == nil {
 		b.now = time.Now
@@ -225,7 +251,7 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	}
 
 	b.mu.Lock()
-	now := b.now()
+	now, started := b.now(), time.Now()
 	b.stats.Reads++
 	b.countLocked(now)
 	for waits := 0; ; waits++ {
@@ -238,6 +264,18 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		if f == nil && waits < maxFetchWaits {
 			if full, ok := b.planLocked(now, b.probe); ok {
 				f = b.startLocked(ctx, full)
+			}
+		}
+		if f == nil && waits < maxFetchWaits {
+			waited, err := b.lingerLocked(ctx, now, started)
+			if err != nil {
+				b.mu.Unlock()
+				return nil, err
+			}
+			if waited {
+				now = b.now()
+				waits-- // not a fetch
+				continue
 			}
 		}
 		if f == nil || waits >= maxFetchWaits {
@@ -281,7 +319,39 @@ func (b *BulkReader) countLocked(now time.Time) {
 	b.lastRead = now
 	if !b.sweptFreshLocked(now) {
 		b.reads++
+		b.arrived = time.Now()
+		close(b.arrival)
+		b.arrival = make(chan struct{})
 	}
+}
+
+// lingerLocked waits, for a read that nothing answered and that would now
+// be read individually, while the first page is known and more reads would
+// pay for the rest of the sweep, until no read has arrived for the linger
+// time (or the read has waited maxBulkLinger since started). It reports
+// whether it waited: the caller looks again. It unlocks b.mu while waiting.
+func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (bool, error) {
+	if b.linger < 0 || b.flight != nil || b.page1.lastPage <= 1 || !b.freshLocked(b.page1.at, now) ||
+		b.sweptFreshLocked(now) || (!b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl) {
+		return false, nil
+	}
+	quiet := b.linger - time.Since(b.arrived)
+	left := maxBulkLinger - time.Since(started)
+	if quiet <= 0 || left <= 0 {
+		return false, nil
+	}
+	arrival := b.arrival
+	b.mu.Unlock()
+	defer b.mu.Lock()
+	t := time.NewTimer(min(quiet, left))
+	defer t.Stop()
+	select {
+	case <-arrival:
+	case <-t.C:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	return true, nil
 }
 
 // FindByDomain returns every website whose domain is exactly domain, by id,
