@@ -260,34 +260,19 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 			b.mu.Unlock()
 			return e.w.clone(), nil
 		}
-		f := b.flight
-		if f == nil && waits < maxFetchWaits {
-			if full, ok := b.planLocked(now, b.probe); ok {
-				f = b.startLocked(ctx, full)
-			}
-		}
-		if f == nil && waits < maxFetchWaits {
-			waited, err := b.lingerLocked(ctx, now, started)
-			if err != nil {
-				b.mu.Unlock()
-				return nil, err
-			}
-			if waited {
-				now = b.now()
+		waited, err := b.awaitFetchLocked(ctx, now, waits, b.probe)
+		if err == nil && !waited && waits < maxFetchWaits {
+			if waited, err = b.lingerLocked(ctx, now, started); waited {
 				waits-- // not a fetch
-				continue
 			}
 		}
-		if f == nil || waits >= maxFetchWaits {
+		if err != nil {
+			b.mu.Unlock()
+			return nil, err
+		}
+		if !waited {
 			break
 		}
-		b.mu.Unlock()
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		b.mu.Lock()
 		now = b.now()
 	}
 	g := b.gets[id]
@@ -325,14 +310,14 @@ func (b *BulkReader) countLocked(now time.Time) {
 	}
 }
 
-// lingerLocked waits, for a read that nothing answered and that would now
-// be read individually, while the first page is known and more reads would
-// pay for the rest of the sweep, until no read has arrived for the linger
-// time (or the read has waited maxBulkLinger since started). It reports
-// whether it waited: the caller looks again. It unlocks b.mu while waiting.
+// lingerLocked waits, for a read that awaitFetchLocked left to be read
+// individually, while more reads would pay for the rest of the sweep (the
+// first page is known and planLocked only lacks reads), until no read has
+// arrived for the linger time (or the read has waited maxBulkLinger since
+// started). It reports whether it waited: the caller looks again. It
+// unlocks b.mu while waiting.
 func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (bool, error) {
-	if b.linger < 0 || b.flight != nil || b.page1.lastPage <= 1 || !b.freshLocked(b.page1.at, now) ||
-		b.sweptFreshLocked(now) || (!b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl) {
+	if full, ok := b.planLocked(now, b.probe); b.linger < 0 || !full || ok {
 		return false, nil
 	}
 	quiet := b.linger - time.Since(b.arrived)
@@ -389,22 +374,14 @@ func (b *BulkReader) FindByDomain(ctx context.Context, domain string) ([]Website
 			}
 			break
 		}
-		f := b.flight
-		if f == nil && waits < maxFetchWaits {
-			if full, ok := b.planLocked(now, 0); ok {
-				f = b.startLocked(ctx, full)
-			}
+		waited, err := b.awaitFetchLocked(ctx, now, waits, 0)
+		if err != nil {
+			b.mu.Unlock()
+			return nil, err
 		}
-		if f == nil || waits >= maxFetchWaits {
+		if !waited {
 			break
 		}
-		b.mu.Unlock()
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		b.mu.Lock()
 		now = b.now()
 	}
 	b.stats.Searches++
@@ -524,6 +501,34 @@ func (b *BulkReader) planLocked(now time.Time, probe int) (full, ok bool) {
 		return true, true
 	}
 	return false, true
+}
+
+// awaitFetchLocked, for a read or lookup that nothing cached answered,
+// starts a fetch of list pages when none runs and planLocked (with probe)
+// calls for one, then waits for the fetch under way. It reports false when
+// there is none to wait for, or when the caller has already waited for
+// maxFetchWaits fetches: the caller then asks the server individually. It
+// unlocks b.mu while waiting.
+func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, waits, probe int) (bool, error) {
+	if waits >= maxFetchWaits {
+		return false, nil
+	}
+	f := b.flight
+	if f == nil {
+		full, ok := b.planLocked(now, probe)
+		if !ok {
+			return false, nil
+		}
+		f = b.startLocked(ctx, full)
+	}
+	b.mu.Unlock()
+	defer b.mu.Lock()
+	select {
+	case <-f.done:
+		return true, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
 }
 
 // startLocked starts a fetch of the first page, or of every page, in the

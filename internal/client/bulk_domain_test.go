@@ -1,10 +1,9 @@
 package client_test
 
 import (
+	"context"
 	"errors"
 	"reflect"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,29 +21,10 @@ type lookupResult struct {
 // imports of one Terraform plan do.
 func lookupAll(t *testing.T, b *client.BulkReader, domains []string, workers int) map[string]lookupResult {
 	t.Helper()
-	var (
-		mu   sync.Mutex
-		out  = make(map[string]lookupResult, len(domains))
-		next atomic.Int64
-		wg   sync.WaitGroup
-	)
-	c := ctx(t)
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(domains) {
-					return
-				}
-				ws, err := b.FindByDomain(c, domains[i])
-				mu.Lock()
-				out[domains[i]] = lookupResult{ws, err}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return out
+	return runAll(t, domains, workers, 0, func(c context.Context, d string) lookupResult {
+		ws, err := b.FindByDomain(c, d)
+		return lookupResult{ws, err}
+	})
 }
 
 // checkSameAsSearch compares every lookup with an exact search made now,

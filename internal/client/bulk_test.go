@@ -150,9 +150,20 @@ func readAll(t *testing.T, b *client.BulkReader, ids []int64, workers int) map[i
 // Terraform starts the reads of a refresh a few at a time.
 func readAllStaggered(t *testing.T, b *client.BulkReader, ids []int64, workers int, stagger time.Duration) map[int64]readResult {
 	t.Helper()
+	return runAll(t, ids, workers, stagger, func(c context.Context, id int64) readResult {
+		w, err := b.Read(c, id)
+		return readResult{w, err}
+	})
+}
+
+// runAll calls f for every key with the given number of workers, started
+// stagger apart, each taking the next key when it is done with one, and
+// returns the results by key.
+func runAll[K comparable, R any](t *testing.T, keys []K, workers int, stagger time.Duration, f func(context.Context, K) R) map[K]R {
+	t.Helper()
 	var (
 		mu   sync.Mutex
-		out  = make(map[int64]readResult, len(ids))
+		out  = make(map[K]R, len(keys))
 		next atomic.Int64
 		wg   sync.WaitGroup
 	)
@@ -162,12 +173,12 @@ func readAllStaggered(t *testing.T, b *client.BulkReader, ids []int64, workers i
 			time.Sleep(time.Duration(worker) * stagger)
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(ids) {
+				if i >= len(keys) {
 					return
 				}
-				w, err := b.Read(c, ids[i])
+				r := f(c, keys[i])
 				mu.Lock()
-				out[ids[i]] = readResult{w, err}
+				out[keys[i]] = r
 				mu.Unlock()
 			}
 		})
