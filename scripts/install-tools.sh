@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the project-local development tools into .tools/bin (git-ignored).
 #
-#   scripts/install-tools.sh [tool...]    tools: terraform terraform-1.13 tofu
+#   scripts/install-tools.sh [tool...]    tools: terraform terraform-latest tofu
 #                                         golangci-lint tfplugindocs goreleaser
 #                                         gremlins terraform-provider-time
 #                                         (default: all)
@@ -13,10 +13,12 @@
 # Where the versions live:
 #   terraform      TERRAFORM_VERSION below (go install of the module itself):
 #                  the oldest Terraform the provider supports
-#   terraform-1.13 tools/terraform/go.mod (a wrapper module with stubs for the
+#   terraform-latest
+#                  tools/terraform/go.mod (a wrapper module with stubs for the
 #                  nested modules the proxy does not serve): the newest
-#                  Terraform the Go module proxy serves, as
-#                  .tools/bin/terraform-1.13.3
+#                  stable Terraform, as .tools/bin/terraform-<version>
+#                  (1.15.9). The proxy lists versions only up to 1.13.3 but
+#                  serves later ones when asked for the exact version.
 #   tofu           tools/opentofu/go.mod (needs a replace directive, so it is
 #                  built from a module of ours rather than with go install)
 #   golangci-lint  tools/golangci-lint/go.mod
@@ -107,7 +109,7 @@ terraform_version() {
 	"$1" version -json 2>/dev/null | sed -n 's/^ *"terraform_version": *"\([^"]*\)".*/\1/p'
 }
 
-install_terraform_113() {
+install_terraform_latest() {
 	local want current stubs="${root}/.tools/terraform-stubs" name
 	want="$(module_version terraform github.com/hashicorp/terraform)"
 	current="v$(terraform_version "${bin}/terraform-${want#v}")"
@@ -187,13 +189,13 @@ install_time_provider() {
 }
 
 if [[ $# -eq 0 ]]; then
-	set -- terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time
+	set -- terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time
 fi
 
 for tool in "$@"; do
 	case "${tool}" in
 	terraform) install_terraform ;;
-	terraform-1.13) install_terraform_113 ;;
+	terraform-latest | terraform-1.15) install_terraform_latest ;;
 	gremlins) install_gremlins ;;
 	tofu | opentofu) install_tofu ;;
 	golangci-lint) install_golangci_lint ;;
@@ -201,7 +203,7 @@ for tool in "$@"; do
 	goreleaser) install_goreleaser ;;
 	terraform-provider-time) install_time_provider ;;
 	*)
-		log "unknown tool '${tool}' (known: terraform terraform-1.13 tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time)"
+		log "unknown tool '${tool}' (known: terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time)"
 		exit 2
 		;;
 	esac
