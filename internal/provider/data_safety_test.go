@@ -366,8 +366,12 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 }
 
 // A create that outlives the client's time limit, on a server whose
-// uniqueness check and insert are not atomic, ends with one website.
+// uniqueness check and insert are not atomic, ends with one website. The
+// backoff is shortened so that the create is sent again long before the
+// first store lands: only the settle window (waiting for that store before
+// sending again) keeps the second from passing the uniqueness check too.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
+	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}})
 	cfg := env.reliableConfig(`timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
 	env.test(t, []resource.TestStep{
