@@ -22,11 +22,12 @@ import (
 )
 
 // The password is the one value the provider can neither read back nor
-// restore: these tests pin the two rules that keep it. A password set in the
-// web interface survives every change Terraform makes, and a password the
-// server accepts but stores as none (e.g. "0", unknown at plan time, so no
-// validator saw it) leaves a warning, not an inconsistent result that taints
-// the website.
+// restore: these tests pin the rules that keep it. A password set in the
+// web interface survives every change Terraform makes; "0", which the server
+// stores as no password, is refused even when it is unknown at plan time;
+// and a password the server accepts but stores as none for a reason the
+// validators cannot know of leaves a warning, not an inconsistent result
+// that taints the website.
 
 // pwModel is a website model with the given privacy, password and
 // password_wo_version (nil for null).
