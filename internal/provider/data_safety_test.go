@@ -160,6 +160,66 @@ func TestAccWebsite_otherUsersKey(t *testing.T) {
 	})
 }
 
+// testWithoutRefresh runs steps as env.test does, but every plan with
+// -refresh=false, as `terraform destroy -refresh=false` plans: Delete then
+// gets the state as it is, without a Read before it that would catch a
+// foreign key or vanished websites first.
+func (env *testEnv) testWithoutRefresh(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		AdditionalCLIOptions:     &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}},
+		CheckDestroy:             checkDestroyed(env),
+		Steps:                    steps,
+	})
+}
+
+// A destroy without refresh with another user's key deletes nothing and
+// drops nothing from the state: Delete checks the owner itself, and, where
+// the server cannot tell the owner, the vanish guard refuses both websites.
+func TestAccWebsite_otherUsersKeyDestroyWithoutRefresh(t *testing.T) {
+	cases := []struct {
+		name string
+		opts emulator.Options
+		want string
+	}{
+		{"server with GET /account", twoUsers(emulator.Options{}),
+			`Website Belongs to Another User.*Refusing to delete .*created or imported by user #1\b[^(]*api_key belongs to user #2 \(Bob`},
+		{"older build without GET /account", twoUsers(emulator.Options{NoAccountEndpoint: true}),
+			`Every Managed Website Vanished.*Could not delete`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := newTestEnv(t, c.opts)
+			cfg := func(key string) string {
+				return env.providerConfigWithKey(key) + `
+resource "analytics_website" "a" {
+  domain = "tf-acc-norefresh-a.example.com"
+}
+resource "analytics_website" "b" {
+  domain = "tf-acc-norefresh-b.example.com"
+}
+`
+			}
+			env.testWithoutRefresh(t,
+				resource.TestStep{Config: cfg(keyOwner)},
+				resource.TestStep{Config: cfg(keyOther), Destroy: true, ExpectError: expectError(c.want)},
+				// Without refresh, the plan is empty only if the state still
+				// holds both websites.
+				resource.TestStep{
+					PreConfig: func() {
+						if n := len(env.Websites()); n != 2 {
+							t.Errorf("the server holds %d websites, want 2", n)
+						}
+					},
+					Config: cfg(keyOwner), PlanOnly: true,
+				},
+			)
+		})
+	}
+}
+
 // Adopting a website whose exclude_params were set in the web interface,
 // then changing something else, must not erase them.
 func TestAccWebsite_importKeepsExcludeParams(t *testing.T) {
@@ -306,8 +366,12 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 }
 
 // A create that outlives the client's time limit, on a server whose
-// uniqueness check and insert are not atomic, ends with one website.
+// uniqueness check and insert are not atomic, ends with one website. The
+// backoff is shortened so that the create is sent again long before the
+// first store lands: only the settle window (waiting for that store before
+// sending again) keeps the second from passing the uniqueness check too.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
+	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}})
 	cfg := env.reliableConfig(`timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
 	env.test(t, []resource.TestStep{

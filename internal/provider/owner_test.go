@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -36,14 +37,18 @@ func TestVanishGuard(t *testing.T) {
 			t.Errorf("refused: %v", errs[0])
 		}
 	})
-	t.Run("every website vanished at once", func(t *testing.T) {
-		t.Parallel()
-		for i, err := range missing(newVanishGuard(testQuiet), 3) {
-			if !errors.Is(err, errVanished) {
-				t.Errorf("website %d: %v, want refused", i, err)
+	// Two is the smallest "every website": neither may leave, not even
+	// the first to get its verdict.
+	for _, n := range []int{2, 3} {
+		t.Run(fmt.Sprintf("all %d websites vanished at once", n), func(t *testing.T) {
+			t.Parallel()
+			for i, err := range missing(newVanishGuard(testQuiet), n) {
+				if !errors.Is(err, errVanished) {
+					t.Errorf("website %d of %d: %v, want refused", i+1, n, err)
+				}
 			}
-		}
-	})
+		})
+	}
 	t.Run("a second vanishes later in the run", func(t *testing.T) {
 		t.Parallel()
 		g := newVanishGuard(testQuiet)
