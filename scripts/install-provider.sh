@@ -61,7 +61,10 @@ for host in registry.terraform.io registry.opentofu.org; do
 	dirs+=("${plugin_dir}/${host}/analytics-tf/analytics/${VERSION}/${os_arch}")
 done
 mkdir -p "${dirs[@]}"
-go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o "${dirs[0]}/${binary}" .
+# As the release builds (.goreleaser.yml): static, without cgo, so that the
+# same source, version and Go release give the same binary, and checksum,
+# anywhere.
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o "${dirs[0]}/${binary}" .
 cp "${dirs[0]}/${binary}" "${dirs[1]}/${binary}"
 
 [[ ${quiet} -eq 1 ]] && exit 0
