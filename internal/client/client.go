@@ -2,11 +2,11 @@
 // analytics application (and its white-label brands). It knows nothing about
 // Terraform.
 //
-// The seed describes the interface; API-BEHAVIOUR.md describes how a real
-// installation answers (envelopes, loose types, errors). The client sends the
-// key only in the Authorization header, always asks for JSON, encodes bodies
-// as forms, never follows redirects and turns every unsuccessful answer into
-// an *APIError that matches one of the sentinel errors.
+// internal/emulator/README.md describes how a real installation answers
+// (envelopes, loose types, errors). The client sends the key only in the
+// Authorization header, always asks for JSON, encodes bodies as forms, never
+// follows redirects and turns every unsuccessful answer into an *APIError
+// that matches one of the sentinel errors.
 package client
 
 import (

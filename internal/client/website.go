@@ -19,7 +19,7 @@ const (
 
 // Website is a tracked website as the API returns it.
 //
-// The API is loose about types (see API-BEHAVIOUR.md): privacy, email and
+// The API is loose about types (see internal/emulator/README.md): privacy, email and
 // exclude_bots arrive as integers, numeric strings, booleans or null, and
 // favorite fields exist only in newer builds. Nullable settings are pointers:
 // nil means the server holds NULL.

@@ -1,6 +1,6 @@
 // Package emulator is a local, quirk-faithful emulator of the phpAnalytics
-// Website API (a Laravel 10 application), as described in
-// shared/API-BEHAVIOUR.md.
+// Website API (a Laravel 10 application), as described in README.md beside
+// this file.
 //
 // By default it answers like a real installation (the newest build),
 // quirks included: input strings are trimmed (except passwords) and empty

@@ -1,0 +1,145 @@
+package provider
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// blockNeeds are the CLI features a code block may use that the oldest
+// supported CLI lacks: such a block is validated only on CLIs that have
+// them. (Write-only attributes are checked differently: under older CLIs
+// they must fail with exactly the framework's error.)
+var blockNeeds = []struct{ marker, version, feature string }{
+	{"identity =", "1.12.0", "an import block by identity"},
+}
+
+// markdownBlock is a fenced code block of a Markdown file.
+type markdownBlock struct {
+	file string // relative to the repository root
+	line int    // of the opening fence
+	text string
+}
+
+// terraformBlocks returns the ```terraform blocks of a Markdown file.
+func terraformBlocks(t *testing.T, root, rel string) []markdownBlock {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		blocks []markdownBlock
+		cur    *markdownBlock
+		body   strings.Builder
+	)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case cur == nil && strings.TrimSpace(line) == "```terraform":
+			cur = &markdownBlock{file: rel, line: n}
+			body.Reset()
+		case cur != nil && strings.TrimSpace(line) == "```":
+			cur.text = body.String()
+			blocks = append(blocks, *cur)
+			cur = nil
+		case cur != nil:
+			body.WriteString(line + "\n")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if cur != nil {
+		t.Fatalf("%s:%d: unterminated code block", rel, cur.line)
+	}
+	return blocks
+}
+
+// TestAccReadmeExamplesValidate runs `terraform validate` (or `tofu
+// validate`) on every ```terraform block of README.md and of docs/, each
+// alone, exactly as a reader would copy it into an empty directory, with the
+// provider of this tree. The docs' blocks that tfplugindocs copied from
+// examples/ are left to TestAccExamplesValidate, which validates them with
+// the other files of their directory. A fragment that is not meant to
+// validate alone belongs in a ```hcl block.
+func TestAccReadmeExamplesValidate(t *testing.T) {
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	testAccPreCheck(t)
+	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliConfig := builtProvider(t)
+	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
+
+	// The contents of examples/, as tfplugindocs copies them.
+	examples := map[string]bool{}
+	err = filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		examples[strings.TrimSpace(string(data))] = true
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	blocks := terraformBlocks(t, root, "README.md")
+	readme := len(blocks)
+	err = filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".md" {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		for _, b := range terraformBlocks(t, root, rel) {
+			if !examples[strings.TrimSpace(b.text)] {
+				blocks = append(blocks, b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readme < 3 {
+		t.Fatalf("found %d terraform blocks in README.md, expected at least 3", readme)
+	}
+
+	for _, b := range blocks {
+		t.Run(fmt.Sprintf("%s:%d", b.file, b.line), func(t *testing.T) {
+			for _, need := range blockNeeds {
+				if strings.Contains(b.text, need.marker) && !cliAtLeast(t, cli, need.version) {
+					t.Skipf("%s needs Terraform or OpenTofu %s or later: validated on the newer CLIs of make test", need.feature, need.version)
+				}
+			}
+			work := t.TempDir()
+			if err := os.WriteFile(filepath.Join(work, "main.tf"), []byte(b.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(cli, "validate", "-no-color")
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+			out, err := cmd.CombinedOutput()
+			usesWriteOnly := strings.Contains(b.text, "_wo ")
+			checkValidateOutput(t, cli, string(out), err, usesWriteOnly && !writeOnlySupported)
+		})
+	}
+}
