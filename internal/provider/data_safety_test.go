@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -81,21 +82,42 @@ resource "analytics_website" "adopted" {
 }
 
 // keptState is the last step: with the right settings, the plan is empty,
-// so the state still holds both websites as they are on the server.
+// so the state still holds both websites as they are on the server. It is a
+// plan-only step (an apply would repair what it checks), and
+// terraform-plugin-testing runs neither Check nor ConfigStateChecks in
+// those: the checks are plan checks of the refreshed plan, which it runs.
 func keptState(env *testEnv) resource.TestStep {
 	return resource.TestStep{
 		Config:   env.configAt(env.URL, keyOwner),
 		PlanOnly: true,
-		Check: func(s *terraform.State) error {
-			if n := len(s.RootModule().Resources); n != 2 {
-				return fmt.Errorf("the state holds %d websites, want 2", n)
-			}
-			if n := len(env.Websites()); n != 2 {
-				return fmt.Errorf("the server holds %d websites, want 2", n)
-			}
-			return nil
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PostApplyPostRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionNoop),
+				plancheck.ExpectResourceAction("analytics_website.second", plancheck.ResourceActionNoop),
+				planCheckFunc(func(req plancheck.CheckPlanRequest) error {
+					var n int // resources in the refreshed state the plan was made from
+					if p := req.Plan; p.PriorState != nil && p.PriorState.Values != nil && p.PriorState.Values.RootModule != nil {
+						n = len(p.PriorState.Values.RootModule.Resources)
+					}
+					if n != 2 {
+						return fmt.Errorf("the state holds %d websites, want 2", n)
+					}
+					if n := len(env.Websites()); n != 2 {
+						return fmt.Errorf("the server holds %d websites, want 2", n)
+					}
+					return nil
+				}),
+			},
 		},
 	}
+}
+
+// planCheckFunc is a plan check written as a function.
+type planCheckFunc func(plancheck.CheckPlanRequest) error
+
+func (f planCheckFunc) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = f(req)
 }
 
 // proxy404 answers the paths under /proxy/ as a web server in front of the

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -48,7 +49,7 @@ func TestKeepSentPassword(t *testing.T) {
 		got, planned websiteResourceModel
 		sent         *string
 		want         websiteResourceModel
-		warn         bool
+		warn         string // the warning's summary, "" for none
 	}{
 		{
 			name:    "the server stores the password",
@@ -70,7 +71,7 @@ func TestKeepSentPassword(t *testing.T) {
 			planned: pwModel(privacyPassword, ptr("0"), nil),
 			sent:    ptr("0"),
 			want:    pwModel(privacyPassword, ptr("0"), nil),
-			warn:    true,
+			warn:    "Password Not Stored",
 		},
 		{
 			name:    "password_wo \"0\" reads back as none",
@@ -78,7 +79,17 @@ func TestKeepSentPassword(t *testing.T) {
 			planned: pwModel(privacyPassword, nil, ptr[int64](1)),
 			sent:    ptr("0"),
 			want:    pwModel(privacyPassword, nil, ptr[int64](1)),
-			warn:    true,
+			warn:    "Password Not Stored",
+		},
+		{
+			// Update sends password_wo again when it finds the password
+			// removed (writeOnlyPasswordLost); if it could not, the
+			// version stays as planned, for the next plan to repair.
+			name:    "password_wo removed on the server, not sent again",
+			got:     pwModel(privacyPassword, nil, nil),
+			planned: pwModel(privacyPassword, nil, ptr[int64](1)),
+			want:    pwModel(privacyPassword, nil, ptr[int64](1)),
+			warn:    "Password Missing on the Server",
 		},
 		{
 			name:    "leaving password privacy clears the password",
@@ -109,12 +120,42 @@ func TestKeepSentPassword(t *testing.T) {
 			if diags.HasError() {
 				t.Errorf("errors: %v", diags)
 			}
-			warned := false
-			for _, d := range diags.Warnings() {
-				warned = warned || d.Summary() == "Password Not Stored"
+			want := 0
+			if c.warn != "" {
+				want = 1
 			}
-			if warned != c.warn || diags.WarningsCount() > 1 {
-				t.Errorf("warnings %v, want \"Password Not Stored\": %t", diags.Warnings(), c.warn)
+			if w := diags.Warnings(); len(w) != want || (want == 1 && w[0].Summary() != c.warn) {
+				t.Errorf("warnings %v, want %q", w, c.warn)
+			}
+		})
+	}
+}
+
+// An update that sent no password but finds none on the server, under
+// "password" privacy with password_wo configured, sends password_wo again.
+func TestWriteOnlyPasswordLost(t *testing.T) {
+	t.Parallel()
+	website := func(privacy int, passwordSet bool) *client.Website {
+		return &client.Website{Privacy: &privacy, PasswordSet: passwordSet}
+	}
+	cases := []struct {
+		name     string
+		w        *client.Website
+		sent, wo *string
+		want     bool
+	}{
+		{"removed, nothing sent", website(client.PrivacyPassword, false), nil, ptr("pw-wo"), true},
+		{"still set", website(client.PrivacyPassword, true), nil, ptr("pw-wo"), false},
+		{"password_wo just sent", website(client.PrivacyPassword, false), ptr("pw-wo"), ptr("pw-wo"), false},
+		{"no password_wo configured", website(client.PrivacyPassword, false), nil, nil, false},
+		{"empty password_wo", website(client.PrivacyPassword, false), nil, ptr(""), false},
+		{"private", website(client.PrivacyPrivate, false), nil, ptr("pw-wo"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := writeOnlyPasswordLost(c.w, c.sent, c.wo); got != c.want {
+				t.Errorf("got %t, want %t", got, c.want)
 			}
 		})
 	}

@@ -122,19 +122,6 @@ func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteReso
 			plan.Domain.ValueString(), have+planned, have, limit))
 }
 
-// writeOnlyPassword returns password_wo from the configuration, for
-// in.Password. Write-only values are only in the configuration, never in the
-// plan or state.
-func writeOnlyPassword(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) *string {
-	var wo types.String
-	diags.Append(config.GetAttribute(ctx, path.Root("password_wo"), &wo)...)
-	if diags.HasError() || wo.IsNull() || wo.IsUnknown() {
-		return nil
-	}
-	pw := wo.ValueString()
-	return &pw
-}
-
 // setIdentity records the resource identity (Terraform 1.12 and later; nil
 // for older clients). It is set after every operation, from the state, since
 // older clients send no prior identity.
@@ -143,24 +130,6 @@ func setIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, id types
 		return
 	}
 	diags.Append(identity.Set(ctx, websiteIdentityModel{ID: id})...)
-}
-
-// keepSentPassword keeps the password just sent in the state when the
-// server's answer says that no password is set (a value the server treats
-// as empty that the validators did not catch), and warns, instead of letting
-// Terraform fail with "inconsistent result" and taint the website. planned
-// is the plan before applyWebsite.
-func keepSentPassword(m *websiteResourceModel, planned websiteResourceModel, sent *string, diags *diag.Diagnostics) {
-	if sent == nil || *sent == "" || m.Privacy.ValueString() != privacyPassword {
-		return
-	}
-	if m.Password.Equal(planned.Password) && m.PasswordWOVer.Equal(planned.PasswordWOVer) {
-		return
-	}
-	m.Password, m.PasswordWOVer = planned.Password, planned.PasswordWOVer
-	diags.AddAttributeWarning(path.Root("password"), "Password Not Stored",
-		"The server accepted the password but reports that the website has none: it treats some values as empty "+
-			"(e.g. \"0\"). Choose another password; until then every plan shows it to be set again.")
 }
 
 func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -333,10 +302,12 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	id := state.id(&resp.Diagnostics)
 	in := plan.input(ctx, &state, &resp.Diagnostics)
 	// password_wo is sent again only when its version changes, or when the
-	// server may hold no password (privacy was not "password" before);
+	// server may hold no password (privacy was not "password" before, or
+	// the update's answer says it has none: see writeOnlyPasswordLost);
 	// otherwise the update leaves the stored password alone.
+	wo := writeOnlyPassword(ctx, req.Config, &resp.Diagnostics)
 	if in.Password == nil && (!plan.PasswordWOVer.Equal(state.PasswordWOVer) || state.Privacy.ValueString() != privacyPassword) {
-		in.Password = writeOnlyPassword(ctx, req.Config, &resp.Diagnostics)
+		in.Password = wo
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -351,6 +322,12 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsiteChecked).
 	w, err := c.UpdateWebsiteChecked(ctx, id, in)
+	if err == nil && writeOnlyPasswordLost(w, in.Password, wo) {
+		tflog.Warn(ctx, "the server reports no password although password_wo is configured (removed outside "+
+			"Terraform since the last refresh); sending password_wo again", map[string]any{"id": id, "domain": in.Domain})
+		in.Password = wo
+		w, err = c.UpdateWebsiteChecked(ctx, id, in)
+	}
 	r.data.websites.Forget(id)
 	if errors.Is(err, client.ErrNotFound) {
 		// UpdateWebsiteChecked has confirmed with a read that the website is

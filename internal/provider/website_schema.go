@@ -192,7 +192,7 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 					"the API but never stored in the plan or the state, and may come from an ephemeral value. Requires " +
 					"`password_wo_version`; conflicts with `password`. As Terraform cannot see a change of a " +
 					"write-only value, the password is sent on create and again only when `password_wo_version` " +
-					"changes: change the version to rotate the password.",
+					"changes or the website is found without a password: change the version to rotate the password.",
 				Optional:  true,
 				Sensitive: true,
 				WriteOnly: true,
@@ -206,7 +206,9 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "Version of `password_wo`, stored in the state: any number, to be changed (e.g. " +
 					"incremented) whenever `password_wo` changes, which makes the next apply send the new password. " +
 					"Required with `password_wo`. If the password is found removed on the server, the next plan " +
-					"shows this version as changed and the apply sets the password again.",
+					"shows this version as changed and the apply sets the password again; an update that finds it " +
+					"removed although the plan did not show it (`-refresh=false`, or a removal after the refresh) " +
+					"sends `password_wo` again.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("password_wo"))},
 			},
