@@ -115,6 +115,14 @@ func ParseCABundle(data []byte) ([]*x509.Certificate, error) {
 	return certs, nil
 }
 
+// CheckCertificatePEM checks that data holds one or more PEM certificates
+// and no private key (a client certificate with its intermediates).
+func CheckCertificatePEM(data string) error { return checkCertPEM([]byte(data)) }
+
+// CheckKeyPEM checks that data holds an unencrypted PEM private key. Its
+// errors never quote the data.
+func CheckKeyPEM(data string) error { return checkKeyPEM([]byte(data)) }
+
 // ClientCertificate checks a client certificate and its key and returns
 // them as a pair, or a *TLSConfigError that says which part is wrong.
 func ClientCertificate(certPEM, keyPEM []byte) (tls.Certificate, error) {
