@@ -36,6 +36,7 @@ func newTLSServer(t *testing.T, cfg *tls.Config) *tlsServer {
 		ts.handshakes.Add(1)
 		return nil, nil
 	}
+	srv.Config.ErrorLog = tlstest.QuietLog()
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	ts.URL = srv.URL

@@ -12,6 +12,8 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
+	"log"
 	"math/big"
 	"net"
 	"os"
@@ -159,3 +161,8 @@ func newKey(t testing.TB) *ecdsa.PrivateKey {
 	}
 	return key
 }
+
+// QuietLog is a logger for http.Server.ErrorLog that drops what it is
+// given: TLS tests make handshakes fail on purpose, and the server would
+// log each one.
+func QuietLog() *log.Logger { return log.New(io.Discard, "", 0) }
