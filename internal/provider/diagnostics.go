@@ -29,8 +29,11 @@ var apiFieldAttributes = map[string]string{
 // "create"; domain names the website concerned.
 func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 	what := "the website"
-	if domain != "" {
+	switch {
+	case domain != "":
 		what = fmt.Sprintf("the website %q", domain)
+	case op == "list":
+		what = "the websites"
 	}
 	if errors.Is(err, client.ErrDuplicateDomain) { // the application has no unique index on domains
 		diags.AddError("Several Websites With One Domain", fmt.Sprintf("Could not %s %s: %s.", op, what, err))

@@ -1,0 +1,206 @@
+package provider
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
+)
+
+// Acceptance tests of the network path: TLS test servers with a private CA,
+// one that requires a client certificate and one whose certificate names
+// another host, each reached through every setting and its environment
+// variable, on the CLI the run uses. None of them can be parallel: they
+// set the environment (t.Setenv), which the in-process provider reads.
+
+// tlsProvider is a provider block for env with extra settings lines.
+func (env *testEnv) tlsProvider(settings ...string) string {
+	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n  %s\n}\n",
+		env.URL, env.Key, strings.Join(settings, "\n  "))
+}
+
+// listAll reads the websites: a data source is read at plan time, so it
+// is the first request of the run.
+const listAll = `data "analytics_websites" "all" {}` + "\n"
+
+// withEnv is a PreConfig that sets the network environment variables to
+// vars, and clears the others.
+func withEnv(t *testing.T, vars map[string]string) func() {
+	return func() {
+		for _, k := range networkEnv {
+			t.Setenv(k, vars[k])
+		}
+	}
+}
+
+// listStep is a step that reads the websites with the given provider
+// block and environment, and finds none.
+func listStep(t *testing.T, provider string, vars map[string]string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: withEnv(t, vars),
+		Config:    provider + listAll,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.analytics_websites.all", tfjsonpath.New("websites"), knownvalue.ListSizeExact(0)),
+		},
+	}
+}
+
+// errorStep is a plan that must fail with pattern (see expectError).
+func errorStep(t *testing.T, config string, vars map[string]string, pattern string) resource.TestStep {
+	return resource.TestStep{PreConfig: withEnv(t, vars), Config: config, PlanOnly: true, ExpectError: expectError(pattern)}
+}
+
+func TestAccProvider_privateCA(t *testing.T) {
+	p := newTestPKI(t)
+	env := newTLSTestEnv(t, serverTLS(p.server, nil))
+	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
+	ca := string(p.ca.PEM)
+	const domain = "tf-acc-tls-ca.example.com"
+	env.test(t,
+		// Without the CA: the first request of the plan names the problem
+		// and the settings, whether it is a data source's read or the
+		// website limit check of a plan that only creates.
+		errorStep(t, env.tlsProvider()+listAll, nil,
+			`Server Certificate Signed by an Unknown Authority.*list the websites.*unknown authority \(issuer "CN=tf-acc private CA.*ca_file or ca_pem \(or the ANALYTICS_CA_FILE or ANALYTICS_CA_PEM environment variable\)`),
+		errorStep(t, env.tlsProvider()+websiteHCL(`domain = "`+domain+`"`), nil,
+			`Server Certificate Signed by an Unknown Authority.*plan the creation of the website "`+domain+`".*ca_file or ca_pem`),
+		// A CA that did not sign the server's certificate.
+		errorStep(t, env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.otherCA.PEM)))+listAll, nil,
+			`Server Certificate Signed by an Unknown Authority.*do not include the one that signed`),
+		listStep(t, env.tlsProvider(fmt.Sprintf("ca_file = %q", caFile)), nil),
+		listStep(t, env.tlsProvider(fmt.Sprintf("ca_pem = %q", ca)), nil),
+		listStep(t, env.tlsProvider(), map[string]string{EnvCAFile: caFile}),
+		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca}),
+		// A file that is not there fails at plan time, naming it.
+		errorStep(t, env.tlsProvider(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
+			`Unreadable CA Bundle File.*ca_file "/nonexistent/tf-acc-ca.pem".*no such file or directory`),
+		// A whole lifecycle over TLS (the last step: the test's destroy
+		// runs with its configuration).
+		resource.TestStep{
+			PreConfig: withEnv(t, map[string]string{EnvCAFile: caFile}),
+			Config:    env.tlsProvider() + websiteHCL(`domain = "`+domain+`"`),
+			Check:     resource.TestCheckResourceAttr(websiteAddr, "domain", domain),
+		},
+	)
+}
+
+func TestAccProvider_clientCertificate(t *testing.T) {
+	p := newTestPKI(t)
+	env := newTLSTestEnv(t, serverTLS(p.server, p.ca))
+	certFile := tlstest.WriteFile(t, "client.pem", p.clientCert.CertPEM)
+	keyFile := tlstest.WriteFile(t, "client-key.pem", p.clientCert.KeyPEM)
+	ca, cert, key := string(p.ca.PEM), string(p.clientCert.CertPEM), string(p.clientCert.KeyPEM)
+	caLine := fmt.Sprintf("ca_pem = %q", ca)
+	env.test(t,
+		errorStep(t, env.tlsProvider(caLine)+listAll, nil,
+			`Client Certificate Required.*the server requires a client certificate and none was sent.*cert_file and key_file, or cert_pem and key_pem \(or the ANALYTICS_CERT_FILE and ANALYTICS_KEY_FILE, or ANALYTICS_CERT_PEM and ANALYTICS_KEY_PEM environment variables\)`),
+		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_pem = %q", string(p.foreignClient.CertPEM)),
+			fmt.Sprintf("key_pem = %q", string(p.foreignClient.KeyPEM)))+listAll, nil,
+			`Client Certificate Rejected.*did not accept the configured client certificate`),
+		listStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("key_file = %q", keyFile)), nil),
+		listStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_pem = %q", cert), fmt.Sprintf("key_pem = %q", key)), nil),
+		listStep(t, env.tlsProvider(caLine), map[string]string{EnvCertFile: certFile, EnvKeyFile: keyFile}),
+		// A certificate without its key fails at plan time.
+		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
+			`Client Certificate Without Key.*key_file or key_pem \(or the ANALYTICS_KEY_FILE or ANALYTICS_KEY_PEM environment variable\)`),
+		// file and pem of the same thing conflict (validate time).
+		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
+			fmt.Sprintf("key_file = %q", keyFile))+listAll, nil, `Invalid Attribute Combination.*cert_pem`),
+		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}),
+	)
+}
+
+// The certificate is for tf-acc-other.example.com; base_url names
+// 127.0.0.1. skip_verify gets through (with a warning); so does base_url
+// with the certificate's host name, reached through HTTPS_PROXY (the name
+// does not resolve: only the proxy, which maps it to the test server, can
+// reach it).
+func TestAccProvider_hostNameMismatch(t *testing.T) {
+	p := newTestPKI(t)
+	env := newTLSTestEnv(t, serverTLS(p.wrongHost, nil))
+	ca := fmt.Sprintf("ca_pem = %q", string(p.ca.PEM))
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(env.URL, "https://"))
+	proxy := newConnectProxy(t, "127.0.0.1:"+port)
+	named := *env
+	named.URL = "https://tf-acc-other.example.com:" + port
+	t.Setenv("NO_PROXY", "")
+	t.Setenv("no_proxy", "")
+	env.test(t,
+		errorStep(t, env.tlsProvider(ca)+listAll, nil,
+			`Server Certificate Does Not Match base_url.*not valid for the host name "127.0.0.1" \(it is for tf-acc-other.example.com\).*use one of "tf-acc-other.example.com" in base_url`),
+		listStep(t, env.tlsProvider("skip_verify = true"), nil),
+		listStep(t, env.tlsProvider(), map[string]string{EnvSkipVerify: "true"}),
+		resource.TestStep{
+			PreConfig: func() {
+				withEnv(t, nil)()
+				t.Setenv("HTTPS_PROXY", proxy.URL)
+			},
+			Config: named.tlsProvider(ca) + listAll,
+			Check: func(*terraform.State) error {
+				if n := proxy.connects(); n == 0 {
+					return fmt.Errorf("no CONNECT reached the proxy")
+				}
+				return nil
+			},
+		},
+	)
+}
+
+// connectProxy is an HTTPS proxy that tunnels every CONNECT to target.
+type connectProxy struct {
+	URL string
+	mu  sync.Mutex
+	n   int
+}
+
+func newConnectProxy(t *testing.T, target string) *connectProxy {
+	t.Helper()
+	p := &connectProxy{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodConnect {
+			http.Error(w, "CONNECT only", http.StatusMethodNotAllowed)
+			return
+		}
+		p.mu.Lock()
+		p.n++
+		p.mu.Unlock()
+		up, err := net.Dial("tcp", target)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			_ = up.Close()
+			return
+		}
+		go func() {
+			_, _ = io.Copy(up, buf)
+			_ = up.Close()
+		}()
+		_, _ = io.Copy(conn, up)
+		_ = conn.Close()
+	}))
+	t.Cleanup(srv.Close)
+	p.URL = srv.URL
+	return p
+}
+
+func (p *connectProxy) connects() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
