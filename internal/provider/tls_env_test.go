@@ -2,6 +2,7 @@ package provider
 
 import (
 	"crypto/tls"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -40,14 +41,19 @@ func serverTLS(leaf *tlstest.Leaf, clientCA *tlstest.CA) *tls.Config {
 	return cfg
 }
 
-// newTLSTestEnv is newTestEnv served over TLS with cfg: https://127.0.0.1:port.
-func newTLSTestEnv(t *testing.T, cfg *tls.Config) *testEnv {
+// newTLSTestEnv is newTestEnv served over TLS with cfg:
+// https://127.0.0.1:port. wrap, if given, wraps the emulator's handler.
+func newTLSTestEnv(t *testing.T, cfg *tls.Config, wrap ...func(http.Handler) http.Handler) *testEnv {
 	t.Helper()
 	e, err := emulator.New(emulator.Options{RateLimit: testRateLimit, RateWindow: testRateWindow})
 	if err != nil {
 		t.Fatalf("emulator: %v", err)
 	}
-	srv := httptest.NewUnstartedServer(e)
+	var h http.Handler = e
+	for _, w := range wrap {
+		h = w(h)
+	}
+	srv := httptest.NewUnstartedServer(h)
 	srv.TLS = cfg
 	srv.Config.ErrorLog = tlstest.QuietLog() // failed handshakes are what these tests make
 	srv.StartTLS()

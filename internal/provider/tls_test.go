@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -203,4 +205,96 @@ func (p *connectProxy) connects() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.n
+}
+
+// The client key and the extra headers' values never reach a log, at
+// TF_LOG=trace (Terraform's, the provider's, the framework's and the
+// protocol SDK's), nor the plan output; the headers reach the server. As
+// in TestAccWebsite_secretsNotLogged, the secrets come in sensitive
+// variables (TF_VAR_*): terraform-plugin-testing logs each step's
+// configuration text itself.
+func TestAccProvider_tlsSecretsNotLogged(t *testing.T) {
+	const (
+		domain      = "tf-acc-tls-secrets.example.com"
+		headerValue = "SecretAccessToken-6e1f0b7c9a2d"
+	)
+	p := newTestPKI(t)
+	var mu sync.Mutex
+	var seen []string
+	env := newTLSTestEnv(t, serverTLS(p.server, p.ca), func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen = append(seen, r.Header.Get("X-Access-Token"))
+			mu.Unlock()
+			next.ServeHTTP(w, r)
+		})
+	})
+	keyLines := strings.Split(strings.TrimSpace(string(p.clientCert.KeyPEM)), "\n")
+	secrets := []string{headerValue}
+	names := []string{"header value"}
+	for _, l := range keyLines[1 : len(keyLines)-1] { // every base64 line of the key
+		secrets, names = append(secrets, l), append(names, "client key")
+	}
+
+	logPath := filepath.Join(t.TempDir(), "terraform-acc.log")
+	t.Setenv("TF_ACC_LOG_PATH", logPath)
+	t.Setenv("TF_LOG_PATH_MASK", "")
+	t.Setenv("TF_ACC_LOG", "TRACE")
+	t.Setenv("TF_LOG_CORE", "")
+	t.Setenv("TF_LOG", "TRACE")
+	for _, name := range []string{"TF_LOG_PROVIDER", "TF_LOG_PROVIDER_ANALYTICS", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
+		t.Setenv(name, "TRACE")
+	}
+	t.Setenv("TF_LOG_SDK_PROTO_DATA_DIR", "")
+	t.Setenv("TF_VAR_client_key", string(p.clientCert.KeyPEM))
+	t.Setenv("TF_VAR_access_token", headerValue)
+	withEnv(t, nil)()
+
+	cfg := fmt.Sprintf(`
+variable "client_key" {
+  type      = string
+  sensitive = true
+}
+
+variable "access_token" {
+  type      = string
+  sensitive = true
+}
+`) + env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)), fmt.Sprintf("cert_pem = %q", string(p.clientCert.CertPEM)),
+		"key_pem = var.client_key", `headers = { "X-Access-Token" = var.access_token }`) + websiteHCL(`domain = "`+domain+`"`)
+	env.test(t, resource.TestStep{Config: cfg, Check: resource.TestCheckResourceAttr(websiteAddr, "domain", domain)})
+	if t.Failed() {
+		return
+	}
+	mu.Lock()
+	for _, v := range seen {
+		if v != headerValue {
+			t.Errorf("a request carried X-Access-Token %q, want the configured value", v)
+			break
+		}
+	}
+	if len(seen) == 0 {
+		t.Error("the server saw no request")
+	}
+	mu.Unlock()
+
+	raw, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(raw)
+	for _, want := range []string{"analytics: configured analytics API client", "X-Access-Token", "tls_client_key=key_pem",
+		"[TRACE] sdk.framework: ", "[TRACE] GRPCProvider.v6: "} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log does not contain %q, so it does not capture everything it should", want)
+		}
+	}
+	for _, i := range secretsIn(raw, secrets) {
+		for _, line := range strings.Split(log, "\n") {
+			if strings.Contains(line, secrets[i]) {
+				t.Errorf("the log contains the %s, e.g. in: %.300s", names[i], strings.ReplaceAll(line, secrets[i], "<"+names[i]+">"))
+				break
+			}
+		}
+	}
 }
