@@ -1,8 +1,8 @@
 package provider
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"

@@ -36,7 +36,7 @@ const (
 // pemSetting is a PEM input given either as a file or as text: ca, cert or
 // key.
 type pemSetting struct {
-	what             string // "CA bundle", ...
+	what              string // "CA bundle", ...
 	fileAttr, pemAttr string
 	fileEnv, pemEnv   string
 }
