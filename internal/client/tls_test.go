@@ -46,11 +46,11 @@ func newTLSServer(t *testing.T, cfg *tls.Config) *tlsServer {
 // pki is a private CA with a server certificate for 127.0.0.1 and a client
 // certificate, plus certificates that are wrong in one way each.
 type pki struct {
-	ca, otherCA                    *tlstest.CA
-	server, wrongHost, expired     *tlstest.Leaf
-	clientCert, foreignClient      *tlstest.Leaf
-	serverTLS, mtlsTLS, mtls12TLS  *tls.Config
-	wrongHostTLS, expiredTLS, self *tls.Config
+	ca, otherCA                   *tlstest.CA
+	server, wrongHost, expired    *tlstest.Leaf
+	clientCert, foreignClient     *tlstest.Leaf
+	serverTLS, mtlsTLS, mtls12TLS *tls.Config
+	wrongHostTLS, expiredTLS      *tls.Config
 }
 
 func newPKI(t *testing.T) *pki {

@@ -250,7 +250,7 @@ func TestAccProvider_tlsSecretsNotLogged(t *testing.T) {
 	t.Setenv("TF_VAR_access_token", headerValue)
 	withEnv(t, nil)()
 
-	cfg := fmt.Sprintf(`
+	cfg := `
 variable "client_key" {
   type      = string
   sensitive = true
@@ -260,7 +260,7 @@ variable "access_token" {
   type      = string
   sensitive = true
 }
-`) + env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)), fmt.Sprintf("cert_pem = %q", string(p.clientCert.CertPEM)),
+` + env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)), fmt.Sprintf("cert_pem = %q", string(p.clientCert.CertPEM)),
 		"key_pem = var.client_key", `headers = { "X-Access-Token" = var.access_token }`) + websiteHCL(`domain = "`+domain+`"`)
 	env.test(t, resource.TestStep{Config: cfg, Check: resource.TestCheckResourceAttr(websiteAddr, "domain", domain)})
 	if t.Failed() {
