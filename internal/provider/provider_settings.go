@@ -65,28 +65,28 @@ func networkAttributes() map[string]schema.Attribute {
 			},
 		}
 	}
-	pemAttr := func(s pemSetting, desc string, check func(string) error, sensitive bool) schema.StringAttribute {
+	pemAttr := func(s pemSetting, desc, summary string, check func(string) error, sensitive bool) schema.StringAttribute {
 		return schema.StringAttribute{
 			MarkdownDescription: desc + " Conflicts with `" + s.fileAttr + "`. Defaults to the `" + s.pemEnv + "` environment " +
 				"variable (used only when neither `" + s.fileAttr + "` nor `" + s.pemAttr + "` is set). Not sent to the API.",
 			Optional:   true,
 			Sensitive:  sensitive,
-			Validators: []validator.String{pemValidator(s.pemAttr, check)},
+			Validators: []validator.String{pemValidator(s.pemAttr, summary, check)},
 		}
 	}
 	return map[string]schema.Attribute{
 		"ca_file": fileAttr(caSetting, "Path of a PEM file of one or more CA certificates that sign the installation's "+
 			"certificate (a private or corporate CA). They are trusted in addition to the system's roots."),
 		"ca_pem": pemAttr(caSetting, "PEM text of one or more CA certificates, as `ca_file` holds them (e.g. "+
-			"`file(\"ca.pem\")`).", func(s string) error { _, err := client.ParseCABundle([]byte(s)); return err }, false),
+			"`file(\"ca.pem\")`).", "Invalid CA Certificate", func(s string) error { _, err := client.ParseCABundle([]byte(s)); return err }, false),
 		"cert_file": fileAttr(certSetting, "Path of a PEM client certificate (optionally followed by its intermediates), "+
 			"for an installation or proxy that requires mutual TLS. Needs `key_file` or `key_pem`."),
 		"cert_pem": pemAttr(certSetting, "PEM text of the client certificate, as `cert_file` holds it. Needs `key_file` "+
-			"or `key_pem`.", client.CheckCertificatePEM, false),
+			"or `key_pem`.", "Invalid Client Certificate", client.CheckCertificatePEM, false),
 		"key_file": fileAttr(keySetting, "Path of the PEM private key of the client certificate (unencrypted: PKCS #8, "+
 			"PKCS #1 or SEC 1). Needs `cert_file` or `cert_pem`."),
 		"key_pem": pemAttr(keySetting, "PEM text of the client certificate's private key, as `key_file` holds it. "+
-			"Sensitive, never logged. Needs `cert_file` or `cert_pem`.", client.CheckKeyPEM, true),
+			"Sensitive, never logged. Needs `cert_file` or `cert_pem`.", "Invalid Client Key", client.CheckKeyPEM, true),
 		"skip_verify": schema.BoolAttribute{
 			MarkdownDescription: "Accept any server certificate, without checking who signed it, its host name or its dates. " +
 				"Anyone on the network path can then read the API key, so every run warns; give the CA in `ca_file` or " +

@@ -85,6 +85,11 @@ func TestAccProvider_privateCA(t *testing.T) {
 		listStep(t, env.tlsProvider(fmt.Sprintf("ca_pem = %q", ca)), nil),
 		listStep(t, env.tlsProvider(), map[string]string{EnvCAFile: caFile}),
 		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca}),
+		// PEM that does not parse fails at plan time too.
+		errorStep(t, env.tlsProvider(`ca_pem = "not a certificate"`)+listAll, nil,
+			`Invalid CA Certificate.*ca_pem is not usable: no PEM certificate found`),
+		errorStep(t, env.tlsProvider()+listAll, map[string]string{EnvCAPEM: "not a certificate"},
+			`Invalid CA Certificate.*the ANALYTICS_CA_PEM environment variable is not usable: no PEM certificate found`),
 		// A file that is not there fails at plan time, naming it.
 		errorStep(t, env.tlsProvider(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
 			`Unreadable CA Bundle File.*ca_file "/nonexistent/tf-acc-ca.pem".*no such file or directory`),
@@ -117,7 +122,12 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 		// A certificate without its key fails at plan time.
 		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
 			`Client Certificate Without Key.*key_file or key_pem \(or the ANALYTICS_KEY_FILE or ANALYTICS_KEY_PEM environment variable\)`),
-		// file and pem of the same thing conflict (validate time).
+		// Headers that would override the provider's own are refused.
+		errorStep(t, env.tlsProvider(caLine, `headers = { Authorization = "Bearer other" }`)+listAll, nil,
+			`Invalid Header.*"Authorization" cannot be set: the provider sends the API key in it`),
+		errorStep(t, env.tlsProvider(caLine)+listAll, map[string]string{EnvHeaders: `{"authorization": "Bearer other"}`},
+			`Invalid Header.*the ANALYTICS_HEADERS environment variable.*"Authorization" cannot be set`),
+		// file and pem of the same thing conflict.
 		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
 			fmt.Sprintf("key_file = %q", keyFile))+listAll, nil, `Invalid Attribute Combination.*cert_pem`),
 		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}),

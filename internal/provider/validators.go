@@ -478,10 +478,10 @@ func websiteIDValidator() validator.String {
 // pemValidator checks PEM text given in the provider block (ca_pem,
 // cert_pem, key_pem) with check, at validate time. Its messages never quote
 // the value.
-func pemValidator(attr string, check func(string) error) validator.String {
+func pemValidator(attr, summary string, check func(string) error) validator.String {
 	return stringCheck{
 		description: "must hold PEM data that parses",
-		summary:     "Invalid PEM",
+		summary:     summary,
 		problem: func(_ path.Path, v string) string {
 			if err := check(v); err != nil {
 				return fmt.Sprintf("%s is not usable: %s.", attr, err)
