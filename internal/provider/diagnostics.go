@@ -52,7 +52,8 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 					"and responsive, or raise the limit in the resource's timeouts block or the provider's timeout.", op, what, err))
 		default:
 			diags.AddError("Unable to Reach the Analytics API",
-				fmt.Sprintf("Could not %s %s: %s. Check base_url and the network path to the server.", op, what, err))
+				fmt.Sprintf("Could not %s %s: %s. Check base_url and the network path to the server, including the "+
+					"proxy settings the provider follows (HTTPS_PROXY, HTTP_PROXY, NO_PROXY).", op, what, err))
 		}
 		return
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
 )
 
@@ -306,5 +307,26 @@ variable "access_token" {
 				break
 			}
 		}
+	}
+}
+
+// The website limit check of a plan that only creates websites is its first
+// request: when it fails for another reason than TLS (here a proxy's 502),
+// the plan goes on with a warning that says so, instead of in silence.
+func TestAccWebsite_websiteLimitNotChecked(t *testing.T) {
+	w := newCLIWorkdir(t)
+	env := newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/api/v1/account") {
+				http.Error(rw, "<html><body>502 Bad Gateway</body></html>", http.StatusBadGateway)
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	})
+	w.write("main.tf", env.tlsProvider("max_retries = 0")+websiteHCL(`domain = "tf-acc-limit-unchecked.example.com"`))
+	out := w.mustRun(0, "plan", "-no-color")
+	if !expectError(`Warning: Website Limit Not Checked.*creating the website "tf-acc-limit-unchecked.example.com".*HTTP 502`).MatchString(out) {
+		t.Errorf("the plan does not warn that the check was skipped:\n%s", out)
 	}
 }
