@@ -204,6 +204,11 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if u.Scheme == "http" && network.tls != nil {
+		resp.Diagnostics.AddAttributeWarning(path.Root("base_url"), "TLS Settings Unused",
+			fmt.Sprintf("The base URL %q uses plain http://, so the TLS settings (ca_*, cert_*, key_*, skip_verify, or "+
+				"their ANALYTICS_* environment variables) have no effect. Use https:// if the installation serves it.", u.Redacted()))
+	}
 	logger := tflogLogger{mask: network.secrets(apiKey)}
 	c, err := client.New(baseURL, apiKey, client.Options{
 		Timeout:        timeout,

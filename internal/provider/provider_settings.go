@@ -53,6 +53,10 @@ func (s pemSetting) names() string {
 	return fmt.Sprintf("%s or %s (or the %s or %s environment variable)", s.fileAttr, s.pemAttr, s.fileEnv, s.pemEnv)
 }
 
+// networkAttributes are the provider's TLS and header attributes. The file
+// and PEM forms of one input conflict (ConflictsWith). "A certificate needs
+// its key" is not an AlsoRequires: either may come from the environment,
+// so resolveNetwork checks it once both sources are known.
 func networkAttributes() map[string]schema.Attribute {
 	fileAttr := func(s pemSetting, desc string) schema.StringAttribute {
 		return schema.StringAttribute{

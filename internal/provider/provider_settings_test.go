@@ -223,3 +223,17 @@ func TestProviderConfigure_tlsUnknownValues(t *testing.T) {
 		})
 	}
 }
+
+// TLS settings with an http:// base URL do nothing, and say so.
+func TestProviderConfigure_tlsSettingsUnusedOverHTTP(t *testing.T) {
+	clearNetworkEnv(t)
+	p := newTestPKI(t)
+	t.Setenv(EnvCAPEM, string(p.ca.PEM))
+	resp := configureProvider(t, map[string]any{"base_url": "http://127.0.0.1:8080", "api_key": "k"}, false)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	if w := warningsOf(resp.Diagnostics); len(w) != 1 || !strings.Contains(w[0], "TLS Settings Unused") {
+		t.Errorf("warnings %q, want the unused TLS settings warning", w)
+	}
+}
