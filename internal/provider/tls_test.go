@@ -70,8 +70,12 @@ func TestAccProvider_privateCA(t *testing.T) {
 	env := newTLSTestEnv(t, serverTLS(p.server, nil))
 	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
 	ca := string(p.ca.PEM)
+	expired := newTLSTestEnv(t, serverTLS(p.ca.Issue(t, tlstest.LeafOptions{Hosts: []string{"127.0.0.1"}, Expired: true}), nil))
 	const domain = "tf-acc-tls-ca.example.com"
 	env.test(t,
+		// An expired certificate: the CA cannot help.
+		errorStep(t, expired.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)))+listAll, nil,
+			`Server Certificate Expired or Not Yet Valid.*the server's certificate expired at .*Renew the installation's certificate`),
 		// Without the CA: the first request of the plan names the problem
 		// and the settings, whether it is a data source's read or the
 		// website limit check of a plan that only creates.
