@@ -167,7 +167,7 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	secrets := []string{apiKey}
 	for _, vs := range headers {
 		for _, v := range vs {
-			if len(v) >= minRedacted {
+			if len(v) >= MinRedactedLength {
 				secrets = append(secrets, v)
 			}
 		}
@@ -403,10 +403,10 @@ func (c *Client) undecodable(method, path string, status int, data []byte, err e
 	}
 }
 
-// minRedacted is the length from which a header value is redacted from
-// errors: shorter ones ("1", "yes") are no secrets, and replacing them
-// would garble every message.
-const minRedacted = 6
+// MinRedactedLength is the length from which a header value is redacted
+// from errors (and, in the provider, masked in logs): shorter ones ("1",
+// "yes") are no secrets, and replacing them would garble every message.
+const MinRedactedLength = 6
 
 // redact removes the API key and the values of the extra headers from s.
 func (c *Client) redact(s string) string {

@@ -381,7 +381,7 @@ func (ns networkSettings) logFields(fields map[string]any) map[string]any {
 func (ns networkSettings) secrets(apiKey string) []string {
 	out := []string{apiKey}
 	for _, v := range ns.headers {
-		if len(v) >= 6 {
+		if len(v) >= client.MinRedactedLength {
 			out = append(out, v)
 		}
 	}
