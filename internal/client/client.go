@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/net/http/httpproxy"
 )
 
 // DefaultTimeout bounds one HTTP request when Options.Timeout is zero.
@@ -36,10 +38,17 @@ const maxBody = 16 << 20
 const MaxIdleConnsPerHost = 32
 
 // NewPooledTransport returns the default transport: a clone of
-// http.DefaultTransport (proxy from the environment, HTTP/2, timeouts) that
-// keeps up to MaxIdleConnsPerHost idle connections to the API.
+// http.DefaultTransport (HTTP/2, timeouts) that keeps up to
+// MaxIdleConnsPerHost idle connections to the API and takes its proxy from
+// HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms) as they
+// are when it is made. That is http.ProxyFromEnvironment's rule (the same
+// code), except that the standard library reads the environment once per
+// process. As there, loopback hosts (localhost, 127.0.0.1, ::1) never go
+// through a proxy.
 func NewPooledTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library's default is an *http.Transport
+	proxy := httpproxy.FromEnvironment().ProxyFunc()
+	t.Proxy = func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
 	t.MaxIdleConnsPerHost = MaxIdleConnsPerHost
 	if t.MaxIdleConns < MaxIdleConnsPerHost {
 		t.MaxIdleConns = MaxIdleConnsPerHost
@@ -70,6 +79,16 @@ type Options struct {
 	// CreateSettle is how long after a store was sent it may still land on
 	// the server (see CreateWebsiteOnce). Zero means twice Timeout.
 	CreateSettle time.Duration
+	// TLS configures https connections: extra trusted CAs, a client
+	// certificate, or no verification. It applies to the default transport
+	// only; New fails when both TLS and Transport are set. Nil means Go's
+	// defaults.
+	TLS *TLS
+	// Headers are sent with every request, e.g. the service token of an
+	// access proxy in front of the installation. Headers the client or Go's
+	// transport set themselves are refused (see CheckHeader). Their values
+	// are redacted from errors like the API key.
+	Headers map[string]string
 }
 
 // Client talks to one installation with one API key. It is safe for
@@ -79,6 +98,9 @@ type Client struct {
 	apiKey    string
 	http      *http.Client
 	userAgent string
+	headers   http.Header // Options.Headers, canonical
+	secrets   []string    // redacted from errors: the API key, header values
+	tlsInfo   *tlsInfo
 	retry     RetryOptions // MaxRetries 0 when Options.Retry is nil
 	log       Logger
 	clock     serverClock
@@ -107,9 +129,21 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	case timeout < 0:
 		timeout = 0
 	}
+	headers, err := checkHeaders(opts.Headers)
+	if err != nil {
+		return nil, err
+	}
 	transport := opts.Transport
-	if transport == nil {
-		transport = NewPooledTransport()
+	info := &tlsInfo{}
+	switch {
+	case transport == nil:
+		t := NewPooledTransport()
+		if err := applyTLS(t, opts.TLS, info); err != nil {
+			return nil, err
+		}
+		transport = t
+	case opts.TLS != nil:
+		return nil, errors.New("Options.TLS applies to the default transport only; configure TLS in Options.Transport")
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -130,9 +164,20 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	if extra := strings.TrimSpace(opts.UserAgentExtra); extra != "" {
 		ua += " " + extra
 	}
+	secrets := []string{apiKey}
+	for _, vs := range headers {
+		for _, v := range vs {
+			if len(v) >= MinRedactedLength {
+				secrets = append(secrets, v)
+			}
+		}
+	}
 	return &Client{
-		base:   base,
-		apiKey: apiKey,
+		base:    base,
+		apiKey:  apiKey,
+		headers: headers,
+		secrets: secrets,
+		tlsInfo: info,
 		http: &http.Client{
 			Transport: transport,
 			Timeout:   timeout,
@@ -207,6 +252,9 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	if err != nil {
 		return fmt.Errorf("building %s %s: %w", method, path, err)
 	}
+	for k, v := range c.headers {
+		req.Header[k] = v
+	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
@@ -215,6 +263,9 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
+		if te := c.classifyTLS(err); te != nil {
+			err = te
+		}
 		return fmt.Errorf("%s %s: %w", method, path, c.redactErr(err))
 	}
 	defer resp.Body.Close()
@@ -352,18 +403,27 @@ func (c *Client) undecodable(method, path string, status int, data []byte, err e
 	}
 }
 
+// MinRedactedLength is the length from which a header value is redacted
+// from errors (and, in the provider, masked in logs): shorter ones ("1",
+// "yes") are no secrets, and replacing them would garble every message.
+const MinRedactedLength = 6
+
+// redact removes the API key and the values of the extra headers from s.
 func (c *Client) redact(s string) string {
-	if c.apiKey == "" {
-		return s
+	for _, secret := range c.secrets {
+		if secret != "" {
+			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+		}
 	}
-	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
+	return s
 }
 
-// redactErr keeps the error chain (so callers can still detect timeouts and
-// cancellation) unless the key appears in its text.
+// redactErr keeps the error chain (so callers can still detect timeouts,
+// cancellation and TLS failures) unless a secret appears in its text.
 func (c *Client) redactErr(err error) error {
-	if c.apiKey != "" && strings.Contains(err.Error(), c.apiKey) {
-		return errors.New(c.redact(err.Error()))
+	msg := err.Error()
+	if r := c.redact(msg); r != msg {
+		return errors.New(r)
 	}
 	return err
 }

@@ -395,7 +395,10 @@ func createOutcome(err error) int {
 	if errors.As(err, &be) && be.Status >= 200 && be.Status < 300 {
 		return outcomeStored
 	}
-	if isDialError(err) {
+	if isDialError(err) || classifyTLS(err, "", nil) != nil {
+		// No connection, or a TLS handshake the server refused (a client
+		// certificate alert arrives after the handshake under TLS 1.3, but
+		// the server read no request): nothing was stored.
 		return outcomeRejected
 	}
 	return outcomeUnknown

@@ -3,8 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -431,14 +429,8 @@ func retryableResponse(method string, resp *http.Response) bool {
 // retryableError reports whether an attempt of method that failed with err
 // (no answer, or an unreadable body) may be retried.
 func retryableError(method string, err error) bool {
-	var (
-		unknownAuthority x509.UnknownAuthorityError
-		hostname         x509.HostnameError
-		invalid          x509.CertificateInvalidError
-		verify           *tls.CertificateVerificationError
-	)
-	if errors.As(err, &unknownAuthority) || errors.As(err, &hostname) || errors.As(err, &invalid) || errors.As(err, &verify) {
-		return false // retrying will not fix a certificate
+	if _, alert := tlsAlert(err); alert || classifyTLS(err, "", nil) != nil {
+		return false // retrying will not fix a certificate or a refused handshake
 	}
 	if method == http.MethodPost {
 		return isDialError(err)

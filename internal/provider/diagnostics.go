@@ -29,11 +29,18 @@ var apiFieldAttributes = map[string]string{
 // "create"; domain names the website concerned.
 func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 	what := "the website"
-	if domain != "" {
+	switch {
+	case domain != "":
 		what = fmt.Sprintf("the website %q", domain)
+	case op == "list":
+		what = "the websites"
 	}
 	if errors.Is(err, client.ErrDuplicateDomain) { // the application has no unique index on domains
 		diags.AddError("Several Websites With One Domain", fmt.Sprintf("Could not %s %s: %s.", op, what, err))
+		return
+	}
+	if te, ok := client.AsTLSError(err); ok {
+		addTLSError(diags, op, what, te)
 		return
 	}
 	apiErr, ok := client.AsAPIError(err)
@@ -45,7 +52,8 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 					"and responsive, or raise the limit in the resource's timeouts block or the provider's timeout.", op, what, err))
 		default:
 			diags.AddError("Unable to Reach the Analytics API",
-				fmt.Sprintf("Could not %s %s: %s. Check base_url and the network path to the server.", op, what, err))
+				fmt.Sprintf("Could not %s %s: %s. Check base_url and the network path to the server, including the "+
+					"proxy settings the provider follows (HTTPS_PROXY, HTTP_PROXY, NO_PROXY).", op, what, err))
 		}
 		return
 	}
@@ -124,19 +132,31 @@ func validationDetail(op, what, field, msg string) (summary, detail string) {
 
 // tflogLogger hands the client's log messages to tflog, with the context
 // of the Terraform operation they belong to. The client never puts the API
-// key or a password in its fields.
-type tflogLogger struct{}
-
-func (tflogLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Debug(ctx, msg, fields)
+// key or a password in its fields; as a second line of defence, mask (the
+// API key and the extra headers' values) is masked out of every message
+// and field.
+type tflogLogger struct {
+	mask []string
 }
 
-func (tflogLogger) Info(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Info(ctx, msg, fields)
+func (l tflogLogger) masked(ctx context.Context) context.Context {
+	if len(l.mask) == 0 {
+		return ctx
+	}
+	ctx = tflog.MaskMessageStrings(ctx, l.mask...)
+	return tflog.MaskAllFieldValuesStrings(ctx, l.mask...)
 }
 
-func (tflogLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Warn(ctx, msg, fields)
+func (l tflogLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Debug(l.masked(ctx), msg, fields)
+}
+
+func (l tflogLogger) Info(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Info(l.masked(ctx), msg, fields)
+}
+
+func (l tflogLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Warn(l.masked(ctx), msg, fields)
 }
 
 // addCreateError reports a failed create; a create whose outcome could not
@@ -187,4 +207,73 @@ func addVanishedError(diags *diag.Diagnostics, op, domain, id string, key *websi
 			"That is what a valid API key of another user of the installation looks like, so the state was kept as "+
 			"it is. Check the provider's api_key (or the ANALYTICS_API_KEY environment variable). If the websites "+
 			"were really deleted, remove them from the state with terraform state rm.", op, domain, id, keyUser(key)))
+}
+
+// addTLSError reports a failed TLS connection: what is wrong with the
+// certificate or the handshake, and the setting that fixes it.
+func addTLSError(diags *diag.Diagnostics, op, what string, te *client.TLSError) {
+	failed := fmt.Sprintf("Could not %s %s: %s.", op, what, te.Error())
+	const caFix = "If the installation's certificate comes from a private or corporate CA, give that CA's certificate " +
+		"in the provider's ca_file or ca_pem (or the " + EnvCAFile + " or " + EnvCAPEM + " environment variable); it is " +
+		"trusted in addition to the system's roots."
+	const certFix = "Set the provider's cert_file and key_file, or cert_pem and key_pem (or the " + EnvCertFile + " and " +
+		EnvKeyFile + ", or " + EnvCertPEM + " and " + EnvKeyPEM + " environment variables)"
+	switch te.Problem {
+	case client.TLSUnknownAuthority:
+		detail := failed + " " + caFix
+		if te.CustomCA {
+			detail = failed + " The CA certificates given in ca_file or ca_pem (or " + EnvCAFile + " / " + EnvCAPEM + ") " +
+				"do not include the one that signed the server's certificate, nor any intermediate leading to it: give the " +
+				"CA that issued it (its issuer is named above)."
+		}
+		diags.AddError("Server Certificate Signed by an Unknown Authority", detail)
+	case client.TLSHostnameMismatch:
+		diags.AddAttributeError(path.Root("base_url"), "Server Certificate Does Not Match base_url",
+			fmt.Sprintf("%s The host name in base_url (or %s) must be one the certificate names: use one of %s in "+
+				"base_url, or have the certificate reissued for %q.", failed, EnvBaseURL, quoteNames(te.Names), te.Host))
+	case client.TLSExpired:
+		diags.AddError("Server Certificate Expired or Not Yet Valid",
+			failed+" Renew the installation's certificate (and check this machine's clock). Nothing in the provider "+
+				"configuration can fix this except skip_verify, which would expose the API key to the network path.")
+	case client.TLSClientCertRequired:
+		diags.AddError("Client Certificate Required",
+			failed+" The installation, or a proxy in front of it, requires mutual TLS. "+certFix+" to the client "+
+				"certificate and private key issued for it.")
+	case client.TLSClientCertRejected:
+		diags.AddError("Client Certificate Rejected",
+			failed+" The configured client certificate (cert_file or cert_pem, or "+EnvCertFile+" / "+EnvCertPEM+") is "+
+				"not one the server accepts: check that it is issued by the CA the server trusts for clients, that it "+
+				"is still valid, and that it is the certificate meant for this installation.")
+	case client.TLSNotTLS:
+		diags.AddAttributeError(path.Root("base_url"), "Server Does Not Speak TLS",
+			failed+" Check the port in base_url (or "+EnvBaseURL+"): it may be the server's plain HTTP port. Use http:// "+
+				"only if the connection is otherwise protected, since the API key would travel unencrypted.")
+	default:
+		diags.AddError("Server Certificate Not Valid", failed+" "+caFix)
+	}
+}
+
+func quoteNames(names []string) string {
+	if len(names) == 0 {
+		return "the names it is issued for (it names none)"
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// addWebsiteLimitError reports why the plan-time website limit check could
+// not run: a TLS failure is an error (the apply would fail the same way);
+// anything else a warning, so that a plan never passes a broken connection
+// in silence.
+func addWebsiteLimitError(diags *diag.Diagnostics, domain string, err error) {
+	if te, ok := client.AsTLSError(err); ok {
+		addTLSError(diags, "plan the creation of", fmt.Sprintf("the website %q", domain), te)
+		return
+	}
+	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Not Checked",
+		fmt.Sprintf("Could not check whether creating the website %q stays within the user's plan: %s. The plan "+
+			"goes on; the apply talks to the same server and may fail the same way.", domain, err))
 }

@@ -51,6 +51,15 @@ type providerModel struct {
 	Timeout           types.String `tfsdk:"timeout"`
 	MaxRetries        types.Int64  `tfsdk:"max_retries"`
 	RequestsPerMinute types.Int64  `tfsdk:"requests_per_minute"`
+	// The network path (provider_settings.go).
+	CAFile     types.String `tfsdk:"ca_file"`
+	CAPEM      types.String `tfsdk:"ca_pem"`
+	CertFile   types.String `tfsdk:"cert_file"`
+	CertPEM    types.String `tfsdk:"cert_pem"`
+	KeyFile    types.String `tfsdk:"key_file"`
+	KeyPEM     types.String `tfsdk:"key_pem"`
+	SkipVerify types.Bool   `tfsdk:"skip_verify"`
+	Headers    types.Map    `tfsdk:"headers"`
 }
 
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -104,6 +113,9 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			},
 		},
 	}
+	for name, a := range networkAttributes() {
+		resp.Schema.Attributes[name] = a
+	}
 }
 
 // providerConfigValue resolves one setting from configuration, then the
@@ -127,7 +139,8 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 
 	baseURL, baseUnknown := providerConfigValue(cfg.BaseURL, EnvBaseURL)
 	apiKey, keyUnknown := providerConfigValue(cfg.APIKey, EnvAPIKey)
-	if baseUnknown || keyUnknown || cfg.Timeout.IsUnknown() || cfg.MaxRetries.IsUnknown() || cfg.RequestsPerMinute.IsUnknown() {
+	if baseUnknown || keyUnknown || cfg.Timeout.IsUnknown() || cfg.MaxRetries.IsUnknown() || cfg.RequestsPerMinute.IsUnknown() ||
+		networkSettingsUnknown(cfg) {
 		if req.ClientCapabilities.DeferralAllowed {
 			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 			return
@@ -187,22 +200,31 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 	}
 
 	retry := retryOptions(cfg, &resp.Diagnostics)
+	network := resolveNetwork(cfg, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if u.Scheme == "http" && network.tls != nil {
+		resp.Diagnostics.AddAttributeWarning(path.Root("base_url"), "TLS Settings Unused",
+			fmt.Sprintf("The base URL %q uses plain http://, so the TLS settings (ca_*, cert_*, key_*, skip_verify, or "+
+				"their ANALYTICS_* environment variables) have no effect. Use https:// if the installation serves it.", u.Redacted()))
+	}
+	logger := tflogLogger{mask: network.secrets(apiKey)}
 	c, err := client.New(baseURL, apiKey, client.Options{
 		Timeout:        timeout,
 		Version:        p.version,
 		UserAgentExtra: "Terraform/" + req.TerraformVersion,
 		Retry:          retry,
-		Logger:         tflogLogger{},
+		Logger:         logger,
+		TLS:            network.tls,
+		Headers:        network.headers,
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Create Analytics API Client", err.Error())
 		return
 	}
-	tflog.Debug(ctx, "configured analytics API client", map[string]any{"base_url": c.BaseURL(), "timeout": timeout.String(),
-		"max_retries": retry.MaxRetries, "requests_per_minute": retry.RequestsPerMinute})
+	tflog.Debug(logger.masked(ctx), "configured analytics API client", network.logFields(map[string]any{"base_url": c.BaseURL(),
+		"timeout": timeout.String(), "max_retries": retry.MaxRetries, "requests_per_minute": retry.RequestsPerMinute}))
 
 	data := newProviderData(c)
 	resp.ResourceData = data

@@ -20,7 +20,8 @@ import (
 type unknownValue struct{}
 
 // configureProvider calls the provider's Configure with the given provider
-// block attributes (string values or unknownValue{}; others null).
+// block attributes (string, bool or map[string]string values, or
+// unknownValue{}; others null).
 func configureProvider(t *testing.T, attrs map[string]any, deferralAllowed bool) provider.ConfigureResponse {
 	t.Helper()
 	ctx := context.Background()
@@ -41,6 +42,14 @@ func configureProvider(t *testing.T, attrs map[string]any, deferralAllowed bool)
 			vals[name] = tftypes.NewValue(at, tftypes.UnknownValue)
 		case string:
 			vals[name] = tftypes.NewValue(at, v)
+		case bool:
+			vals[name] = tftypes.NewValue(at, v)
+		case map[string]string:
+			m := map[string]tftypes.Value{}
+			for k, e := range v {
+				m[k] = tftypes.NewValue(tftypes.String, e)
+			}
+			vals[name] = tftypes.NewValue(at, m)
 		default:
 			t.Fatalf("unsupported value %T for %s", v, name)
 		}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,7 @@ type providerData struct {
 	// The website limit check at plan time (see websiteLimit).
 	countOnce sync.Once
 	count     int   // websites the key's user has, -1 when unknown
+	countErr  error // why count is unknown
 	creates   int64 // websites this run plans to create (atomic)
 }
 
@@ -67,20 +69,29 @@ func dataClient(data *providerData, diags *diag.Diagnostics) *client.Client {
 // websiteLimit counts one more website planned for creation and reports the
 // plan's limit, the websites the user has and the planned creates so far.
 // ok is false when the server states no limit (or an unlimited one) or the
-// count could not be read; the check is then skipped.
-func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned int, ok bool) {
+// count could not be read; the check is then skipped. err is why it could
+// not be read (nil on builds without GET /account).
+func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned int, ok bool, err error) {
 	a, err := d.client.Account(ctx)
-	if err != nil || !a.HasWebsiteLimit || a.WebsiteLimit < 0 {
-		return 0, 0, 0, false
+	if errors.Is(err, client.ErrAccountUnsupported) {
+		return 0, 0, 0, false, nil
+	}
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	if !a.HasWebsiteLimit || a.WebsiteLimit < 0 {
+		return 0, 0, 0, false, nil
 	}
 	d.countOnce.Do(func() {
 		d.count = -1
-		if p, err := d.client.ListWebsites(ctx, client.ListOptions{PerPage: client.PerPageValues[0]}); err == nil {
+		p, lerr := d.client.ListWebsites(ctx, client.ListOptions{PerPage: client.PerPageValues[0]})
+		if lerr == nil {
 			d.count = p.Total
 		}
+		d.countErr = lerr
 	})
 	if d.count < 0 {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, d.countErr
 	}
-	return a.WebsiteLimit, d.count, int(atomic.AddInt64(&d.creates, 1)), true
+	return a.WebsiteLimit, d.count, int(atomic.AddInt64(&d.creates, 1)), true, nil
 }

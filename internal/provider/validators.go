@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"golang.org/x/net/idna"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // numericID matches a website id as the API knows it.
@@ -470,5 +472,54 @@ func websiteIDValidator() validator.String {
 				"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface). To look a "+
 				"website up by name, set domain instead.", attr, id)
 		},
+	}
+}
+
+// pemValidator checks PEM text given in the provider block (ca_pem,
+// cert_pem, key_pem) with check, at validate time. Its messages never quote
+// the value.
+func pemValidator(attr, summary string, check func(string) error) validator.String {
+	return stringCheck{
+		description: "must hold PEM data that parses",
+		summary:     summary,
+		problem: func(_ path.Path, v string) string {
+			if err := check(v); err != nil {
+				return fmt.Sprintf("%s is not usable: %s.", attr, err)
+			}
+			return ""
+		},
+	}
+}
+
+// headersValidator checks the provider's extra headers (names, values and
+// the headers the provider sets itself) with the client's own rule.
+func headersValidator() validator.Map { return headersCheck{} }
+
+type headersCheck struct{}
+
+func (headersCheck) Description(context.Context) string {
+	return "header names must be valid and not set by the provider itself; values must be non-empty single lines"
+}
+
+func (v headersCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (headersCheck) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	seen := map[string]string{}
+	for k, e := range req.ConfigValue.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsUnknown() {
+			continue
+		}
+		if err := client.CheckHeader(k, s.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header", err.Error()+".")
+		}
+		if prev, dup := seen[strings.ToLower(k)]; dup {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header",
+				fmt.Sprintf("%q and %q are the same header (names are case-insensitive); keep one.", prev, k))
+		}
+		seen[strings.ToLower(k)] = k
 	}
 }

@@ -110,8 +110,17 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // warnWebsiteLimit warns when this plan creates more websites than the key
 // user's plan allows (GET /account, newer builds): the server would refuse
 // them with "You created too many websites.".
+//
+// It is the first request of a plan that only creates websites, so a
+// connection that cannot work fails here: a TLS failure (certificate,
+// client certificate) is an error, since the apply could not succeed
+// either; any other failure is a warning that the check was skipped.
 func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
-	limit, have, planned, ok := r.data.websiteLimit(ctx)
+	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
+	if err != nil {
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain.ValueString(), err)
+		return
+	}
 	if !ok || have+planned <= limit {
 		return
 	}

@@ -1,0 +1,239 @@
+package provider
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
+)
+
+// networkEnv lists every environment variable of the network settings.
+var networkEnv = []string{EnvCAFile, EnvCAPEM, EnvCertFile, EnvCertPEM, EnvKeyFile, EnvKeyPEM, EnvSkipVerify, EnvHeaders}
+
+func clearNetworkEnv(t *testing.T) {
+	t.Helper()
+	for _, k := range append([]string{EnvBaseURL, EnvAPIKey}, networkEnv...) {
+		t.Setenv(k, "")
+	}
+}
+
+// listThrough lists the websites through the client Configure made.
+func listThrough(t *testing.T, resp provider.ConfigureResponse) error {
+	t.Helper()
+	data, ok := resp.ResourceData.(*providerData)
+	if !ok || data == nil {
+		t.Fatalf("the provider was not configured: %v", resp.Diagnostics)
+	}
+	_, err := data.client.ListWebsites(context.Background(), client.ListOptions{})
+	return err
+}
+
+// Every TLS setting and its environment variable reaches a server that
+// needs it: a private CA, a client certificate, skip_verify for a
+// certificate of another host. Not parallel: it sets the environment.
+func TestProviderConfigure_tlsSettings(t *testing.T) {
+	p := newTestPKI(t)
+	private := newTLSTestEnv(t, serverTLS(p.server, nil))
+	mtls := newTLSTestEnv(t, serverTLS(p.server, p.ca))
+	wrongHost := newTLSTestEnv(t, serverTLS(p.wrongHost, nil))
+	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
+	certFile := tlstest.WriteFile(t, "client.pem", p.clientCert.CertPEM)
+	keyFile := tlstest.WriteFile(t, "client-key.pem", p.clientCert.KeyPEM)
+	ca, cert, key := string(p.ca.PEM), string(p.clientCert.CertPEM), string(p.clientCert.KeyPEM)
+
+	for _, tc := range []struct {
+		name  string
+		env   *testEnv
+		attrs map[string]any
+		vars  map[string]string
+		warn  string
+	}{
+		{name: "ca_file", env: private, attrs: map[string]any{"ca_file": caFile}},
+		{name: "ca_pem", env: private, attrs: map[string]any{"ca_pem": ca}},
+		{name: EnvCAFile, env: private, vars: map[string]string{EnvCAFile: caFile}},
+		{name: EnvCAPEM, env: private, vars: map[string]string{EnvCAPEM: ca}},
+		{name: "ca_pem over " + EnvCAFile, env: private, attrs: map[string]any{"ca_pem": ca},
+			vars: map[string]string{EnvCAFile: "/nonexistent/ca.pem"}},
+		{name: "cert_file and key_file", env: mtls, attrs: map[string]any{"ca_pem": ca, "cert_file": certFile, "key_file": keyFile}},
+		{name: "cert_pem and key_pem", env: mtls, attrs: map[string]any{"ca_pem": ca, "cert_pem": cert, "key_pem": key}},
+		{name: "cert_file and key_pem", env: mtls, attrs: map[string]any{"ca_pem": ca, "cert_file": certFile, "key_pem": key}},
+		{name: EnvCertFile + " and " + EnvKeyFile, env: mtls,
+			vars: map[string]string{EnvCAPEM: ca, EnvCertFile: certFile, EnvKeyFile: keyFile}},
+		{name: EnvCertPEM + " and " + EnvKeyPEM, env: mtls,
+			vars: map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}},
+		{name: "skip_verify", env: wrongHost, attrs: map[string]any{"skip_verify": true}, warn: "skip_verify (or ANALYTICS_SKIP_VERIFY) is true"},
+		{name: EnvSkipVerify, env: wrongHost, vars: map[string]string{EnvSkipVerify: "true"}, warn: "anyone on the network path"},
+		{name: "headers", env: private, attrs: map[string]any{"ca_pem": ca, "headers": map[string]string{"X-Access-Token": "tok-123456"}}},
+		{name: EnvHeaders, env: private, vars: map[string]string{EnvCAPEM: ca, EnvHeaders: `{"X-Access-Token": "tok-123456"}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clearNetworkEnv(t)
+			for k, v := range tc.vars {
+				t.Setenv(k, v)
+			}
+			attrs := map[string]any{"base_url": tc.env.URL, "api_key": tc.env.Key}
+			for k, v := range tc.attrs {
+				attrs[k] = v
+			}
+			resp := configureProvider(t, attrs, false)
+			if resp.Diagnostics.HasError() {
+				t.Fatalf("Configure: %v", resp.Diagnostics)
+			}
+			w := warningsOf(resp.Diagnostics)
+			switch {
+			case tc.warn == "" && len(w) > 0:
+				t.Errorf("unexpected warnings %q", w)
+			case tc.warn != "" && (len(w) != 1 || !strings.Contains(w[0], tc.warn)):
+				t.Errorf("warnings %q, want one with %q", w, tc.warn)
+			}
+			if err := listThrough(t, resp); err != nil {
+				t.Fatalf("list: %v", err)
+			}
+		})
+	}
+
+	// Without the setting, each server is refused, for the reason it
+	// stands for (the diagnostics are tested with the acceptance tests).
+	for _, tc := range []struct {
+		env   *testEnv
+		attrs map[string]any
+		want  client.TLSProblem
+	}{
+		{private, nil, client.TLSUnknownAuthority},
+		{mtls, map[string]any{"ca_pem": ca}, client.TLSClientCertRequired},
+		{wrongHost, map[string]any{"ca_pem": ca}, client.TLSHostnameMismatch},
+		{mtls, map[string]any{"ca_pem": ca, "cert_pem": string(p.foreignClient.CertPEM), "key_pem": string(p.foreignClient.KeyPEM)},
+			client.TLSClientCertRejected},
+	} {
+		clearNetworkEnv(t)
+		attrs := map[string]any{"base_url": tc.env.URL, "api_key": tc.env.Key}
+		for k, v := range tc.attrs {
+			attrs[k] = v
+		}
+		err := listThrough(t, configureProvider(t, attrs, false))
+		if te, ok := client.AsTLSError(err); !ok || te.Problem != tc.want {
+			t.Errorf("%s %v: got %v, want TLS problem %d", tc.env.URL, tc.attrs, err, tc.want)
+		}
+	}
+}
+
+// Bad settings fail in Configure (at plan time), naming the attribute or
+// environment variable and how to fix it, and never quoting a key or a
+// header's value.
+func TestProviderConfigure_tlsSettingErrors(t *testing.T) {
+	p := newTestPKI(t)
+	other := p.ca.Issue(t, tlstest.LeafOptions{Client: true})
+	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
+	certFile := tlstest.WriteFile(t, "client.pem", p.clientCert.CertPEM)
+	keyFile := tlstest.WriteFile(t, "client-key.pem", p.clientCert.KeyPEM)
+	missing := filepath.Join(t.TempDir(), "missing.pem")
+	key, otherKey := string(p.clientCert.KeyPEM), string(other.KeyPEM)
+	const secretHeader = "secret-header-value-8d2f"
+
+	for _, tc := range []struct {
+		name  string
+		attrs map[string]any
+		vars  map[string]string
+		want  []string
+	}{
+		{name: "ca_file missing", attrs: map[string]any{"ca_file": missing},
+			want: []string{"Unreadable CA Bundle File", `ca_file "` + missing + `"`, "no such file", "ca_pem (or ANALYTICS_CA_PEM)"}},
+		{name: EnvCAFile + " missing", vars: map[string]string{EnvCAFile: missing},
+			want: []string{"Unreadable CA Bundle File", "the ANALYTICS_CA_FILE environment variable", "no such file"}},
+		{name: EnvCAPEM + " not PEM", vars: map[string]string{EnvCAPEM: "not pem"},
+			want: []string{"Invalid CA Certificate", "the ANALYTICS_CA_PEM environment variable", "no PEM certificate found"}},
+		{name: "ca_file not PEM", attrs: map[string]any{"ca_file": keyFile},
+			want: []string{"Invalid CA Certificate", "contains a private key"}},
+		{name: "both CA variables", vars: map[string]string{EnvCAFile: caFile, EnvCAPEM: string(p.ca.PEM)},
+			want: []string{"Conflicting CA Bundle Settings", "ANALYTICS_CA_FILE and the ANALYTICS_CA_PEM"}},
+		{name: "cert_file without key", attrs: map[string]any{"cert_file": certFile},
+			want: []string{"Client Certificate Without Key", "key_file or key_pem (or the ANALYTICS_KEY_FILE or ANALYTICS_KEY_PEM"}},
+		{name: EnvCertPEM + " without key", vars: map[string]string{EnvCertPEM: string(p.clientCert.CertPEM)},
+			want: []string{"Client Certificate Without Key", "ANALYTICS_CERT_PEM environment variable"}},
+		{name: "key_pem without cert", attrs: map[string]any{"key_pem": key},
+			want: []string{"Client Key Without Certificate", "cert_file or cert_pem"}},
+		{name: EnvKeyFile + " without cert", vars: map[string]string{EnvKeyFile: keyFile},
+			want: []string{"Client Key Without Certificate", "ANALYTICS_KEY_FILE environment variable"}},
+		{name: "pair mismatch", attrs: map[string]any{"cert_file": certFile, "key_pem": otherKey},
+			want: []string{"Client Certificate and Key Do Not Match", "key_pem", `cert_file "` + certFile + `"`}},
+		{name: "key is not a key", attrs: map[string]any{"cert_file": certFile, "key_file": certFile},
+			want: []string{"Invalid Client Key", "no PEM private key"}},
+		{name: "cert is not a cert", vars: map[string]string{EnvCertFile: keyFile, EnvKeyFile: keyFile},
+			want: []string{"Invalid Client Certificate", "the ANALYTICS_CERT_FILE environment variable"}},
+		{name: EnvSkipVerify + " not a bool", vars: map[string]string{EnvSkipVerify: "maybe"},
+			want: []string{"Invalid ANALYTICS_SKIP_VERIFY", `"maybe"`}},
+		{name: EnvHeaders + " not JSON", vars: map[string]string{EnvHeaders: "X-Token: " + secretHeader},
+			want: []string{"Invalid ANALYTICS_HEADERS", "not a JSON object", "at byte"}},
+		{name: EnvHeaders + " with Authorization", vars: map[string]string{EnvHeaders: `{"Authorization": "Bearer ` + secretHeader + `"}`},
+			want: []string{"Invalid Header", "the ANALYTICS_HEADERS environment variable", `"Authorization" cannot be set`}},
+		{name: "headers with Host", attrs: map[string]any{"headers": map[string]string{"host": secretHeader}},
+			want: []string{"Invalid Header", `"Host" cannot be set`, "base_url"}},
+		{name: "headers twice", attrs: map[string]any{"headers": map[string]string{"X-A": secretHeader, "x-a": secretHeader}},
+			want: []string{"Invalid Header", "same header"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clearNetworkEnv(t)
+			for k, v := range tc.vars {
+				t.Setenv(k, v)
+			}
+			attrs := map[string]any{"base_url": "https://analytics.example.com", "api_key": "test-key"}
+			for k, v := range tc.attrs {
+				attrs[k] = v
+			}
+			resp := configureProvider(t, attrs, false)
+			if !resp.Diagnostics.HasError() {
+				t.Fatal("Configure accepted the settings")
+			}
+			var all strings.Builder
+			for _, d := range resp.Diagnostics.Errors() {
+				all.WriteString(d.Summary() + ": " + d.Detail() + "\n")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(all.String(), w) {
+					t.Errorf("the errors do not contain %q:\n%s", w, all.String())
+				}
+			}
+			for _, secret := range []string{key, otherKey, secretHeader, strings.Split(key, "\n")[1]} {
+				if strings.Contains(all.String(), secret) {
+					t.Errorf("the errors quote a secret:\n%s", all.String())
+				}
+			}
+			if resp.ResourceData != nil {
+				t.Error("the provider was configured despite the errors")
+			}
+		})
+	}
+}
+
+// Unknown network settings defer the provider's configuration like the
+// others.
+func TestProviderConfigure_tlsUnknownValues(t *testing.T) {
+	for _, name := range []string{"ca_file", "ca_pem", "cert_pem", "key_file", "skip_verify", "headers"} {
+		t.Run(name, func(t *testing.T) {
+			clearNetworkEnv(t)
+			resp := configureProvider(t, map[string]any{"base_url": "https://analytics.example.com", "api_key": "k", name: unknownValue{}}, true)
+			if resp.Diagnostics.HasError() || resp.Deferred == nil {
+				t.Errorf("want a deferral without errors, got %v, %+v", resp.Diagnostics, resp.Deferred)
+			}
+		})
+	}
+}
+
+// TLS settings with an http:// base URL do nothing, and say so.
+func TestProviderConfigure_tlsSettingsUnusedOverHTTP(t *testing.T) {
+	clearNetworkEnv(t)
+	p := newTestPKI(t)
+	t.Setenv(EnvCAPEM, string(p.ca.PEM))
+	resp := configureProvider(t, map[string]any{"base_url": "http://127.0.0.1:8080", "api_key": "k"}, false)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	if w := warningsOf(resp.Diagnostics); len(w) != 1 || !strings.Contains(w[0], "TLS Settings Unused") {
+		t.Errorf("warnings %q, want the unused TLS settings warning", w)
+	}
+}

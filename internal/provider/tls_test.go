@@ -1,0 +1,336 @@
+package provider
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
+)
+
+// Acceptance tests of the network path: TLS test servers with a private CA,
+// one that requires a client certificate and one whose certificate names
+// another host, each reached through every setting and its environment
+// variable, on the CLI the run uses. None of them can be parallel: they
+// set the environment (t.Setenv), which the in-process provider reads.
+
+// tlsProvider is a provider block for env with extra settings lines.
+func (env *testEnv) tlsProvider(settings ...string) string {
+	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n  %s\n}\n",
+		env.URL, env.Key, strings.Join(settings, "\n  "))
+}
+
+// listAll reads the websites: a data source is read at plan time, so it
+// is the first request of the run.
+const listAll = `data "analytics_websites" "all" {}` + "\n"
+
+// withEnv is a PreConfig that sets the network environment variables to
+// vars, and clears the others.
+func withEnv(t *testing.T, vars map[string]string) func() {
+	return func() {
+		for _, k := range networkEnv {
+			t.Setenv(k, vars[k])
+		}
+	}
+}
+
+// listStep is a step that reads the websites with the given provider
+// block and environment, and finds none.
+func listStep(t *testing.T, provider string, vars map[string]string) resource.TestStep {
+	return resource.TestStep{
+		PreConfig: withEnv(t, vars),
+		Config:    provider + listAll,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.analytics_websites.all", tfjsonpath.New("websites"), knownvalue.ListSizeExact(0)),
+		},
+	}
+}
+
+// errorStep is a plan that must fail with pattern (see expectError).
+func errorStep(t *testing.T, config string, vars map[string]string, pattern string) resource.TestStep {
+	return resource.TestStep{PreConfig: withEnv(t, vars), Config: config, PlanOnly: true, ExpectError: expectError(pattern)}
+}
+
+func TestAccProvider_privateCA(t *testing.T) {
+	p := newTestPKI(t)
+	env := newTLSTestEnv(t, serverTLS(p.server, nil))
+	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
+	ca := string(p.ca.PEM)
+	expired := newTLSTestEnv(t, serverTLS(p.ca.Issue(t, tlstest.LeafOptions{Hosts: []string{"127.0.0.1"}, Expired: true}), nil))
+	const domain = "tf-acc-tls-ca.example.com"
+	env.test(t,
+		// An expired certificate: the CA cannot help.
+		errorStep(t, expired.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)))+listAll, nil,
+			`Server Certificate Expired or Not Yet Valid.*the server's certificate expired at .*Renew the installation's certificate`),
+		// Without the CA: the first request of the plan names the problem
+		// and the settings, whether it is a data source's read or the
+		// website limit check of a plan that only creates.
+		errorStep(t, env.tlsProvider()+listAll, nil,
+			`Server Certificate Signed by an Unknown Authority.*list the websites.*unknown authority \(issuer "CN=tf-acc private CA.*ca_file or ca_pem \(or the ANALYTICS_CA_FILE or ANALYTICS_CA_PEM environment variable\)`),
+		errorStep(t, env.tlsProvider()+websiteHCL(`domain = "`+domain+`"`), nil,
+			`Server Certificate Signed by an Unknown Authority.*plan the creation of the website "`+domain+`".*ca_file or ca_pem`),
+		// A CA that did not sign the server's certificate.
+		errorStep(t, env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.otherCA.PEM)))+listAll, nil,
+			`Server Certificate Signed by an Unknown Authority.*do not include the one that signed`),
+		listStep(t, env.tlsProvider(fmt.Sprintf("ca_file = %q", caFile)), nil),
+		listStep(t, env.tlsProvider(fmt.Sprintf("ca_pem = %q", ca)), nil),
+		listStep(t, env.tlsProvider(), map[string]string{EnvCAFile: caFile}),
+		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca}),
+		// PEM that does not parse fails at plan time too.
+		errorStep(t, env.tlsProvider(`ca_pem = "not a certificate"`)+listAll, nil,
+			`Invalid CA Certificate.*ca_pem is not usable: no PEM certificate found`),
+		errorStep(t, env.tlsProvider()+listAll, map[string]string{EnvCAPEM: "not a certificate"},
+			`Invalid CA Certificate.*the ANALYTICS_CA_PEM environment variable is not usable: no PEM certificate found`),
+		// A file that is not there fails at plan time, naming it.
+		errorStep(t, env.tlsProvider(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
+			`Unreadable CA Bundle File.*ca_file "/nonexistent/tf-acc-ca.pem".*no such file or directory`),
+		// A whole lifecycle over TLS (the last step: the test's destroy
+		// runs with its configuration).
+		resource.TestStep{
+			PreConfig: withEnv(t, map[string]string{EnvCAFile: caFile}),
+			Config:    env.tlsProvider() + websiteHCL(`domain = "`+domain+`"`),
+			Check:     resource.TestCheckResourceAttr(websiteAddr, "domain", domain),
+		},
+	)
+}
+
+func TestAccProvider_clientCertificate(t *testing.T) {
+	p := newTestPKI(t)
+	env := newTLSTestEnv(t, serverTLS(p.server, p.ca))
+	certFile := tlstest.WriteFile(t, "client.pem", p.clientCert.CertPEM)
+	keyFile := tlstest.WriteFile(t, "client-key.pem", p.clientCert.KeyPEM)
+	ca, cert, key := string(p.ca.PEM), string(p.clientCert.CertPEM), string(p.clientCert.KeyPEM)
+	caLine := fmt.Sprintf("ca_pem = %q", ca)
+	env.test(t,
+		errorStep(t, env.tlsProvider(caLine)+listAll, nil,
+			`Client Certificate Required.*the server requires a client certificate and none was sent.*cert_file and key_file, or cert_pem and key_pem \(or the ANALYTICS_CERT_FILE and ANALYTICS_KEY_FILE, or ANALYTICS_CERT_PEM and ANALYTICS_KEY_PEM environment variables\)`),
+		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_pem = %q", string(p.foreignClient.CertPEM)),
+			fmt.Sprintf("key_pem = %q", string(p.foreignClient.KeyPEM)))+listAll, nil,
+			`Client Certificate Rejected.*did not accept the configured client certificate`),
+		listStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("key_file = %q", keyFile)), nil),
+		listStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_pem = %q", cert), fmt.Sprintf("key_pem = %q", key)), nil),
+		listStep(t, env.tlsProvider(caLine), map[string]string{EnvCertFile: certFile, EnvKeyFile: keyFile}),
+		// A certificate without its key fails at plan time.
+		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
+			`Client Certificate Without Key.*key_file or key_pem \(or the ANALYTICS_KEY_FILE or ANALYTICS_KEY_PEM environment variable\)`),
+		// Headers that would override the provider's own are refused.
+		errorStep(t, env.tlsProvider(caLine, `headers = { Authorization = "Bearer other" }`)+listAll, nil,
+			`Invalid Header.*"Authorization" cannot be set: the provider sends the API key in it`),
+		errorStep(t, env.tlsProvider(caLine)+listAll, map[string]string{EnvHeaders: `{"authorization": "Bearer other"}`},
+			`Invalid Header.*the ANALYTICS_HEADERS environment variable.*"Authorization" cannot be set`),
+		// file and pem of the same thing conflict.
+		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
+			fmt.Sprintf("key_file = %q", keyFile))+listAll, nil, `Invalid Attribute Combination.*cert_pem`),
+		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}),
+	)
+}
+
+// The certificate is for tf-acc-other.example.com; base_url names
+// 127.0.0.1. skip_verify gets through (with a warning); so does base_url
+// with the certificate's host name, reached through HTTPS_PROXY (the name
+// does not resolve: only the proxy, which maps it to the test server, can
+// reach it).
+func TestAccProvider_hostNameMismatch(t *testing.T) {
+	p := newTestPKI(t)
+	env := newTLSTestEnv(t, serverTLS(p.wrongHost, nil))
+	ca := fmt.Sprintf("ca_pem = %q", string(p.ca.PEM))
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(env.URL, "https://"))
+	proxy := newConnectProxy(t, "127.0.0.1:"+port)
+	named := *env
+	named.URL = "https://tf-acc-other.example.com:" + port
+	t.Setenv("NO_PROXY", "")
+	t.Setenv("no_proxy", "")
+	env.test(t,
+		errorStep(t, env.tlsProvider(ca)+listAll, nil,
+			`Server Certificate Does Not Match base_url.*not valid for the host name "127.0.0.1" \(it is for tf-acc-other.example.com\).*use one of "tf-acc-other.example.com" in base_url`),
+		listStep(t, env.tlsProvider("skip_verify = true"), nil),
+		listStep(t, env.tlsProvider(), map[string]string{EnvSkipVerify: "true"}),
+		resource.TestStep{
+			PreConfig: func() {
+				withEnv(t, nil)()
+				t.Setenv("HTTPS_PROXY", proxy.URL)
+			},
+			Config: named.tlsProvider(ca) + listAll,
+			Check: func(*terraform.State) error {
+				if n := proxy.connects(); n == 0 {
+					return fmt.Errorf("no CONNECT reached the proxy")
+				}
+				return nil
+			},
+		},
+	)
+}
+
+// connectProxy is an HTTPS proxy that tunnels every CONNECT to target.
+type connectProxy struct {
+	URL string
+	mu  sync.Mutex
+	n   int
+}
+
+func newConnectProxy(t *testing.T, target string) *connectProxy {
+	t.Helper()
+	p := &connectProxy{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodConnect {
+			http.Error(w, "CONNECT only", http.StatusMethodNotAllowed)
+			return
+		}
+		p.mu.Lock()
+		p.n++
+		p.mu.Unlock()
+		up, err := net.Dial("tcp", target)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			_ = up.Close()
+			return
+		}
+		go func() {
+			_, _ = io.Copy(up, buf)
+			_ = up.Close()
+		}()
+		_, _ = io.Copy(conn, up)
+		_ = conn.Close()
+	}))
+	t.Cleanup(srv.Close)
+	p.URL = srv.URL
+	return p
+}
+
+func (p *connectProxy) connects() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
+
+// The client key and the extra headers' values never reach a log, at
+// TF_LOG=trace (Terraform's, the provider's, the framework's and the
+// protocol SDK's), nor the plan output; the headers reach the server. As
+// in TestAccWebsite_secretsNotLogged, the secrets come in sensitive
+// variables (TF_VAR_*): terraform-plugin-testing logs each step's
+// configuration text itself.
+func TestAccProvider_tlsSecretsNotLogged(t *testing.T) {
+	const (
+		domain      = "tf-acc-tls-secrets.example.com"
+		headerValue = "SecretAccessToken-6e1f0b7c9a2d"
+	)
+	p := newTestPKI(t)
+	var mu sync.Mutex
+	var seen []string
+	env := newTLSTestEnv(t, serverTLS(p.server, p.ca), func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen = append(seen, r.Header.Get("X-Access-Token"))
+			mu.Unlock()
+			next.ServeHTTP(w, r)
+		})
+	})
+	keyLines := strings.Split(strings.TrimSpace(string(p.clientCert.KeyPEM)), "\n")
+	secrets := []string{headerValue}
+	names := []string{"header value"}
+	for _, l := range keyLines[1 : len(keyLines)-1] { // every base64 line of the key
+		secrets, names = append(secrets, l), append(names, "client key")
+	}
+
+	logPath := filepath.Join(t.TempDir(), "terraform-acc.log")
+	t.Setenv("TF_ACC_LOG_PATH", logPath)
+	t.Setenv("TF_LOG_PATH_MASK", "")
+	t.Setenv("TF_ACC_LOG", "TRACE")
+	t.Setenv("TF_LOG_CORE", "")
+	t.Setenv("TF_LOG", "TRACE")
+	for _, name := range []string{"TF_LOG_PROVIDER", "TF_LOG_PROVIDER_ANALYTICS", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
+		t.Setenv(name, "TRACE")
+	}
+	t.Setenv("TF_LOG_SDK_PROTO_DATA_DIR", "")
+	t.Setenv("TF_VAR_client_key", string(p.clientCert.KeyPEM))
+	t.Setenv("TF_VAR_access_token", headerValue)
+	withEnv(t, nil)()
+
+	cfg := `
+variable "client_key" {
+  type      = string
+  sensitive = true
+}
+
+variable "access_token" {
+  type      = string
+  sensitive = true
+}
+` + env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)), fmt.Sprintf("cert_pem = %q", string(p.clientCert.CertPEM)),
+		"key_pem = var.client_key", `headers = { "X-Access-Token" = var.access_token }`) + websiteHCL(`domain = "`+domain+`"`)
+	env.test(t, resource.TestStep{Config: cfg, Check: resource.TestCheckResourceAttr(websiteAddr, "domain", domain)})
+	if t.Failed() {
+		return
+	}
+	mu.Lock()
+	for _, v := range seen {
+		if v != headerValue {
+			t.Errorf("a request carried X-Access-Token %q, want the configured value", v)
+			break
+		}
+	}
+	if len(seen) == 0 {
+		t.Error("the server saw no request")
+	}
+	mu.Unlock()
+
+	raw, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(raw)
+	for _, want := range []string{"analytics: configured analytics API client", "X-Access-Token", "tls_client_key=key_pem",
+		"[TRACE] sdk.framework: ", "[TRACE] GRPCProvider.v6: "} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log does not contain %q, so it does not capture everything it should", want)
+		}
+	}
+	for _, i := range secretsIn(raw, secrets) {
+		for _, line := range strings.Split(log, "\n") {
+			if strings.Contains(line, secrets[i]) {
+				t.Errorf("the log contains the %s, e.g. in: %.300s", names[i], strings.ReplaceAll(line, secrets[i], "<"+names[i]+">"))
+				break
+			}
+		}
+	}
+}
+
+// The website limit check of a plan that only creates websites is its first
+// request: when it fails for another reason than TLS (here a proxy's 502),
+// the plan goes on with a warning that says so, instead of in silence.
+func TestAccWebsite_websiteLimitNotChecked(t *testing.T) {
+	w := newCLIWorkdir(t)
+	env := newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/api/v1/account") {
+				http.Error(rw, "<html><body>502 Bad Gateway</body></html>", http.StatusBadGateway)
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	})
+	w.write("main.tf", env.tlsProvider("max_retries = 0")+websiteHCL(`domain = "tf-acc-limit-unchecked.example.com"`))
+	out := w.mustRun(0, "plan", "-no-color")
+	if !expectError(`Warning: Website Limit Not Checked.*creating the website "tf-acc-limit-unchecked.example.com".*HTTP 502`).MatchString(out) {
+		t.Errorf("the plan does not warn that the check was skipped:\n%s", out)
+	}
+}
