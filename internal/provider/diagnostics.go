@@ -29,8 +29,11 @@ var apiFieldAttributes = map[string]string{
 // "create"; domain names the website concerned.
 func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 	what := "the website"
-	if domain != "" {
+	switch {
+	case domain != "":
 		what = fmt.Sprintf("the website %q", domain)
+	case op == "list":
+		what = "the websites"
 	}
 	if errors.Is(err, client.ErrDuplicateDomain) { // the application has no unique index on domains
 		diags.AddError("Several Websites With One Domain", fmt.Sprintf("Could not %s %s: %s.", op, what, err))
@@ -187,4 +190,30 @@ func addVanishedError(diags *diag.Diagnostics, op, domain, id string, key *websi
 			"That is what a valid API key of another user of the installation looks like, so the state was kept as "+
 			"it is. Check the provider's api_key (or the ANALYTICS_API_KEY environment variable). If the websites "+
 			"were really deleted, remove them from the state with terraform state rm.", op, domain, id, keyUser(key)))
+}
+
+// addNoWebsitesFound warns that a list of websites (the analytics_website
+// list resource) found none, naming whose websites were listed and where,
+// so that a wrong api_key or base_url is not mistaken for an empty account.
+// The server did answer as the API (anything else is an error). filtered
+// tells whether the list had filters.
+func addNoWebsitesFound(diags *diag.Diagnostics, key *websiteOwner, baseURL string, filtered bool) {
+	what := "has no websites"
+	if filtered {
+		what = "has no website that matches the list's config"
+	}
+	diags.AddWarning("No Websites Found",
+		fmt.Sprintf("The API at %s answered that %s %s. If you expected websites, check the provider's api_key (or "+
+			"the %s environment variable): the API shows each user only their own websites, so the key of another "+
+			"user of the installation lists theirs, or none.", baseURL, keyUser(key), what, EnvAPIKey))
+}
+
+// addFavoritesUnsupported reports a list filtered on favorite by a server
+// that does not know favorites (older builds ignore the filter, so the
+// list would hold every website).
+func addFavoritesUnsupported(diags *diag.Diagnostics, baseURL string) {
+	diags.AddError("Favorites Not Supported by the Server",
+		fmt.Sprintf("The list's config filters on favorite, but the API at %s returns websites without a favorite "+
+			"field: it is an older build without favorites, which ignores the filter. Nothing was listed. Remove "+
+			"favorite from the list block's config, or upgrade the installation.", baseURL))
 }
