@@ -173,8 +173,13 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	w.write("websites.tfquery.hcl", queryExample(t))
 	w.mustRun(0, "validate", "-query")
 
+	// The guide's commands, in order.
+	out := w.mustRun(0, "query")
+	if n := strings.Count(out, "list.analytics_website.site "); n != 150 || !strings.Contains(out, "adopt-149.example.com") {
+		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
+	}
 	env.ResetStats()
-	out := w.mustRun(0, "query", "-generate-config-out=generated.tf")
+	out = w.mustRun(0, "query", "-generate-config-out=generated.tf")
 	if n := strings.Count(out, "list.analytics_website.site "); n != 150 {
 		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
 	}
@@ -194,6 +199,10 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 		t.Error("another user's website was listed")
 	}
 	w.mustRun(0, "validate")
+	out = w.mustRun(0, "plan")
+	if !strings.Contains(out, "Plan: 150 to import, 0 to add, 0 to change, 0 to destroy") {
+		t.Fatalf("the plan does more than import:\n%s", out)
+	}
 
 	env.ResetStats()
 	out = w.mustRun(0, "apply", "-auto-approve")
@@ -248,7 +257,8 @@ func checkKept(t *testing.T, env *testEnv, seeded []emulator.Website) {
 }
 
 // TestAccWebsiteList_limitCLI: the list block's limit bounds what terraform
-// query lists and the pages it reads.
+// query lists and the pages it reads; an empty list warns, naming whose
+// websites were listed.
 func TestAccWebsiteList_limitCLI(t *testing.T) {
 	w := newCLIWorkdir(t)
 	w.skipBelowQuery()
@@ -258,33 +268,33 @@ func TestAccWebsiteList_limitCLI(t *testing.T) {
 	}
 	w.write("main.tf", env.providerConfig())
 	for _, c := range []struct {
-		limit         string
-		want, maxReqs int
+		limit, search string
+		want, reqs    int
 	}{
-		{"", 100, 1}, // Terraform's default limit
-		{"limit = 150", 150, 2},
-		{"limit = 1000", 250, 3},
+		{"", "tf-acc-limit-", 100, 1}, // Terraform's default limit
+		{"limit = 150", "tf-acc-limit-", 150, 2},
+		{"limit = 1000", "tf-acc-limit-", 250, 3},
+		{"limit = 1000", "tf-acc-limit-none", 0, 2}, // the list page and GET /account
 	} {
-		w.write("websites.tfquery.hcl", queryListBlock(c.limit))
+		w.write("websites.tfquery.hcl", fmt.Sprintf(`
+list "analytics_website" "limited" {
+  provider = analytics
+  %s
+  config {
+    search = %q
+  }
+}
+`, c.limit, c.search))
 		env.ResetStats()
 		out := w.mustRun(0, "query")
 		if n := strings.Count(out, "list.analytics_website.limited "); n != c.want {
 			t.Errorf("%q: %d results, want %d", c.limit, n, c.want)
 		}
-		if s := env.Stats(); s.Total != c.maxReqs {
-			t.Errorf("%q: %d requests, want %d: %v", c.limit, s.Total, c.maxReqs, s.ByRoute)
+		if s := env.Stats(); s.Total != c.reqs {
+			t.Errorf("%q: %d requests, want %d: %v", c.limit, s.Total, c.reqs, s.ByRoute)
+		}
+		if c.want == 0 && !expectError(`Warning: No Websites Found.*user #1 \(User 1, user1@example.test\) has no website that matches`).MatchString(out) {
+			t.Errorf("an empty list does not say whose websites were listed:\n%s", out)
 		}
 	}
-}
-
-func queryListBlock(attrs string) string {
-	return fmt.Sprintf(`
-list "analytics_website" "limited" {
-  provider = analytics
-  %s
-  config {
-    search = "tf-acc-limit-"
-  }
-}
-`, attrs)
 }
