@@ -63,6 +63,16 @@ type Config struct {
 	// AdoptThrottled runs the adoption pass again under the throttle of
 	// the throttled pass.
 	AdoptThrottled bool
+	// QuerySizes are the numbers of websites of the query pass: made
+	// through the API, then adopted with terraform query (none: skipped).
+	QuerySizes []int
+	// QueryTerraform is the CLI of the query pass (Terraform 1.14 or
+	// later); empty means the newest Root/.tools/bin/terraform-<version>,
+	// built with scripts/install-tools.sh when absent.
+	QueryTerraform string
+	// QueryOnly runs the query pass alone (no warm-up, main pass or other
+	// passes).
+	QueryOnly bool
 	// TimeProvider is the terraform-provider-time binary of the time_static
 	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
 	// (or checked) with scripts/install-tools.sh. NoTime skips the
@@ -95,6 +105,7 @@ func DefaultConfig() Config {
 		Rounds:         3,
 		AdoptSizes:     []int{100, 500},
 		AdoptThrottled: true,
+		QuerySizes:     []int{500},
 		Profile:        true,
 		ProfileDir:     ".bench/profiles",
 		StepTimeout:    10 * time.Minute,
@@ -157,6 +168,12 @@ type RunConfig struct {
 	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
 	EmulatorLatency  string  `json:"emulator_latency"`
 	TerraformVersion string  `json:"terraform_version"`
+	// QuerySizes and QueryTerraformVersion are the query pass's sizes and
+	// CLI version (empty: no query pass).
+	QuerySizes            []int  `json:"query_sizes,omitempty"`
+	QueryTerraformVersion string `json:"query_terraform_version,omitempty"`
+	// QueryOnly: the query pass ran alone.
+	QueryOnly bool `json:"query_only,omitempty"`
 	// TimeProviderVersion is the version of terraform-provider-time (empty:
 	// no time_static baseline).
 	TimeProviderVersion string `json:"time_provider_version,omitempty"`
@@ -285,28 +302,64 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
 			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, EmulatorLatency: "0",
 			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
+			QuerySizes: cfg.QuerySizes, QueryTerraformVersion: b.tfQueryVersion, QueryOnly: cfg.QueryOnly,
 		},
 		Started: start.UTC(),
 	}
 	res.Machine.Terraform = b.tfVersion
 	res.Machine.LoadStart = loadAverage()
 
+	if cfg.QueryOnly {
+		err = b.queryPasses(ctx, res)
+	} else {
+		err = b.allPasses(ctx, res)
+	}
+	switch {
+	case errors.Is(err, errWarmUp):
+		return nil, err
+	case err != nil:
+		return res, err
+	}
+	res.Machine.LoadEnd = loadAverage()
+	res.Duration = time.Since(start).Seconds()
+	res.Targets = evaluate(res)
+	return res, nil
+}
+
+// errWarmUp marks a failed warm-up: nothing was measured.
+var errWarmUp = errors.New("warm-up")
+
+// queryPasses runs the query pass at every size.
+func (b *bench) queryPasses(ctx context.Context, res *Results) error {
+	for _, n := range b.cfg.QuerySizes {
+		run, err := b.queryPass(ctx, n)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allPasses runs every pass that cfg asks for, in order.
+func (b *bench) allPasses(ctx context.Context, res *Results) error {
+	cfg := b.cfg
 	logf(cfg.Log, "warming up (not measured)")
 	if err := b.warmUp(ctx); err != nil {
-		return nil, fmt.Errorf("warm-up: %w", err)
+		return fmt.Errorf("%w: %w", errWarmUp, err)
 	}
 	for _, n := range cfg.Sizes {
 		runs, err := b.mainPass(ctx, n)
 		res.Runs = append(res.Runs, runs...)
 		if err != nil {
-			return res, err
+			return err
 		}
 		if n == CompareN {
 			for round := 2; round <= cfg.Rounds; round++ {
 				runs, err := b.round(ctx, n, round)
 				res.Runs = append(res.Runs, runs...)
 				if err != nil {
-					return res, err
+					return err
 				}
 			}
 		}
@@ -315,14 +368,14 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 		run, err := b.amongPass(ctx, cfg.Among)
 		res.Runs = append(res.Runs, run)
 		if err != nil {
-			return res, err
+			return err
 		}
 	}
 	if cfg.ThrottledN > 0 {
 		run, err := b.throttledPass(ctx, cfg.ThrottledN)
 		res.Runs = append(res.Runs, run)
 		if err != nil {
-			return res, err
+			return err
 		}
 	}
 	throttles := []bool{false}
@@ -334,9 +387,12 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 			run, err := b.adoptPass(ctx, n, throttled)
 			res.Runs = append(res.Runs, run)
 			if err != nil {
-				return res, err
+				return err
 			}
 		}
+	}
+	if err := b.queryPasses(ctx, res); err != nil {
+		return err
 	}
 	if cfg.Profile {
 		n := CompareN
@@ -347,13 +403,10 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 		res.Runs = append(res.Runs, run)
 		res.Profile = prof
 		if err != nil {
-			return res, err
+			return err
 		}
 	}
-	res.Machine.LoadEnd = loadAverage()
-	res.Duration = time.Since(start).Seconds()
-	res.Targets = evaluate(res)
-	return res, nil
+	return nil
 }
 
 func withDefaults(cfg Config) Config {
