@@ -163,7 +163,8 @@ func (w *cliWorkdir) skipBelowQuery() {
 // and writes import blocks by identity and resource blocks that validate,
 // hold nothing the API never returns, import with no write and plan no
 // change; a first change to them keeps what the server holds and the API
-// never returns (exclude_params, the password).
+// never returns (exclude_params, the password); the imports remember the
+// owner.
 func TestAccGuide_adoptQuery(t *testing.T) {
 	w := newCLIWorkdir(t)
 	w.skipBelowQuery()
@@ -232,6 +233,16 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 		}
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode")
+
+	// List results carry no private state; the import that follows
+	// remembered the owner: with another user's key, the plan fails naming
+	// both users and drops nothing.
+	w.write("main.tf", env.providerConfigWithKey(guideOtherKey))
+	out, code := w.run("plan")
+	if code == 0 || !expectError(`Website Belongs to Another User.*created or imported by user #1`).MatchString(out) {
+		t.Errorf("another user's key: exit code %d:\n%.3000s", code, out)
+	}
+	checkKept(t, env, seeded)
 }
 
 // checkKept fails unless every website still holds the exclude_params and
