@@ -203,6 +203,18 @@ func TestWebsiteList_includeResource(t *testing.T) {
 			!m.Timeouts.IsNull() {
 			t.Errorf("%s: values the API never returns are set: %+v", m.Domain, m)
 		}
+		// As after an import's read: every required or computed attribute
+		// (one with a default included) is set, every other one null (not
+		// managed).
+		var raw map[string]tftypes.Value
+		if err := res.Resource.Raw.As(&raw); err != nil {
+			t.Fatal(err)
+		}
+		for name, a := range websiteResourceSchema(ctx).Attributes {
+			if set := a.IsRequired() || a.IsComputed(); set == raw[name].IsNull() {
+				t.Errorf("%s: %s is %v, want it set: %v", m.Domain, name, raw[name], set)
+			}
+		}
 		byDomain[m.Domain.ValueString()] = m
 	}
 	ips := byDomain["ips.example.com"]
