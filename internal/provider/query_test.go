@@ -200,8 +200,18 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 		t.Error("another user's website was listed")
 	}
 	w.mustRun(0, "validate")
+	// Renamed before the first apply, as the guide allows: the resource
+	// block and the import block's to.
+	renamed := strings.NewReplacer(`resource "analytics_website" "site_0" {`, `resource "analytics_website" "oldest" {`,
+		"to       = analytics_website.site_0\n", "to       = analytics_website.oldest\n").Replace(gen)
+	if renamed == gen {
+		t.Fatalf("no analytics_website.site_0 to rename:\n%.1000s", gen)
+	}
+	gen = renamed
+	w.write("generated.tf", gen)
 	out = w.mustRun(0, "plan")
-	if !strings.Contains(out, "Plan: 150 to import, 0 to add, 0 to change, 0 to destroy") {
+	if !strings.Contains(out, "Plan: 150 to import, 0 to add, 0 to change, 0 to destroy") ||
+		!strings.Contains(out, "analytics_website.oldest: Preparing import") {
 		t.Fatalf("the plan does more than import:\n%s", out)
 	}
 
