@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -100,6 +101,10 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 		diags.AddError("Unexpected Response From the Analytics API",
 			fmt.Sprintf("Could not %s %s: %s. The provider expected the JSON documented for this endpoint; check that "+
 				"base_url points at the analytics installation itself and not at a proxy or login page.", op, what, apiErr.Error()))
+	case errors.Is(err, client.ErrServer) && apiErr.StatusCode == http.StatusServiceUnavailable:
+		diags.AddError("Analytics Server Unavailable",
+			fmt.Sprintf("Could not %s %s. %s. The installation is in maintenance mode (as during an upgrade) or "+
+				"overloaded; retry once it answers again.", op, what, answered))
 	default:
 		diags.AddError("Analytics API Error",
 			fmt.Sprintf("Could not %s %s. %s. This is a failure on the server side; retry later, and check the "+

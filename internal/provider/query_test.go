@@ -279,7 +279,7 @@ func checkKept(t *testing.T, env *testEnv, seeded []emulator.Website) {
 
 // TestAccWebsiteList_limitCLI: the list block's limit bounds what terraform
 // query lists and the pages it reads; an empty list warns, naming whose
-// websites were listed.
+// websites were listed; a server in maintenance is an error.
 func TestAccWebsiteList_limitCLI(t *testing.T) {
 	w := newCLIWorkdir(t)
 	w.skipBelowQuery()
@@ -317,5 +317,14 @@ list "analytics_website" "limited" {
 		if c.want == 0 && !expectError(`Warning: No Websites Found.*user #1 \(User 1, user1@example.test\) has no website that matches`).MatchString(out) {
 			t.Errorf("an empty list does not say whose websites were listed:\n%s", out)
 		}
+	}
+
+	// A server in maintenance: an error, not an empty list.
+	env.SetMaintenance(true)
+	w.write("main.tf", fmt.Sprintf("provider \"analytics\" {\n  base_url    = %q\n  api_key     = %q\n  max_retries = 0\n}\n", env.URL, env.Key))
+	out, code := w.run("query")
+	if code == 0 || strings.Contains(out, "list.analytics_website.limited ") ||
+		!expectError(`Error: Analytics Server Unavailable.*Could not list the websites.*HTTP 503.*maintenance mode`).MatchString(out) {
+		t.Errorf("maintenance: exit code %d:\n%s", code, out)
 	}
 }

@@ -245,7 +245,7 @@ func TestWebsiteList_errors(t *testing.T) {
 		warning  bool
 	}{
 		{name: "wrong path prefix", websites: 3, suffix: "/analytics", want: "Unexpected Answer at base_url"},
-		{name: "maintenance", websites: 3, setup: func(e *emulator.Emulator) { e.SetMaintenance(true) }, want: "HTTP 503"},
+		{name: "maintenance", websites: 3, setup: func(e *emulator.Emulator) { e.SetMaintenance(true) }, want: "Analytics Server Unavailable: Could not list the websites. The API answered HTTP 503"},
 		{name: "favorites unknown to the server", opts: emulator.Options{OmitFavorite: true}, websites: 3,
 			cfg: map[string]tftypes.Value{"favorite": tftypes.NewValue(tftypes.Bool, true)}, want: "Favorites Not Supported"},
 		{name: "no websites", want: `user #1 (User 1, user1@example.test) has no websites`, warning: true},
