@@ -15,19 +15,17 @@
 // baselines. Then the refresh of one managed website among 5,000 on the
 // server, a pass under the emulator's throttle with a shortened window, the
 // adoption of websites made outside Terraform with import blocks (with and
-// without the throttle), and a CPU profile of the provider processes during
+// without the throttle) and with terraform query (a newer Terraform, see
+// query.go), and a CPU profile of the provider processes during
 // a create of 500 websites.
 package bench
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"time"
 )
 
@@ -63,6 +61,16 @@ type Config struct {
 	// AdoptThrottled runs the adoption pass again under the throttle of
 	// the throttled pass.
 	AdoptThrottled bool
+	// QuerySizes are the numbers of websites of the query pass: made
+	// through the API, then adopted with terraform query (none: skipped).
+	QuerySizes []int
+	// QueryTerraform is the CLI of the query pass (Terraform 1.14 or
+	// later); empty means the newest Root/.tools/bin/terraform-<version>,
+	// built with scripts/install-tools.sh when absent.
+	QueryTerraform string
+	// QueryOnly runs the query pass alone (no warm-up, main pass or other
+	// passes).
+	QueryOnly bool
 	// TimeProvider is the terraform-provider-time binary of the time_static
 	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
 	// (or checked) with scripts/install-tools.sh. NoTime skips the
@@ -95,6 +103,7 @@ func DefaultConfig() Config {
 		Rounds:         3,
 		AdoptSizes:     []int{100, 500},
 		AdoptThrottled: true,
+		QuerySizes:     []int{500},
 		Profile:        true,
 		ProfileDir:     ".bench/profiles",
 		StepTimeout:    10 * time.Minute,
@@ -157,6 +166,12 @@ type RunConfig struct {
 	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
 	EmulatorLatency  string  `json:"emulator_latency"`
 	TerraformVersion string  `json:"terraform_version"`
+	// QuerySizes and QueryTerraformVersion are the query pass's sizes and
+	// CLI version (empty: no query pass).
+	QuerySizes            []int  `json:"query_sizes,omitempty"`
+	QueryTerraformVersion string `json:"query_terraform_version,omitempty"`
+	// QueryOnly: the query pass ran alone.
+	QueryOnly bool `json:"query_only,omitempty"`
 	// TimeProviderVersion is the version of terraform-provider-time (empty:
 	// no time_static baseline).
 	TimeProviderVersion string `json:"time_provider_version,omitempty"`
@@ -263,97 +278,6 @@ func (r Requests) Successful() int {
 		}
 	}
 	return n
-}
-
-// Measure runs everything cfg asks for.
-func Measure(ctx context.Context, cfg Config) (*Results, error) {
-	cfg = withDefaults(cfg)
-	if runtime.GOOS != "linux" {
-		logf(cfg.Log, "note: peak RSS is only measured on Linux (/proc)")
-	}
-	start := time.Now()
-	b, err := newBench(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	defer b.close()
-
-	res := &Results{
-		Machine: machineInfo(ctx, cfg.Root),
-		Config: RunConfig{
-			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
-			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
-			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, EmulatorLatency: "0",
-			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
-		},
-		Started: start.UTC(),
-	}
-	res.Machine.Terraform = b.tfVersion
-	res.Machine.LoadStart = loadAverage()
-
-	logf(cfg.Log, "warming up (not measured)")
-	if err := b.warmUp(ctx); err != nil {
-		return nil, fmt.Errorf("warm-up: %w", err)
-	}
-	for _, n := range cfg.Sizes {
-		runs, err := b.mainPass(ctx, n)
-		res.Runs = append(res.Runs, runs...)
-		if err != nil {
-			return res, err
-		}
-		if n == CompareN {
-			for round := 2; round <= cfg.Rounds; round++ {
-				runs, err := b.round(ctx, n, round)
-				res.Runs = append(res.Runs, runs...)
-				if err != nil {
-					return res, err
-				}
-			}
-		}
-	}
-	if cfg.Among > 0 {
-		run, err := b.amongPass(ctx, cfg.Among)
-		res.Runs = append(res.Runs, run)
-		if err != nil {
-			return res, err
-		}
-	}
-	if cfg.ThrottledN > 0 {
-		run, err := b.throttledPass(ctx, cfg.ThrottledN)
-		res.Runs = append(res.Runs, run)
-		if err != nil {
-			return res, err
-		}
-	}
-	throttles := []bool{false}
-	if cfg.AdoptThrottled {
-		throttles = append(throttles, true)
-	}
-	for _, throttled := range throttles {
-		for _, n := range cfg.AdoptSizes {
-			run, err := b.adoptPass(ctx, n, throttled)
-			res.Runs = append(res.Runs, run)
-			if err != nil {
-				return res, err
-			}
-		}
-	}
-	if cfg.Profile {
-		n := CompareN
-		if !slices.Contains(cfg.Sizes, n) {
-			n = slices.Max(cfg.Sizes)
-		}
-		run, prof, err := b.profilePass(ctx, n)
-		res.Runs = append(res.Runs, run)
-		res.Profile = prof
-		if err != nil {
-			return res, err
-		}
-	}
-	res.Machine.LoadEnd = loadAverage()
-	res.Duration = time.Since(start).Seconds()
-	res.Targets = evaluate(res)
-	return res, nil
 }
 
 func withDefaults(cfg Config) Config {

@@ -237,6 +237,9 @@ func refreshTarget(name string, r *Run, limit int) Target {
 
 // evaluate checks the run against the goals of issues 5 and 10.
 func evaluate(res *Results) []Target {
+	if res.Config.QueryOnly {
+		return queryTargets(res)
+	}
 	var out []Target
 
 	// One request per create, update and delete, in the normal case (no
@@ -296,6 +299,8 @@ func evaluate(res *Results) []Target {
 		}
 		out = append(out, t)
 	}
+
+	out = append(out, queryTargets(res)...)
 
 	if res.run(PassMain, KindTime, CompareN) != nil {
 		for _, step := range []string{StepCreate, StepUpdate, StepDestroy} {
@@ -408,6 +413,9 @@ func Markdown(res *Results) string {
 	if v := res.Config.TimeProviderVersion; v != "" {
 		timeVersion = ", terraform-provider-time " + v
 	}
+	if v := res.Config.QueryTerraformVersion; v != "" {
+		timeVersion += ", Terraform " + v + " for the query pass"
+	}
 	fmt.Fprintf(&b, "Measured %s on %s (%d cores, %.1f GiB RAM, %s, Linux %s); Go %s, Terraform %s%s; commit %s. "+
 		"The run took %s. Load average (1, 5, 15 min) at the start: %s; at the end: %s.\n\n",
 		res.Started.Format("2006-01-02 15:04 MST"), orUnknown(m.CPU), m.Cores, m.MemoryGiB, m.OS, orUnknown(m.Kernel),
@@ -428,6 +436,7 @@ func Markdown(res *Results) string {
 	writeAmong(&b, res)
 	writeThrottled(&b, res)
 	writeAdoption(&b, res)
+	writeQuery(&b, res)
 	writeProfile(&b, res.Profile)
 
 	var failures []string
@@ -484,6 +493,9 @@ func rssCell(s *Step, provider bool) string {
 }
 
 func writeMainTable(b *strings.Builder, res *Results) {
+	if res.Config.QueryOnly {
+		return
+	}
 	fmt.Fprintf(b, "\n### N websites vs N `time_static` vs N `terraform_data` (emulator latency 0, no throttle, `-parallelism=%d`)\n\n", res.Config.Parallelism)
 	b.WriteString("`time_static` (hashicorp/time) is a stock framework provider in its own plugin process that does no I/O; " +
 		"`terraform_data` is built into Terraform (no plugin). An update of `time_static` changes a `triggers` value, which " +

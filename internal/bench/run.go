@@ -45,6 +45,10 @@ type bench struct {
 	timeVersion  string
 	cliConfig    string
 	steps        int // commands run, for log file names
+	// tfQuery is the CLI of the query pass (empty: no query pass),
+	// tfQueryVersion its version.
+	tfQuery        string
+	tfQueryVersion string
 }
 
 func newBench(ctx context.Context, cfg Config) (*bench, error) {
@@ -94,8 +98,13 @@ func (b *bench) setUp(ctx context.Context) error {
 		return fmt.Errorf("building the provider: %w", err)
 	}
 	timePlugins := ""
-	if !b.cfg.NoTime {
+	if !b.cfg.NoTime && !b.cfg.QueryOnly {
 		if timePlugins, err = b.setUpTime(ctx); err != nil {
+			return err
+		}
+	}
+	if len(b.cfg.QuerySizes) > 0 {
+		if err := b.setUpQuery(ctx); err != nil {
 			return err
 		}
 	}
@@ -232,6 +241,8 @@ type workspace struct {
 	exe string
 	// config writes main.tf (Configuration by default).
 	config func(n int, updated bool) string
+	// tf is the CLI of this workspace; empty means the bench's.
+	tf string
 }
 
 func (b *bench) newWorkspace(name, kind string, api *apiServer) (*workspace, error) {
@@ -324,6 +335,8 @@ func commandFor(step string, parallelism int) []string {
 		return append([]string{"plan", "-detailed-exitcode"}, common...)
 	case StepDestroy:
 		return append([]string{"destroy", "-auto-approve"}, common...)
+	case StepQuery: // no -input or -parallelism
+		return []string{"query", "-no-color", "-generate-config-out=" + queryGenerated}
 	default:
 		return append([]string{"apply", "-auto-approve"}, common...)
 	}
@@ -348,7 +361,11 @@ func (w *workspace) run(ctx context.Context, step string) *Step {
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.b.cfg.StepTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, w.b.tf, append([]string{"-chdir=" + w.dir}, args...)...)
+	tf := w.b.tf
+	if w.tf != "" {
+		tf = w.tf
+	}
+	cmd := exec.CommandContext(ctx, tf, append([]string{"-chdir=" + w.dir}, args...)...)
 	cmd.Env = w.env
 	var tail, outTail tailBuffer
 	cmd.Stdout = io.MultiWriter(logFile, &outTail)
@@ -357,7 +374,7 @@ func (w *workspace) run(ctx context.Context, step string) *Step {
 
 	var watch *procWatcher
 	if w.exe != "" {
-		watch = watchProcesses(w.exe, w.b.tf)
+		watch = watchProcesses(w.exe, tf)
 	}
 	start, self := time.Now(), selfCPU()
 	err = cmd.Run()

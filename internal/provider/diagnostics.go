@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -105,6 +106,10 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 		diags.AddError("Unexpected Response From the Analytics API",
 			fmt.Sprintf("Could not %s %s: %s. The provider expected the JSON documented for this endpoint; check that "+
 				"base_url points at the analytics installation itself and not at a proxy or login page.", op, what, apiErr.Error()))
+	case errors.Is(err, client.ErrServer) && apiErr.StatusCode == http.StatusServiceUnavailable:
+		diags.AddError("Analytics Server Unavailable",
+			fmt.Sprintf("Could not %s %s. %s. The installation is in maintenance mode (as during an upgrade) or "+
+				"overloaded; retry once it answers again.", op, what, answered))
 	default:
 		diags.AddError("Analytics API Error",
 			fmt.Sprintf("Could not %s %s. %s. This is a failure on the server side; retry later, and check the "+
@@ -276,4 +281,30 @@ func addWebsiteLimitError(diags *diag.Diagnostics, domain string, err error) {
 	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Not Checked",
 		fmt.Sprintf("Could not check whether creating the website %q stays within the user's plan: %s. The plan "+
 			"goes on; the apply talks to the same server and may fail the same way.", domain, err))
+}
+
+// addNoWebsitesFound warns that a list of websites (the analytics_website
+// list resource) found none, naming whose websites were listed and where,
+// so that a wrong api_key or base_url is not mistaken for an empty account.
+// The server did answer as the API (anything else is an error). filtered
+// tells whether the list had filters.
+func addNoWebsitesFound(diags *diag.Diagnostics, key *websiteOwner, baseURL string, filtered bool) {
+	what := "has no websites"
+	if filtered {
+		what = "has no website that matches the list's config"
+	}
+	diags.AddWarning("No Websites Found",
+		fmt.Sprintf("The API at %s answered that %s %s. If you expected websites, check the provider's api_key (or "+
+			"the %s environment variable): the API shows each user only their own websites, so the key of another "+
+			"user of the installation lists theirs, or none.", baseURL, keyUser(key), what, EnvAPIKey))
+}
+
+// addFavoritesUnsupported reports a list filtered on favorite by a server
+// that does not know favorites (older builds ignore the filter, so the
+// list would hold every website).
+func addFavoritesUnsupported(diags *diag.Diagnostics, baseURL string) {
+	diags.AddError("Favorites Not Supported by the Server",
+		fmt.Sprintf("The list's config filters on favorite, but the API at %s returns websites without a favorite "+
+			"field: it is an older build without favorites, which ignores the filter. Nothing was listed. Remove "+
+			"favorite from the list block's config, or upgrade the installation.", baseURL))
 }

@@ -16,7 +16,9 @@ import (
 // every example configuration, with the provider built from this tree and
 // installed through dev_overrides. Under a CLI older than 1.11, examples that
 // use write-only attributes must fail with exactly the framework's
-// "needs Terraform 1.11" error and nothing else.
+// "needs Terraform 1.11" error and nothing else. Query files (list blocks,
+// *.tfquery.hcl) are validated too (`validate -query`) by Terraform 1.14 and
+// later; older CLIs do not read them.
 func TestAccExamplesValidate(t *testing.T) {
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
@@ -31,13 +33,15 @@ func TestAccExamplesValidate(t *testing.T) {
 	cliConfig := builtProvider(t)
 
 	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
+	querySupported := !strings.Contains(filepath.Base(cli), "tofu") && cliAtLeast(t, cli, "1.14.0")
 	dirs, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	more, _ := filepath.Glob(filepath.Join(root, "examples", "*", "*.tf"))
+	queries, _ := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tfquery.hcl"))
 	seen := map[string]bool{}
-	for _, f := range append(dirs, more...) {
+	for _, f := range append(append(dirs, more...), queries...) {
 		dir := filepath.Dir(f)
 		if seen[dir] {
 			continue
@@ -47,6 +51,15 @@ func TestAccExamplesValidate(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			work := t.TempDir()
 			files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+			queryFiles, _ := filepath.Glob(filepath.Join(dir, "*.tfquery.hcl"))
+			args := []string{"validate", "-no-color"}
+			switch {
+			case len(queryFiles) > 0 && querySupported:
+				files = append(files, queryFiles...)
+				args = append(args, "-query")
+			case len(files) == 0:
+				t.Skip("query files only: terraform query needs Terraform 1.14 or later")
+			}
 			usesWriteOnly := false
 			for _, src := range files {
 				data, err := os.ReadFile(src)
@@ -58,7 +71,7 @@ func TestAccExamplesValidate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			cmd := exec.Command(cli, "validate", "-no-color")
+			cmd := exec.Command(cli, args...)
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 			out, err := cmd.CombinedOutput()

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -32,8 +33,9 @@ const (
 )
 
 var (
-	_ provider.Provider              = (*analyticsProvider)(nil)
-	_ provider.ProviderWithFunctions = (*analyticsProvider)(nil)
+	_ provider.Provider                  = (*analyticsProvider)(nil)
+	_ provider.ProviderWithFunctions     = (*analyticsProvider)(nil)
+	_ provider.ProviderWithListResources = (*analyticsProvider)(nil)
 )
 
 // New returns a constructor of the provider for providerserver.Serve.
@@ -229,6 +231,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 	data := newProviderData(c)
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 // settingName names where a provider setting came from, for messages: the
@@ -257,6 +260,12 @@ func (p *analyticsProvider) Resources(context.Context) []func() resource.Resourc
 // 1.7 or later).
 func (p *analyticsProvider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{newCanonicalDomainFunction}
+}
+
+// ListResources are the provider's list resources, for `terraform query`
+// (Terraform 1.14 or later).
+func (p *analyticsProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{NewWebsiteListResource}
 }
 
 func (p *analyticsProvider) DataSources(context.Context) []func() datasource.DataSource {

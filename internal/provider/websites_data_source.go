@@ -3,13 +3,9 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 var _ datasource.DataSourceWithConfigure = (*websitesDataSource)(nil)
@@ -41,19 +37,19 @@ func (d *websitesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"Every match is returned: the provider pages through the results 100 at a time.",
 		Attributes: map[string]schema.Attribute{
 			"search": schema.StringAttribute{
-				MarkdownDescription: "Only websites whose domain contains this text, case-insensitively (API parameter `search`; a substring match, not an exact one).",
+				MarkdownDescription: searchDescription,
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          searchValidators(),
 			},
 			"sort_by": schema.StringAttribute{
-				MarkdownDescription: "Sort key: `id` (date created) or `domain` (API parameter `sort_by`). Defaults to `id`.",
+				MarkdownDescription: sortByDescription,
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(client.SortByID, client.SortByDomain)},
+				Validators:          sortByValidators(),
 			},
 			"sort": schema.StringAttribute{
-				MarkdownDescription: "Sort order: `asc` or `desc` (API parameter `sort`). Defaults to `desc`, as the API does.",
+				MarkdownDescription: sortDescription,
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(client.SortAsc, client.SortDesc)},
+				Validators:          sortValidators(),
 			},
 			"websites": schema.ListNestedAttribute{
 				MarkdownDescription: "The matching websites, in the requested order.",
@@ -74,12 +70,7 @@ func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if dataClient(d.data, &resp.Diagnostics) == nil || resp.Diagnostics.HasError() {
 		return
 	}
-	opts := client.ListOptions{
-		Search:  cfg.Search.ValueString(),
-		SortBy:  cfg.SortBy.ValueString(),
-		Sort:    cfg.Sort.ValueString(),
-		PerPage: client.MaxPerPage,
-	}
+	opts := websiteListOptions(cfg.Search, cfg.SortBy, cfg.Sort)
 	all, err := d.data.websites.ListAll(ctx, opts) // unfiltered, it serves the imports and reads that follow
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "list", "", err)

@@ -6,6 +6,7 @@
 //
 //	go run ./internal/bench/cmd/bench [-sizes 10,100,500] [-among 5000]
 //	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-adopt-sizes 100,500]
+//	    [-query-sizes 500 [-query-terraform path] [-query-only]]
 //	    [-time=false] [-profile=false] [-update BENCHMARKS.md]
 package main
 
@@ -49,6 +50,9 @@ func run(ctx context.Context, args []string) error {
 	fs.DurationVar(&cfg.RateWindow, "rate-window", cfg.RateWindow, "throttle window of the throttled pass (the real API: 1m)")
 	adoptSizes := fs.String("adopt-sizes", joinInts(cfg.AdoptSizes), "comma-separated numbers of websites of the adoption pass (empty = skip)")
 	fs.BoolVar(&cfg.AdoptThrottled, "adopt-throttled", cfg.AdoptThrottled, "run the adoption pass under the throttle too")
+	querySizes := fs.String("query-sizes", joinInts(cfg.QuerySizes), "comma-separated numbers of websites of the terraform query pass (empty = skip)")
+	fs.StringVar(&cfg.QueryTerraform, "query-terraform", "", "Terraform CLI of the query pass, 1.14 or later (default the newest .tools/bin/terraform-<version>, built if absent)")
+	fs.BoolVar(&cfg.QueryOnly, "query-only", false, "run the query pass alone")
 	withTime := fs.Bool("time", true, "compare with time_static (hashicorp/time)")
 	fs.StringVar(&cfg.TimeProvider, "time-provider", "", "terraform-provider-time binary (default .tools/bin/terraform-provider-time, built if absent)")
 	fs.BoolVar(&cfg.Profile, "profile", cfg.Profile, "profile the provider's CPU during a create of 500 websites")
@@ -73,6 +77,18 @@ func run(ctx context.Context, args []string) error {
 		if cfg.AdoptSizes, err = parseInts(*adoptSizes); err != nil {
 			return fmt.Errorf("-adopt-sizes: %w", err)
 		}
+	}
+	cfg.QuerySizes = nil
+	if strings.TrimSpace(*querySizes) != "" {
+		if cfg.QuerySizes, err = parseInts(*querySizes); err != nil {
+			return fmt.Errorf("-query-sizes: %w", err)
+		}
+	}
+	if cfg.QueryOnly && len(cfg.QuerySizes) == 0 {
+		return errors.New("-query-only needs -query-sizes")
+	}
+	if cfg.QueryOnly && *update != "" {
+		return errors.New("-query-only measures one pass: it does not replace the results of -update")
 	}
 	for _, n := range cfg.AdoptSizes {
 		if n > bench.MaxAdoptN {

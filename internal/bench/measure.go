@@ -1,0 +1,137 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// Measure runs everything cfg asks for.
+func Measure(ctx context.Context, cfg Config) (*Results, error) {
+	cfg = withDefaults(cfg)
+	if runtime.GOOS != "linux" {
+		logf(cfg.Log, "note: peak RSS is only measured on Linux (/proc)")
+	}
+	start := time.Now()
+	b, err := newBench(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+
+	res := &Results{
+		Machine: machineInfo(ctx, cfg.Root),
+		Config: RunConfig{
+			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
+			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
+			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, EmulatorLatency: "0",
+			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
+			QuerySizes: cfg.QuerySizes, QueryTerraformVersion: b.tfQueryVersion, QueryOnly: cfg.QueryOnly,
+		},
+		Started: start.UTC(),
+	}
+	res.Machine.Terraform = b.tfVersion
+	res.Machine.LoadStart = loadAverage()
+
+	if cfg.QueryOnly {
+		err = b.queryPasses(ctx, res)
+	} else {
+		err = b.allPasses(ctx, res)
+	}
+	switch {
+	case errors.Is(err, errWarmUp):
+		return nil, err
+	case err != nil:
+		return res, err
+	}
+	res.Machine.LoadEnd = loadAverage()
+	res.Duration = time.Since(start).Seconds()
+	res.Targets = evaluate(res)
+	return res, nil
+}
+
+// errWarmUp marks a failed warm-up: nothing was measured.
+var errWarmUp = errors.New("warm-up")
+
+// queryPasses runs the query pass at every size.
+func (b *bench) queryPasses(ctx context.Context, res *Results) error {
+	for _, n := range b.cfg.QuerySizes {
+		run, err := b.queryPass(ctx, n)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allPasses runs every pass that cfg asks for, in order.
+func (b *bench) allPasses(ctx context.Context, res *Results) error {
+	cfg := b.cfg
+	logf(cfg.Log, "warming up (not measured)")
+	if err := b.warmUp(ctx); err != nil {
+		return fmt.Errorf("%w: %w", errWarmUp, err)
+	}
+	for _, n := range cfg.Sizes {
+		runs, err := b.mainPass(ctx, n)
+		res.Runs = append(res.Runs, runs...)
+		if err != nil {
+			return err
+		}
+		if n == CompareN {
+			for round := 2; round <= cfg.Rounds; round++ {
+				runs, err := b.round(ctx, n, round)
+				res.Runs = append(res.Runs, runs...)
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if cfg.Among > 0 {
+		run, err := b.amongPass(ctx, cfg.Among)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return err
+		}
+	}
+	if cfg.ThrottledN > 0 {
+		run, err := b.throttledPass(ctx, cfg.ThrottledN)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return err
+		}
+	}
+	throttles := []bool{false}
+	if cfg.AdoptThrottled {
+		throttles = append(throttles, true)
+	}
+	for _, throttled := range throttles {
+		for _, n := range cfg.AdoptSizes {
+			run, err := b.adoptPass(ctx, n, throttled)
+			res.Runs = append(res.Runs, run)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if err := b.queryPasses(ctx, res); err != nil {
+		return err
+	}
+	if cfg.Profile {
+		n := CompareN
+		if !slices.Contains(cfg.Sizes, n) {
+			n = slices.Max(cfg.Sizes)
+		}
+		run, prof, err := b.profilePass(ctx, n)
+		res.Runs = append(res.Runs, run)
+		res.Profile = prof
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

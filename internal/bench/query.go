@@ -1,0 +1,261 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// The query pass: adoption with `terraform query` (Terraform 1.14 and
+// later), the way the adoption guide shows it. N websites are created
+// through the API, `terraform query -generate-config-out` lists them and
+// writes an import block and a resource block for each, the apply imports
+// them, and a refresh must find no change. It needs a newer Terraform than
+// the other passes (QueryTerraform).
+
+// PassQuery is the query pass.
+const PassQuery = "query"
+
+// StepQuery is `terraform query -generate-config-out=generated.tf`.
+const StepQuery = "query"
+
+// queryMinVersion is the first Terraform with list resources.
+const queryMinVersion = "1.14.0"
+
+// queryGenerated is the file the query step writes.
+const queryGenerated = "generated.tf"
+
+// querySteps are the steps of the query pass.
+var querySteps = []string{StepQuery, StepImportApply, StepRefresh}
+
+// QueryConfiguration is main.tf of the query pass: only the provider; the
+// query writes the rest.
+const QueryConfiguration = `terraform {
+  required_providers {
+    analytics = {
+      source = "analytics-tf/analytics"
+    }
+  }
+}
+
+provider "analytics" {}
+`
+
+// QueryFile is the query file of the query pass, the adoption guide's
+// list block (examples/guides/adopt-query).
+const QueryFile = `list "analytics_website" "site" {
+  provider = analytics
+  limit    = 10000
+
+  config {
+    sort_by = "id"
+    sort    = "asc"
+  }
+}
+`
+
+// setUpQuery finds the CLI of the query pass: Config.QueryTerraform, or the
+// newest Root/.tools/bin/terraform-<version> of at least 1.14, built with
+// scripts/install-tools.sh when there is none.
+func (b *bench) setUpQuery(ctx context.Context) error {
+	b.tfQuery = b.cfg.QueryTerraform
+	if b.tfQuery == "" {
+		bin := filepath.Join(b.cfg.Root, ".tools", "bin")
+		b.tfQuery = newestTerraform(bin)
+		if b.tfQuery == "" {
+			logf(b.cfg.Log, "building the newest Terraform with scripts/install-tools.sh (a few minutes, once)")
+			cmd := exec.CommandContext(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), "terraform-latest")
+			cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("building Terraform for the query pass: %w", err)
+			}
+			if b.tfQuery = newestTerraform(bin); b.tfQuery == "" {
+				return fmt.Errorf("no terraform-<version> of at least %s in %s", queryMinVersion, bin)
+			}
+		}
+	}
+	out, err := exec.CommandContext(ctx, b.tfQuery, "version", "-json").Output()
+	if err != nil {
+		return fmt.Errorf("%s version: %w", b.tfQuery, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return fmt.Errorf("%s version -json: %w", b.tfQuery, err)
+	}
+	if !atLeast(v.Version, queryMinVersion) {
+		return fmt.Errorf("%s is Terraform %s: the query pass needs %s or later", b.tfQuery, v.Version, queryMinVersion)
+	}
+	b.tfQueryVersion = v.Version
+	return nil
+}
+
+// newestTerraform returns the newest dir/terraform-<version> of at least
+// queryMinVersion, or "".
+func newestTerraform(dir string) string {
+	paths, _ := filepath.Glob(filepath.Join(dir, "terraform-*"))
+	best, bestVersion := "", ""
+	for _, p := range paths {
+		v := strings.TrimPrefix(filepath.Base(p), "terraform-")
+		if !atLeast(v, queryMinVersion) || (bestVersion != "" && !atLeast(v, bestVersion)) {
+			continue
+		}
+		best, bestVersion = p, v
+	}
+	return best
+}
+
+// atLeast reports whether version v is a release (not a pre-release) and
+// at least minimum.
+func atLeast(v, minimum string) bool {
+	got, err := version.NewVersion(v)
+	return err == nil && got.Prerelease() == "" && got.GreaterThanOrEqual(version.Must(version.NewVersion(minimum)))
+}
+
+// queryPass creates n websites through the API and adopts them with
+// terraform query -generate-config-out.
+func (b *bench) queryPass(ctx context.Context, n int) (*Run, error) {
+	run := &Run{Pass: PassQuery, Kind: KindWebsite, N: n}
+	api, err := startAPI(emulator.Options{})
+	if err != nil {
+		return run, err
+	}
+	defer api.close()
+	if err := api.createWebsites(ctx, n); err != nil {
+		return run, fmt.Errorf("query pass: %w", err)
+	}
+	w, err := b.newWorkspace(fmt.Sprintf("query-%d", n), KindWebsite, api)
+	if err != nil {
+		return run, err
+	}
+	w.tf = b.tfQuery
+	w.config = func(int, bool) string { return QueryConfiguration }
+	if err := w.configure(n, false); err != nil {
+		return run, err
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, "websites.tfquery.hcl"), []byte(QueryFile), 0o600); err != nil {
+		return run, err
+	}
+	for _, step := range querySteps {
+		if failed(run) {
+			run.Steps = append(run.Steps, &Step{Name: step, Skipped: true,
+				Command: append([]string{"terraform"}, commandFor(step, b.cfg.Parallelism)...)})
+			continue
+		}
+		s := w.run(ctx, step)
+		w.check(s, n, 0)
+		if step == StepQuery {
+			checkQuery(s, w.dir, n)
+		}
+		checkAdoption(s, n)
+		run.Steps = append(run.Steps, s)
+		logStep(b.cfg.Log, run, s)
+	}
+	return run, ctx.Err()
+}
+
+// checkQuery records in s the query step's outcome, from the configuration
+// it generated: an import block by identity for each of the n websites.
+func checkQuery(s *Step, dir string, n int) {
+	if s.Error != "" {
+		return
+	}
+	gen, err := os.ReadFile(filepath.Join(dir, queryGenerated))
+	if err != nil {
+		s.Error = fmt.Sprintf("no generated configuration: %v", err)
+		return
+	}
+	imports := strings.Count(string(gen), "\nimport {")
+	identities := strings.Count(string(gen), "identity = {")
+	s.Summary = fmt.Sprintf("%d import blocks (%d by identity) and %d resource blocks generated", imports, identities,
+		strings.Count(string(gen), "resource \"analytics_website\""))
+	if imports != n || identities != n {
+		s.Error = fmt.Sprintf("%s, want %d by identity", s.Summary, n)
+	}
+}
+
+// queryTotals returns the requests and the wall time of the query and the
+// apply together, and whether both passed.
+func queryTotals(r *Run) (req Requests, wall float64, ok bool) {
+	ok = true
+	found := 0
+	for _, s := range r.Steps {
+		if s.Name != StepQuery && s.Name != StepImportApply {
+			continue
+		}
+		found++
+		req = req.add(s.Requests)
+		wall += s.Wall
+		ok = ok && s.OK()
+	}
+	return req, wall, ok && found == 2
+}
+
+// queryMaxRequests is the goal of the query step: one request per 100
+// websites.
+func queryMaxRequests(n int) int { return (n + 99) / 100 }
+
+// queryTargets are the targets of the query pass.
+func queryTargets(res *Results) []Target {
+	var out []Target
+	for _, r := range res.Runs {
+		if r == nil || r.Pass != PassQuery {
+			continue
+		}
+		t := Target{Name: fmt.Sprintf("terraform query of %d websites (-generate-config-out)", r.N),
+			Goal: fmt.Sprintf("≤ %d API requests (one per 100 websites)", queryMaxRequests(r.N))}
+		if s := r.step(StepQuery); s != nil && s.OK() {
+			t.Measured = fmt.Sprintf("%d requests (%s), %.2f s", s.Requests.Total, requestMix(s.Requests), s.Wall)
+			t.Met = s.Requests.Total <= queryMaxRequests(r.N)
+		} else {
+			t.Measured = "failed"
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func writeQuery(b *strings.Builder, res *Results) {
+	var runs []*Run
+	for _, r := range res.Runs {
+		if r != nil && r.Pass == PassQuery {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) == 0 {
+		return
+	}
+	b.WriteString("\n### Adoption with terraform query: N websites made through the API\n\n")
+	fmt.Fprintf(b, "Terraform %s (list resources need 1.14 or later). The websites are created with `POST /websites`; "+
+		"`terraform query -generate-config-out=%s` over the adoption guide's `list \"analytics_website\"` block lists "+
+		"them and writes an `import` block (by identity) and an `analytics_website` block for each; the apply must "+
+		"import them without a write request, and a refresh afterwards must find no change.\n\n",
+		res.Config.QueryTerraformVersion, queryGenerated)
+	b.WriteString("| N | step | wall | API requests | GET list | GET one | GET other | POST / PUT / DELETE | provider peak RSS | Terraform says | result |\n")
+	b.WriteString("|--:|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
+	for _, r := range runs {
+		row := func(label, wall string, q Requests, rss, summary, result string) {
+			fmt.Fprintf(b, "| %d | %s | %s | %d | %d | %d | %d | %d / %d / %d | %s | %s | %s |\n",
+				r.N, label, wall, q.Total, q.List, q.Show, q.OtherGet, q.Post, q.Put, q.Delete, rss, summary, result)
+		}
+		for _, s := range r.Steps {
+			label := stepLabel(s.Name)
+			if s.Name == StepQuery {
+				label = "query (-generate-config-out)"
+			}
+			row(label, wallCell(s), s.Requests, mib(s.ProviderPeakRSS), s.Summary, result(s))
+		}
+		if q, wall, ok := queryTotals(r); ok {
+			row("**query + apply**", fmt.Sprintf("%.2f s", wall), q, "", "", "ok")
+		}
+	}
+}
