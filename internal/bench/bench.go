@@ -15,7 +15,8 @@
 // baselines. Then the refresh of one managed website among 5,000 on the
 // server, a pass under the emulator's throttle with a shortened window, the
 // adoption of websites made outside Terraform with import blocks (with and
-// without the throttle), and a CPU profile of the provider processes during
+// without the throttle), a plan that destroys websites with statistics
+// (whose statistics the provider checks), and a CPU profile of the provider processes during
 // a create of 500 websites.
 package bench
 
@@ -63,6 +64,9 @@ type Config struct {
 	// AdoptThrottled runs the adoption pass again under the throttle of
 	// the throttled pass.
 	AdoptThrottled bool
+	// DestroyPlanN is the number of websites, each with statistics, of the
+	// destroy-plan pass (0 skips it).
+	DestroyPlanN int
 	// TimeProvider is the terraform-provider-time binary of the time_static
 	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
 	// (or checked) with scripts/install-tools.sh. NoTime skips the
@@ -95,6 +99,7 @@ func DefaultConfig() Config {
 		Rounds:         3,
 		AdoptSizes:     []int{100, 500},
 		AdoptThrottled: true,
+		DestroyPlanN:   100,
 		Profile:        true,
 		ProfileDir:     ".bench/profiles",
 		StepTimeout:    10 * time.Minute,
@@ -116,6 +121,7 @@ const (
 	PassThrottled      = "throttled"
 	PassAdopt          = "adopt"
 	PassAdoptThrottled = "adopt-throttled"
+	PassDestroyPlan    = "destroy-plan"
 	PassProfile        = "profile"
 )
 
@@ -129,6 +135,8 @@ const (
 	// that must show only imports, and the apply that performs them.
 	StepImportPlan  = "import-plan"
 	StepImportApply = "import-apply"
+	// StepDestroyPlan is `plan -destroy` of websites with statistics.
+	StepDestroyPlan = "destroy-plan"
 )
 
 // Results is everything one run measured, as written to results.json.
@@ -155,6 +163,7 @@ type RunConfig struct {
 	Rounds           int     `json:"rounds"`
 	AdoptSizes       []int   `json:"adopt_sizes,omitempty"`
 	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
+	DestroyPlanN     int     `json:"destroy_plan_n,omitempty"`
 	EmulatorLatency  string  `json:"emulator_latency"`
 	TerraformVersion string  `json:"terraform_version"`
 	// TimeProviderVersion is the version of terraform-provider-time (empty:
@@ -283,7 +292,7 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 		Config: RunConfig{
 			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
 			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
-			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, EmulatorLatency: "0",
+			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, DestroyPlanN: cfg.DestroyPlanN, EmulatorLatency: "0",
 			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
 		},
 		Started: start.UTC(),
@@ -336,6 +345,13 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 			if err != nil {
 				return res, err
 			}
+		}
+	}
+	if cfg.DestroyPlanN > 0 {
+		run, err := b.destroyPlanPass(ctx, cfg.DestroyPlanN)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return res, err
 		}
 	}
 	if cfg.Profile {

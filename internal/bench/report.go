@@ -297,6 +297,10 @@ func evaluate(res *Results) []Target {
 		out = append(out, t)
 	}
 
+	if t, ok := destroyPlanTarget(res); ok {
+		out = append(out, t)
+	}
+
 	if res.run(PassMain, KindTime, CompareN) != nil {
 		for _, step := range []string{StepCreate, StepUpdate, StepDestroy} {
 			out = append(out, res.ratioTarget(fmt.Sprintf("%s of %d websites vs %d time_static", capitalize(stepVerb(step)), CompareN, CompareN),
@@ -428,6 +432,7 @@ func Markdown(res *Results) string {
 	writeAmong(&b, res)
 	writeThrottled(&b, res)
 	writeAdoption(&b, res)
+	writeDestroyPlan(&b, res)
 	writeProfile(&b, res.Profile)
 
 	var failures []string
@@ -724,6 +729,8 @@ func stepLabel(name string) string {
 		return "plan (imports)"
 	case StepImportApply:
 		return "apply (imports)"
+	case StepDestroyPlan:
+		return "plan -destroy"
 	}
 	return name
 }

@@ -5,7 +5,7 @@
 // -update BENCHMARKS.md, replaces the generated section of that file.
 //
 //	go run ./internal/bench/cmd/bench [-sizes 10,100,500] [-among 5000]
-//	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-adopt-sizes 100,500]
+//	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-adopt-sizes 100,500] [-destroy-plan-n 100]
 //	    [-time=false] [-profile=false] [-update BENCHMARKS.md]
 package main
 
@@ -49,6 +49,7 @@ func run(ctx context.Context, args []string) error {
 	fs.DurationVar(&cfg.RateWindow, "rate-window", cfg.RateWindow, "throttle window of the throttled pass (the real API: 1m)")
 	adoptSizes := fs.String("adopt-sizes", joinInts(cfg.AdoptSizes), "comma-separated numbers of websites of the adoption pass (empty = skip)")
 	fs.BoolVar(&cfg.AdoptThrottled, "adopt-throttled", cfg.AdoptThrottled, "run the adoption pass under the throttle too")
+	fs.IntVar(&cfg.DestroyPlanN, "destroy-plan-n", cfg.DestroyPlanN, "websites with statistics of the destroy-plan pass (0 = skip)")
 	withTime := fs.Bool("time", true, "compare with time_static (hashicorp/time)")
 	fs.StringVar(&cfg.TimeProvider, "time-provider", "", "terraform-provider-time binary (default .tools/bin/terraform-provider-time, built if absent)")
 	fs.BoolVar(&cfg.Profile, "profile", cfg.Profile, "profile the provider's CPU during a create of 500 websites")
