@@ -46,7 +46,7 @@ func (c *shiftClock) setDay(t *testing.T, day string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off := d.Add(12 * time.Hour).Sub(time.Now())
+	off := time.Until(d.Add(12 * time.Hour))
 	if off < time.Duration(c.offset.Load()) {
 		t.Fatalf("setDay(%s): the clock only moves forward", day)
 	}

@@ -25,10 +25,11 @@ import (
 // not deleted at all (only removed from the state): the plan says so, and
 // sends no request.
 //
-// A replacement asked for with -replace cannot be named: Terraform (and
-// OpenTofu) plans the resource as unchanged, then asks the provider again
-// with no prior state to plan the new object, and shows only errors from
-// that second call, never warnings.
+// A replacement asked for with -replace (or of a tainted website) cannot be
+// named: Terraform and OpenTofu plan the resource as unchanged (a tainted
+// one as new), then ask the provider again with no prior state to plan the
+// new object, and show only errors from that second call, never warnings
+// (node_resource_abstract_instance.go, plan()).
 
 // maxStatisticsRequests caps the statistics requests of one command, so
 // that a plan destroying many websites does not spend the throttle's
