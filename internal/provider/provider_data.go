@@ -39,7 +39,7 @@ func newProviderData(c *client.Client) *providerData {
 		websites: client.NewBulkReader(c, client.BulkReaderOptions{}),
 		guard:    newVanishGuard(0),
 
-		statistics: &statisticsBudget{},
+		statistics: newStatisticsBudget(),
 	}
 }
 

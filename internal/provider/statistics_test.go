@@ -418,3 +418,45 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	}
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }
+
+// TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
+// existed (schema version 1, no such attribute) upgrades to false and plans
+// no change, with or without a refresh.
+func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const domain = "tf-acc-stats-v1.example.com"
+	s.apply(t, websiteBlock("main", domain, ""))
+
+	var st map[string]any
+	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
+		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
+			m := inst.(map[string]any) //nolint:forcetypeassert // as above
+			m["schema_version"] = 1
+			delete(m["attributes"].(map[string]any), "skip_destroy") //nolint:forcetypeassert // as above
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no resource instance in the state")
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w.write("terraform.tfstate", string(raw))
+	s.ResetStats()
+	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
+	s.w.mustRun(0, "plan", "-detailed-exitcode")
+	s.w.mustRun(0, "apply", "-auto-approve")
+	if n := writes(s.testEnv); n != 0 {
+		t.Errorf("the upgrade sent %d write requests", n)
+	}
+	if !strings.Contains(s.w.read("terraform.tfstate"), `"skip_destroy": false`) {
+		t.Errorf("the upgraded state lacks skip_destroy = false:\n%s", s.w.read("terraform.tfstate"))
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}

@@ -44,7 +44,7 @@ const statisticsTimeout = 15 * time.Second
 // The wait of the first website past the budget for the others, so that
 // its warning can count them: until none has arrived for
 // uncheckedQuietFor, at most uncheckedWaitMax.
-var (
+const (
 	uncheckedQuietFor = 300 * time.Millisecond
 	uncheckedWaitMax  = 5 * time.Second
 )
@@ -52,6 +52,9 @@ var (
 // statisticsBudget counts the statistics requests and the websites left
 // unchecked of one command.
 type statisticsBudget struct {
+	limit          int           // requests
+	quiet, maxWait time.Duration // see uncheckedQuietFor and uncheckedWaitMax
+
 	mu        sync.Mutex
 	used      int
 	unchecked int
@@ -59,12 +62,16 @@ type statisticsBudget struct {
 	reporter  bool      // a website has taken on the summary warning
 }
 
+func newStatisticsBudget() *statisticsBudget {
+	return &statisticsBudget{limit: maxStatisticsRequests, quiet: uncheckedQuietFor, maxWait: uncheckedWaitMax}
+}
+
 // reserve takes one request from the budget, or reports false when none
 // is left.
 func (b *statisticsBudget) reserve() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.used >= maxStatisticsRequests {
+	if b.used >= b.limit {
 		return false
 	}
 	b.used++
@@ -85,10 +92,10 @@ func (b *statisticsBudget) skip(ctx context.Context) (report bool, count int) {
 	b.reporter = true
 	b.mu.Unlock()
 
-	deadline := time.Now().Add(uncheckedWaitMax)
+	deadline := time.Now().Add(b.maxWait)
 	for {
 		b.mu.Lock()
-		quietUntil := b.latest.Add(uncheckedQuietFor)
+		quietUntil := b.latest.Add(b.quiet)
 		n := b.unchecked
 		b.mu.Unlock()
 		wait := time.Until(quietUntil)
