@@ -177,3 +177,17 @@ func twoDigits(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+func TestStatistics_throttled(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{RateLimit: 2})
+	id := create(t, s, keyA, url.Values{"domain": {"d.example"}}) // the first request of the window
+	path := statsPath(id, "name=pageviews&from=2000-01-01&to=2100-12-31")
+	if r := do(t, s, call{path: path, key: keyA}); r.status != http.StatusOK || r.header.Get("X-RateLimit-Remaining") != "0" {
+		t.Fatalf("second request: %d, remaining %q", r.status, r.header.Get("X-RateLimit-Remaining"))
+	}
+	r := do(t, s, call{path: path, key: keyA})
+	if r.status != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
+		t.Errorf("third request: %d %s, want 429 with Retry-After", r.status, r.body)
+	}
+}
