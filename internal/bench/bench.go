@@ -15,8 +15,9 @@
 // baselines. Then the refresh of one managed website among 5,000 on the
 // server, a pass under the emulator's throttle with a shortened window, the
 // adoption of websites made outside Terraform with import blocks (with and
-// without the throttle) and with terraform query (a newer Terraform, see
-// query.go), and a CPU profile of the provider processes during
+// without the throttle), with terraform query (a newer Terraform, see
+// query.go), a plan that destroys websites with statistics (whose
+// statistics the provider checks), and a CPU profile of the provider processes during
 // a create of 500 websites.
 package bench
 
@@ -71,6 +72,9 @@ type Config struct {
 	// QueryOnly runs the query pass alone (no warm-up, main pass or other
 	// passes).
 	QueryOnly bool
+	// DestroyPlanN is the number of websites, each with statistics, of the
+	// destroy-plan pass (0 skips it).
+	DestroyPlanN int
 	// TimeProvider is the terraform-provider-time binary of the time_static
 	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
 	// (or checked) with scripts/install-tools.sh. NoTime skips the
@@ -104,6 +108,7 @@ func DefaultConfig() Config {
 		AdoptSizes:     []int{100, 500},
 		AdoptThrottled: true,
 		QuerySizes:     []int{500},
+		DestroyPlanN:   100,
 		Profile:        true,
 		ProfileDir:     ".bench/profiles",
 		StepTimeout:    10 * time.Minute,
@@ -125,6 +130,7 @@ const (
 	PassThrottled      = "throttled"
 	PassAdopt          = "adopt"
 	PassAdoptThrottled = "adopt-throttled"
+	PassDestroyPlan    = "destroy-plan"
 	PassProfile        = "profile"
 )
 
@@ -138,6 +144,8 @@ const (
 	// that must show only imports, and the apply that performs them.
 	StepImportPlan  = "import-plan"
 	StepImportApply = "import-apply"
+	// StepDestroyPlan is `plan -destroy` of websites with statistics.
+	StepDestroyPlan = "destroy-plan"
 )
 
 // Results is everything one run measured, as written to results.json.
@@ -164,6 +172,7 @@ type RunConfig struct {
 	Rounds           int     `json:"rounds"`
 	AdoptSizes       []int   `json:"adopt_sizes,omitempty"`
 	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
+	DestroyPlanN     int     `json:"destroy_plan_n,omitempty"`
 	EmulatorLatency  string  `json:"emulator_latency"`
 	TerraformVersion string  `json:"terraform_version"`
 	// QuerySizes and QueryTerraformVersion are the query pass's sizes and

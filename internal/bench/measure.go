@@ -27,7 +27,7 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 		Config: RunConfig{
 			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
 			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
-			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, EmulatorLatency: "0",
+			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, DestroyPlanN: cfg.DestroyPlanN, EmulatorLatency: "0",
 			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
 			QuerySizes: cfg.QuerySizes, QueryTerraformVersion: b.tfQueryVersion, QueryOnly: cfg.QueryOnly,
 		},
@@ -120,6 +120,13 @@ func (b *bench) allPasses(ctx context.Context, res *Results) error {
 	}
 	if err := b.queryPasses(ctx, res); err != nil {
 		return err
+	}
+	if cfg.DestroyPlanN > 0 {
+		run, err := b.destroyPlanPass(ctx, cfg.DestroyPlanN)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return err
+		}
 	}
 	if cfg.Profile {
 		n := CompareN

@@ -301,6 +301,9 @@ func evaluate(res *Results) []Target {
 	}
 
 	out = append(out, queryTargets(res)...)
+	if t, ok := destroyPlanTarget(res); ok {
+		out = append(out, t)
+	}
 
 	if res.run(PassMain, KindTime, CompareN) != nil {
 		for _, step := range []string{StepCreate, StepUpdate, StepDestroy} {
@@ -437,6 +440,7 @@ func Markdown(res *Results) string {
 	writeThrottled(&b, res)
 	writeAdoption(&b, res)
 	writeQuery(&b, res)
+	writeDestroyPlan(&b, res)
 	writeProfile(&b, res.Profile)
 
 	var failures []string
@@ -736,6 +740,8 @@ func stepLabel(name string) string {
 		return "plan (imports)"
 	case StepImportApply:
 		return "apply (imports)"
+	case StepDestroyPlan:
+		return "plan -destroy"
 	}
 	return name
 }

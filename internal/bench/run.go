@@ -333,6 +333,8 @@ func commandFor(step string, parallelism int) []string {
 	switch step {
 	case StepRefresh, StepImportPlan:
 		return append([]string{"plan", "-detailed-exitcode"}, common...)
+	case StepDestroyPlan:
+		return append([]string{"plan", "-destroy", "-detailed-exitcode"}, common...)
 	case StepDestroy:
 		return append([]string{"destroy", "-auto-approve"}, common...)
 	case StepQuery: // no -input or -parallelism
@@ -395,8 +397,8 @@ func (w *workspace) run(ctx context.Context, step string) *Step {
 	}
 	var exitErr *exec.ExitError
 	switch {
-	case step == StepImportPlan && s.ExitCode == 2:
-		err = nil // changes: the imports (checked by the caller)
+	case (step == StepImportPlan || step == StepDestroyPlan) && s.ExitCode == 2:
+		err = nil // changes: the imports or the destroys (checked by the caller)
 	case step == StepImportPlan && err == nil:
 		s.Error = "the adoption plan is empty (exit code 0): nothing to import; see " + logPath
 	}

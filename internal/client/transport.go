@@ -313,6 +313,9 @@ func (st *retryState) fields(extra map[string]any) map[string]any {
 // checked here).
 func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	st.attempts++
+	if ctx.Value(noRetryKey{}) != nil {
+		return false, nil // a call that must cost one request (GetStatistics)
+	}
 	if ctx.Err() != nil {
 		// The operation is over: go-retryablehttp hands the attempt's own
 		// failure (or answer) to the caller.

@@ -106,13 +106,18 @@ func (e *Emulator) destroy(req *request) *Response {
 	})
 }
 
-// commitDeleteLocked removes a website and persists; on a failed write the
-// website is restored. Callers hold e.mu.
+// commitDeleteLocked removes a website with its statistics (the
+// application deletes them with it, no archive) and persists; on a failed
+// write both are restored. Callers hold e.mu.
 func (e *Emulator) commitDeleteLocked(id int64) error {
-	w := e.websites[id]
+	w, st := e.websites[id], e.statistics[id]
 	delete(e.websites, id)
+	delete(e.statistics, id)
 	if err := e.persistLocked(); err != nil {
 		e.websites[id] = w
+		if st != nil {
+			e.statistics[id] = st
+		}
 		return err
 	}
 	return nil

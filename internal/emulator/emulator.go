@@ -53,6 +53,9 @@ type User struct {
 	ID    int64
 	Name  string
 	Email string
+	// OverPageviewLimit is an account over its plan's pageviews: the
+	// tracking endpoint records nothing for its websites (body "403").
+	OverPageviewLimit bool
 }
 
 // Options configures an Emulator. The zero value is a real installation with
@@ -160,6 +163,7 @@ type Emulator struct {
 	mu         sync.Mutex // guards the fields below
 	users      map[string]User
 	websites   map[int64]*Website
+	statistics map[int64]map[statKey]int // by website id, see statistics.go
 	nextID     int64
 	lastUserID int64 // the largest user id assigned
 	persistErr error
@@ -199,6 +203,8 @@ func New(opts Options) (*Emulator, error) {
 		users:    map[string]User{},
 		websites: map[int64]*Website{},
 		nextID:   1,
+
+		statistics: map[int64]map[statKey]int{},
 	}
 	e.throttle = newThrottle(opts.RateLimit, opts.RateWindow)
 	e.stats.reset()
@@ -345,8 +351,8 @@ func (e *Emulator) UpdateWebsite(id int64, fn func(*Website)) bool {
 	return true
 }
 
-// DeleteWebsite deletes a website behind the clients' back. It reports
-// whether the website existed.
+// DeleteWebsite deletes a website, and its statistics, behind the clients'
+// back. It reports whether the website existed.
 func (e *Emulator) DeleteWebsite(id int64) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -354,6 +360,7 @@ func (e *Emulator) DeleteWebsite(id int64) bool {
 		return false
 	}
 	delete(e.websites, id)
+	delete(e.statistics, id)
 	_ = e.persistLocked() // recorded in e.persistErr
 	return true
 }

@@ -1,8 +1,10 @@
 package emulator
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -41,6 +43,8 @@ const (
 // allowed lists the methods of each route in Laravel's order.
 var allowed = map[string][]string{
 	routeCollection: {"GET", "HEAD", "POST"},
+	routeStatistics: {"GET", "HEAD"},
+	routeTrack:      {"POST"},
 	routeAccount:    {"GET", "HEAD"},
 	routeItem:       {"GET", "HEAD", "PUT", "PATCH", "DELETE"},
 }
@@ -51,8 +55,9 @@ var digitsRE = regexp.MustCompile(`^[0-9]+$`)
 type request struct {
 	r      *http.Request
 	method string // after _method / X-HTTP-Method-Override spoofing
-	route  string // routeCollection, routeItem or routeUnknown
-	rawID  string // the {id} segment of routeItem
+	route  string // routeCollection, routeItem, ..., or routeUnknown
+	rawID  string // the {id} segment of routeItem and routeStatistics
+	raw    []byte // the body as sent (routeTrack only)
 	in     *input
 	user   User
 	json   bool // $request->expectsJson()
@@ -61,16 +66,25 @@ type request struct {
 // Respond computes the answer to r without writing it: the Laravel
 // middleware (throttle, authentication, API access), the router and the
 // controllers, committing any state change. Requests outside
-// <PathPrefix>/api/v1 get Laravel's route-not-found 404 and are not counted
-// in Stats.
+// <PathPrefix>/api/v1, but for the tracking endpoint <PathPrefix>/api/event,
+// get Laravel's route-not-found 404 and are not counted in Stats.
 // It never panics: an internal failure is a 500 "Server Error".
 func (e *Emulator) Respond(r *http.Request) *Response {
-	api, ok := e.apiPath(r.URL.Path)
-	if !ok {
+	req := &request{r: r, method: r.Method, json: expectsJSON(r)}
+	if api, ok := e.apiPath(r.URL.Path); ok {
+		req.route, req.rawID = matchRoute(api)
+	} else if e.isTrackPath(r.URL.Path) {
+		req.route = routeTrack
+		if r.Body != nil && r.Body != http.NoBody {
+			raw, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+			if err == nil {
+				req.raw = raw
+				r.Body = io.NopCloser(bytes.NewReader(raw))
+			}
+		}
+	} else {
 		return e.routeNotFound(r)
 	}
-	req := &request{r: r, method: r.Method, json: expectsJSON(r)}
-	req.route, req.rawID = matchRoute(api)
 
 	in, inErr := readInput(r, !e.opts.NoTrimStrings)
 	if inErr == nil {
@@ -123,6 +137,9 @@ func matchRoute(api string) (route, id string) {
 	}
 	if rest, ok := strings.CutPrefix(p, routeCollection+"/"); ok && digitsRE.MatchString(rest) {
 		return routeItem, rest
+	}
+	if rest, ok := strings.CutPrefix(p, "/api/v1/stats/"); ok && digitsRE.MatchString(rest) {
+		return routeStatistics, rest
 	}
 	return routeUnknown, ""
 }
@@ -196,6 +213,9 @@ func (e *Emulator) route(req *request, inErr error) *Response {
 	if inErr != nil {
 		return serverError(req)
 	}
+	if req.route == routeTrack {
+		return e.track(req) // no key: the script runs in visitors' browsers
+	}
 
 	// auth:api
 	key, _ := e.token(req)
@@ -224,6 +244,8 @@ func (e *Emulator) route(req *request, inErr error) *Response {
 		return e.update(req)
 	case routeItem + " DELETE":
 		return e.destroy(req)
+	case routeStatistics + " GET", routeStatistics + " HEAD":
+		return e.statisticsShow(req)
 	}
 	return serverError(req)
 }

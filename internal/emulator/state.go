@@ -15,6 +15,15 @@ type stateFile struct {
 	Version  int       `json:"version"`
 	NextID   int64     `json:"next_id"`
 	Websites []Website `json:"websites"`
+	// Statistics are the websites' recorded statistics (absent in files
+	// written before the emulator recorded any).
+	Statistics []storedStatistic `json:"statistics,omitempty"`
+}
+
+// storedStatistic is one statistics row in the state file.
+type storedStatistic struct {
+	WebsiteID int64 `json:"website_id"`
+	Statistic
 }
 
 // load reads the state file, if it exists. Callers own e exclusively.
@@ -44,6 +53,17 @@ func (e *Emulator) load() error {
 			e.nextID = w.ID + 1
 		}
 	}
+	for _, r := range st.Statistics {
+		if _, ok := e.websites[r.WebsiteID]; !ok {
+			continue // its website is gone: deleted with it
+		}
+		m := e.statistics[r.WebsiteID]
+		if m == nil {
+			m = map[statKey]int{}
+			e.statistics[r.WebsiteID] = m
+		}
+		m[statKey{name: r.Name, value: r.Value, date: r.Date}] += r.Count
+	}
 	return nil
 }
 
@@ -58,6 +78,19 @@ func (e *Emulator) persistLocked() error {
 		st.Websites = append(st.Websites, *w)
 	}
 	sort.Slice(st.Websites, func(i, j int) bool { return st.Websites[i].ID < st.Websites[j].ID })
+	for _, w := range st.Websites {
+		for k, n := range e.statistics[w.ID] {
+			st.Statistics = append(st.Statistics, storedStatistic{WebsiteID: w.ID,
+				Statistic: Statistic{Name: k.name, Value: k.value, Date: k.date, Count: n}})
+		}
+	}
+	sort.Slice(st.Statistics, func(i, j int) bool {
+		a, b := st.Statistics[i], st.Statistics[j]
+		if a.WebsiteID != b.WebsiteID {
+			return a.WebsiteID < b.WebsiteID
+		}
+		return a.Name+"\x00"+a.Date+"\x00"+a.Value < b.Name+"\x00"+b.Date+"\x00"+b.Value
+	})
 	e.persistErr = writeFileAtomic(e.opts.StateFile, st)
 	return e.persistErr
 }

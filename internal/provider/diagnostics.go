@@ -308,3 +308,130 @@ func addFavoritesUnsupported(diags *diag.Diagnostics, baseURL string) {
 			"field: it is an older build without favorites, which ignores the filter. Nothing was listed. Remove "+
 			"favorite from the list block's config, or upgrade the installation.", baseURL))
 }
+
+// warnAt adds a warning on the attribute at, or on the resource when at is
+// empty (a destroy has no planned attribute to point at).
+func warnAt(diags *diag.Diagnostics, at path.Path, summary, detail string) {
+	if len(at.Steps()) == 0 {
+		diags.AddWarning(summary, detail)
+		return
+	}
+	diags.AddAttributeWarning(at, summary, detail)
+}
+
+// destroyWhat says what a plan does to the website domain: "Destroying the
+// website ..." or, for a replacement (newDomain set), "Changing the domain
+// ... replaces the website ...; the website ...".
+func destroyWhat(domain, id, newDomain string) string {
+	if newDomain == "" {
+		return fmt.Sprintf("Destroying the website %q (id %s)", domain, id)
+	}
+	return fmt.Sprintf("Changing the domain from %q to %q replaces the website: deleting the website %q (id %s)",
+		domain, newDomain, domain, id)
+}
+
+// pageviewDays describes a pageview summary: "3 days with pageviews, from
+// 2024-02-27 to 2024-02-29".
+func pageviewDays(s *client.PageviewSummary) string {
+	switch {
+	case s.Days == 1:
+		return "1 day with pageviews, " + s.First
+	case s.Last == "":
+		return fmt.Sprintf("%d days with pageviews, from %s (the last day was not read: the plan's budget of statistics "+
+			"requests was used up)", s.Days, s.First)
+	default:
+		return fmt.Sprintf("%d days with pageviews, from %s to %s", s.Days, s.First, s.Last)
+	}
+}
+
+// keepAdvice is how a user keeps a website's statistics.
+const keepAdvice = "To keep the website and its statistics on the server, set skip_destroy = true and apply that " +
+	"first (the website then only leaves the Terraform state); to make Terraform refuse any plan that destroys it, add " +
+	"lifecycle { prevent_destroy = true }; to keep a copy of the history, export it in the web interface before applying."
+
+// addStatisticsLoss warns that a plan deletes a website with statistics.
+// skipAfter is skip_destroy as the plan sets it, which does not protect the
+// website being replaced.
+func addStatisticsLoss(diags *diag.Diagnostics, at path.Path, domain, id, newDomain string, skipAfter bool,
+	s *client.PageviewSummary,
+) {
+	summary := "Destroying the Website Deletes Its Statistics"
+	if newDomain != "" {
+		summary = "Replacing the Website Deletes Its Statistics"
+	}
+	detail := fmt.Sprintf("%s also deletes its statistics on the server: %s. The application keeps no archive and "+
+		"has no undo.", destroyWhat(domain, id, newDomain), pageviewDays(s))
+	if newDomain != "" {
+		detail += " The new website starts without statistics."
+	}
+	if skipAfter {
+		detail += " skip_destroy = true in the configuration does not protect this website yet: it takes effect once " +
+			"applied, so apply skip_destroy = true on its own first, then the change."
+	}
+	warnAt(diags, at, summary, detail+" "+keepAdvice)
+}
+
+// addStatisticsUnknown warns that the statistics of a website the plan
+// deletes could not be checked; s is what was learnt, if anything.
+func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDomain string, s *client.PageviewSummary, err error) {
+	what := fmt.Sprintf("whether the website %q has statistics", domain)
+	if s != nil && s.Days > 0 {
+		what = fmt.Sprintf("the statistics of the website %q in full (it has %d days with pageviews, the first on %s)",
+			domain, s.Days, s.First)
+	}
+	plan := "this plan destroys it"
+	if newDomain != "" {
+		plan = fmt.Sprintf("this plan replaces it (new domain %q)", newDomain)
+	}
+	warnAt(diags, at, "Statistics Not Checked",
+		fmt.Sprintf("Could not check %s before %s: %s. The plan is otherwise unaffected, but deleting the website "+
+			"deletes any statistics it recorded, with no archive and no undo: check them in the web interface before "+
+			"applying. %s", what, plan, statisticsErrorReason(err), keepAdvice))
+}
+
+// statisticsErrorReason says why a statistics request failed.
+func statisticsErrorReason(err error) string {
+	apiErr, ok := client.AsAPIError(err)
+	switch {
+	case errors.Is(err, client.ErrNotFound):
+		return "the server answered 404 \"Resource not found.\" for its statistics (GET /api/v1/stats/{id}): the " +
+			"website may belong to another user than the API key's, or the server's build may have no statistics API"
+	case errors.Is(err, client.ErrRateLimited):
+		return fmt.Sprintf("the server's request limit was reached (%s)", strings.TrimPrefix(err.Error(), apiErr.Method+" "+apiErr.Path+": "))
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("no answer in time (%s)", err)
+	case ok:
+		return fmt.Sprintf("the statistics request failed: %s", err)
+	default:
+		return fmt.Sprintf("the server could not be reached: %s", err)
+	}
+}
+
+// addStatisticsNotChecked is the one warning of a command about the
+// websites it destroys whose statistics were not checked, past the budget.
+func addStatisticsNotChecked(diags *diag.Diagnostics, n int) {
+	websites := "1 website this plan destroys was"
+	if n != 1 {
+		websites = fmt.Sprintf("%d websites this plan destroys were", n)
+	}
+	diags.AddWarning("Statistics of Some Websites Not Checked",
+		fmt.Sprintf("The provider checks the statistics of the websites a plan destroys with at most %d requests per "+
+			"command, to stay within the server's request limit; %s not checked (this count may miss websites planned "+
+			"after this warning). Destroying a website deletes its statistics with it, with no archive and no undo: "+
+			"review the destroyed websites in the web interface, or destroy fewer at once (for example with -target) "+
+			"to see each one's statistics named in the plan. %s", maxStatisticsRequests, websites, keepAdvice))
+}
+
+// addWebsiteKept says that a plan leaves a website with skip_destroy on the
+// server.
+func addWebsiteKept(diags *diag.Diagnostics, at path.Path, domain, id, newDomain string) {
+	what := fmt.Sprintf("destroying the website %q (id %s) only removes it from the Terraform state", domain, id)
+	if newDomain != "" {
+		what = fmt.Sprintf("replacing the website %q (id %s), whose domain changes to %q, only removes it from the "+
+			"Terraform state, and a new website %q is created", domain, id, newDomain, newDomain)
+	}
+	warnAt(diags, at, "Website Will Be Kept on the Server",
+		fmt.Sprintf("skip_destroy is true: %s. The website %q stays on the server with its statistics; it keeps "+
+			"recording pageviews and counts against the plan's website limit. Delete it in the web interface once it "+
+			"is no longer needed, or import it again to manage it.", what, domain))
+}

@@ -22,6 +22,9 @@ type providerData struct {
 	// guard decides whether a website whose owner is unknown may leave the
 	// state (see owner.go).
 	guard *vanishGuard
+	// statistics is the budget of the plan-time statistics checks of the
+	// websites a plan destroys (see website_destroy.go).
+	statistics *statisticsBudget
 	// logNoAccount logs once that the server has no GET /account.
 	logNoAccount sync.Once
 
@@ -37,6 +40,8 @@ func newProviderData(c *client.Client) *providerData {
 		client:   c,
 		websites: client.NewBulkReader(c, client.BulkReaderOptions{}),
 		guard:    newVanishGuard(0),
+
+		statistics: newStatisticsBudget(),
 	}
 }
 

@@ -217,6 +217,7 @@ func importedWebsiteModel(ctx context.Context, w *client.Website) (websiteResour
 		PasswordWO:    types.StringNull(),
 		PasswordWOVer: types.Int64Null(),
 		ExcludeParams: types.SetNull(types.StringType),
+		SkipDestroy:   types.BoolValue(false),
 	}
 	t, ok := websiteResourceSchema(ctx).Blocks["timeouts"].Type().(timeouts.Type)
 	if !ok {

@@ -72,11 +72,19 @@ func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 // ModifyPlan checks, at plan time, what depends on the prior state or on the
 // server: a website that gets "password" privacy (new, or switched to it)
-// needs a password, and creating more websites than the user's plan allows
-// is warned about.
+// needs a password, creating more websites than the user's plan allows is
+// warned about, and so is a destroy or replacement that deletes statistics
+// (see website_destroy.go).
 func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		return // destroy
+		if !req.State.Raw.IsNull() { // destroy
+			var state websiteResourceModel
+			resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+			if !resp.Diagnostics.HasError() {
+				r.planDestroy(ctx, state, "", false, &resp.Diagnostics)
+			}
+		}
+		return
 	}
 	var plan, cfg websiteResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -89,7 +97,13 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if !creating {
 		var state websiteResourceModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 		priorPrivacy = state.Privacy.ValueString()
+		if !plan.Domain.Equal(state.Domain) { // domain requires replacement
+			r.planDestroy(ctx, state, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
+		}
 	}
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
 		cfg.Password.IsNull() && cfg.PasswordWO.IsNull() {
@@ -247,6 +261,9 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 		return
 	}
+	if state.SkipDestroy.IsNull() {
+		state.SkipDestroy = types.BoolValue(false) // imported
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	if remembered == nil {
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
@@ -302,6 +319,13 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	var plan, state websiteResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !resp.Diagnostics.HasError() && onlyLocalChange(plan, state) {
+		// skip_destroy or timeouts: nothing to send.
+		plan.ID, plan.CreatedAt, plan.UpdatedAt = state.ID, state.CreatedAt, state.UpdatedAt
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+		return
+	}
 	c := dataClient(r.data, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -369,6 +393,13 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state websiteResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !resp.Diagnostics.HasError() && state.SkipDestroy.ValueBool() {
+		// Only the state forgets it: no request, the server keeps the
+		// website and its statistics.
+		tflog.Info(ctx, "skip_destroy: removing the website from the state only; it stays on the server",
+			map[string]any{"id": state.ID.ValueString(), "domain": state.Domain.ValueString()})
+		return
+	}
 	c := dataClient(r.data, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -466,6 +497,7 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 	tflog.Info(ctx, "import: found website by "+how, map[string]any{"id": w.ID, "domain": w.Domain})
 	id := types.StringValue(strconv.FormatInt(w.ID, 10))
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("skip_destroy"), types.BoolValue(false))...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }

@@ -38,6 +38,7 @@ type websiteResourceModel struct {
 	ExcludeIPs    types.Set      `tfsdk:"exclude_ips"`
 	CreatedAt     types.String   `tfsdk:"created_at"`
 	UpdatedAt     types.String   `tfsdk:"updated_at"`
+	SkipDestroy   types.Bool     `tfsdk:"skip_destroy"`
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -85,8 +86,9 @@ const (
 // websiteSchemaVersion is the version of the resource's state. Version 0
 // (provider 0.1.0) stored an unset exclude_params as an empty set, which the
 // provider then sent on every update, erasing exclusions set in the web
-// interface; version 1 keeps it null (not managed).
-const websiteSchemaVersion = 1
+// interface; version 1 keeps it null (not managed); version 2 adds
+// skip_destroy (false in every upgraded state).
+const websiteSchemaVersion = 2
 
 func (r *websiteResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = websiteResourceSchema(ctx)
@@ -103,22 +105,33 @@ func (r *websiteResource) IdentitySchema(_ context.Context, _ resource.IdentityS
 	}
 }
 
-// UpgradeState upgrades states written by provider 0.1.0 (version 0).
+// UpgradeState upgrades states written by provider 0.1.0 (version 0) and by
+// earlier builds of this version (1). Their prior schemas are the current
+// one (with version 0's exclude_params): skip_destroy, which they lack,
+// reads as null, and becomes false, as for a new website.
 func (r *websiteResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
 	v0 := websiteResourceSchemaV0(ctx)
-	return map[int64]resource.StateUpgrader{
-		0: {
-			PriorSchema: &v0,
-			StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-				var m websiteResourceModel
-				resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-				if resp.Diagnostics.HasError() {
-					return
-				}
+	v1 := websiteResourceSchema(ctx)
+	v1.Version = 1
+	upgrade := func(fixExcludeParams bool) func(context.Context, resource.UpgradeStateRequest, *resource.UpgradeStateResponse) {
+		return func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+			var m websiteResourceModel
+			resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			if fixExcludeParams {
 				m.ExcludeParams = upgradeExcludeParamsV0(m.ExcludeParams)
-				resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-			},
-		},
+			}
+			if m.SkipDestroy.IsNull() || m.SkipDestroy.IsUnknown() {
+				m.SkipDestroy = types.BoolValue(false)
+			}
+			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		}
+	}
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: &v0, StateUpgrader: upgrade(true)},
+		1: {PriorSchema: &v1, StateUpgrader: upgrade(false)},
 	}
 }
 
@@ -255,6 +268,19 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 			"updated_at": schema.StringAttribute{
 				MarkdownDescription: "When the website was last changed (RFC 3339, API field `updated_at`).",
 				Computed:            true,
+			},
+			"skip_destroy": schema.BoolAttribute{
+				MarkdownDescription: "Keep the website on the server when Terraform destroys it (not an API field; " +
+					"like `skip_destroy` of `aws_cloudwatch_log_group`). Defaults to `false`: destroying the website, or " +
+					"replacing it because `domain` changed, deletes it on the server **with all its statistics** (the " +
+					"application keeps no archive). When `true`, a destroy, and the destroy half of a replacement, only " +
+					"removes the website from the Terraform state: it stays on the server with its statistics, keeps " +
+					"recording pageviews and counts against the plan's website limit, and with a new `domain` a new " +
+					"website is created beside it. It protects a website once applied: apply `skip_destroy = true` on " +
+					"its own before the destroy or the change of domain. Set to `false` on import.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
 			},
 		},
 		Blocks: map[string]schema.Block{

@@ -8,6 +8,13 @@
 // with -v (with api_token and password query values masked: it prints no key
 // or password), and stops cleanly on SIGINT or SIGTERM.
 //
+// It also serves the tracking endpoint (POST /api/event, no key), which
+// records statistics the way a website's tracking script does, e.g.
+//
+//	curl -d page=https://example.com/landing http://HOST:PORT/api/event
+//
+// and GET /api/v1/stats/{id} reads them; -state-file keeps them too.
+//
 // By default it answers like the newest real installation; -no-trim-strings,
 // -no-account-endpoint, -omit-favorite and -legacy-update-404 emulate other
 // builds.
@@ -86,7 +93,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.opts.RateWindow, "rate-window", time.Minute, "throttle window")
 	fs.IntVar(&c.opts.DefaultPerPage, "per-page", 10, "the installation's default page size")
 	fs.IntVar(&websiteLimit, "website-limit", 0, "websites each user may create (0 = unlimited)")
-	fs.StringVar(&c.opts.StateFile, "state-file", "", "JSON file keeping the websites across restarts")
+	fs.StringVar(&c.opts.StateFile, "state-file", "", "JSON file keeping the websites and their statistics across restarts")
 	fs.BoolVar(&c.opts.OmitFavorite, "omit-favorite", false, "emulate an older build without favorite fields")
 	fs.BoolVar(&c.opts.LegacyUpdateNotFound, "legacy-update-404", false, "answer an update of an unknown id with 404 (older builds) instead of 500")
 	fs.Var(&banned, "banned-word", "word refused in domains (repeatable)")

@@ -7,14 +7,17 @@ import (
 	"sync"
 )
 
-// Stats counts the requests the emulator received under /api/v1.
+// Stats counts the requests the emulator received under /api/v1 and at the
+// tracking endpoint (route "/api/event"). These are request counters, not
+// the websites' statistics (see Statistics).
 type Stats struct {
 	// Total is the number of requests.
 	Total int `json:"total"`
 	// ByMethod counts requests per (effective) HTTP method.
 	ByMethod map[string]int `json:"by_method"`
-	// ByRoute counts requests per "METHOD /api/v1/websites" or
-	// "METHOD /api/v1/websites/{id}"; requests to no route count as
+	// ByRoute counts requests per "METHOD /api/v1/websites",
+	// "METHOD /api/v1/websites/{id}", "GET /api/v1/stats/{id}",
+	// "POST /api/event" and so on; requests to no route count as
 	// "METHOD (unknown)".
 	ByRoute map[string]int `json:"by_route"`
 	// ByStatus counts responses per status code ("200", "422", ...).

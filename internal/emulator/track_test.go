@@ -1,0 +1,186 @@
+package emulator
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	browserUA   = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+	googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+)
+
+// trackFrom sends one tracking request from remote (host:port) through
+// Respond, which is how a test sets the client's address.
+func trackFrom(t *testing.T, s *Server, remote string, form url.Values, ua string) *Response {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, s.URL+"/api/event", strings.NewReader(form.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("User-Agent", ua)
+	r.RemoteAddr = remote
+	return s.Respond(r)
+}
+
+func TestTrack_answersAndExclusions(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	create(t, s, keyA, url.Values{"domain": {"example.com"}, "exclude_ips": {"10.0.0.0/8\r\n192.0.2.7\n2001:db8::/32\n 198.51.100.1"}})
+	create(t, s, keyA, url.Values{"domain": {"nobots.example"}})
+	create(t, s, keyA, url.Values{"domain": {"bots.example"}, "exclude_bots": {"0"}})
+
+	tests := []struct {
+		name, remote, page, ua string
+		want                   string
+	}{
+		{"recorded", "203.0.113.5:1234", "https://example.com/", browserUA, "200"},
+		{"www. is not part of the domain", "203.0.113.5:1234", "https://www.example.com/a", browserUA, "200"},
+		{"host case is ignored", "203.0.113.5:1234", "https://Example.COM/a", browserUA, "200"},
+		{"unknown domain", "203.0.113.5:1234", "https://other.example/", browserUA, "404"},
+		{"no host", "203.0.113.5:1234", "/relative", browserUA, "404"},
+		{"CIDR v4", "10.1.2.3:1", "https://example.com/", browserUA, "403"},
+		{"address v4", "192.0.2.7:1", "https://example.com/", browserUA, "403"},
+		{"other address", "192.0.2.8:1", "https://example.com/", browserUA, "200"},
+		{"CIDR v6", "[2001:db8::1]:1", "https://example.com/", browserUA, "403"},
+		{"other v6", "[2001:db9::1]:1", "https://example.com/", browserUA, "200"},
+		{"entry with spaces never matches", "198.51.100.1:1", "https://example.com/", browserUA, "200"},
+		{"bot excluded by default", "203.0.113.5:1", "https://nobots.example/", googlebotUA, "403"},
+		{"bingbot", "203.0.113.5:1", "https://nobots.example/", "Mozilla/5.0 (compatible; bingbot/2.0)", "403"},
+		{"curl is no bot", "203.0.113.5:1", "https://nobots.example/", "curl/8.5.0", "200"},
+		{"bots recorded when not excluded", "203.0.113.5:1", "https://bots.example/", googlebotUA, "200"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := trackFrom(t, s, tc.remote, url.Values{"page": {tc.page}}, tc.ua)
+			if resp.Status != http.StatusOK || string(resp.Body) != tc.want {
+				t.Errorf("got %d %q, want 200 %q", resp.Status, resp.Body, tc.want)
+			}
+		})
+	}
+}
+
+func TestTrack_records(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name          string
+		excludeParams string
+		page          string
+		referrer      string
+		wantPage      string
+		wantVisitor   bool
+	}{
+		{"path and query kept", "", "https://d.example/landing?utm_source=x&keep=1", "", "/landing?utm_source=x&keep=1", true},
+		{"excluded parameter removed", "utm_source", "https://d.example/landing?utm_source=x&keep=1", "", "/landing?keep=1", true},
+		{"several, CRLF separated", "utm_source\r\nfbclid", "https://d.example/p?fbclid=1&utm_source=2&a=b+c", "", "/p?a=b+c", true},
+		{"& removes every parameter", "&", "https://d.example/landing?utm_source=x&keep=1", "", "/landing", true},
+		{"no path", "", "https://d.example", "", "/", true},
+		{"internal referrer is no new visitor", "", "https://d.example/b", "https://www.d.example/a", "/b", false},
+		{"external referrer", "", "https://d.example/b", "https://search.example/?q=d", "/b", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newTestServer(t, Options{})
+			id := create(t, s, keyA, url.Values{"domain": {"d.example"}, "exclude_params": {tc.excludeParams}})
+			got, err := SendHit(context.Background(), nil, s.URL, Hit{Page: tc.page, Referrer: tc.referrer, UserAgent: browserUA})
+			if err != nil || got != "200" {
+				t.Fatalf("SendHit: %q, %v", got, err)
+			}
+			rows := map[string]Statistic{}
+			for _, st := range s.Statistics(id) {
+				rows[st.Name] = st
+			}
+			if p := rows["page"]; p.Value != tc.wantPage || p.Count != 1 {
+				t.Errorf("page = %+v, want %q", p, tc.wantPage)
+			}
+			if pv := rows["pageviews"]; pv.Value != "2024-10-13" || pv.Date != "2024-10-13" || pv.Count != 1 {
+				t.Errorf("pageviews = %+v", pv)
+			}
+			if _, ok := rows["visitors"]; ok != tc.wantVisitor {
+				t.Errorf("visitors recorded: %v, want %v (%v)", ok, tc.wantVisitor, rows)
+			}
+			if lp := rows["landing_page"]; tc.wantVisitor && lp.Value != tc.wantPage {
+				t.Errorf("landing_page = %+v, want %q", lp, tc.wantPage)
+			}
+		})
+	}
+}
+
+func TestTrack_routeThrottleAndCounters(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{RateLimit: 3}) // the store, then three requests
+	create(t, s, keyA, url.Values{"domain": {"d.example"}})
+	s.ResetStats()
+	form := url.Values{"page": {"https://d.example/"}}
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", form: form}), 200, "200")
+	r := do(t, s, call{method: "GET", path: "/api/event"})
+	if r.status != http.StatusMethodNotAllowed || !strings.Contains(r.body, "Supported methods: POST.") {
+		t.Errorf("GET /api/event: %d %s", r.status, r.body)
+	}
+	if r := do(t, s, call{method: "POST", path: "/api/event", form: form}); r.status != http.StatusTooManyRequests {
+		t.Errorf("third request in the window: %d %s, want 429", r.status, r.body)
+	}
+	st := s.Stats()
+	if st.ByRoute["POST /api/event"] != 2 || st.ByRoute["GET /api/event"] != 1 || st.Throttled != 1 {
+		t.Errorf("counters: %+v", st.ByRoute)
+	}
+}
+
+func TestTrack_eventAndAccountOverLimit(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{Users: []User{{Key: keyA}, {Key: keyB, OverPageviewLimit: true}}})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	create(t, s, keyB, url.Values{"domain": {"b.example"}})
+	ev := url.Values{"page": {"https://a.example/"}, "event[name]": {"sign:up"}, "event[value]": {"3"}}
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", form: ev}), 200, "200")
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", form: url.Values{"page": {"https://a.example/"}, "event[value]": {"1"}}}), 200, "")
+	got := s.Statistics(a)
+	if len(got) != 1 || got[0].Name != "event" || got[0].Value != "sign up:3:" {
+		t.Errorf("event rows: %+v", got)
+	}
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", form: url.Values{"page": {"https://b.example/"}}}), 200, "403")
+}
+
+func TestIsBot(t *testing.T) {
+	t.Parallel()
+	for ua, want := range map[string]bool{
+		googlebotUA: true,
+		"Mozilla/5.0 (compatible; YandexBot/3.0)": true,
+		"Baiduspider+(+http://www.baidu.com/)":    true,
+		"SomeCrawler/1.0":                         true,
+		"facebookexternalhit/1.1":                 true,
+		browserUA:                                 false,
+		"curl/8.5.0":                              false,
+		"Wget/1.21":                               false,
+		"":                                        false,
+		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)": false,
+	} {
+		if got := IsBot(ua); got != want {
+			t.Errorf("IsBot(%q) = %v, want %v", ua, got, want)
+		}
+	}
+}
+
+// clockDays tracks n pageviews of page on each of the given days, moving
+// the fake clock.
+func clockDays(t *testing.T, s *Server, clock *fakeClock, page string, days map[string]int) {
+	t.Helper()
+	for day, n := range days {
+		d, err := time.Parse(time.DateOnly, day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock.mu.Lock()
+		clock.t = d.Add(12 * time.Hour)
+		clock.mu.Unlock()
+		for range n {
+			if got, err := SendHit(context.Background(), nil, s.URL, Hit{Page: page, UserAgent: browserUA}); err != nil || got != "200" {
+				t.Fatalf("SendHit: %q, %v", got, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,462 @@
+package provider
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// What a destroy or a replacement deletes: the tests make statistics the way
+// a browser does, through the tracking endpoint, and read the plan's
+// warnings from `plan -json` (the human output merges warnings that share a
+// summary).
+
+const (
+	statsRoute  = "GET /api/v1/stats/{id}"
+	lossDestroy = "Destroying the Website Deletes Its Statistics"
+	lossReplace = "Replacing the Website Deletes Its Statistics"
+	notChecked  = "Statistics Not Checked"
+	budgetSpent = "Statistics of Some Websites Not Checked"
+	keptSummary = "Website Will Be Kept on the Server"
+	browserUA   = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+	googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+)
+
+// shiftClock is the emulator's clock: the real time, moved forward to the
+// day pageviews are recorded on. It only ever moves forward, so throttle
+// windows keep ending.
+type shiftClock struct{ offset atomic.Int64 }
+
+func (c *shiftClock) now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// setDay moves the clock to noon of day (later than every earlier call).
+func (c *shiftClock) setDay(t *testing.T, day string) {
+	t.Helper()
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := time.Until(d.Add(12 * time.Hour))
+	if off < time.Duration(c.offset.Load()) {
+		t.Fatalf("setDay(%s): the clock only moves forward", day)
+	}
+	c.offset.Store(int64(off))
+}
+
+// statsEnv is an emulator with a shiftClock and a CLI working directory.
+type statsEnv struct {
+	*testEnv
+	w     *cliWorkdir
+	clock *shiftClock
+}
+
+func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
+	t.Helper()
+	w := newCLIWorkdir(t)
+	clock := &shiftClock{}
+	clock.offset.Store(math.MinInt64)
+	clock.setDay(t, "2023-01-01") // before every day the tests record
+	opts.Clock = clock.now
+	return &statsEnv{testEnv: newTestEnv(t, opts), w: w, clock: clock}
+}
+
+// hit sends one pageview of page as a browser would and returns the
+// tracking endpoint's answer ("200", "403", "404").
+func (s *statsEnv) hit(t *testing.T, page, userAgent string) string {
+	t.Helper()
+	got, err := emulator.SendHit(context.Background(), nil, s.URL, emulator.Hit{Page: page, UserAgent: userAgent})
+	if err != nil {
+		t.Fatalf("tracking %s: %v", page, err)
+	}
+	return got
+}
+
+// pageviews records one pageview of each domain on each day (in order).
+func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
+	t.Helper()
+	for _, day := range days {
+		s.clock.setDay(t, day)
+		for _, d := range domains {
+			if got := s.hit(t, "https://"+d+"/", browserUA); got != "200" {
+				t.Fatalf("pageview of %s on %s: tracking answered %q", d, day, got)
+			}
+		}
+	}
+}
+
+func (s *statsEnv) apply(t *testing.T, hcl string) {
+	t.Helper()
+	s.w.write("main.tf", s.config(hcl))
+	s.w.mustRun(0, "apply", "-auto-approve")
+}
+
+func (s *statsEnv) statsRequests() int { return s.Stats().ByRoute[statsRoute] }
+
+// planDiag is a diagnostic of `plan -json`.
+type planDiag struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+	Address  string `json:"address"`
+}
+
+// plan runs `plan -json args...`, wants exit code 0 and returns its
+// diagnostics but the CLI's own about dev_overrides.
+func (s *statsEnv) plan(t *testing.T, args ...string) []planDiag {
+	t.Helper()
+	out := s.w.mustRun(0, append([]string{"plan", "-json"}, args...)...)
+	var diags []planDiag
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type       string    `json:"type"`
+			Diagnostic *planDiag `json:"diagnostic"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic != nil &&
+			!strings.HasPrefix(line.Diagnostic.Summary, "Provider development overrides") { // the tests' dev_overrides
+			diags = append(diags, *line.Diagnostic)
+		}
+	}
+	return diags
+}
+
+func withSummary(diags []planDiag, summary string) []planDiag {
+	var out []planDiag
+	for _, d := range diags {
+		if d.Summary == summary {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func websiteBlock(name, domain, extra string) string {
+	return fmt.Sprintf("resource \"analytics_website\" %q {\n  domain = %q\n%s}\n", name, domain, extra)
+}
+
+func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const domain, quiet = "tf-acc-stats-1.example.com", "tf-acc-stats-quiet.example.com"
+	s.apply(t, websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, ""))
+	s.pageviews(t, []string{domain}, "2024-01-05", "2024-01-07", "2024-02-01")
+
+	// A plan that destroys nothing asks for no statistics.
+	s.ResetStats()
+	if diags := s.plan(t); len(diags) != 0 {
+		t.Errorf("a plan without change warned: %+v", diags)
+	}
+	if n := s.statsRequests(); n != 0 {
+		t.Errorf("a plan that destroys nothing sent %d statistics requests", n)
+	}
+
+	// A new domain replaces the website: the plan names the loss.
+	s.w.write("main.tf", s.config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
+	s.ResetStats()
+	diags := s.plan(t)
+	loss := withSummary(diags, lossReplace)
+	if len(loss) != 1 || len(diags) != 1 {
+		t.Fatalf("want one replacement warning, got %+v", diags)
+	}
+	for _, want := range []string{`"tf-acc-stats-1.example.com"`, `"tf-acc-stats-2.example.com"`,
+		"3 days with pageviews, from 2024-01-05 to 2024-02-01", "skip_destroy", "prevent_destroy"} {
+		if !strings.Contains(loss[0].Detail, want) {
+			t.Errorf("the warning does not say %s:\n%s", want, loss[0].Detail)
+		}
+	}
+	if loss[0].Address != "analytics_website.main" {
+		t.Errorf("warning on %q, want analytics_website.main", loss[0].Address)
+	}
+	if n := s.statsRequests(); n != 1 {
+		t.Errorf("%d statistics requests for one website whose days fit on a page, want 1", n)
+	}
+
+	// terraform destroy: a warning for the website with statistics only,
+	// though the quiet one is checked too.
+	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
+	s.ResetStats()
+	diags = s.plan(t, "-destroy")
+	loss = withSummary(diags, lossDestroy)
+	if len(loss) != 1 || len(diags) != 1 || !strings.Contains(loss[0].Detail, "3 days with pageviews, from 2024-01-05 to 2024-02-01") ||
+		loss[0].Address != "analytics_website.main" {
+		t.Fatalf("want one destroy warning on analytics_website.main, got %+v", diags)
+	}
+	if n := s.statsRequests(); n != 2 {
+		t.Errorf("%d statistics requests for two destroyed websites, want 2 (one each)", n)
+	}
+
+	// A removed resource is destroyed too; a website without statistics
+	// gets no warning.
+	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")))
+	if diags := s.plan(t); len(diags) != 0 {
+		t.Errorf("removing the website without statistics warned: %+v", diags)
+	}
+	s.w.write("main.tf", s.config(websiteBlock("quiet", quiet, "")))
+	if loss := withSummary(s.plan(t), lossDestroy); len(loss) != 1 || !strings.Contains(loss[0].Detail, domain) {
+		t.Errorf("removing the website with statistics: %+v", loss)
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}
+
+// TestAccWebsiteStatistics_manyDays: a website with more days than one
+// page costs two requests, and the warning has the last day.
+func TestAccWebsiteStatistics_manyDays(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const domain = "tf-acc-stats-long.example.com"
+	s.apply(t, websiteBlock("main", domain, ""))
+	var days []string
+	first := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 130 {
+		days = append(days, first.AddDate(0, 0, i).Format(time.DateOnly))
+	}
+	s.pageviews(t, []string{domain}, days...)
+	s.ResetStats()
+	loss := withSummary(s.plan(t, "-destroy"), lossDestroy)
+	if len(loss) != 1 || !strings.Contains(loss[0].Detail, "130 days with pageviews, from 2023-11-01 to 2024-03-09") {
+		t.Fatalf("want the 130 days named, got %+v", loss)
+	}
+	if n := s.statsRequests(); n != 2 {
+		t.Errorf("%d statistics requests, want 2", n)
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}
+
+func TestAccWebsiteStatistics_budget(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	var domains []string
+	for i := range 25 {
+		domains = append(domains, fmt.Sprintf("tf-acc-stats-many-%02d.example.com", i))
+	}
+	vars, err := json.Marshal(map[string]any{"domains": domains})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w.write("terraform.tfvars.json", string(vars))
+	s.apply(t, `
+variable "domains" {
+  type = set(string)
+}
+resource "analytics_website" "many" {
+  for_each = var.domains
+  domain   = each.value
+}
+`)
+	s.pageviews(t, domains, "2024-05-01")
+
+	s.ResetStats()
+	diags := s.plan(t, "-destroy")
+	if n := s.statsRequests(); n > maxStatisticsRequests {
+		t.Errorf("%d statistics requests, want at most %d", n, maxStatisticsRequests)
+	}
+	loss := withSummary(diags, lossDestroy)
+	summary := withSummary(diags, budgetSpent)
+	if len(summary) != 1 {
+		t.Fatalf("want one warning about the websites not checked, got %d: %+v", len(summary), diags)
+	}
+	m := regexp.MustCompile(`(\d+) websites this plan destroys were not checked`).FindStringSubmatch(summary[0].Detail)
+	if m == nil {
+		t.Fatalf("the warning does not count the websites:\n%s", summary[0].Detail)
+	}
+	unchecked, _ := strconv.Atoi(m[1])
+	if len(loss)+unchecked != len(domains) || len(loss) != maxStatisticsRequests {
+		t.Errorf("%d websites named and %d counted as not checked, want %d and %d", len(loss), unchecked,
+			maxStatisticsRequests, len(domains)-maxStatisticsRequests)
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}
+
+func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
+	tests := []struct {
+		name   string
+		faults *emulator.Faults
+		key    string
+		reason string
+	}{
+		{"maintenance", &emulator.Faults{Maintenance: true}, "", "HTTP 503"},
+		{"server error", &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}, "", "HTTP 500"},
+		{"throttled", &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}, "", "request limit was reached"},
+		{"network error", &emulator.Faults{ResetBeforeRate: 1}, "", "could not be reached"},
+		{"another user's website", nil, keyOther, "404"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStatsEnv(t, twoUsers(emulator.Options{}))
+			const domain = "tf-acc-stats-fail.example.com"
+			s.apply(t, websiteBlock("main", domain, ""))
+			s.pageviews(t, []string{domain}, "2024-03-01")
+			if tc.key != "" {
+				s.w.write("main.tf", s.configAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
+			}
+			if err := s.SetFaults(tc.faults); err != nil {
+				t.Fatal(err)
+			}
+			// Without refresh, the statistics are the plan's only requests.
+			diags := s.plan(t, "-destroy", "-refresh=false")
+			warn := withSummary(diags, notChecked)
+			if len(warn) != 1 || !strings.Contains(warn[0].Detail, domain) || !strings.Contains(warn[0].Detail, tc.reason) {
+				t.Fatalf("want one warning that the statistics could not be checked (%s), got %+v", tc.reason, diags)
+			}
+			if err := s.SetFaults(nil); err != nil {
+				t.Fatal(err)
+			}
+			s.w.write("main.tf", s.config(websiteBlock("main", domain, "")))
+			s.w.mustRun(0, "destroy", "-auto-approve")
+		})
+	}
+}
+
+func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const old, renamed = "tf-acc-stats-keep.example.com", "tf-acc-stats-keep2.example.com"
+	keep := "  skip_destroy = true\n"
+	s.apply(t, websiteBlock("main", old, ""))
+	s.pageviews(t, []string{old}, "2024-06-01", "2024-06-02")
+
+	// Setting skip_destroy alone sends nothing to the server.
+	s.ResetStats()
+	s.apply(t, websiteBlock("main", old, keep))
+	if n := writes(s.testEnv); n != 0 {
+		t.Errorf("setting skip_destroy sent %d write requests", n)
+	}
+	oldSite, _ := s.websiteByDomain(t, old)
+	before := s.Statistics(oldSite.ID)
+
+	// A new domain: the plan says the old website is kept, with no
+	// statistics request; the apply creates the new one beside it.
+	s.w.write("main.tf", s.config(websiteBlock("main", renamed, keep)))
+	s.ResetStats()
+	diags := s.plan(t)
+	if kept := withSummary(diags, keptSummary); len(kept) != 1 || len(diags) != 1 || !strings.Contains(kept[0].Detail, old) {
+		t.Fatalf("want one warning that the website is kept, got %+v", diags)
+	}
+	if n := s.statsRequests(); n != 0 {
+		t.Errorf("%d statistics requests for a website that is kept", n)
+	}
+	s.w.mustRun(0, "apply", "-auto-approve")
+	if w, ok := s.Website(oldSite.ID); !ok || w.Domain != old {
+		t.Fatalf("the old website is gone from the server")
+	}
+	if got := s.Statistics(oldSite.ID); fmt.Sprint(got) != fmt.Sprint(before) || len(got) == 0 {
+		t.Errorf("the old website's statistics changed:\n%v\nwant\n%v", got, before)
+	}
+	newSite, ok := s.websiteByDomain(t, renamed)
+	if !ok {
+		t.Fatal("the new website was not created")
+	}
+	if st := s.w.read("terraform.tfstate"); strings.Contains(st, old) || !strings.Contains(st, renamed) {
+		t.Errorf("the state should hold the new website only:\n%s", st)
+	}
+
+	// A destroy leaves the server untouched.
+	s.pageviews(t, []string{renamed}, "2024-06-03")
+	s.ResetStats()
+	if kept := withSummary(s.plan(t, "-destroy"), keptSummary); len(kept) != 1 {
+		t.Errorf("destroy plan: want the website kept, got %+v", kept)
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+	if n := writes(s.testEnv); n != 0 || s.statsRequests() != 0 {
+		t.Errorf("the destroy sent %d write and %d statistics requests: %v", n, s.statsRequests(), s.Stats().ByRoute)
+	}
+	for _, id := range []int64{oldSite.ID, newSite.ID} {
+		if _, ok := s.Website(id); !ok || len(s.Statistics(id)) == 0 {
+			t.Errorf("website %d or its statistics left the server", id)
+		}
+	}
+	if st := s.w.read("terraform.tfstate"); strings.Contains(st, renamed) {
+		t.Errorf("the destroyed website is still in the state:\n%s", st)
+	}
+	// Tidy up the emulator by hand, as a user would in the web interface.
+	s.DeleteWebsite(oldSite.ID)
+	s.DeleteWebsite(newSite.ID)
+}
+
+// TestAccWebsiteStatistics_trackingHonoursConfig: what Terraform configures
+// is what the tracking endpoint applies.
+func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const params, ips = "tf-acc-stats-params.example.com", "tf-acc-stats-ips.example.com"
+	s.apply(t, websiteBlock("params", params, "  exclude_params = [\"utm_source\", \"fbclid\"]\n")+
+		websiteBlock("ips", ips, "  exclude_ips = [\"10.0.0.0/8\", \"127.0.0.1\"]\n")+
+		websiteBlock("bots", "tf-acc-stats-bots.example.com", "  exclude_bots = false\n"))
+
+	for _, tc := range []struct {
+		page, ua, want string
+	}{
+		{"https://" + params + "/landing?utm_source=news&keep=1&fbclid=x", browserUA, "200"},
+		{"https://www." + params + "/bot-visit", googlebotUA, "403"}, // exclude_bots defaults to true
+		{"https://" + ips + "/", browserUA, "403"},                   // this test's address is excluded
+		{"https://tf-acc-stats-bots.example.com/", googlebotUA, "200"},
+		{"https://tf-acc-stats-unknown.example.com/", browserUA, "404"},
+	} {
+		if got := s.hit(t, tc.page, tc.ua); got != tc.want {
+			t.Errorf("tracking %s (%s): %q, want %q", tc.page, tc.ua, got, tc.want)
+		}
+	}
+	p, _ := s.websiteByDomain(t, params)
+	var pages []string
+	for _, st := range s.Statistics(p.ID) {
+		if st.Name == "page" {
+			pages = append(pages, st.Value)
+		}
+	}
+	if fmt.Sprint(pages) != "[/landing?keep=1]" {
+		t.Errorf("recorded pages %v, want [/landing?keep=1] (excluded parameters gone, the bot not recorded)", pages)
+	}
+	ipSite, _ := s.websiteByDomain(t, ips)
+	if got := s.Statistics(ipSite.ID); len(got) != 0 {
+		t.Errorf("an excluded address was recorded: %+v", got)
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}
+
+// TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
+// existed (schema version 1, no such attribute) upgrades to false and plans
+// no change, with or without a refresh.
+func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const domain = "tf-acc-stats-v1.example.com"
+	s.apply(t, websiteBlock("main", domain, ""))
+
+	var st map[string]any
+	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
+		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
+			m := inst.(map[string]any) //nolint:forcetypeassert // as above
+			m["schema_version"] = 1
+			delete(m["attributes"].(map[string]any), "skip_destroy") //nolint:forcetypeassert // as above
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no resource instance in the state")
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w.write("terraform.tfstate", string(raw))
+	s.ResetStats()
+	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
+	s.w.mustRun(0, "plan", "-detailed-exitcode")
+	s.w.mustRun(0, "apply", "-auto-approve")
+	if n := writes(s.testEnv); n != 0 {
+		t.Errorf("the upgrade sent %d write requests", n)
+	}
+	if !strings.Contains(s.w.read("terraform.tfstate"), `"skip_destroy": false`) {
+		t.Errorf("the upgraded state lacks skip_destroy = false:\n%s", s.w.read("terraform.tfstate"))
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}

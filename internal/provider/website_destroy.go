@@ -1,0 +1,177 @@
+package provider
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// What destroying a website deletes.
+//
+// The application deletes a website's statistics with it: no archive, no
+// undo. So a plan that destroys a website (terraform destroy, a resource
+// removed from the configuration, a replacement because the domain
+// changed) names the loss on that resource: how many days have pageviews,
+// the first and the last. It costs at most two statistics requests per
+// website and maxStatisticsRequests per command (one provider instance);
+// past that, one warning says how many websites were not checked. A
+// statistics request that fails never fails the plan: the warning says the
+// statistics could not be checked, and why. A website with skip_destroy is
+// not deleted at all (only removed from the state): the plan says so, and
+// sends no request.
+//
+// A replacement asked for with -replace (or of a tainted website) cannot be
+// named: Terraform and OpenTofu plan the resource as unchanged (a tainted
+// one as new), then ask the provider again with no prior state to plan the
+// new object, and show only errors from that second call, never warnings
+// (node_resource_abstract_instance.go, plan()).
+
+// maxStatisticsRequests caps the statistics requests of one command, so
+// that a plan destroying many websites does not spend the throttle's
+// budget (60 requests a minute, shared by every client of the IP) on them.
+const maxStatisticsRequests = 20
+
+// statisticsTimeout bounds the check of one website: it never holds a plan
+// for long, and the pacer fails at once rather than wait past it for the
+// throttle's next window.
+const statisticsTimeout = 15 * time.Second
+
+// The wait of the first website past the budget for the others, so that
+// its warning can count them: until none has arrived for
+// uncheckedQuietFor, at most uncheckedWaitMax.
+const (
+	uncheckedQuietFor = 300 * time.Millisecond
+	uncheckedWaitMax  = 5 * time.Second
+)
+
+// statisticsBudget counts the statistics requests and the websites left
+// unchecked of one command.
+type statisticsBudget struct {
+	limit          int           // requests
+	quiet, maxWait time.Duration // see uncheckedQuietFor and uncheckedWaitMax
+
+	mu        sync.Mutex
+	used      int
+	unchecked int
+	latest    time.Time // when the latest unchecked website arrived
+	reporter  bool      // a website has taken on the summary warning
+}
+
+func newStatisticsBudget() *statisticsBudget {
+	return &statisticsBudget{limit: maxStatisticsRequests, quiet: uncheckedQuietFor, maxWait: uncheckedWaitMax}
+}
+
+// reserve takes one request from the budget, or reports false when none
+// is left.
+func (b *statisticsBudget) reserve() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used >= b.limit {
+		return false
+	}
+	b.used++
+	return true
+}
+
+// skip records a website left unchecked. The first one returns true and,
+// once no other has arrived for a moment, the number of them; the others
+// return false.
+func (b *statisticsBudget) skip(ctx context.Context) (report bool, count int) {
+	b.mu.Lock()
+	b.unchecked++
+	b.latest = time.Now()
+	if b.reporter {
+		b.mu.Unlock()
+		return false, 0
+	}
+	b.reporter = true
+	b.mu.Unlock()
+
+	deadline := time.Now().Add(b.maxWait)
+	for {
+		b.mu.Lock()
+		quietUntil := b.latest.Add(b.quiet)
+		n := b.unchecked
+		b.mu.Unlock()
+		wait := time.Until(quietUntil)
+		if wait <= 0 || !time.Now().Before(deadline) {
+			return true, n
+		}
+		t := time.NewTimer(min(wait, time.Until(deadline)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return true, n
+		case <-t.C:
+		}
+	}
+}
+
+// planDestroy adds what destroying the website of state means to the plan:
+// that it is kept (skip_destroy), or the statistics it loses. newDomain is
+// the replacement's domain ("" for a destroy, "(known after apply)" when
+// unknown); skipAfter is skip_destroy as this plan sets it for the new
+// website, which does not protect the old one.
+func (r *websiteResource) planDestroy(ctx context.Context, state websiteResourceModel, newDomain string, skipAfter bool,
+	diags *diag.Diagnostics,
+) {
+	domain := state.Domain.ValueString()
+	at := path.Empty()
+	if newDomain != "" {
+		at = path.Root("domain")
+	}
+	if state.SkipDestroy.ValueBool() {
+		addWebsiteKept(diags, at, domain, state.ID.ValueString(), newDomain)
+		return
+	}
+	id, err := strconv.ParseInt(state.ID.ValueString(), 10, 64)
+	if err != nil || r.data == nil {
+		return // no website to check (or no client: the provider is not configured yet)
+	}
+	budget := r.data.statistics
+	if !budget.reserve() {
+		if report, n := budget.skip(ctx); report {
+			addStatisticsNotChecked(diags, n)
+		}
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, statisticsTimeout)
+	defer cancel()
+	sum, err := r.data.client.SummarizePageviews(ctx, id, budget.reserve)
+	fields := map[string]any{"id": id, "domain": domain}
+	if sum != nil {
+		fields["days"], fields["requests"] = sum.Days, sum.Requests
+	}
+	if err != nil {
+		fields["error"] = err.Error()
+		tflog.Warn(ctx, "could not check the statistics of a website the plan destroys", fields)
+		addStatisticsUnknown(diags, at, domain, newDomain, sum, err)
+		return
+	}
+	tflog.Debug(ctx, "checked the statistics of a website the plan destroys", fields)
+	if sum.Days > 0 {
+		addStatisticsLoss(diags, at, domain, state.ID.ValueString(), newDomain, skipAfter, sum)
+	}
+}
+
+// replacementDomain names the domain a replacement gets, for messages.
+func replacementDomain(plan websiteResourceModel) string {
+	if plan.Domain.IsUnknown() {
+		return "(known after apply)"
+	}
+	return plan.Domain.ValueString()
+}
+
+// onlyLocalChange reports whether an update changes nothing the server
+// holds (only skip_destroy or timeouts), so that no request is needed.
+func onlyLocalChange(plan, state websiteResourceModel) bool {
+	return plan.Domain.Equal(state.Domain) && plan.Privacy.Equal(state.Privacy) && plan.Password.Equal(state.Password) &&
+		plan.PasswordWOVer.Equal(state.PasswordWOVer) && plan.EmailReports.Equal(state.EmailReports) &&
+		plan.ExcludeBots.Equal(state.ExcludeBots) && plan.ExcludeParams.Equal(state.ExcludeParams) &&
+		plan.ExcludeIPs.Equal(state.ExcludeIPs)
+}

@@ -1,0 +1,161 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+func TestStatisticsBudget_reserve(t *testing.T) {
+	t.Parallel()
+	b := newStatisticsBudget()
+	var mu sync.Mutex
+	granted := 0
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() {
+			if b.reserve() {
+				mu.Lock()
+				granted++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if granted != maxStatisticsRequests {
+		t.Errorf("granted %d requests, want %d", granted, maxStatisticsRequests)
+	}
+}
+
+func TestStatisticsBudget_skipCountsOnce(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		arrivals int
+		gap      time.Duration
+		maxWait  time.Duration
+		want     int // counted by the one report; -1: at least one, fewer than arrivals
+	}{
+		{"one", 1, 0, time.Second, 1},
+		{"several in a burst", 7, time.Millisecond, time.Second, 7},
+		{"the wait is capped", 30, 20 * time.Millisecond, 100 * time.Millisecond, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b := &statisticsBudget{limit: 0, quiet: 50 * time.Millisecond, maxWait: tc.maxWait}
+			var mu sync.Mutex
+			var reports []int
+			var wg sync.WaitGroup
+			for i := range tc.arrivals {
+				wg.Go(func() {
+					time.Sleep(time.Duration(i) * tc.gap)
+					if report, n := b.skip(context.Background()); report {
+						mu.Lock()
+						reports = append(reports, n)
+						mu.Unlock()
+					}
+				})
+			}
+			wg.Wait()
+			if len(reports) != 1 {
+				t.Fatalf("%d reports, want 1", len(reports))
+			}
+			if got := reports[0]; (tc.want >= 0 && got != tc.want) || (tc.want < 0 && (got < 1 || got >= tc.arrivals)) {
+				t.Errorf("counted %d of %d", got, tc.arrivals)
+			}
+		})
+	}
+}
+
+func TestOnlyLocalChange(t *testing.T) {
+	t.Parallel()
+	base := websiteResourceModel{
+		Domain: types.StringValue("a.example"), Privacy: types.StringValue("public"), Password: types.StringNull(),
+		PasswordWOVer: types.Int64Null(), EmailReports: types.BoolValue(false), ExcludeBots: types.BoolValue(true),
+		ExcludeParams: types.SetNull(types.StringType), ExcludeIPs: stringSetValue(nil), SkipDestroy: types.BoolValue(false),
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*websiteResourceModel)
+		want   bool
+	}{
+		{"skip_destroy", func(m *websiteResourceModel) { m.SkipDestroy = types.BoolValue(true) }, true},
+		{"updated_at unknown", func(m *websiteResourceModel) { m.UpdatedAt = types.StringUnknown() }, true},
+		{"email reports", func(m *websiteResourceModel) { m.EmailReports = types.BoolValue(true) }, false},
+		{"exclude_params managed", func(m *websiteResourceModel) { m.ExcludeParams = stringSetValue(nil) }, false},
+		{"exclude_ips", func(m *websiteResourceModel) { m.ExcludeIPs = stringSetValue([]string{"10.0.0.0/8"}) }, false},
+		{"password_wo version", func(m *websiteResourceModel) { m.PasswordWOVer = types.Int64Value(2) }, false},
+		{"privacy", func(m *websiteResourceModel) { m.Privacy = types.StringValue("private") }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			plan := base
+			tc.change(&plan)
+			if got := onlyLocalChange(plan, base); got != tc.want {
+				t.Errorf("onlyLocalChange = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestStatisticsDiagnostics(t *testing.T) {
+	t.Parallel()
+	notFound := &client.APIError{Kind: client.ErrNotFound, Method: "GET", Path: "/stats/3", StatusCode: 404, Message: "Resource not found."}
+	throttled := &client.APIError{Kind: client.ErrRateLimited, Method: "GET", Path: "/stats/3", StatusCode: 429,
+		Message: "Too Many Attempts.", RetryAfter: time.Minute}
+	tests := []struct {
+		name string
+		add  func(*diag.Diagnostics)
+		want []string
+	}{
+		{"loss on destroy", func(d *diag.Diagnostics) {
+			addStatisticsLoss(d, path.Empty(), "a.example", "3", "", false, &client.PageviewSummary{Days: 2, First: "2024-01-01", Last: "2024-01-09"})
+		}, []string{"Destroying the Website Deletes Its Statistics", `Destroying the website "a.example" (id 3)`,
+			"2 days with pageviews, from 2024-01-01 to 2024-01-09", "prevent_destroy"}},
+		{"loss on replace, skip_destroy set too late", func(d *diag.Diagnostics) {
+			addStatisticsLoss(d, path.Root("domain"), "a.example", "3", "b.example", true, &client.PageviewSummary{Days: 1, First: "2024-01-01", Last: "2024-01-01"})
+		}, []string{"Replacing the Website Deletes Its Statistics", `from "a.example" to "b.example"`, "1 day with pageviews, 2024-01-01",
+			"does not protect this website yet"}},
+		{"last day not read", func(d *diag.Diagnostics) {
+			addStatisticsLoss(d, path.Empty(), "a.example", "3", "", false, &client.PageviewSummary{Days: 120, First: "2024-01-01"})
+		}, []string{"120 days with pageviews, from 2024-01-01 (the last day was not read"}},
+		{"not found", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", nil, notFound)
+		}, []string{"Statistics Not Checked", `whether the website "a.example" has statistics`, "404", "another user"}},
+		{"throttled after the first request", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Root("domain"), "a.example", "b.example", &client.PageviewSummary{Days: 150, First: "2023-01-01"}, throttled)
+		}, []string{"150 days with pageviews, the first on 2023-01-01", "request limit was reached", `new domain "b.example"`}},
+		{"network", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", nil, errors.New("GET /stats/3: connection refused"))
+		}, []string{"could not be reached: GET /stats/3: connection refused"}},
+		{"budget", func(d *diag.Diagnostics) { addStatisticsNotChecked(d, 5) }, []string{"5 websites this plan destroys were not checked", "at most 20"}},
+		{"kept on replace", func(d *diag.Diagnostics) { addWebsiteKept(d, path.Root("domain"), "a.example", "3", "b.example") },
+			[]string{"Website Will Be Kept on the Server", `a new website "b.example" is created`, "website limit"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var d diag.Diagnostics
+			tc.add(&d)
+			if len(d) != 1 || d[0].Severity() != diag.SeverityWarning {
+				t.Fatalf("want one warning, got %v", d)
+			}
+			text := d[0].Summary() + " " + d[0].Detail()
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("lacks %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
