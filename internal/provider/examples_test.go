@@ -33,7 +33,7 @@ func TestAccExamplesValidate(t *testing.T) {
 	cliConfig := builtProvider(t)
 
 	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
-	querySupported := !strings.Contains(filepath.Base(cli), "tofu") && cliAtLeast(t, cli, "1.14.0")
+	querySupported := cliHasListResources(t, cli)
 	dirs, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +101,17 @@ func checkValidateOutput(t *testing.T, cli, out string, err error, writeOnlyRefu
 	case !strings.Contains(out, "The configuration is valid"):
 		t.Fatalf("unexpected validate output:\n%s", out)
 	}
+}
+
+// cliHasListResources reports whether the CLI has list resources and
+// terraform query: Terraform 1.14 or later, no OpenTofu release yet.
+func cliHasListResources(t *testing.T, cli string) bool {
+	t.Helper()
+	out, err := exec.Command(cli, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", cli, err)
+	}
+	return !strings.HasPrefix(string(out), "OpenTofu") && cliAtLeast(t, cli, "1.14.0")
 }
 
 // cliAtLeast reports whether the Terraform/OpenTofu CLI is at least min.

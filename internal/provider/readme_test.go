@@ -71,7 +71,10 @@ func terraformBlocks(t *testing.T, root, rel string) []markdownBlock {
 // provider of this tree. The docs' blocks that tfplugindocs copied from
 // examples/ are left to TestAccExamplesValidate, which validates them with
 // the other files of their directory. A fragment that is not meant to
-// validate alone belongs in a ```hcl block.
+// validate alone belongs in a ```hcl block. A block with a `list` block is
+// a query file, as the README says to write it (*.tfquery.hcl beside the
+// provider's configuration), validated with `validate -query` on CLIs that
+// have list resources (Terraform 1.14 and later).
 func TestAccReadmeExamplesValidate(t *testing.T) {
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
@@ -84,6 +87,7 @@ func TestAccReadmeExamplesValidate(t *testing.T) {
 	}
 	cliConfig := builtProvider(t)
 	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
+	querySupported := cliHasListResources(t, cli)
 
 	// The contents of examples/, as tfplugindocs copies them.
 	examples := map[string]bool{}
@@ -131,10 +135,21 @@ func TestAccReadmeExamplesValidate(t *testing.T) {
 				}
 			}
 			work := t.TempDir()
-			if err := os.WriteFile(filepath.Join(work, "main.tf"), []byte(b.text), 0o600); err != nil {
-				t.Fatal(err)
+			files := map[string]string{"main.tf": b.text}
+			args := []string{"validate", "-no-color"}
+			if isQueryFile(b.text) {
+				if !querySupported {
+					t.Skip("a query file: list resources need Terraform 1.14 or later (not OpenTofu); validated on the newer CLI of make test")
+				}
+				files = map[string]string{"main.tfquery.hcl": b.text, "main.tf": queryProviderConfig}
+				args = append(args, "-query")
 			}
-			cmd := exec.Command(cli, "validate", "-no-color")
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(cli, args...)
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 			out, err := cmd.CombinedOutput()
@@ -142,4 +157,27 @@ func TestAccReadmeExamplesValidate(t *testing.T) {
 			checkValidateOutput(t, cli, string(out), err, usesWriteOnly && !writeOnlySupported)
 		})
 	}
+}
+
+// queryProviderConfig is the configuration beside a query file of the
+// README or the docs, which the text around them says to have.
+const queryProviderConfig = `
+terraform {
+  required_providers {
+    analytics = { source = "analytics-tf/analytics" }
+  }
+}
+
+provider "analytics" {}
+`
+
+// isQueryFile reports whether a code block holds a top-level list block,
+// which only a .tfquery.hcl file may hold.
+func isQueryFile(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "list \"") {
+			return true
+		}
+	}
+	return false
 }
