@@ -542,6 +542,7 @@ func TestBadInputCatalog(t *testing.T) {
 // TestAccBadInputCatalog runs the whole catalog through the real CLI as
 // PlanOnly steps and checks that none of them reached the API.
 func TestAccBadInputCatalog(t *testing.T) {
+	needsEmulator(t, "proves with the emulator's request counts that no bad input reached the API")
 	env := newTestEnv(t, emulator.Options{})
 	var steps []resource.TestStep
 	for _, c := range badInputCatalog() {

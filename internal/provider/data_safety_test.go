@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -98,6 +99,40 @@ func keptState(env *testEnv) resource.TestStep {
 	}
 }
 
+// twoWebsites is twoWebsites with the test's domains.
+func (env *accEnv) twoWebsites() string {
+	return strings.NewReplacer(`"safe-a.example.com"`, fmt.Sprintf("%q", env.domain("safe-a")),
+		`"safe-b.example.com"`, fmt.Sprintf("%q", env.domain("safe-b"))).Replace(twoWebsites())
+}
+
+// configAt is the provider block with another base_url or key, and the
+// test's two websites.
+func (env *accEnv) configAt(baseURL, key string) string {
+	return providerBlock(baseURL, key) + env.twoWebsites()
+}
+
+// keptState is keptState for an accEnv: the server, read through the API,
+// still holds both websites.
+func (env *accEnv) keptState() resource.TestStep {
+	return resource.TestStep{
+		Config:   env.configAt(env.URL, env.Key),
+		PlanOnly: true,
+		Check: func(s *terraform.State) error {
+			if n := len(s.RootModule().Resources); n != 2 {
+				return fmt.Errorf("the state holds %d websites, want 2", n)
+			}
+			ws, err := env.testWebsites(env.Key)
+			if err != nil {
+				return err
+			}
+			if len(ws) != 2 {
+				return fmt.Errorf("the server holds %d websites of the test, want 2", len(ws))
+			}
+			return nil
+		},
+	}
+}
+
 // proxy404 answers the paths under /proxy/ as a web server in front of the
 // application would: with its own HTML 404 page.
 func proxy404(next http.Handler) http.Handler {
@@ -115,21 +150,30 @@ func proxy404(next http.Handler) http.Handler {
 func TestAccWebsite_wrongBaseURL(t *testing.T) {
 	cases := []struct{ name, suffix, want string }{
 		{"moved path prefix", "/analytics", `Unexpected Answer at base_url.*/analytics/api/v1.*could not be found`},
-		{"proxy HTML 404", "/proxy", `Unexpected Answer at base_url.*404 Not Found`},
 		{"unknown path under /api/v1", "/api/v1/v2", `Unexpected Answer at base_url.*Resource not found`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			env := newTestEnv(t, emulator.Options{}, proxy404)
-			steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
-			steps = append(steps, keptSteps(env.configAt(env.URL+c.suffix, keyOwner), c.want, c.want)...)
-			steps = append(steps, keptState(env))
+			env := newAccEnv(t)
+			steps := []resource.TestStep{{Config: env.configAt(env.URL, env.Key)}}
+			steps = append(steps, keptSteps(env.configAt(env.URL+c.suffix, env.Key), c.want, c.want)...)
+			steps = append(steps, env.keptState())
 			env.test(t, steps...)
 		})
 	}
+	t.Run("proxy HTML 404", func(t *testing.T) {
+		needsEmulator(t, "a web server's own HTML 404 page in front of the API (a handler around the emulator)")
+		want := `Unexpected Answer at base_url.*404 Not Found`
+		env := newTestEnv(t, emulator.Options{}, proxy404)
+		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
+		steps = append(steps, keptSteps(env.configAt(env.URL+"/proxy", keyOwner), want, want)...)
+		steps = append(steps, keptState(env))
+		env.test(t, steps...)
+	})
 }
 
 func TestAccWebsite_otherUsersKey(t *testing.T) {
+	needsEmulator(t, "its expected messages name the emulator's users (#1, #2, Bob's name and e-mail) and website id 1, and one case emulates a build without GET /account")
 	t.Run("server with GET /account", func(t *testing.T) {
 		env := newTestEnv(t, twoUsers(emulator.Options{}))
 		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
@@ -163,6 +207,7 @@ func TestAccWebsite_otherUsersKey(t *testing.T) {
 // Adopting a website whose exclude_params were set in the web interface,
 // then changing something else, must not erase them.
 func TestAccWebsite_importKeepsExcludeParams(t *testing.T) {
+	needsEmulator(t, "checks exclude_params and the password on the server, which the API never returns, and seeds exclude_params as the web interface stores them")
 	env := newTestEnv(t, emulator.Options{})
 	byID := env.Seed(env.Key, emulator.Website{Domain: "adopt-id.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nref"})
 	env.Seed(env.Key, emulator.Website{Domain: "adopt-domain.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "&"})
@@ -246,24 +291,44 @@ func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
 	// "0" is stored but reads back as no password, like an empty one.
 	for _, removed := range []string{"", "0"} {
 		t.Run(fmt.Sprintf("stored %q", removed), func(t *testing.T) {
-			env := newTestEnv(t, emulator.Options{})
-			cfg := env.config(websiteHCL(`
-  domain   = "pw-drift.example.com"
+			env := newAccEnv(t)
+			domain := env.domain("pw-drift")
+			cfg := env.config(websiteHCL(fmt.Sprintf(`
+  domain   = %q
   privacy  = "password"
   password = "pw-one-two"
-`))
+`, domain)))
 			env.test(t, []resource.TestStep{
 				{Config: cfg},
 				{
 					PreConfig: func() {
-						w, _ := env.websiteByDomain(t, "pw-drift.example.com")
-						env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.Password = removed })
+						if removed == "" {
+							// The API clears a password only with privacy 0
+							// or 1; privacy 2 sent without one keeps none.
+							env.change(t, domain, func(in *client.WebsiteInput) { in.Privacy, in.Password = 1, ptr("") })
+							env.change(t, domain, func(in *client.WebsiteInput) { in.Privacy = 2 })
+							return
+						}
+						env.change(t, domain, func(in *client.WebsiteInput) { in.Password = ptr(removed) })
 					},
 					Config: cfg,
 					ConfigPlanChecks: resource.ConfigPlanChecks{
 						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 					},
-					Check: checkStoredPassword(env, "pw-drift.example.com", "pw-one-two"),
+					Check: resource.ComposeTestCheckFunc(
+						env.checkWebsite(domain, func(w client.Website) error {
+							if !w.PasswordSet || w.PrivacyValue() != client.PrivacyPassword {
+								return fmt.Errorf("password set %v, privacy %d on the server; want a password and privacy 2", w.PasswordSet, w.PrivacyValue())
+							}
+							return nil
+						}),
+						env.checkStored(domain, func(w emulator.Website) error {
+							if w.Password != "pw-one-two" {
+								return fmt.Errorf("the password stored on the server is not the configured one")
+							}
+							return nil
+						}),
+					),
 				},
 			}...)
 		})
@@ -274,40 +339,47 @@ func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
 // server never matches, shows as a difference that the apply repairs; line
 // breaks of every kind do not.
 func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	cfg := env.config(websiteHCL(`
-  domain      = "ips.example.com"
+	env := newAccEnv(t)
+	domain := env.domain("ips")
+	cfg := env.config(websiteHCL(fmt.Sprintf(`
+  domain      = %q
   exclude_ips = ["10.0.0.1", "10.0.0.2"]
-`))
-	setIPs := func(v string) func() {
+`, domain)))
+	// setIPs stores v as the exclusion list (the API joins lines with LF).
+	setIPs := func(v ...string) func() {
 		return func() {
-			w, _ := env.websiteByDomain(t, "ips.example.com")
-			env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.ExcludeIPs = v })
+			env.change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = v })
 		}
 	}
 	env.test(t, []resource.TestStep{
 		{Config: cfg},
 		{
-			PreConfig: setIPs("10.0.0.1 \n10.0.0.2"),
+			PreConfig: setIPs("10.0.0.1 ", "10.0.0.2"),
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 			},
-			Check: checkEmulator(env, "ips.example.com", func(w emulator.Website) error {
-				if w.ExcludeIPs != "10.0.0.1\n10.0.0.2" && w.ExcludeIPs != "10.0.0.2\n10.0.0.1" {
-					return fmt.Errorf("exclude_ips is %q on the server", w.ExcludeIPs)
+			Check: env.checkWebsite(domain, func(w client.Website) error {
+				raw := ""
+				if w.ExcludeIPsRaw != nil {
+					raw = *w.ExcludeIPsRaw
+				}
+				if raw != "10.0.0.1\n10.0.0.2" && raw != "10.0.0.2\n10.0.0.1" {
+					return fmt.Errorf("exclude_ips is %q on the server", raw)
 				}
 				return nil
 			}),
 		},
 		{PreConfig: setIPs("10.0.0.2\r10.0.0.1"), Config: cfg, PlanOnly: true},
-		{PreConfig: setIPs("10.0.0.2\r\n10.0.0.1\r\n"), Config: cfg, PlanOnly: true},
+		// The trailing line break is trimmed by the server, as on every input.
+		{PreConfig: setIPs("10.0.0.2\r", "10.0.0.1\r\n"), Config: cfg, PlanOnly: true},
 	}...)
 }
 
 // A create that outlives the client's time limit, on a server whose
 // uniqueness check and insert are not atomic, ends with one website.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
+	needsEmulator(t, "injects a slow commit of the create (fault injection)")
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}})
 	cfg := env.reliableConfig(`timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
 	env.test(t, []resource.TestStep{
@@ -337,6 +409,7 @@ func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 // A redirect to another URL (http:// to https://, say) names the URL to
 // use, and changes nothing.
 func TestAccWebsite_redirect(t *testing.T) {
+	needsEmulator(t, "turns a redirect on and off between steps (a handler around the emulator)")
 	var redirect atomic.Bool
 	env := newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -364,8 +437,9 @@ func TestAccWebsite_redirect(t *testing.T) {
 // a data source that depends on it) returns the new record, not one the
 // bulk reader read before the update.
 func TestAccWebsite_readAfterUpdateInOneRun(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	w := env.Seed(env.Key, emulator.Website{Domain: "fresh.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
+	env := newAccEnv(t)
+	domain := env.domain("fresh")
+	w := env.seed(t, env.Key, client.WebsiteInput{Domain: domain, ExcludeBots: true})
 	cfg := func(trigger string) string {
 		return env.config(fmt.Sprintf(`
 resource "terraform_data" "trigger" {
@@ -381,7 +455,7 @@ import {
   id = "%[1]d"
 }
 resource "analytics_website" "test" {
-  domain        = "fresh.example.com"
+  domain        = %[3]q
   email_reports = data.analytics_website.before.id != ""
 }
 # Read during the apply, after the update.
@@ -389,7 +463,7 @@ data "analytics_website" "after" {
   id         = "%[1]d"
   depends_on = [analytics_website.test]
 }
-`, w.ID, trigger))
+`, w.ID, trigger, domain))
 	}
 	env.test(t, []resource.TestStep{
 		{
@@ -405,17 +479,13 @@ data "analytics_website" "after" {
 // The data sources follow the same rule: an answer that is not the API's is
 // an error naming base_url, not "not found" (nor an empty list).
 func TestAccDataSources_wrongBaseURL(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	env.Seed(env.Key, emulator.Website{Domain: "ds.example.com"})
-	wrong := fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n}\n", env.URL+"/analytics", env.Key)
+	env := newAccEnv(t)
+	w := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds"), ExcludeBots: true})
+	wrong := providerBlock(env.URL+"/analytics", env.Key)
 	want := expectError(`Unexpected Answer at base_url.*could not be found`)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: wrong + `data "analytics_website" "by_id" { id = "1" }`, ExpectError: want},
-			{Config: wrong + `data "analytics_website" "by_domain" { domain = "ds.example.com" }`, ExpectError: want},
-			{Config: wrong + `data "analytics_websites" "all" {}`, ExpectError: want},
-		},
-	})
+	env.test(t,
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_id" { id = "%d" }`, w.ID), ExpectError: want},
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_domain" { domain = %q }`, w.Domain), ExpectError: want},
+		resource.TestStep{Config: wrong + `data "analytics_websites" "all" {}`, ExpectError: want},
+	)
 }

@@ -35,6 +35,7 @@ func seed250(env *testEnv) map[string]int64 {
 }
 
 func TestAccWebsiteDataSources(t *testing.T) {
+	needsEmulator(t, "seeds 250 websites (about 500 requests, over 8 minutes of a 60 requests/minute throttle) and expects the exact list of the user's websites, which on an installation holds the user's own")
 	env := newTestEnv(t, emulator.Options{})
 	ids := seed250(env)
 	id7 := strconv.FormatInt(ids["site-007.example.com"], 10)
