@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# make testacc-live-local (part of make test, TEST_LIVE=1): runs the live
+# mode of the acceptance tests (make testacc-live) against the standalone
+# emulator started as if it were an installation (its own process, a free
+# port, two users with keys, the throttle on), then the sweepers (make
+# sweep), then checks that the emulator holds no test website and still
+# holds the websites that are not the tests', and stops it (on failure too).
+#
+# LIVE_RATE_WINDOW is the throttle's window for its 60 requests: a minute on
+# a real installation, shortened here so that CI time stays bounded; see
+# CONTRIBUTING.md for the measured cost. TF selects the CLI as for make
+# testacc-live.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "${root}"
+
+rate_limit="${LIVE_RATE_LIMIT:-60}"
+rate_window="${LIVE_RATE_WINDOW:-10s}"
+make_cmd="${MAKE:-make}"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/analytics-live.XXXXXX")"
+emulator_pid=""
+stop_emulator() {
+	if [[ -n "${emulator_pid}" ]]; then
+		kill "${emulator_pid}" 2>/dev/null || true
+		wait "${emulator_pid}" 2>/dev/null || true
+		emulator_pid=""
+	fi
+}
+trap 'stop_emulator; rm -rf "${work}"' EXIT
+
+say() { printf '\n==> %s\n' "$*"; }
+
+key() { printf 'live-%s' "$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"; }
+key1="$(key)"
+key2="$(key)"
+
+say "Starting the standalone emulator (${rate_limit} requests per ${rate_window}, two users)"
+go build -o "${work}/analytics-emulator" ./internal/cmd/analytics-emulator
+state="${work}/state.json"
+"${work}/analytics-emulator" -addr 127.0.0.1:0 -api-key "${key1}" -api-key "${key2}" \
+	-rate-limit "${rate_limit}" -rate-window "${rate_window}" -state-file "${state}" -v \
+	>"${work}/emulator.out" 2>"${work}/emulator.log" &
+emulator_pid=$!
+base_url=""
+for _ in $(seq 1 100); do
+	base_url="$(sed -n 's/^analytics-emulator: listening on //p' "${work}/emulator.out")"
+	[[ -n "${base_url}" ]] && break
+	kill -0 "${emulator_pid}" 2>/dev/null || { cat "${work}/emulator.log" >&2; exit 1; }
+	sleep 0.1
+done
+[[ -n "${base_url}" ]] || { echo "the emulator did not start" >&2; exit 1; }
+echo "emulator at ${base_url}"
+
+# requests counts the requests the emulator has served (one -v line each).
+requests() { grep -c ' /api/v1/' "${work}/emulator.log" || true; }
+
+# Websites that are not the tests': the sweepers must leave them alone, even
+# the one whose domain holds the prefix after its start.
+seed() {
+	curl -fsS -o /dev/null -H "Authorization: Bearer $1" -H 'Accept: application/json' \
+		--data-urlencode "domain=$2" -d privacy=0 -d email=0 -d exclude_bots=1 "${base_url}/api/v1/websites"
+}
+seed "${key1}" "keep-live.example.com"
+seed "${key1}" "shop-tf-acc-keep.example.com"
+seed "${key2}" "keep-live-other.example.org"
+keep="keep-live-other.example.org,keep-live.example.com,shop-tf-acc-keep.example.com"
+
+export ANALYTICS_ACC_BASE_URL="${base_url}"
+export ANALYTICS_ACC_API_KEY="${key1}"
+export ANALYTICS_ACC_API_KEY2="${key2}"
+
+say "Live acceptance tests against the emulator (make testacc-live)"
+before="$(requests)"
+start="$(date +%s)"
+"${make_cmd}" --no-print-directory testacc-live | tee "${work}/live.log"
+elapsed=$(($(date +%s) - start))
+spent=$(($(requests) - before))
+ran="$(grep -c -- '^--- PASS: TestAcc' "${work}/live.log" || true)"
+skipped="$(grep -c -- '^--- SKIP: TestAcc' "${work}/live.log" || true)"
+echo "live pass: ${ran} tests passed, ${skipped} skipped, ${spent} requests, ${elapsed}s"
+
+# test_websites lists the websites of the state file whose domain starts
+# with the tests' prefix.
+test_websites() { jq -r '[.websites[].domain | select(startswith("tf-acc-"))] | join(",")' "${state}"; }
+left="$(test_websites)"
+if [[ -n "${left}" ]]; then
+	echo "the live pass left websites behind: ${left}" >&2
+	exit 1
+fi
+
+say "Sweepers (make sweep), after two leftovers of a test run cut off"
+seed "${key1}" "tf-acc-cutoff1-lifecycle.example.com"
+seed "${key2}" "tf-acc-cutoff2-taken.example.com"
+"${make_cmd}" --no-print-directory sweep
+
+say "Checking that the emulator holds no test website"
+stop_emulator # the state file is complete once the emulator stopped
+left="$(jq -r '[.websites[].domain] | sort | join(",")' "${state}")"
+if [[ "${left}" != "${keep}" ]]; then
+	echo "the emulator holds ${left:-nothing}, want exactly ${keep}" >&2
+	exit 1
+fi
+echo "left: ${left}"
