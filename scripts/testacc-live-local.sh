@@ -53,8 +53,10 @@ done
 [[ -n "${base_url}" ]] || { echo "the emulator did not start" >&2; exit 1; }
 echo "emulator at ${base_url}"
 
-# requests counts the requests the emulator has served (one -v line each).
+# requests counts the requests the emulator has served (one -v line each);
+# refused counts those it refused with 429 (the throttle).
 requests() { grep -c ' /api/v1/' "${work}/emulator.log" || true; }
+refused() { grep -c ' /api/v1/[^ ]* 429 ' "${work}/emulator.log" || true; }
 
 # Websites that are not the tests': the sweepers must leave them alone, even
 # the one whose domain holds the prefix after its start.
@@ -73,13 +75,15 @@ export ANALYTICS_ACC_API_KEY2="${key2}"
 
 say "Live acceptance tests against the emulator (make testacc-live)"
 before="$(requests)"
+before429="$(refused)"
 start="$(date +%s)"
 "${make_cmd}" --no-print-directory testacc-live | tee "${work}/live.log"
 elapsed=$(($(date +%s) - start))
 spent=$(($(requests) - before))
+throttled=$(($(refused) - before429))
 ran="$(grep -c -- '^--- PASS: TestAcc' "${work}/live.log" || true)"
 skipped="$(grep -c -- '^--- SKIP: TestAcc' "${work}/live.log" || true)"
-echo "live pass: ${ran} tests passed, ${skipped} skipped, ${spent} requests, ${elapsed}s"
+echo "live pass: ${ran} tests passed, ${skipped} skipped; ${spent} requests (${throttled} refused with 429) in ${elapsed}s"
 
 # test_websites lists the websites of the state file whose domain starts
 # with the tests' prefix.

@@ -315,13 +315,13 @@ func TestAccWebsite_drift(t *testing.T) {
 // The real server answers an update of a deleted website with a 500; the
 // provider must say what happened, and the next apply recreates it.
 func TestAccWebsite_updateOfDeletedWebsite(t *testing.T) {
+	needsEmulator(t, "deletes the website between Terraform's refresh and its update (a handler around the emulator), and emulates an older build's 404")
 	for name, legacy := range map[string]bool{"current build answers 500": false, "older build answers 404": true} {
 		t.Run(name, func(t *testing.T) { testUpdateOfDeletedWebsite(t, legacy) })
 	}
 }
 
 func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
-	needsEmulator(t, "deletes the website between Terraform's refresh and its update (a handler around the emulator) and sets the update-404 build option")
 	var armed atomic.Bool
 	var env *testEnv
 	env = newTestEnv(t, emulator.Options{LegacyUpdateNotFound: legacyUpdateNotFound}, func(next http.Handler) http.Handler {
