@@ -129,11 +129,6 @@ func (env *accEnv) needsKey2(t *testing.T) {
 	}
 }
 
-// local returns the in-process emulator, or nil in the live mode: for checks
-// of what the API never returns (the password itself, exclude_params),
-// made in addition to the checks through the API.
-func (env *accEnv) local() *emulator.Emulator { return env.emu }
-
 func (env *accEnv) providerConfig() string { return env.providerConfigWithKey(env.Key) }
 
 func (env *accEnv) providerConfigWithKey(key string) string {
