@@ -1,8 +1,10 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -111,6 +113,49 @@ func (env *accEnv) configAt(baseURL, key string) string {
 	return providerBlock(baseURL, key) + env.twoWebsites()
 }
 
+// keptSteps is keptSteps for an accEnv: the import step adopts the test's
+// first website by its id (read through the API when the step starts).
+func (env *accEnv) keptSteps(t *testing.T, cfg, want, importWant string) []resource.TestStep {
+	t.Helper()
+	return []resource.TestStep{
+		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
+		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
+		{ // an import block adopting the first website under another address
+			PreConfig: func() {
+				t.Setenv("TF_VAR_adopt_id", fmt.Sprint(env.mustWebsite(t, env.domain("safe-a")).ID))
+			},
+			Config: cfg + fmt.Sprintf(`
+variable "adopt_id" {
+  type = string
+}
+import {
+  to = analytics_website.adopted
+  id = var.adopt_id
+}
+resource "analytics_website" "adopted" {
+  domain = %q
+}
+`, env.domain("safe-b")),
+			PlanOnly:    true,
+			ExpectError: expectError(importWant),
+		},
+	}
+}
+
+// account is key's user, as GET /account describes it; the test skips on
+// an installation without that endpoint (an older build).
+func (env *accEnv) account(t *testing.T, key string) websiteOwner {
+	t.Helper()
+	a, err := env.api(key).Account(t.Context())
+	if errors.Is(err, client.ErrAccountUnsupported) {
+		t.Skip("the installation has no GET /api/v1/account (an older build): the messages differ (see the emulated case)")
+	}
+	if err != nil {
+		t.Fatalf("GET /account: %v", err)
+	}
+	return *ownerOf(a)
+}
+
 // keptState is keptState for an accEnv: the server, read through the API,
 // still holds both websites.
 func (env *accEnv) keptState() resource.TestStep {
@@ -173,17 +218,20 @@ func TestAccWebsite_wrongBaseURL(t *testing.T) {
 }
 
 func TestAccWebsite_otherUsersKey(t *testing.T) {
-	needsEmulator(t, "its expected messages name the emulator's users (#1, #2, Bob's name and e-mail) and website id 1, and one case emulates a build without GET /account")
 	t.Run("server with GET /account", func(t *testing.T) {
-		env := newTestEnv(t, twoUsers(emulator.Options{}))
-		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
-		steps = append(steps, keptSteps(env.configAt(env.URL, keyOther),
-			`Website Belongs to Another User.*created or imported by user #1\b[^(]*api_key belongs to user #2 \(Bob, bob@example.test\).*Check the provider's api_key`,
-			`Website Not Found.*No website with id 1 belongs to this API key's user, user #2 \(Bob`)...)
-		steps = append(steps, keptState(env))
+		env := newAccEnv(t)
+		env.needsKey2(t)
+		owner, other := env.account(t, env.Key), env.account(t, env.Key2)
+		steps := []resource.TestStep{{Config: env.configAt(env.URL, env.Key)}}
+		steps = append(steps, env.keptSteps(t, env.configAt(env.URL, env.Key2),
+			`Website Belongs to Another User.*created or imported by `+regexp.QuoteMeta(fmt.Sprintf("user #%d", owner.ID))+
+				`\b[^(]*api_key belongs to `+regexp.QuoteMeta(other.String())+`.*Check the provider's api_key`,
+			`Website Not Found.*No website with id [0-9]+ belongs to this API key's user, `+regexp.QuoteMeta(other.String()))...)
+		steps = append(steps, env.keptState())
 		env.test(t, steps...)
 	})
 	t.Run("older build without GET /account", func(t *testing.T) {
+		needsEmulator(t, "emulates an older build without GET /account, and its expected messages name the emulator's website id 1")
 		env := newTestEnv(t, twoUsers(emulator.Options{NoAccountEndpoint: true}))
 		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
 		steps = append(steps, keptSteps(env.configAt(env.URL, keyOther),
