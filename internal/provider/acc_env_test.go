@@ -97,6 +97,10 @@ func newAccEnv(t *testing.T) *accEnv {
 		t.Cleanup(srv.Close)
 		env.emu, env.URL, env.Key, env.Key2 = e, srv.URL, keyOwner, keyOther
 	}
+	t.Setenv("TF_VAR_"+accKeyVar, env.Key)
+	if env.Key2 != "" {
+		t.Setenv("TF_VAR_"+accKey2Var, env.Key2)
+	}
 	t.Cleanup(func() { env.cleanup(t) })
 	return env
 }
@@ -132,11 +136,39 @@ func (env *accEnv) needsKey2(t *testing.T) {
 func (env *accEnv) providerConfig() string { return env.providerConfigWithKey(env.Key) }
 
 func (env *accEnv) providerConfigWithKey(key string) string {
-	return providerBlock(env.URL, key)
+	return env.providerBlock(env.URL, key)
 }
 
-func providerBlock(baseURL, key string) string {
-	return fmt.Sprintf("\nprovider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n}\n", baseURL, key)
+// Variables that carry the users' keys into the configurations (from
+// TF_VAR_<name>, set by newAccEnv).
+const (
+	accKeyVar  = "analytics_acc_api_key"
+	accKey2Var = "analytics_acc_api_key2"
+)
+
+// providerBlock is the provider block for baseURL and key. The users' keys
+// are not written into the configuration, which terraform-plugin-testing
+// logs at trace level and leaves in working directories: they come from
+// sensitive variables (apiKeyRef). Any other key (a wrong one) is written
+// as is.
+func (env *accEnv) providerBlock(baseURL, key string) string {
+	ref, decl := env.apiKeyRef(key)
+	return fmt.Sprintf("%s\nprovider \"analytics\" {\n  base_url = %q\n  api_key  = %s\n}\n", decl, baseURL, ref)
+}
+
+// apiKeyRef returns the expression of key in a configuration and the
+// declaration it needs.
+func (env *accEnv) apiKeyRef(key string) (ref, decl string) {
+	name := ""
+	switch {
+	case key == env.Key:
+		name = accKeyVar
+	case key == env.Key2 && key != "":
+		name = accKey2Var
+	default:
+		return fmt.Sprintf("%q", key), ""
+	}
+	return "var." + name, fmt.Sprintf("\nvariable %q {\n  type      = string\n  sensitive = true\n}\n", name)
 }
 
 // config joins the provider block and the given HCL.

@@ -103,7 +103,7 @@ func (env *accEnv) twoWebsites() string {
 // configAt is the provider block with another base_url or key, and the
 // test's two websites.
 func (env *accEnv) configAt(baseURL, key string) string {
-	return providerBlock(baseURL, key) + env.twoWebsites()
+	return env.providerBlock(baseURL, key) + env.twoWebsites()
 }
 
 // keptSteps is keptSteps for an accEnv: the import step adopts the test's

@@ -362,7 +362,7 @@ data "analytics_website" "after" {
 func TestAccDataSources_wrongBaseURL(t *testing.T) {
 	env := newAccEnv(t)
 	w := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds"), ExcludeBots: true})
-	wrong := providerBlock(env.URL+"/analytics", env.Key)
+	wrong := env.providerBlock(env.URL+"/analytics", env.Key)
 	want := expectError(`Unexpected Answer at base_url.*could not be found`)
 	env.test(t,
 		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_id" { id = "%d" }`, w.ID), ExpectError: want},

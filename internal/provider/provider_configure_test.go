@@ -182,15 +182,16 @@ func TestProviderNotConfigured(t *testing.T) {
 func TestAccProvider_unknownConfiguration(t *testing.T) {
 	env := newAccEnv(t)
 	domain := env.domain("unknown-provider")
+	key, decl := env.apiKeyRef(env.Key)
 	cfg := func(extra string) string {
-		return `
+		return decl + `
 resource "terraform_data" "url" {
   input = "` + env.URL + `"
 }
 
 provider "analytics" {
   base_url = terraform_data.url.output
-  api_key  = "` + env.Key + `"
+  api_key  = ` + key + `
 }
 ` + extra
 	}
