@@ -58,8 +58,7 @@ func needsEmulator(t *testing.T, why string) {
 type accEnv struct {
 	URL  string
 	Key  string
-	Key2 string // another user's key; "" in the live mode without ANALYTICS_ACC_API_KEY2
-	live bool
+	Key2 string             // another user's key; "" in the live mode without ANALYTICS_ACC_API_KEY2
 	emu  *emulator.Emulator // local mode only
 	// run starts every domain of this test: testDomainPrefix and a random
 	// part, unique across the installation.
@@ -78,7 +77,6 @@ func newAccEnv(t *testing.T) *accEnv {
 	}
 	env := &accEnv{run: testDomainPrefix + randomLabel(t, 6), seeded: map[int64]bool{}}
 	if liveMode() {
-		env.live = true
 		env.URL = os.Getenv(envAccBaseURL)
 		env.Key = os.Getenv(envAccAPIKey)
 		env.Key2 = os.Getenv(envAccAPIKey2)
@@ -290,114 +288,42 @@ func (env *accEnv) api(key string) *client.Client {
 	return c
 }
 
-// seed creates a website for key's user through the API, as the web
-// interface would, outside Terraform. The cleanup deletes it if the test
-// does not.
-func (env *accEnv) seed(t *testing.T, key string, in client.WebsiteInput) client.Website {
-	t.Helper()
-	if !strings.HasPrefix(in.Domain, env.run+"-") {
-		t.Fatalf("seed: the domain %q does not come from env.domain", in.Domain)
-	}
-	w, err := env.api(key).CreateWebsite(context.Background(), in)
-	if err != nil {
-		t.Fatalf("seed %s: %v", in.Domain, err)
-	}
-	env.mu.Lock()
-	env.seeded[w.ID] = true
-	env.mu.Unlock()
-	return *w
-}
-
-// website returns key's website of domain, through the API.
-func (env *accEnv) website(key, domain string) (*client.Website, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	return env.api(key).FindWebsiteByDomain(ctx, domain)
-}
-
-// mustWebsite is website for a step's PreConfig: it fails the test when the
-// website is not there.
-func (env *accEnv) mustWebsite(t *testing.T, domain string) client.Website {
-	t.Helper()
-	w, err := env.website(env.Key, domain)
-	if err != nil {
-		t.Fatalf("reading %s: %v", domain, err)
-	}
-	return *w
-}
-
-// checkWebsite runs fn against the API's record of domain (the first key's
-// user's).
-func (env *accEnv) checkWebsite(domain string, fn func(w client.Website) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		w, err := env.website(env.Key, domain)
-		if err != nil {
-			return fmt.Errorf("reading %s through the API: %w", domain, err)
+// The tests' domains are ones the server accepts and stores as they are,
+// the sweepers recognise them, and each test's are its own.
+func TestHarness_domains(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 50 {
+		env := &accEnv{run: testDomainPrefix + randomLabel(t, 6)}
+		if seen[env.run] {
+			t.Fatalf("two tests got the prefix %s", env.run)
 		}
-		return fn(*w)
-	}
-}
-
-// checkGone fails when key's user still has a website of domain.
-func (env *accEnv) checkGone(domain string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		_, err := env.website(env.Key, domain)
-		switch {
-		case err == nil:
-			return fmt.Errorf("%s is still on the server", domain)
-		case errors.Is(err, client.ErrNotFound):
-			return nil
-		default:
-			return err
-		}
-	}
-}
-
-// inputOf is the update that leaves w as it is (exclude_params, which the
-// API never returns, is not sent).
-func inputOf(w client.Website) client.WebsiteInput {
-	return client.WebsiteInput{
-		Privacy: w.PrivacyValue(), Email: w.EmailValue(), ExcludeBots: w.ExcludeBotsValue(),
-		ExcludeIPs: w.ExcludeIPs, OmitExcludeParams: true,
-	}
-}
-
-// change updates the website of domain through the API, as the web
-// interface would behind Terraform's back: edit gets the website's current
-// values (see inputOf).
-func (env *accEnv) change(t *testing.T, domain string, edit func(in *client.WebsiteInput)) {
-	t.Helper()
-	w := env.mustWebsite(t, domain)
-	in := inputOf(w)
-	edit(&in)
-	if _, err := env.api(env.Key).UpdateWebsite(context.Background(), w.ID, in); err != nil {
-		t.Fatalf("updating %s: %v", domain, err)
-	}
-}
-
-// remove deletes the website of domain through the API.
-func (env *accEnv) remove(t *testing.T, domain string) {
-	t.Helper()
-	w := env.mustWebsite(t, domain)
-	if err := env.api(env.Key).DeleteWebsite(context.Background(), w.ID); err != nil {
-		t.Fatalf("deleting %s: %v", domain, err)
-	}
-}
-
-// checkStored runs fn against the in-process emulator's record of domain,
-// for what the API never returns (the password itself, exclude_params). In
-// the live mode it checks nothing: such a test checks what the API shows
-// with checkWebsite too.
-func (env *accEnv) checkStored(domain string, fn func(w emulator.Website) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if env.emu == nil {
-			return nil
-		}
-		for _, w := range env.emu.Websites() {
-			if w.Domain == domain {
-				return fn(w)
+		seen[env.run] = true
+		for _, d := range []string{env.domain("www2-lifecycle"), env.run + "-my" + env.domain("shop")} {
+			if p := domainProblem(d); p != "" {
+				t.Errorf("%s: %s", d, p)
+			}
+			if got := canonicalDomain(d); got != d {
+				t.Errorf("%s is stored as %s", d, got)
+			}
+			if !isTestDomain(d) {
+				t.Errorf("the sweepers do not recognise %s", d)
 			}
 		}
-		return fmt.Errorf("the emulator has no website %q", domain)
+	}
+}
+
+// The users' keys never appear in a configuration; a wrong key does, as is.
+func TestHarness_keysNotInConfiguration(t *testing.T) {
+	t.Parallel()
+	env := &accEnv{URL: "https://analytics.example.com", Key: "first-user-key-secret", Key2: "second-user-key-secret"}
+	for key, want := range map[string]string{env.Key: "var." + accKeyVar, env.Key2: "var." + accKey2Var, "wrong-key": `"wrong-key"`} {
+		cfg := env.providerConfigWithKey(key)
+		if strings.Contains(cfg, "-secret") {
+			t.Errorf("the configuration holds a user's key:\n%s", cfg)
+		}
+		if !strings.Contains(cfg, "api_key  = "+want+"\n") {
+			t.Errorf("api_key is not %s:\n%s", want, cfg)
+		}
 	}
 }
