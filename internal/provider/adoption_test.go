@@ -14,6 +14,7 @@ import (
 // what the API cannot return, plans no change once imported, and a change
 // made in it loses nothing on the server.
 func TestAccWebsite_generatedConfig(t *testing.T) {
+	needsEmulator(t, "seeds exclude_params and passwords as the web interface stores them and counts the emulator's requests")
 	w := newCLIWorkdir(t)
 	env := newTestEnv(t, emulator.Options{})
 	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1),
@@ -71,6 +72,7 @@ import {
 // the user's plan allows (GET /account) warns at plan time; one that fits
 // does not.
 func TestAccWebsite_websiteLimitWarning(t *testing.T) {
+	needsEmulator(t, "needs a user whose plan allows 3 websites")
 	w := newCLIWorkdir(t)
 	env := newTestEnv(t, emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, WebsiteLimit: 3}}})
 	env.Seed(env.Key, emulator.Website{Domain: "existing.example.com"})

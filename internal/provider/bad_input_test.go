@@ -12,8 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
 // The catalog of bad input: every attribute's invalid values, each with
@@ -542,7 +541,7 @@ func TestBadInputCatalog(t *testing.T) {
 // TestAccBadInputCatalog runs the whole catalog through the real CLI as
 // PlanOnly steps and checks that none of them reached the API.
 func TestAccBadInputCatalog(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
+	env := newAccEnv(t)
 	var steps []resource.TestStep
 	for _, c := range badInputCatalog() {
 		steps = append(steps, resource.TestStep{
@@ -566,14 +565,19 @@ func TestAccBadInputCatalog(t *testing.T) {
 			ExpectNonEmptyPlan: true,
 		})
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    steps,
+	env.testCase(t, resource.TestCase{
+		// Every step only plans: nothing is made, and nothing is listed to
+		// show it, so that the request count below holds only the plans'.
+		CheckDestroy: func(*terraform.State) error { return nil },
+		Steps:        steps,
 	})
 	// Only the plans of valid new websites ask who the key belongs to (for
-	// the website limit check); nothing else reaches the API.
-	if s := env.Stats(); s.Total != s.ByRoute["GET /api/v1/account"] {
+	// the website limit check); nothing else reaches the API. (Requests are
+	// counted on the in-process emulator only.)
+	if env.emu == nil {
+		return
+	}
+	if s := env.emu.Stats(); s.Total != s.ByRoute["GET /api/v1/account"] {
 		t.Errorf("the plan-time catalog sent API requests other than GET /account: %+v", s.ByRoute)
 	}
 }

@@ -156,6 +156,7 @@ func chaosSteps(t *testing.T, env *testEnv, settings string, n int) resource.Tes
 // TestAccWebsite_chaos applies, updates and destroys 50 websites while the
 // server injects every kind of fault.
 func TestAccWebsite_chaos(t *testing.T) {
+	needsEmulator(t, "injects every kind of fault into the server (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{
 		Seed:    20240601,
@@ -185,6 +186,7 @@ func TestAccWebsite_chaos(t *testing.T) {
 // TestAccWebsite_chaosEachFault runs the same lifecycle on a few websites
 // with one kind of fault at a time, at a high rate.
 func TestAccWebsite_chaosEachFault(t *testing.T) {
+	needsEmulator(t, "injects one kind of fault at a time into the server (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	for _, tc := range []struct {
 		name   string
@@ -223,6 +225,7 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 // throttle (20 requests per 2s window, a shortened minute) with Terraform's
 // default parallelism of 10: the pacer keeps below it, without errors.
 func TestAccWebsite_throttle(t *testing.T) {
+	needsEmulator(t, "shortens the throttle window to 2s and applies 100 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
 	env := newTestEnv(t, emulator.Options{RateLimit: 20, RateWindow: 2 * time.Second})
 	start := time.Now()
 	resource.Test(t, resource.TestCase{
@@ -246,6 +249,7 @@ func TestAccWebsite_throttle(t *testing.T) {
 
 // TestAccWebsite_requestsPerMinute caps the request rate client-side.
 func TestAccWebsite_requestsPerMinute(t *testing.T) {
+	needsEmulator(t, "measures the client-side cap with the emulator's request counts")
 	env := newTestEnv(t, emulator.Options{})
 	var applied time.Duration
 	resource.Test(t, resource.TestCase{
@@ -271,6 +275,7 @@ func TestAccWebsite_requestsPerMinute(t *testing.T) {
 // lost meets a domain that existed before the apply: it is not adopted, and
 // the error says to import it.
 func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
+	needsEmulator(t, "loses the first answer of a create (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}})
 	env.Seed(env.Key, emulator.Website{Domain: "taken.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
@@ -292,6 +297,7 @@ func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 // malformed JSON fails the refresh with an error that says what was
 // expected.
 func TestAccWebsite_malformedAnswer(t *testing.T) {
+	needsEmulator(t, "makes the server answer with malformed JSON (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	env := newTestEnv(t, emulator.Options{})
 	cfg := env.reliableConfig("max_retries = 1", websiteHCL(`domain = "example.com"`))
@@ -328,6 +334,7 @@ func TestAccWebsite_malformedAnswer(t *testing.T) {
 // TestAccWebsite_retryPastDeadline: a server that asks for a wait longer
 // than the operation's time limit makes the create fail at once, saying so.
 func TestAccWebsite_retryPastDeadline(t *testing.T) {
+	needsEmulator(t, "makes the server throttle every create for a minute (fault injection)")
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute, Methods: []string{"POST"}}})
 	start := time.Now()
 	resource.Test(t, resource.TestCase{

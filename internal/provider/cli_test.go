@@ -61,12 +61,21 @@ func builtProvider(t *testing.T) (cliConfig string) {
 	return filepath.Join(providerBuild.dir, "cli.tfrc")
 }
 
+// TestMain runs the tests, or with -sweep the sweepers instead
+// (sweep_test.go), through terraform-plugin-testing's resource.TestMain.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	resource.TestMain(runAndClean{m})
+}
+
+// runAndClean runs the tests, then removes the provider built for them.
+type runAndClean struct{ m *testing.M }
+
+func (r runAndClean) Run() int {
+	code := r.m.Run()
 	if providerBuild.dir != "" {
 		_ = os.RemoveAll(providerBuild.dir)
 	}
-	os.Exit(code)
+	return code
 }
 
 // cliWorkdir is a working directory in which a test runs the CLI of

@@ -1,9 +1,9 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -24,144 +25,46 @@ import (
 // stores differently, slow creates and redirects. Every test ends by showing
 // that the state and the server still hold what they held.
 
-// Keys of the two users of the data-safety tests.
-const (
-	keyOwner = emulator.DefaultAPIKey
-	keyOther = "OtherUsersValidApiKey0123456789abcdefghijklmnopqrstuvwxyzABCDE"
-)
-
-func twoUsers(opts emulator.Options) emulator.Options {
-	opts.Users = []emulator.User{
-		{Key: keyOwner, Name: "Alice", Email: "alice@example.test"},
-		{Key: keyOther, Name: "Bob", Email: "bob@example.test"},
-	}
-	return opts
-}
-
-// twoWebsites is the configuration of the data-safety tests: two websites,
-// so that "every website vanished at once" can be told from one deletion.
-func twoWebsites() string {
-	return websiteHCL(`
-  domain         = "safe-a.example.com"
-  exclude_params = ["utm_source"]
-`) + `
-resource "analytics_website" "second" {
-  domain = "safe-b.example.com"
-}
-`
-}
-
-// configAt is the provider block with another base_url or key, and the
-// websites.
-func (env *testEnv) configAt(baseURL, key string) string {
-	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n}\n", baseURL, key) + twoWebsites()
-}
-
-// keptSteps are the operations a user runs against a wrong base_url or with
-// a wrong key, each of which must fail with want and leave the state alone:
-// plan (a refresh), destroy and import. (apply -refresh-only: see
-// TestAccWebsite_refreshOnlyKeepsState.)
-func keptSteps(cfg, want, importWant string) []resource.TestStep {
-	return []resource.TestStep{
-		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
-		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
-		{ // an import block adopting website 1 under another address
-			Config: cfg + `
-import {
-  to = analytics_website.adopted
-  id = "1"
-}
-resource "analytics_website" "adopted" {
-  domain = "safe-b.example.com"
-}
-`,
-			PlanOnly:    true,
-			ExpectError: expectError(importWant),
-		},
-	}
-}
-
-// keptState is the last step: with the right settings, the plan is empty,
-// so the state still holds both websites as they are on the server. It is a
-// plan-only step (an apply would repair what it checks), and
-// terraform-plugin-testing runs neither Check nor ConfigStateChecks in
-// those: the checks are plan checks of the refreshed plan, which it runs.
-func keptState(env *testEnv) resource.TestStep {
-	return resource.TestStep{
-		Config:   env.configAt(env.URL, keyOwner),
-		PlanOnly: true,
-		ConfigPlanChecks: resource.ConfigPlanChecks{
-			PostApplyPostRefresh: []plancheck.PlanCheck{
-				plancheck.ExpectEmptyPlan(),
-				plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionNoop),
-				plancheck.ExpectResourceAction("analytics_website.second", plancheck.ResourceActionNoop),
-				planCheckFunc(func(req plancheck.CheckPlanRequest) error {
-					var n int // resources in the refreshed state the plan was made from
-					if p := req.Plan; p.PriorState != nil && p.PriorState.Values != nil && p.PriorState.Values.RootModule != nil {
-						n = len(p.PriorState.Values.RootModule.Resources)
-					}
-					if n != 2 {
-						return fmt.Errorf("the state holds %d websites, want 2", n)
-					}
-					if n := len(env.Websites()); n != 2 {
-						return fmt.Errorf("the server holds %d websites, want 2", n)
-					}
-					return nil
-				}),
-			},
-		},
-	}
-}
-
-// planCheckFunc is a plan check written as a function.
-type planCheckFunc func(plancheck.CheckPlanRequest) error
-
-func (f planCheckFunc) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	resp.Error = f(req)
-}
-
-// proxy404 answers the paths under /proxy/ as a web server in front of the
-// application would: with its own HTML 404 page.
-func proxy404(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/proxy/") {
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = w.Write([]byte("<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"))
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
 func TestAccWebsite_wrongBaseURL(t *testing.T) {
 	cases := []struct{ name, suffix, want string }{
 		{"moved path prefix", "/analytics", `Unexpected Answer at base_url.*/analytics/api/v1.*could not be found`},
-		{"proxy HTML 404", "/proxy", `Unexpected Answer at base_url.*404 Not Found`},
 		{"unknown path under /api/v1", "/api/v1/v2", `Unexpected Answer at base_url.*Resource not found`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			env := newTestEnv(t, emulator.Options{}, proxy404)
-			steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
-			steps = append(steps, keptSteps(env.configAt(env.URL+c.suffix, keyOwner), c.want, c.want)...)
-			steps = append(steps, keptState(env))
+			env := newAccEnv(t)
+			steps := []resource.TestStep{{Config: env.configAt(env.URL, env.Key)}}
+			steps = append(steps, keptSteps(env.configAt(env.URL+c.suffix, env.Key), c.want, c.want)...)
+			steps = append(steps, env.keptState())
 			env.test(t, steps...)
 		})
 	}
+	t.Run("proxy HTML 404", func(t *testing.T) {
+		needsEmulator(t, "a web server's own HTML 404 page in front of the API (a handler around the emulator)")
+		want := `Unexpected Answer at base_url.*404 Not Found`
+		env := newTestEnv(t, emulator.Options{}, proxy404)
+		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
+		steps = append(steps, keptSteps(env.configAt(env.URL+"/proxy", keyOwner), want, want)...)
+		steps = append(steps, keptState(env))
+		env.test(t, steps...)
+	})
 }
 
 func TestAccWebsite_otherUsersKey(t *testing.T) {
 	t.Run("server with GET /account", func(t *testing.T) {
-		env := newTestEnv(t, twoUsers(emulator.Options{}))
-		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
-		steps = append(steps, keptSteps(env.configAt(env.URL, keyOther),
-			`Website Belongs to Another User.*created or imported by user #1\b[^(]*api_key belongs to user #2 \(Bob, bob@example.test\).*Check the provider's api_key`,
-			`Website Not Found.*No website with id 1 belongs to this API key's user, user #2 \(Bob`)...)
-		steps = append(steps, keptState(env))
+		env := newAccEnv(t)
+		env.needsKey2(t)
+		owner, other := env.account(t, env.Key), env.account(t, env.Key2)
+		steps := []resource.TestStep{{Config: env.configAt(env.URL, env.Key)}}
+		steps = append(steps, env.keptSteps(t, env.configAt(env.URL, env.Key2),
+			`Website Belongs to Another User.*created or imported by `+regexp.QuoteMeta(fmt.Sprintf("user #%d", owner.ID))+
+				`\b[^(]*api_key belongs to `+regexp.QuoteMeta(other.String())+`.*Check the provider's api_key`,
+			`Website Not Found.*No website with id [0-9]+ belongs to this API key's user, `+regexp.QuoteMeta(other.String()))...)
+		steps = append(steps, env.keptState())
 		env.test(t, steps...)
 	})
 	t.Run("older build without GET /account", func(t *testing.T) {
+		needsEmulator(t, "emulates an older build without GET /account, and its expected messages name the emulator's website id 1")
 		env := newTestEnv(t, twoUsers(emulator.Options{NoAccountEndpoint: true}))
 		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
 		steps = append(steps, keptSteps(env.configAt(env.URL, keyOther),
@@ -245,6 +148,7 @@ resource "analytics_website" "b" {
 // Adopting a website whose exclude_params were set in the web interface,
 // then changing something else, must not erase them.
 func TestAccWebsite_importKeepsExcludeParams(t *testing.T) {
+	needsEmulator(t, "checks exclude_params and the password on the server, which the API never returns, and seeds exclude_params as the web interface stores them")
 	env := newTestEnv(t, emulator.Options{})
 	byID := env.Seed(env.Key, emulator.Website{Domain: "adopt-id.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nref"})
 	env.Seed(env.Key, emulator.Website{Domain: "adopt-domain.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "&"})
@@ -328,24 +232,44 @@ func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
 	// "0" is stored but reads back as no password, like an empty one.
 	for _, removed := range []string{"", "0"} {
 		t.Run(fmt.Sprintf("stored %q", removed), func(t *testing.T) {
-			env := newTestEnv(t, emulator.Options{})
-			cfg := env.config(websiteHCL(`
-  domain   = "pw-drift.example.com"
+			env := newAccEnv(t)
+			domain := env.domain("pw-drift")
+			cfg := env.config(websiteHCL(fmt.Sprintf(`
+  domain   = %q
   privacy  = "password"
   password = "pw-one-two"
-`))
+`, domain)))
 			env.test(t, []resource.TestStep{
 				{Config: cfg},
 				{
 					PreConfig: func() {
-						w, _ := env.websiteByDomain(t, "pw-drift.example.com")
-						env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.Password = removed })
+						if removed == "" {
+							// The API clears a password only with privacy 0
+							// or 1; privacy 2 sent without one keeps none.
+							env.change(t, domain, func(in *client.WebsiteInput) { in.Privacy, in.Password = 1, ptr("") })
+							env.change(t, domain, func(in *client.WebsiteInput) { in.Privacy = 2 })
+							return
+						}
+						env.change(t, domain, func(in *client.WebsiteInput) { in.Password = ptr(removed) })
 					},
 					Config: cfg,
 					ConfigPlanChecks: resource.ConfigPlanChecks{
 						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 					},
-					Check: checkStoredPassword(env, "pw-drift.example.com", "pw-one-two"),
+					Check: resource.ComposeTestCheckFunc(
+						env.checkWebsite(domain, func(w client.Website) error {
+							if !w.PasswordSet || w.PrivacyValue() != client.PrivacyPassword {
+								return fmt.Errorf("password set %v, privacy %d on the server; want a password and privacy 2", w.PasswordSet, w.PrivacyValue())
+							}
+							return nil
+						}),
+						env.checkStored(domain, func(w emulator.Website) error {
+							if w.Password != "pw-one-two" {
+								return fmt.Errorf("the password stored on the server is not the configured one")
+							}
+							return nil
+						}),
+					),
 				},
 			}...)
 		})
@@ -356,34 +280,40 @@ func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
 // server never matches, shows as a difference that the apply repairs; line
 // breaks of every kind do not.
 func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	cfg := env.config(websiteHCL(`
-  domain      = "ips.example.com"
+	env := newAccEnv(t)
+	domain := env.domain("ips")
+	cfg := env.config(websiteHCL(fmt.Sprintf(`
+  domain      = %q
   exclude_ips = ["10.0.0.1", "10.0.0.2"]
-`))
-	setIPs := func(v string) func() {
+`, domain)))
+	// setIPs stores v as the exclusion list (the API joins lines with LF).
+	setIPs := func(v ...string) func() {
 		return func() {
-			w, _ := env.websiteByDomain(t, "ips.example.com")
-			env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.ExcludeIPs = v })
+			env.change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = v })
 		}
 	}
 	env.test(t, []resource.TestStep{
 		{Config: cfg},
 		{
-			PreConfig: setIPs("10.0.0.1 \n10.0.0.2"),
+			PreConfig: setIPs("10.0.0.1 ", "10.0.0.2"),
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 			},
-			Check: checkEmulator(env, "ips.example.com", func(w emulator.Website) error {
-				if w.ExcludeIPs != "10.0.0.1\n10.0.0.2" && w.ExcludeIPs != "10.0.0.2\n10.0.0.1" {
-					return fmt.Errorf("exclude_ips is %q on the server", w.ExcludeIPs)
+			Check: env.checkWebsite(domain, func(w client.Website) error {
+				raw := ""
+				if w.ExcludeIPsRaw != nil {
+					raw = *w.ExcludeIPsRaw
+				}
+				if raw != "10.0.0.1\n10.0.0.2" && raw != "10.0.0.2\n10.0.0.1" {
+					return fmt.Errorf("exclude_ips is %q on the server", raw)
 				}
 				return nil
 			}),
 		},
 		{PreConfig: setIPs("10.0.0.2\r10.0.0.1"), Config: cfg, PlanOnly: true},
-		{PreConfig: setIPs("10.0.0.2\r\n10.0.0.1\r\n"), Config: cfg, PlanOnly: true},
+		// The trailing line break is trimmed by the server, as on every input.
+		{PreConfig: setIPs("10.0.0.2\r", "10.0.0.1\r\n"), Config: cfg, PlanOnly: true},
 	}...)
 }
 
@@ -393,6 +323,7 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 // first store lands: only the settle window (waiting for that store before
 // sending again) keeps the second from passing the uniqueness check too.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
+	needsEmulator(t, "injects a slow commit of the create (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}})
 	cfg := env.reliableConfig(`timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
@@ -423,6 +354,7 @@ func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 // A redirect to another URL (http:// to https://, say) names the URL to
 // use, and changes nothing.
 func TestAccWebsite_redirect(t *testing.T) {
+	needsEmulator(t, "turns a redirect on and off between steps (a handler around the emulator)")
 	var redirect atomic.Bool
 	env := newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -450,8 +382,9 @@ func TestAccWebsite_redirect(t *testing.T) {
 // a data source that depends on it) returns the new record, not one the
 // bulk reader read before the update.
 func TestAccWebsite_readAfterUpdateInOneRun(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	w := env.Seed(env.Key, emulator.Website{Domain: "fresh.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
+	env := newAccEnv(t)
+	domain := env.domain("fresh")
+	w := env.seed(t, env.Key, client.WebsiteInput{Domain: domain, ExcludeBots: true})
 	cfg := func(trigger string) string {
 		return env.config(fmt.Sprintf(`
 resource "terraform_data" "trigger" {
@@ -467,7 +400,7 @@ import {
   id = "%[1]d"
 }
 resource "analytics_website" "test" {
-  domain        = "fresh.example.com"
+  domain        = %[3]q
   email_reports = data.analytics_website.before.id != ""
 }
 # Read during the apply, after the update.
@@ -475,7 +408,7 @@ data "analytics_website" "after" {
   id         = "%[1]d"
   depends_on = [analytics_website.test]
 }
-`, w.ID, trigger))
+`, w.ID, trigger, domain))
 	}
 	env.test(t, []resource.TestStep{
 		{
@@ -491,17 +424,13 @@ data "analytics_website" "after" {
 // The data sources follow the same rule: an answer that is not the API's is
 // an error naming base_url, not "not found" (nor an empty list).
 func TestAccDataSources_wrongBaseURL(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	env.Seed(env.Key, emulator.Website{Domain: "ds.example.com"})
-	wrong := fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n}\n", env.URL+"/analytics", env.Key)
+	env := newAccEnv(t)
+	w := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds"), ExcludeBots: true})
+	wrong := env.providerBlock(env.URL+"/analytics", env.Key)
 	want := expectError(`Unexpected Answer at base_url.*could not be found`)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: wrong + `data "analytics_website" "by_id" { id = "1" }`, ExpectError: want},
-			{Config: wrong + `data "analytics_website" "by_domain" { domain = "ds.example.com" }`, ExpectError: want},
-			{Config: wrong + `data "analytics_websites" "all" {}`, ExpectError: want},
-		},
-	})
+	env.test(t,
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_id" { id = "%d" }`, w.ID), ExpectError: want},
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_domain" { domain = %q }`, w.Domain), ExpectError: want},
+		resource.TestStep{Config: wrong + `data "analytics_websites" "all" {}`, ExpectError: want},
+	)
 }

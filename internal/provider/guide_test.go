@@ -81,6 +81,7 @@ func checkUnchanged(t *testing.T, env *testEnv, seeded []emulator.Website) {
 // next plan is empty, and a website created later in the web interface is
 // imported by the next plan.
 func TestAccGuide_adoptAll(t *testing.T) {
+	needsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
 	env := newTestEnv(t, guideUsers)
 	seeded := seedAccount(env, 150)
@@ -121,6 +122,7 @@ func TestAccGuide_adoptAll(t *testing.T) {
 // import blocks written from the list data source, then
 // -generate-config-out.
 func TestAccGuide_adoptGenerated(t *testing.T) {
+	needsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
 	env := newTestEnv(t, guideUsers)
 	seeded := seedAccount(env, 30)
@@ -152,6 +154,7 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 // per website), the result is the websites themselves, and another user's
 // domain in the same plan is still "not found", with the usual hint.
 func TestAccImport_byDomainFromSweep(t *testing.T) {
+	needsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
 	env := newTestEnv(t, guideUsers)
 	var domains []string

@@ -11,26 +11,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Resource identity (Terraform 1.12 and OpenTofu 1.12 and later): the
 // identity is the website's id, set after create, refresh and update (older
 // clients send no prior identity), and import by identity plans clean.
 func TestAccWebsite_identity(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
+	env := newAccEnv(t)
 	idIs := regexp.MustCompile(`^[1-9][0-9]*$`)
 	// The import steps plan in a working directory of their own, where the
 	// provider's source must be named.
 	cfg := func(extra string) string {
-		return env.config(requiredProviders, websiteHCL(`domain = "identity.example.com"`+"\n"+extra))
+		return env.config(requiredProviders, websiteHCL(fmt.Sprintf("domain = %q\n", env.domain("identity"))+extra))
 	}
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	env.testCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []resource.TestStep{
 			{
 				Config: cfg(""),
@@ -69,20 +64,19 @@ func TestAccWebsite_identity(t *testing.T) {
 
 // An identity that is not a website id is refused, naming the form.
 func TestAccWebsite_identityImportInvalid(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	env := newAccEnv(t)
+	domain := env.domain("identity-invalid")
+	env.testCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []resource.TestStep{{
 			Config: env.config(fmt.Sprintf(`
 import {
   to       = analytics_website.test
   identity = { id = %q }
 }
-`, "example.com"), websiteHCL(`domain = "example.com"`)),
+`, domain), websiteHCL(fmt.Sprintf("domain = %q", domain))),
 			PlanOnly:    true,
-			ExpectError: expectError(`Invalid Import Identity.*numeric id, e.g. "12", got "example.com"`),
+			ExpectError: expectError(`Invalid Import Identity.*numeric id, e.g. "12", got "` + regexp.QuoteMeta(domain) + `"`),
 		}},
 	})
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // unknownValue marks an attribute whose value is unknown (only in these
@@ -188,35 +189,32 @@ func TestProviderNotConfigured(t *testing.T) {
 // once the provider is configured at apply; a data source, which must be
 // read during the plan, gets the "Provider Not Configured" error.
 func TestAccProvider_unknownConfiguration(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
+	env := newAccEnv(t)
+	domain := env.domain("unknown-provider")
+	key, decl := env.apiKeyRef(env.Key)
 	cfg := func(extra string) string {
-		return `
+		return decl + `
 resource "terraform_data" "url" {
   input = "` + env.URL + `"
 }
 
 provider "analytics" {
   base_url = terraform_data.url.output
-  api_key  = "` + env.Key + `"
+  api_key  = ` + key + `
 }
 ` + extra
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg(`data "analytics_website" "x" { domain = "seen-late.example.com" }`),
-				ExpectError: expectError(`Provider Not Configured.*base_url or api_key is not known yet.*apply those first`),
-			},
-			{
-				Config: cfg(websiteHCL(`domain = "unknown-provider.example.com"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
-				},
-				Check: checkEmulator(env, "unknown-provider.example.com", func(emulator.Website) error { return nil }),
-			},
+	env.test(t, []resource.TestStep{
+		{
+			Config:      cfg(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.domain("seen-late"))),
+			ExpectError: expectError(`Provider Not Configured.*base_url or api_key is not known yet.*apply those first`),
 		},
-	})
+		{
+			Config: cfg(websiteHCL(fmt.Sprintf(`domain = %q`, domain))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
+			},
+			Check: env.checkWebsite(domain, func(client.Website) error { return nil }),
+		},
+	}...)
 }

@@ -39,9 +39,12 @@ const (
 )
 
 // newTestEnv starts an emulator (with opts) behind an httptest server. wrap,
-// if given, wraps the emulator's handler, e.g. to act between requests.
+// if given, wraps the emulator's handler, e.g. to act between requests. In
+// the live mode it skips the test: a test that needs only the public API
+// uses newAccEnv instead (acc_env_test.go).
 func newTestEnv(t *testing.T, opts emulator.Options, wrap ...func(http.Handler) http.Handler) *testEnv {
 	t.Helper()
+	needsEmulator(t, "it sets up the emulator itself (newTestEnv: options, fault injection, its memory or request counts)")
 	if opts.RateLimit == 0 {
 		opts.RateLimit, opts.RateWindow = testRateLimit, testRateWindow
 	}

@@ -14,6 +14,7 @@ import (
 // another user's key or behind a redirect, fails and leaves the state file
 // exactly as it was.
 func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
+	needsEmulator(t, "puts a web server's HTML 404 and a redirect in front of the API (handlers around the emulator)")
 	w := newCLIWorkdir(t)
 	var redirect atomic.Bool
 	env := newTestEnv(t, twoUsers(emulator.Options{}), proxy404, func(next http.Handler) http.Handler {

@@ -247,6 +247,7 @@ func planOutputs(log string) []string {
 // trace level, so literal secrets in the test configuration would be found
 // in the log without any fault of Terraform or the provider.
 func TestAccWebsite_secretsNotLogged(t *testing.T) {
+	needsEmulator(t, "audits every request the emulator receives for the key and the password (a handler around the emulator)")
 	const (
 		apiKey    = "SecretApiKey0x5d1c0ffee0ddba11b16b00b57e57ab1e0123456789abcdefZZ" // 64 characters
 		password1 = "SecretPassOne-8c6f1e2d4a"
@@ -391,6 +392,7 @@ provider "analytics" {
 // test runs under OpenTofu 1.12 (see GNUmakefile) and is skipped under
 // Terraform 1.8.
 func TestAccWebsite_passwordWriteOnly(t *testing.T) {
+	needsEmulator(t, "audits the password sent in every request (a handler around the emulator) and reads the stored password, which the API never returns")
 	const (
 		domain    = "write-only.example.com"
 		password1 = "WriteOnlyPassOne-71f3c2"
@@ -550,23 +552,27 @@ variable "site_password" {
 // Terraform before 1.11 cannot send write-only values: the framework refuses
 // password_wo at validation, naming the version needed.
 func TestAccWebsite_passwordWriteOnlyNeedsTerraform111(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipAbove(tfversion.Version1_10_0)},
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	env := newAccEnv(t)
+	env.testCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipAbove(tfversion.Version1_10_0)},
+		// Nothing was made, and nothing is listed to show it: the request
+		// count below must stay 0.
+		CheckDestroy: func(*terraform.State) error { return nil },
 		Steps: []resource.TestStep{{
-			Config: env.config(websiteHCL(`
-  domain              = "old-terraform.example.com"
+			Config: env.config(websiteHCL(fmt.Sprintf(`
+  domain              = %q
   privacy             = "password"
   password_wo         = "s3cret-pass"
   password_wo_version = 1
-`)),
+`, env.domain("old-terraform")))),
 			PlanOnly:    true,
 			ExpectError: expectError(`WriteOnly Attribute Not Allowed.*password_wo.*only supported in Terraform 1.11 and later`),
 		}},
 	})
-	if n := env.Stats().Total; n != 0 {
+	if env.emu == nil { // requests are counted on the in-process emulator only
+		return
+	}
+	if n := env.emu.Stats().Total; n != 0 {
 		t.Errorf("%d API requests, want 0", n)
 	}
 }

@@ -28,6 +28,7 @@ func (env *testEnv) providerBlockFor(key string) string {
 // unrelated change must keep the exclusions; another user's key must not
 // empty the state, although 0.1.0 remembered no owner.
 func TestAccWebsite_upgradeFrom010(t *testing.T) {
+	needsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
 	w := newCLIWorkdir(t)
 	env := newTestEnv(t, twoUsers(emulator.Options{}))
 	env.Seed(keyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1), Password: "s3cret-pass"})

@@ -56,6 +56,7 @@ func (c requestsPlanCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanReq
 // and no GET /account: the state remembers every website's owner) instead
 // of 150 reads.
 func TestAccWebsite_bulk(t *testing.T) {
+	needsEmulator(t, "counts the emulator's requests per operation with the throttle off (150 websites)")
 	const n = 150
 	// A throttle that never refuses: this test counts requests.
 	env := newTestEnv(t, emulator.Options{RateLimit: 100000, RateWindow: time.Second})

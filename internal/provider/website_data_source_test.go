@@ -2,7 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -10,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -35,6 +38,7 @@ func seed250(env *testEnv) map[string]int64 {
 }
 
 func TestAccWebsiteDataSources(t *testing.T) {
+	needsEmulator(t, "seeds 250 websites (about 500 requests, over 8 minutes of a 60 requests/minute throttle) and expects the exact list of the user's websites, which on an installation holds the user's own")
 	env := newTestEnv(t, emulator.Options{})
 	ids := seed250(env)
 	id7 := strconv.FormatInt(ids["site-007.example.com"], 10)
@@ -121,4 +125,77 @@ data "analytics_websites" "newest_first" {}
 			},
 		},
 	})
+}
+
+// The data sources on any installation, with a few websites of the test's
+// own: by id, by exact domain (not the website whose domain contains it), a
+// case-insensitive search sorted both ways, a missing domain and another
+// user's website.
+func TestAccWebsiteDataSources_fewWebsites(t *testing.T) {
+	env := newAccEnv(t)
+	a := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds-a"), Privacy: client.PrivacyPrivate, Email: true,
+		ExcludeBots: true, ExcludeIPs: []string{"192.0.2.1\r", "2001:db8::/32"}})
+	env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds-b"), Privacy: client.PrivacyPassword, Password: ptr("pw-ds-b"), ExcludeBots: true})
+	decoy := env.seed(t, env.Key, client.WebsiteInput{Domain: env.run + "-x" + a.Domain, ExcludeBots: true})
+	last := resource.TestStep{ // a valid last step, so that the post-test destroy can run
+		Config: env.config(fmt.Sprintf(`data "analytics_websites" "x" { search = %q }`, env.run)),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.analytics_websites.x", tfjsonpath.New("websites"), knownvalue.ListSizeExact(3)),
+		},
+	}
+	steps := []resource.TestStep{
+		{
+			Config: env.config(fmt.Sprintf(`
+data "analytics_website" "by_id" {
+  id = "%d"
+}
+
+data "analytics_website" "by_domain" {
+  domain = %q
+}
+
+data "analytics_websites" "asc" {
+  search  = %q
+  sort_by = "domain"
+  sort    = "asc"
+}
+
+data "analytics_websites" "desc" {
+  search  = %q
+  sort_by = "domain"
+  sort    = "desc"
+}
+`, a.ID, a.Domain, strings.ToUpper(env.run), env.run)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("domain"), knownvalue.StringExact(a.Domain)),
+				statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("privacy"), knownvalue.StringExact("private")),
+				statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("email_reports"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("exclude_ips"), knownvalue.SetExact([]knownvalue.Check{
+					knownvalue.StringExact("192.0.2.1"), knownvalue.StringExact("2001:db8::/32"),
+				})),
+				statecheck.ExpectKnownValue("data.analytics_website.by_domain", tfjsonpath.New("id"), knownvalue.StringExact(strconv.FormatInt(a.ID, 10))),
+				statecheck.ExpectKnownValue("data.analytics_website.by_domain", tfjsonpath.New("password_set"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue("data.analytics_websites.asc", tfjsonpath.New("websites"), knownvalue.ListSizeExact(3)),
+				statecheck.ExpectKnownValue("data.analytics_websites.asc", tfjsonpath.New("websites").AtSliceIndex(0).AtMapKey("domain"),
+					knownvalue.StringExact(a.Domain)),
+				statecheck.ExpectKnownValue("data.analytics_websites.asc", tfjsonpath.New("websites").AtSliceIndex(1).AtMapKey("password_set"),
+					knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue("data.analytics_websites.desc", tfjsonpath.New("websites").AtSliceIndex(0).AtMapKey("domain"),
+					knownvalue.StringExact(decoy.Domain)),
+			},
+		},
+		{
+			Config:      env.config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.domain("missing"))),
+			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + regexp.QuoteMeta(env.domain("missing")) + `"`),
+		},
+	}
+	if env.Key2 != "" { // another user's website is not visible
+		other := env.seed(t, env.Key2, client.WebsiteInput{Domain: env.domain("ds-other"), ExcludeBots: true})
+		steps = append(steps, resource.TestStep{
+			Config:      env.config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, other.Domain)),
+			ExpectError: expectError(`Website Not Found`),
+		})
+		// and the last step's search, 3 websites, shows none of the other user's
+	}
+	env.test(t, append(steps, last)...)
 }

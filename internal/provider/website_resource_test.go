@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -68,65 +69,72 @@ func checkDestroyed(env *testEnv) resource.TestCheckFunc {
 	}
 }
 
+// sameLines reports whether the API's exclusion list holds want, in any
+// order.
+func sameLines(name string, got []string, want string) error {
+	if g := sortedLines(strings.Join(got, "\n")); g != want {
+		return fmt.Errorf("%s on the server = %q, want %q", name, g, want)
+	}
+	return nil
+}
+
 func TestAccWebsite_lifecycle(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
+	env := newAccEnv(t)
+	domain, domain2 := env.domain("lifecycle"), env.domain("www2-lifecycle")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{ // create with defaults
-				Config: env.config(websiteHCL(`domain = "example.com"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(websiteAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[1-9][0-9]*$`))),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("privacy"), knownvalue.StringExact("public")),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("password"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("email_reports"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_bots"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_params"), knownvalue.Null()), // not managed
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_ips"), knownvalue.SetSizeExact(0)),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
-				},
-				Check: checkEmulator(env, "example.com", func(w emulator.Website) error {
-					// every field is sent explicitly: no NULL privacy/email
-					if err := intIs("privacy", w.Privacy, 0); err != nil {
-						return err
-					}
-					if err := intIs("email", w.Email, 0); err != nil {
-						return err
-					}
-					return intIs("exclude_bots", w.ExcludeBots, 1)
-				}),
+	env.test(t, []resource.TestStep{
+		{ // create with defaults
+			Config: env.config(websiteHCL(fmt.Sprintf(`domain = %q`, domain))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{ // in-place update of every mutable attribute
-				Config: env.config(websiteHCL(`
-  domain         = "example.com"
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(websiteAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[1-9][0-9]*$`))),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("privacy"), knownvalue.StringExact("public")),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("password"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("email_reports"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_bots"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_params"), knownvalue.Null()), // not managed
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_ips"), knownvalue.SetSizeExact(0)),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+			},
+			Check: env.checkWebsite(domain, func(w client.Website) error {
+				// every field is sent explicitly: no NULL privacy/email
+				if err := intIs("privacy", w.Privacy, 0); err != nil {
+					return err
+				}
+				if err := intIs("email", w.Email, 0); err != nil {
+					return err
+				}
+				return intIs("exclude_bots", w.ExcludeBots, 1)
+			}),
+		},
+		{ // in-place update of every mutable attribute
+			Config: env.config(websiteHCL(fmt.Sprintf(`
+  domain         = %q
   privacy        = "password"
   password       = "s3cret-pass"
   email_reports  = true
   exclude_bots   = false
   exclude_params = ["utm_source", "fbclid"]
   exclude_ips    = ["203.0.113.7", "10.0.0.0/8", "2001:db8::/32"]
-`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameID.AddStateValue(websiteAddr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("privacy"), knownvalue.StringExact("password")),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("password"), knownvalue.StringExact("s3cret-pass")),
-					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_ips"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.StringExact("203.0.113.7"), knownvalue.StringExact("10.0.0.0/8"), knownvalue.StringExact("2001:db8::/32"),
-					})),
-				},
-				Check: checkEmulator(env, "example.com", func(w emulator.Website) error {
+`, domain))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				sameID.AddStateValue(websiteAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("privacy"), knownvalue.StringExact("password")),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("password"), knownvalue.StringExact("s3cret-pass")),
+				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_ips"), knownvalue.SetExact([]knownvalue.Check{
+					knownvalue.StringExact("203.0.113.7"), knownvalue.StringExact("10.0.0.0/8"), knownvalue.StringExact("2001:db8::/32"),
+				})),
+			},
+			Check: resource.ComposeTestCheckFunc(
+				env.checkWebsite(domain, func(w client.Website) error {
 					for _, c := range []struct {
 						name string
 						p    *int
@@ -136,156 +144,142 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 							return err
 						}
 					}
+					if !w.PasswordSet {
+						return fmt.Errorf("the server says no password is set")
+					}
+					return sameLines("exclude_ips", w.ExcludeIPs, "10.0.0.0/8,2001:db8::/32,203.0.113.7")
+				}),
+				env.checkStored(domain, func(w emulator.Website) error { // what the API never returns
 					if w.Password != "s3cret-pass" {
 						return fmt.Errorf("password on the server is not the configured one")
 					}
 					if got := sortedLines(w.ExcludeParams); got != "fbclid,utm_source" {
 						return fmt.Errorf("exclude_params on the server = %q", got)
 					}
-					if got := sortedLines(w.ExcludeIPs); got != "10.0.0.0/8,2001:db8::/32,203.0.113.7" {
-						return fmt.Errorf("exclude_ips on the server = %q", got)
-					}
 					return nil
 				}),
-			},
-			{ // leaving password privacy clears the password on the server
-				Config: env.config(websiteHCL(`
-  domain         = "example.com"
-  privacy        = "private"
-  exclude_params = ["utm_source"]
-`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(websiteAddr, tfjsonpath.New("id"))},
-				Check: checkEmulator(env, "example.com", func(w emulator.Website) error {
-					if w.Password != "" {
-						return fmt.Errorf("the password is still stored after leaving password privacy")
-					}
-					if w.ExcludeIPs != "" {
-						return fmt.Errorf("exclude_ips = %q on the server, want empty", w.ExcludeIPs)
-					}
-					return intIs("privacy", w.Privacy, 1)
-				}),
-			},
-			{ // a new domain replaces the website
-				Config: env.config(websiteHCL(`
-  domain         = "www2.example.org"
-  privacy        = "private"
-  exclude_params = ["utm_source"]
-`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				Check: func(*terraform.State) error {
-					if _, ok := env.websiteByDomain(t, "example.com"); ok {
-						return fmt.Errorf("the old website is still on the server after replacement")
-					}
-					if n := len(env.Websites()); n != 1 {
-						return fmt.Errorf("the server holds %d websites, want 1", n)
-					}
-					return nil
-				},
-			},
-			{ // import by id
-				ResourceName:            websiteAddr,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"exclude_params"},
-			},
-			{ // import by exact domain
-				ResourceName:            websiteAddr,
-				ImportState:             true,
-				ImportStateId:           "www2.example.org",
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"exclude_params"},
-			},
+			),
 		},
-	})
+		{ // leaving password privacy clears the password on the server
+			Config: env.config(websiteHCL(fmt.Sprintf(`
+  domain         = %q
+  privacy        = "private"
+  exclude_params = ["utm_source"]
+`, domain))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(websiteAddr, tfjsonpath.New("id"))},
+			Check: env.checkWebsite(domain, func(w client.Website) error {
+				if w.PasswordSet {
+					return fmt.Errorf("the password is still stored after leaving password privacy")
+				}
+				if len(w.ExcludeIPs) != 0 {
+					return fmt.Errorf("exclude_ips = %q on the server, want empty", w.ExcludeIPs)
+				}
+				return intIs("privacy", w.Privacy, 1)
+			}),
+		},
+		{ // a new domain replaces the website
+			Config: env.config(websiteHCL(fmt.Sprintf(`
+  domain         = %q
+  privacy        = "private"
+  exclude_params = ["utm_source"]
+`, domain2))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			Check: resource.ComposeTestCheckFunc(
+				env.checkGone(domain),
+				env.checkWebsite(domain2, func(client.Website) error { return nil }),
+			),
+		},
+		{ // import by id
+			ResourceName:            websiteAddr,
+			ImportState:             true,
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"exclude_params"},
+		},
+		{ // import by exact domain
+			ResourceName:            websiteAddr,
+			ImportState:             true,
+			ImportStateId:           domain2,
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"exclude_params"},
+		},
+	}...)
 }
 
 // An import block by domain plans no change for a matching configuration.
 func TestAccWebsite_importBlockByDomain(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	one, two := 1, 1
-	env.Seed(env.Key, emulator.Website{Domain: "shop.example.com", Privacy: &one, Email: &two, ExcludeBots: ptr(0),
-		ExcludeIPs: "192.0.2.1\r\n192.0.2.0/24"})
+	env := newAccEnv(t)
+	domain := env.domain("shop")
+	seeded := env.seed(t, env.Key, client.WebsiteInput{Domain: domain, Privacy: 1, Email: true, ExcludeBots: false,
+		ExcludeIPs: []string{"192.0.2.1\r", "192.0.2.0/24"}})
 	// a substring match that must not be taken for the website
-	env.Seed(env.Key, emulator.Website{Domain: "myshop.example.com"})
+	env.seed(t, env.Key, client.WebsiteInput{Domain: env.run + "-my" + domain, ExcludeBots: true})
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.config(`
+	env.test(t, resource.TestStep{
+		Config: env.config(fmt.Sprintf(`
 import {
   to = analytics_website.test
-  id = "shop.example.com"
+  id = %[1]q
 }
-` + websiteHCL(`
-  domain        = "shop.example.com"
+`, domain) + websiteHCL(fmt.Sprintf(`
+  domain        = %q
   privacy       = "private"
   email_reports = true
   exclude_bots  = false
   exclude_ips   = ["192.0.2.0/24", "192.0.2.1"]
-`)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionNoop)},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("domain"), knownvalue.StringExact("shop.example.com")),
-				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("id"), knownvalue.StringExact("1")),
-			},
-		}},
+`, domain))),
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionNoop)},
+		},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("domain"), knownvalue.StringExact(domain)),
+			statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("id"), knownvalue.StringExact(fmt.Sprint(seeded.ID))),
+		},
 	})
 }
 
 func TestAccWebsite_drift(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	cfg := env.config(websiteHCL(`
-  domain        = "drift.example.com"
+	env := newAccEnv(t)
+	domain := env.domain("drift")
+	cfg := env.config(websiteHCL(fmt.Sprintf(`
+  domain        = %q
   privacy       = "password"
   password      = "initial-pass"
   email_reports = true
   exclude_ips   = ["1.2.3.4", "5.6.7.8"]
-`))
-	idOf := func() int64 {
-		w, ok := env.websiteByDomain(t, "drift.example.com")
-		if !ok {
-			t.Fatal("the emulator has no website drift.example.com")
-		}
-		return w.ID
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{ // the web UI stores CRLF line ends and a trailing newline: no diff
-				PreConfig: func() {
-					env.UpdateWebsite(idOf(), func(w *emulator.Website) { w.ExcludeIPs = "5.6.7.8\r\n1.2.3.4\r\n" })
-				},
-				Config:   cfg,
-				PlanOnly: true,
+`, domain)))
+	env.test(t, []resource.TestStep{
+		{Config: cfg},
+		{ // the web UI stores CRLF line ends: no diff
+			PreConfig: func() {
+				env.change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"5.6.7.8\r", "1.2.3.4\r\n"} })
 			},
-			{ // changed behind Terraform's back: plan updates, apply restores
-				PreConfig: func() {
-					env.UpdateWebsite(idOf(), func(w *emulator.Website) {
-						w.Privacy, w.Email, w.ExcludeBots = ptr(0), ptr(0), ptr(0)
-						w.Password = ""
-						w.ExcludeIPs = "9.9.9.9"
-					})
+			Config:   cfg,
+			PlanOnly: true,
+		},
+		{ // changed behind Terraform's back: plan updates, apply restores
+			PreConfig: func() {
+				env.change(t, domain, func(in *client.WebsiteInput) {
+					// the API clears a password only with privacy 0 or 1
+					in.Privacy, in.Email, in.ExcludeBots = 0, false, false
+					in.Password = ptr("")
+					in.ExcludeIPs = []string{"9.9.9.9"}
+				})
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("privacy"), knownvalue.StringExact("password")),
 				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("privacy"), knownvalue.StringExact("password")),
-					},
-				},
-				Check: checkEmulator(env, "drift.example.com", func(w emulator.Website) error {
-					if w.Password != "initial-pass" {
+			},
+			Check: resource.ComposeTestCheckFunc(
+				env.checkWebsite(domain, func(w client.Website) error {
+					if !w.PasswordSet {
 						return fmt.Errorf("the password removed outside Terraform was not restored")
 					}
 					if err := intIs("privacy", w.Privacy, 2); err != nil {
@@ -294,27 +288,34 @@ func TestAccWebsite_drift(t *testing.T) {
 					if err := intIs("exclude_bots", w.ExcludeBots, 1); err != nil {
 						return err
 					}
-					if got := sortedLines(w.ExcludeIPs); got != "1.2.3.4,5.6.7.8" {
-						return fmt.Errorf("exclude_ips = %q", got)
+					if err := sameLines("exclude_ips", w.ExcludeIPs, "1.2.3.4,5.6.7.8"); err != nil {
+						return err
 					}
 					return intIs("email", w.Email, 1)
 				}),
-			},
-			{ // deleted behind Terraform's back: plan recreates
-				PreConfig: func() { env.DeleteWebsite(idOf()) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
-				},
-				Check: checkEmulator(env, "drift.example.com", func(emulator.Website) error { return nil }),
-			},
+				env.checkStored(domain, func(w emulator.Website) error {
+					if w.Password != "initial-pass" {
+						return fmt.Errorf("the password restored is not the configured one")
+					}
+					return nil
+				}),
+			),
 		},
-	})
+		{ // deleted behind Terraform's back: plan recreates
+			PreConfig: func() { env.remove(t, domain) },
+			Config:    cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
+			},
+			Check: env.checkWebsite(domain, func(client.Website) error { return nil }),
+		},
+	}...)
 }
 
 // The real server answers an update of a deleted website with a 500; the
 // provider must say what happened, and the next apply recreates it.
 func TestAccWebsite_updateOfDeletedWebsite(t *testing.T) {
+	needsEmulator(t, "deletes the website between Terraform's refresh and its update (a handler around the emulator), and emulates an older build's 404")
 	for name, legacy := range map[string]bool{"current build answers 500": false, "older build answers 404": true} {
 		t.Run(name, func(t *testing.T) { testUpdateOfDeletedWebsite(t, legacy) })
 	}
@@ -355,19 +356,42 @@ func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 	})
 }
 
-// Errors only the server can detect.
+// Errors only the server can detect: a domain another user of the
+// installation holds, and a key it does not know.
 func TestAccWebsite_serverErrors(t *testing.T) {
+	env := newAccEnv(t)
+	env.needsKey2(t)
+	taken := env.domain("taken")
+	env.seed(t, env.Key2, client.WebsiteInput{Domain: taken, ExcludeBots: true})
+	step := func(key, domain, want string) resource.TestStep {
+		return resource.TestStep{
+			Config:      env.providerConfigWithKey(key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
+			ExpectError: expectError(want),
+		}
+	}
+	env.test(t,
+		step(env.Key, taken, `Domain Already Exists.*The domain has already been taken.*terraform\s+import`),
+		step("wrong-key", env.domain("new"), `API Key Rejected.*HTTP 401.*ANALYTICS_API_KEY`),
+	)
+	if ws, err := env.testWebsites(env.Key); err != nil || len(ws) != 0 {
+		t.Errorf("the first user holds %v (%v), want no website", ws, err)
+	}
+	if _, err := env.website(env.Key2, taken); err != nil {
+		t.Errorf("the other user's website: %v", err)
+	}
+}
+
+// Errors of a user's plan: its website limit, and no API access.
+func TestAccWebsite_planErrors(t *testing.T) {
+	needsEmulator(t, "needs users whose plan limits websites or lacks API access, which the emulator sets up")
 	const (
-		keyA       = "user-a-key-0000000000000000000000000000000000000000000000000000"
-		keyB       = "user-b-key-0000000000000000000000000000000000000000000000000000"
 		keyLimited = "limited-key-000000000000000000000000000000000000000000000000000"
 		keyNoAPI   = "no-api-key-0000000000000000000000000000000000000000000000000000"
 	)
 	env := newTestEnv(t, emulator.Options{Users: []emulator.User{
-		{Key: keyA}, {Key: keyB}, {Key: keyLimited, WebsiteLimit: 1}, {Key: keyNoAPI, NoAPIAccess: true},
+		{Key: keyLimited, WebsiteLimit: 1}, {Key: keyNoAPI, NoAPIAccess: true},
 	}})
-	env.Seed(keyB, emulator.Website{Domain: "taken.example.com"})
-	env.Seed(keyLimited, emulator.Website{Domain: "first.example.com"})
+	env.Seed(keyLimited, emulator.Website{Domain: "tf-acc-first.example.com"})
 	step := func(key, domain, want string) resource.TestStep {
 		return resource.TestStep{
 			Config:      env.providerConfigWithKey(key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
@@ -378,13 +402,11 @@ func TestAccWebsite_serverErrors(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			step(keyA, "taken.example.com", `Domain Already Exists.*The domain has already been taken.*terraform\s+import`),
-			step(keyLimited, "second.example.com", `Website Limit Reached.*You created too many websites`),
-			step("wrong-key", "new.example.com", `API Key Rejected.*HTTP 401.*ANALYTICS_API_KEY`),
-			step(keyNoAPI, "new.example.com", `API Access Denied.*You don't have access to this feature.*API access`),
+			step(keyLimited, "tf-acc-second.example.com", `Website Limit Reached.*You created too many websites`),
+			step(keyNoAPI, "tf-acc-new.example.com", `API Access Denied.*You don't have access to this feature.*API access`),
 		},
 	})
-	if n := len(env.Websites()); n != 2 {
-		t.Errorf("the server holds %d websites, want the 2 seeded", n)
+	if n := len(env.Websites()); n != 1 {
+		t.Errorf("the server holds %d websites, want the 1 seeded", n)
 	}
 }

@@ -1,0 +1,132 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// What an accEnv test does outside Terraform, through the public API with
+// the pacing client (env.api): seeding websites as the web interface would,
+// changing and deleting them behind Terraform's back, and checking them.
+
+// seed creates a website for key's user through the API, as the web
+// interface would, outside Terraform. The cleanup deletes it if the test
+// does not.
+func (env *accEnv) seed(t *testing.T, key string, in client.WebsiteInput) client.Website {
+	t.Helper()
+	if !strings.HasPrefix(in.Domain, env.run+"-") {
+		t.Fatalf("seed: the domain %q does not come from env.domain", in.Domain)
+	}
+	w, err := env.api(key).CreateWebsite(context.Background(), in)
+	if err != nil {
+		t.Fatalf("seed %s: %v", in.Domain, err)
+	}
+	env.mu.Lock()
+	env.seeded[w.ID] = true
+	env.mu.Unlock()
+	return *w
+}
+
+// website returns key's website of domain, through the API.
+func (env *accEnv) website(key, domain string) (*client.Website, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	return env.api(key).FindWebsiteByDomain(ctx, domain)
+}
+
+// mustWebsite is website for a step's PreConfig: it fails the test when the
+// website is not there.
+func (env *accEnv) mustWebsite(t *testing.T, domain string) client.Website {
+	t.Helper()
+	w, err := env.website(env.Key, domain)
+	if err != nil {
+		t.Fatalf("reading %s: %v", domain, err)
+	}
+	return *w
+}
+
+// checkWebsite runs fn against the API's record of domain (the first key's
+// user's).
+func (env *accEnv) checkWebsite(domain string, fn func(w client.Website) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		w, err := env.website(env.Key, domain)
+		if err != nil {
+			return fmt.Errorf("reading %s through the API: %w", domain, err)
+		}
+		return fn(*w)
+	}
+}
+
+// checkGone fails when key's user still has a website of domain.
+func (env *accEnv) checkGone(domain string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		_, err := env.website(env.Key, domain)
+		switch {
+		case err == nil:
+			return fmt.Errorf("%s is still on the server", domain)
+		case errors.Is(err, client.ErrNotFound):
+			return nil
+		default:
+			return err
+		}
+	}
+}
+
+// inputOf is the update that leaves w as it is (exclude_params, which the
+// API never returns, is not sent).
+func inputOf(w client.Website) client.WebsiteInput {
+	return client.WebsiteInput{
+		Privacy: w.PrivacyValue(), Email: w.EmailValue(), ExcludeBots: w.ExcludeBotsValue(),
+		ExcludeIPs: w.ExcludeIPs, OmitExcludeParams: true,
+	}
+}
+
+// change updates the website of domain through the API, as the web
+// interface would behind Terraform's back: edit gets the website's current
+// values (see inputOf).
+func (env *accEnv) change(t *testing.T, domain string, edit func(in *client.WebsiteInput)) {
+	t.Helper()
+	w := env.mustWebsite(t, domain)
+	in := inputOf(w)
+	edit(&in)
+	if _, err := env.api(env.Key).UpdateWebsite(context.Background(), w.ID, in); err != nil {
+		t.Fatalf("updating %s: %v", domain, err)
+	}
+}
+
+// remove deletes the website of domain through the API.
+func (env *accEnv) remove(t *testing.T, domain string) {
+	t.Helper()
+	w := env.mustWebsite(t, domain)
+	if err := env.api(env.Key).DeleteWebsite(context.Background(), w.ID); err != nil {
+		t.Fatalf("deleting %s: %v", domain, err)
+	}
+}
+
+// checkStored runs fn against the in-process emulator's record of domain,
+// for what the API never returns (the password itself, exclude_params). In
+// the live mode it checks nothing: such a test checks what the API shows
+// with checkWebsite too.
+func (env *accEnv) checkStored(domain string, fn func(w emulator.Website) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if env.emu == nil {
+			return nil
+		}
+		for _, w := range env.emu.Websites() {
+			if w.Domain == domain {
+				return fn(w)
+			}
+		}
+		return fmt.Errorf("the emulator has no website %q", domain)
+	}
+}

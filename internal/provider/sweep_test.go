@@ -1,0 +1,230 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Sweepers, in terraform-plugin-testing's convention: with
+//
+//	go test ./internal/provider -sweep=all
+//
+// (any region name: an installation has none) TestMain runs them instead
+// of the tests. They delete, at the installation of ANALYTICS_ACC_BASE_URL,
+// every website of ANALYTICS_ACC_API_KEY's user (and of
+// ANALYTICS_ACC_API_KEY2's, if set) whose domain starts with
+// testDomainPrefix, which the acceptance tests leave behind only when they
+// are cut off, and no other website.
+
+func init() {
+	resource.AddTestSweepers("analytics_website", &resource.Sweeper{
+		Name: "analytics_website",
+		F:    sweepWebsites,
+	})
+}
+
+// sweepWebsites is the analytics_website sweeper; the region is ignored.
+func sweepWebsites(string) error {
+	baseURL, key := os.Getenv(envAccBaseURL), os.Getenv(envAccAPIKey)
+	if baseURL == "" || key == "" {
+		return fmt.Errorf("the sweeper needs %s and %s (and %s for a second user, if the tests had one)",
+			envAccBaseURL, envAccAPIKey, envAccAPIKey2)
+	}
+	keys := []string{key}
+	if key2 := os.Getenv(envAccAPIKey2); key2 != "" && key2 != key {
+		keys = append(keys, key2)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	var errs []error
+	for i, k := range keys {
+		c, err := client.New(baseURL, k, client.Options{
+			Retry:   &client.RetryOptions{MaxRetries: client.DefaultMaxRetries},
+			Version: "sweeper",
+		})
+		if err != nil {
+			return err
+		}
+		deleted, err := sweepTestWebsites(ctx, c, func(w client.Website) {
+			log.Printf("[INFO] sweeper: deleted website %d (%s) of user %d", w.ID, w.Domain, i+1)
+		})
+		log.Printf("[INFO] sweeper: user %d: websites deleted: %d", i+1, len(deleted))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("user %d: %w", i+1, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// isTestDomain reports whether domain is one the acceptance tests make.
+func isTestDomain(domain string) bool {
+	return strings.HasPrefix(strings.ToLower(domain), testDomainPrefix)
+}
+
+// sweepTestWebsites deletes every website of c's user whose domain starts
+// with testDomainPrefix, calling deleted for each, and returns them. A
+// website already gone counts as deleted.
+func sweepTestWebsites(ctx context.Context, c *client.Client, deleted func(client.Website)) ([]client.Website, error) {
+	// search is a substring match: the prefix is checked again below.
+	ws, err := c.ListAllWebsites(ctx, client.ListOptions{Search: testDomainPrefix, SortBy: client.SortByID, Sort: client.SortAsc})
+	if err != nil {
+		return nil, fmt.Errorf("listing websites: %w", err)
+	}
+	var (
+		done []client.Website
+		errs []error
+	)
+	for _, w := range ws {
+		if !isTestDomain(w.Domain) {
+			continue
+		}
+		if err := c.DeleteWebsite(ctx, w.ID); err != nil && !errors.Is(err, client.ErrNotFound) {
+			errs = append(errs, fmt.Errorf("deleting website %d (%s): %w", w.ID, w.Domain, err))
+			continue
+		}
+		done = append(done, w)
+		if deleted != nil {
+			deleted(w)
+		}
+	}
+	return done, errors.Join(errs...)
+}
+
+func TestIsTestDomain(t *testing.T) {
+	t.Parallel()
+	for domain, want := range map[string]bool{
+		"tf-acc-k3x9q2-lifecycle.example.com": true,
+		"tf-acc-stats-1.example.com":          true,
+		"TF-ACC-upper.example.com":            true,
+		"example.com":                         false,
+		"shop-tf-acc-x.example.com":           false,
+		"tf-acc.example.com":                  false,
+		"www.tf-acc-x.example.com":            false,
+		"tfacc-x.example.com":                 false,
+	} {
+		if got := isTestDomain(domain); got != want {
+			t.Errorf("isTestDomain(%q) = %v, want %v", domain, got, want)
+		}
+	}
+}
+
+// sweepFixture is an emulator holding, for two users, websites the sweepers
+// must delete and websites they must leave alone, among them more than a
+// list page of test websites.
+type sweepFixture struct {
+	url  string
+	emu  *emulator.Emulator
+	keep []string // domains that must stay
+}
+
+func newSweepFixture(t *testing.T) *sweepFixture {
+	t.Helper()
+	e, err := emulator.New(twoUsers(emulator.Options{RateLimit: testRateLimit, RateWindow: testRateWindow}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	f := &sweepFixture{url: srv.URL, emu: e}
+	f.keep = []string{"example.com", "shop-tf-acc-x.example.com", "a.tf-acc-y.example.com", "tf-acc.example.com", "my-tf-acc-z.example.org"}
+	for _, key := range []string{keyOwner, keyOther} {
+		for _, d := range f.keep {
+			e.Seed(key, emulator.Website{Domain: strings.Replace(d, "example", "example-"+key[:4], 1)})
+		}
+	}
+	f.keep = nil
+	for _, w := range e.Websites() {
+		f.keep = append(f.keep, w.Domain)
+	}
+	for i := range 105 {
+		e.Seed(keyOwner, emulator.Website{Domain: fmt.Sprintf("tf-acc-run%03d-lifecycle.example.com", i)})
+	}
+	e.Seed(keyOther, emulator.Website{Domain: "tf-acc-other-user.example.com"})
+	return f
+}
+
+// domains returns the domains the emulator holds, by user key.
+func (f *sweepFixture) domains() map[string][]string {
+	out := map[string][]string{}
+	for _, w := range f.emu.Websites() {
+		out[w.Owner] = append(out[w.Owner], w.Domain)
+	}
+	return out
+}
+
+func (f *sweepFixture) remaining() []string {
+	var all []string
+	for _, w := range f.emu.Websites() {
+		all = append(all, w.Domain)
+	}
+	slices.Sort(all)
+	return all
+}
+
+// The sweep of one user deletes that user's test websites, over several
+// list pages, and nothing else: not another user's, not a domain that
+// holds the prefix elsewhere.
+func TestSweepTestWebsites(t *testing.T) {
+	t.Parallel()
+	f := newSweepFixture(t)
+	c, err := client.New(f.url, keyOwner, client.Options{Retry: &client.RetryOptions{MaxRetries: client.DefaultMaxRetries}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged int
+	deleted, err := sweepTestWebsites(t.Context(), c, func(client.Website) { logged++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deleted) != 105 || logged != 105 {
+		t.Errorf("deleted %d websites (%d reported), want 105", len(deleted), logged)
+	}
+	for _, w := range deleted {
+		if !isTestDomain(w.Domain) {
+			t.Errorf("deleted %s", w.Domain)
+		}
+	}
+	want := append(slices.Clone(f.keep), "tf-acc-other-user.example.com")
+	slices.Sort(want)
+	if got := f.remaining(); !slices.Equal(got, want) {
+		t.Errorf("left %q, want %q", got, want)
+	}
+}
+
+// The registered sweeper, run as `go test -sweep=all` runs it, cleans both
+// users of the ANALYTICS_ACC_* environment and keeps every other website.
+func TestSweeper_fromEnvironment(t *testing.T) {
+	f := newSweepFixture(t)
+	t.Setenv(envAccBaseURL, f.url)
+	t.Setenv(envAccAPIKey, keyOwner)
+	t.Setenv(envAccAPIKey2, keyOther)
+	if err := sweepWebsites("all"); err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(f.keep)
+	slices.Sort(want)
+	if got := f.remaining(); !slices.Equal(got, want) {
+		t.Errorf("left %q, want %q", got, want)
+	}
+	if n := len(f.domains()[keyOther]); n != len(f.keep)/2 {
+		t.Errorf("the second user holds %d websites, want %d", n, len(f.keep)/2)
+	}
+
+	t.Setenv(envAccAPIKey, "")
+	if err := sweepWebsites("all"); err == nil || !strings.Contains(err.Error(), envAccAPIKey) {
+		t.Errorf("without a key: %v, want an error naming %s", err, envAccAPIKey)
+	}
+}
