@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -184,3 +185,24 @@ var trackingClient = sync.OnceValue(func() *http.Client {
 	}
 	return rc.StandardClient()
 })
+
+// A pageview refused by the throttle waits as the server asks and goes
+// again.
+func TestHarness_hitWaitsOutThrottle(t *testing.T) {
+	t.Parallel()
+	e, err := emulator.New(emulator.Options{RateLimit: 1, RateWindow: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	env := &accEnv{URL: srv.URL}
+	for range 2 {
+		if got := env.hit(t, "https://tf-acc-nowhere.example.com/", browserUA); got != "404" {
+			t.Fatalf("tracking a page of no website: %q, want 404", got)
+		}
+	}
+	if s := e.Stats(); s.Throttled != 1 || s.ByRoute["POST /api/event"] != 3 {
+		t.Errorf("want the second pageview refused once, then sent again: %+v", s)
+	}
+}
