@@ -79,10 +79,12 @@ done
 [[ -n "${base_url}" ]] || { echo "the emulator did not start" >&2; exit 1; }
 echo "emulator at ${base_url}"
 
-# requests counts the requests the emulator has served (one -v line each);
-# refused counts those it refused with 429 (the throttle).
-requests() { grep -c ' /api/v1/' "${work}/emulator.log" || true; }
-refused() { grep -c ' /api/v1/[^ ]* 429 ' "${work}/emulator.log" || true; }
+# requests counts the requests the emulator has served (one -v line each)
+# to the API and to the tracking endpoint (/api/event, where the tests send
+# pageviews), both behind the throttle; refused counts those it refused
+# with 429 (the throttle).
+requests() { grep -cE ' /api/(v1/|event)' "${work}/emulator.log" || true; }
+refused() { grep -cE ' /api/(v1/[^ ]*|event) 429 ' "${work}/emulator.log" || true; }
 
 export ANALYTICS_ACC_BASE_URL="${base_url}"
 export ANALYTICS_ACC_API_KEY="${key1}"

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -17,7 +21,9 @@ import (
 
 // What an accEnv test does outside Terraform, through the public API with
 // the pacing client (env.api): seeding websites as the web interface would,
-// changing and deleting them behind Terraform's back, and checking them.
+// changing and deleting them behind Terraform's back, and checking them;
+// and visiting them as a browser does, through the tracking endpoint
+// (env.hit).
 
 // seed creates a website for key's user through the API, as the web
 // interface would, outside Terraform. The cleanup deletes it if the test
@@ -128,5 +134,75 @@ func (env *accEnv) checkStored(domain string, fn func(w emulator.Website) error)
 			}
 		}
 		return fmt.Errorf("the emulator has no website %q", domain)
+	}
+}
+
+// User agents of the tests' pageviews: a browser's, and a crawler's that
+// the application (and the emulator) classifies as a bot.
+const (
+	browserUA   = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+	googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+)
+
+// hit sends one pageview of page (a full URL) to the tracking endpoint of
+// the installation, POST {base_url}/api/event without a key, as the
+// tracking script in a visitor's browser does, with userAgent. It returns
+// the endpoint's answer: "200" recorded, "403" not recorded (a bot, an
+// excluded address, an account over its pageview limit), "404" no website
+// has the page's domain.
+func (env *accEnv) hit(t *testing.T, page, userAgent string) string {
+	t.Helper()
+	base, err := client.ParseBaseURL(env.URL)
+	if err != nil {
+		t.Fatalf("%s: %v", env.URL, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	got, err := emulator.SendHit(ctx, trackingClient(), strings.TrimSuffix(base.String(), "/api/v1"),
+		emulator.Hit{Page: page, UserAgent: userAgent})
+	if err != nil {
+		t.Fatalf("tracking %s: %v", page, err)
+	}
+	return got
+}
+
+// trackingClient sends the tests' pageviews. The tracking endpoint is
+// behind the throttle of the API (every hit counts against the address's
+// 60 requests a minute, which the pacers of the provider and of env.api
+// then see in X-RateLimit-Remaining), so a hit refused with 429 waits as
+// the server asks (Retry-After) and goes again: the throttle refuses before
+// anything is recorded. Nothing else is repeated.
+var trackingClient = sync.OnceValue(func() *http.Client {
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient = &http.Client{Transport: client.NewPooledTransport(), Timeout: client.DefaultTimeout}
+	rc.Logger = nil
+	rc.RetryMax = 5
+	rc.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		return err == nil && resp.StatusCode == http.StatusTooManyRequests, nil
+	}
+	return rc.StandardClient()
+})
+
+// A pageview refused by the throttle waits as the server asks and goes
+// again.
+func TestHarness_hitWaitsOutThrottle(t *testing.T) {
+	t.Parallel()
+	e, err := emulator.New(emulator.Options{RateLimit: 1, RateWindow: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	env := &accEnv{URL: srv.URL}
+	for range 2 {
+		if got := env.hit(t, "https://tf-acc-nowhere.example.com/", browserUA); got != "404" {
+			t.Fatalf("tracking a page of no website: %q, want 404", got)
+		}
+	}
+	if s := e.Stats(); s.Throttled != 1 || s.ByRoute["POST /api/event"] != 3 {
+		t.Errorf("want the second pageview refused once, then sent again: %+v", s)
 	}
 }

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,21 +15,13 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// What a destroy or a replacement deletes: the tests make statistics the way
-// a browser does, through the tracking endpoint, and read the plan's
-// warnings from `plan -json` (the human output merges warnings that share a
-// summary).
+// What a destroy or a replacement deletes, on the in-process emulator with
+// a clock of the tests' own: the tests make statistics the way a browser
+// does, through the tracking endpoint, and read the plan's warnings from
+// `plan -json` (plan_warnings_test.go). statistics_acc_test.go has those
+// that run on an installation too.
 
-const (
-	statsRoute  = "GET /api/v1/stats/{id}"
-	lossDestroy = "Destroying the Website Deletes Its Statistics"
-	lossReplace = "Replacing the Website Deletes Its Statistics"
-	notChecked  = "Statistics Not Checked"
-	budgetSpent = "Statistics of Some Websites Not Checked"
-	keptSummary = "Website Will Be Kept on the Server"
-	browserUA   = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-	googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-)
+const statsRoute = "GET /api/v1/stats/{id}"
 
 // shiftClock is the emulator's clock: the real time, moved forward to the
 // day pageviews are recorded on. It only ever moves forward, so throttle
@@ -102,49 +93,6 @@ func (s *statsEnv) apply(t *testing.T, hcl string) {
 
 func (s *statsEnv) statsRequests() int { return s.Stats().ByRoute[statsRoute] }
 
-// planDiag is a diagnostic of `plan -json`.
-type planDiag struct {
-	Severity string `json:"severity"`
-	Summary  string `json:"summary"`
-	Detail   string `json:"detail"`
-	Address  string `json:"address"`
-}
-
-// plan runs `plan -json args...`, wants exit code 0 and returns its
-// diagnostics but the CLI's own about dev_overrides.
-func (s *statsEnv) plan(t *testing.T, args ...string) []planDiag {
-	t.Helper()
-	out := s.w.mustRun(0, append([]string{"plan", "-json"}, args...)...)
-	var diags []planDiag
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var line struct {
-			Type       string    `json:"type"`
-			Diagnostic *planDiag `json:"diagnostic"`
-		}
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic != nil &&
-			!strings.HasPrefix(line.Diagnostic.Summary, "Provider development overrides") { // the tests' dev_overrides
-			diags = append(diags, *line.Diagnostic)
-		}
-	}
-	return diags
-}
-
-func withSummary(diags []planDiag, summary string) []planDiag {
-	var out []planDiag
-	for _, d := range diags {
-		if d.Summary == summary {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-func websiteBlock(name, domain, extra string) string {
-	return fmt.Sprintf("resource \"analytics_website\" %q {\n  domain = %q\n%s}\n", name, domain, extra)
-}
-
 func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	const domain, quiet = "tf-acc-stats-1.example.com", "tf-acc-stats-quiet.example.com"
@@ -153,7 +101,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// A plan that destroys nothing asks for no statistics.
 	s.ResetStats()
-	if diags := s.plan(t); len(diags) != 0 {
+	if diags := s.w.planDiags(); len(diags) != 0 {
 		t.Errorf("a plan without change warned: %+v", diags)
 	}
 	if n := s.statsRequests(); n != 0 {
@@ -163,7 +111,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	// A new domain replaces the website: the plan names the loss.
 	s.w.write("main.tf", s.config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
-	diags := s.plan(t)
+	diags := s.w.planDiags()
 	loss := withSummary(diags, lossReplace)
 	if len(loss) != 1 || len(diags) != 1 {
 		t.Fatalf("want one replacement warning, got %+v", diags)
@@ -185,7 +133,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	// though the quiet one is checked too.
 	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
-	diags = s.plan(t, "-destroy")
+	diags = s.w.planDiags("-destroy")
 	loss = withSummary(diags, lossDestroy)
 	if len(loss) != 1 || len(diags) != 1 || !strings.Contains(loss[0].Detail, "3 days with pageviews, from 2024-01-05 to 2024-02-01") ||
 		loss[0].Address != "analytics_website.main" {
@@ -198,11 +146,11 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	// A removed resource is destroyed too; a website without statistics
 	// gets no warning.
 	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")))
-	if diags := s.plan(t); len(diags) != 0 {
+	if diags := s.w.planDiags(); len(diags) != 0 {
 		t.Errorf("removing the website without statistics warned: %+v", diags)
 	}
 	s.w.write("main.tf", s.config(websiteBlock("quiet", quiet, "")))
-	if loss := withSummary(s.plan(t), lossDestroy); len(loss) != 1 || !strings.Contains(loss[0].Detail, domain) {
+	if loss := withSummary(s.w.planDiags(), lossDestroy); len(loss) != 1 || !strings.Contains(loss[0].Detail, domain) {
 		t.Errorf("removing the website with statistics: %+v", loss)
 	}
 	s.w.mustRun(0, "destroy", "-auto-approve")
@@ -221,7 +169,7 @@ func TestAccWebsiteStatistics_manyDays(t *testing.T) {
 	}
 	s.pageviews(t, []string{domain}, days...)
 	s.ResetStats()
-	loss := withSummary(s.plan(t, "-destroy"), lossDestroy)
+	loss := withSummary(s.w.planDiags("-destroy"), lossDestroy)
 	if len(loss) != 1 || !strings.Contains(loss[0].Detail, "130 days with pageviews, from 2023-11-01 to 2024-03-09") {
 		t.Fatalf("want the 130 days named, got %+v", loss)
 	}
@@ -254,7 +202,7 @@ resource "analytics_website" "many" {
 	s.pageviews(t, domains, "2024-05-01")
 
 	s.ResetStats()
-	diags := s.plan(t, "-destroy")
+	diags := s.w.planDiags("-destroy")
 	if n := s.statsRequests(); n > maxStatisticsRequests {
 		t.Errorf("%d statistics requests, want at most %d", n, maxStatisticsRequests)
 	}
@@ -276,6 +224,9 @@ resource "analytics_website" "many" {
 }
 
 func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
+	// Skips here, not only in each case, so that the live pass does not
+	// count it as passed.
+	needsEmulator(t, "injects faults into the statistics endpoint")
 	tests := []struct {
 		name   string
 		faults *emulator.Faults
@@ -301,7 +252,7 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Without refresh, the statistics are the plan's only requests.
-			diags := s.plan(t, "-destroy", "-refresh=false")
+			diags := s.w.planDiags("-destroy", "-refresh=false")
 			warn := withSummary(diags, notChecked)
 			if len(warn) != 1 || !strings.Contains(warn[0].Detail, domain) || !strings.Contains(warn[0].Detail, tc.reason) {
 				t.Fatalf("want one warning that the statistics could not be checked (%s), got %+v", tc.reason, diags)
@@ -335,7 +286,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	// statistics request; the apply creates the new one beside it.
 	s.w.write("main.tf", s.config(websiteBlock("main", renamed, keep)))
 	s.ResetStats()
-	diags := s.plan(t)
+	diags := s.w.planDiags()
 	if kept := withSummary(diags, keptSummary); len(kept) != 1 || len(diags) != 1 || !strings.Contains(kept[0].Detail, old) {
 		t.Fatalf("want one warning that the website is kept, got %+v", diags)
 	}
@@ -360,7 +311,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	// A destroy leaves the server untouched.
 	s.pageviews(t, []string{renamed}, "2024-06-03")
 	s.ResetStats()
-	if kept := withSummary(s.plan(t, "-destroy"), keptSummary); len(kept) != 1 {
+	if kept := withSummary(s.w.planDiags("-destroy"), keptSummary); len(kept) != 1 {
 		t.Errorf("destroy plan: want the website kept, got %+v", kept)
 	}
 	s.w.mustRun(0, "destroy", "-auto-approve")
