@@ -213,6 +213,7 @@ func describeSent(pw *string) string {
 // to "public" or "private" keeps that password on the server: Terraform
 // never set it, so it never clears it.
 func TestAccWebsite_leavingPasswordPrivacyKeepsForeignPassword(t *testing.T) {
+	needsEmulator(t, "reads the password the server stores, which the API never returns")
 	for _, to := range []string{privacyPublic, privacyPrivate} {
 		t.Run("to "+to, func(t *testing.T) {
 			const domain = "tf-acc-pw-ui.example.com"
