@@ -45,32 +45,8 @@ type StatisticsQuery struct {
 
 func (q StatisticsQuery) values() (url.Values, error) {
 	v := url.Values{"name": {q.Name}, "from": {q.From}, "to": {q.To}}
-	if q.SortBy != "" {
-		if q.SortBy != StatsSortByCount && q.SortBy != StatsSortByValue {
-			return nil, fmt.Errorf("sort_by must be %q or %q, got %q", StatsSortByCount, StatsSortByValue, q.SortBy)
-		}
-		v.Set("sort_by", q.SortBy)
-	}
-	if q.Sort != "" {
-		if q.Sort != SortAsc && q.Sort != SortDesc {
-			return nil, fmt.Errorf("sort must be %q or %q, got %q", SortAsc, SortDesc, q.Sort)
-		}
-		v.Set("sort", q.Sort)
-	}
-	perPage := q.PerPage
-	if perPage == 0 {
-		perPage = MaxPerPage
-	}
-	valid := false
-	for _, p := range PerPageValues {
-		valid = valid || p == perPage
-	}
-	if !valid {
-		return nil, fmt.Errorf("per_page must be one of %v, got %d", PerPageValues, perPage)
-	}
-	v.Set("per_page", strconv.Itoa(perPage))
-	if q.Page > 1 {
-		v.Set("page", strconv.Itoa(q.Page))
+	if err := setListParams(v, q.SortBy, []string{StatsSortByCount, StatsSortByValue}, q.Sort, q.PerPage, q.Page); err != nil {
+		return nil, err
 	}
 	if q.Search != "" {
 		v.Set("search", q.Search)

@@ -110,32 +110,8 @@ func (o ListOptions) query() (url.Values, error) {
 		}
 		q.Set("search_by", searchBy)
 	}
-	if o.SortBy != "" {
-		if o.SortBy != SortByID && o.SortBy != SortByDomain {
-			return nil, fmt.Errorf("sort_by must be %q or %q, got %q", SortByID, SortByDomain, o.SortBy)
-		}
-		q.Set("sort_by", o.SortBy)
-	}
-	if o.Sort != "" {
-		if o.Sort != SortAsc && o.Sort != SortDesc {
-			return nil, fmt.Errorf("sort must be %q or %q, got %q", SortAsc, SortDesc, o.Sort)
-		}
-		q.Set("sort", o.Sort)
-	}
-	perPage := o.PerPage
-	if perPage == 0 {
-		perPage = MaxPerPage
-	}
-	valid := false
-	for _, v := range PerPageValues {
-		valid = valid || v == perPage
-	}
-	if !valid {
-		return nil, fmt.Errorf("per_page must be one of %v, got %d", PerPageValues, perPage)
-	}
-	q.Set("per_page", strconv.Itoa(perPage))
-	if o.Page > 1 {
-		q.Set("page", strconv.Itoa(o.Page))
+	if err := setListParams(q, o.SortBy, []string{SortByID, SortByDomain}, o.Sort, o.PerPage, o.Page); err != nil {
+		return nil, err
 	}
 	if o.Favorite != nil {
 		q.Set("favorite", boolDigit(*o.Favorite))
@@ -357,4 +333,34 @@ func websiteIDs(ws []Website) []int64 {
 		ids[i] = w.ID
 	}
 	return ids
+}
+
+// setListParams checks and sets the parameters every list of the API
+// takes: sort_by (one of sortBys; empty leaves the server's default), sort,
+// per_page (one of PerPageValues; 0 means MaxPerPage, since the server's
+// default differs between installations) and page (1-based).
+func setListParams(v url.Values, sortBy string, sortBys []string, sort string, perPage, page int) error {
+	if sortBy != "" {
+		if !slices.Contains(sortBys, sortBy) {
+			return fmt.Errorf("sort_by must be one of %q, got %q", sortBys, sortBy)
+		}
+		v.Set("sort_by", sortBy)
+	}
+	if sort != "" {
+		if sort != SortAsc && sort != SortDesc {
+			return fmt.Errorf("sort must be %q or %q, got %q", SortAsc, SortDesc, sort)
+		}
+		v.Set("sort", sort)
+	}
+	if perPage == 0 {
+		perPage = MaxPerPage
+	}
+	if !slices.Contains(PerPageValues, perPage) {
+		return fmt.Errorf("per_page must be one of %v, got %d", PerPageValues, perPage)
+	}
+	v.Set("per_page", strconv.Itoa(perPage))
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	return nil
 }
