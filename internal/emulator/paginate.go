@@ -2,34 +2,37 @@ package emulator
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// listQuery is the list request after the controller's fallbacks.
-type listQuery struct {
-	search   string // "" for no search
-	sortBy   string // "id" or "domain"
-	desc     bool
-	perPage  int
-	page     int
-	favorite int // -1 for no filter
+// pageQuery is what every list of the API reads from its input: search,
+// sort_by, sort, per_page and page.
+type pageQuery struct {
+	search  string // "" for no search
+	sortBy  string // one of the list's columns
+	desc    bool
+	perPage int
+	page    int
 }
 
-// parseListQuery reads the list parameters; invalid values silently fall
-// back to the defaults, as the controller does.
-func (e *Emulator) parseListQuery(in *input) (listQuery, bool) {
-	q := listQuery{sortBy: "id", desc: true, perPage: e.opts.DefaultPerPage, page: 1, favorite: -1}
+// parsePageQuery reads the parameters every list of the API takes; invalid
+// values silently fall back to the defaults (sortBys[0], descending, the
+// installation's page size, page 1), as the controllers do. It reports
+// false for a search given as an array ("Array to string conversion").
+func (e *Emulator) parsePageQuery(in *input, sortBys ...string) (pageQuery, bool) {
+	q := pageQuery{sortBy: sortBys[0], desc: true, perPage: e.opts.DefaultPerPage, page: 1}
 	switch v := in.get("search").(type) {
 	case phpArray:
-		return q, false // "Array to string conversion"
+		return q, false
 	case string:
 		if !phpEmpty(v) { // ->when($search, ...) is a truthiness test
 			q.search = v
 		}
 	}
-	if s, _ := in.get("sort_by").(string); s == "id" || s == "domain" {
+	if s, _ := in.get("sort_by").(string); slices.Contains(sortBys, s) {
 		q.sortBy = s
 	}
 	if s, _ := in.get("sort").(string); s == "asc" || s == "desc" {
@@ -43,6 +46,24 @@ func (e *Emulator) parseListQuery(in *input) (listQuery, bool) {
 	}
 	if n, ok := filterInt(in.get("page")); ok && n >= 1 && n <= 1<<40 {
 		q.page = int(n)
+	}
+	return q, true
+}
+
+// listQuery is the websites list's request after the controller's
+// fallbacks.
+type listQuery struct {
+	pageQuery     // sort_by "id" or "domain"
+	favorite  int // -1 for no filter
+}
+
+// parseListQuery reads the list parameters; invalid values silently fall
+// back to the defaults, as the controller does.
+func (e *Emulator) parseListQuery(in *input) (listQuery, bool) {
+	pq, ok := e.parsePageQuery(in, "id", "domain")
+	q := listQuery{pageQuery: pq, favorite: -1}
+	if !ok {
+		return q, false
 	}
 	if !e.opts.OmitFavorite {
 		if f, ok := phpNumeric(in.get("favorite")); ok && (f == 0 || f == 1) {

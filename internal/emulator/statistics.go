@@ -91,12 +91,8 @@ func (e *Emulator) Statistics(id int64) []Statistic {
 // statisticsQuery is a GET /stats/{id} request after the controller's
 // fallbacks.
 type statisticsQuery struct {
+	pageQuery      // sort_by "count" or "value"
 	name, from, to string
-	search         string // "" for none
-	sortBy         string // "count" or "value"
-	desc           bool
-	perPage        int
-	page           int
 }
 
 // statisticsRules are the form request's rules (SelectStatsRequest).
@@ -131,34 +127,12 @@ func ruleDateFormat(field string) rule {
 // parseStatisticsQuery reads the validated input; invalid optional values
 // fall back silently, as the controller does.
 func (e *Emulator) parseStatisticsQuery(in *input) (statisticsQuery, bool) {
-	q := statisticsQuery{sortBy: "count", desc: true, perPage: e.opts.DefaultPerPage, page: 1}
+	pq, ok := e.parsePageQuery(in, "count", "value")
+	q := statisticsQuery{pageQuery: pq}
 	q.name, _ = in.get("name").(string)
 	q.from, _ = in.get("from").(string)
 	q.to, _ = in.get("to").(string)
-	switch v := in.get("search").(type) {
-	case phpArray:
-		return q, false
-	case string:
-		if !phpEmpty(v) {
-			q.search = v
-		}
-	}
-	if s, _ := in.get("sort_by").(string); s == "count" || s == "value" {
-		q.sortBy = s
-	}
-	if s, _ := in.get("sort").(string); s == "asc" || s == "desc" {
-		q.desc = s == "desc"
-	}
-	if f, ok := phpNumeric(in.get("per_page")); ok {
-		switch f {
-		case 10, 25, 50, 100:
-			q.perPage = int(f)
-		}
-	}
-	if n, ok := filterInt(in.get("page")); ok && n >= 1 && n <= 1<<40 {
-		q.page = int(n)
-	}
-	return q, true
+	return q, ok
 }
 
 // statisticsShow is GET /stats/{id}: the sum per value of the rows named
