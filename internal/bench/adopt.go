@@ -123,21 +123,13 @@ func (b *bench) adoptPass(ctx context.Context, n int, throttled bool) (*Run, err
 	if err := w.configure(n, false); err != nil {
 		return run, err
 	}
-	for _, step := range adoptSteps {
-		if failed(run) {
-			run.Steps = append(run.Steps, &Step{Name: step, Skipped: true,
-				Command: append([]string{"terraform"}, commandFor(step, b.cfg.Parallelism)...)})
-			continue
-		}
-		s := w.run(ctx, step)
+	b.runSteps(ctx, run, w, adoptSteps, func(_ string, s *Step) {
 		w.check(s, n, 0)
 		checkAdoption(s, n)
 		if throttled {
 			s.LowerBound = b.lowerBound(s)
 		}
-		run.Steps = append(run.Steps, s)
-		logStep(b.cfg.Log, run, s)
-	}
+	})
 	return run, ctx.Err()
 }
 
@@ -190,4 +182,25 @@ func toRealWindow(seconds, window float64) float64 {
 		return 0
 	}
 	return seconds * realWindow.Seconds() / window
+}
+
+// runSteps runs steps one after the other in w, checks each with check and
+// records it in run; once a step has failed, the rest are recorded as
+// skipped.
+func (b *bench) runSteps(ctx context.Context, run *Run, w *workspace, steps []string, check func(step string, s *Step)) {
+	for _, step := range steps {
+		if failed(run) {
+			run.Steps = append(run.Steps, skippedStep(step, b.cfg.Parallelism))
+			continue
+		}
+		s := w.run(ctx, step)
+		check(step, s)
+		run.Steps = append(run.Steps, s)
+		logStep(b.cfg.Log, run, s)
+	}
+}
+
+// skippedStep records a step not run because an earlier one failed.
+func skippedStep(step string, parallelism int) *Step {
+	return &Step{Name: step, Skipped: true, Command: append([]string{"terraform"}, commandFor(step, parallelism)...)}
 }

@@ -43,13 +43,7 @@ func (b *bench) destroyPlanPass(ctx context.Context, n int) (*Run, error) {
 	if err := w.configure(n, false); err != nil {
 		return run, err
 	}
-	for _, step := range destroyPlanSteps {
-		if failed(run) {
-			run.Steps = append(run.Steps, &Step{Name: step, Skipped: true,
-				Command: append([]string{"terraform"}, commandFor(step, b.cfg.Parallelism)...)})
-			continue
-		}
-		s := w.run(ctx, step)
+	b.runSteps(ctx, run, w, destroyPlanSteps, func(step string, s *Step) {
 		if step == StepDestroyPlan {
 			checkDestroyPlan(s, n)
 		} else {
@@ -60,9 +54,7 @@ func (b *bench) destroyPlanPass(ctx context.Context, n int) (*Run, error) {
 				s.Error = "recording pageviews: " + err.Error()
 			}
 		}
-		run.Steps = append(run.Steps, s)
-		logStep(b.cfg.Log, run, s)
-	}
+	})
 	if failed(run) {
 		w.cleanUp(ctx)
 	}

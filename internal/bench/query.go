@@ -145,21 +145,13 @@ func (b *bench) queryPass(ctx context.Context, n int) (*Run, error) {
 	if err := os.WriteFile(filepath.Join(w.dir, "websites.tfquery.hcl"), []byte(QueryFile), 0o600); err != nil {
 		return run, err
 	}
-	for _, step := range querySteps {
-		if failed(run) {
-			run.Steps = append(run.Steps, &Step{Name: step, Skipped: true,
-				Command: append([]string{"terraform"}, commandFor(step, b.cfg.Parallelism)...)})
-			continue
-		}
-		s := w.run(ctx, step)
+	b.runSteps(ctx, run, w, querySteps, func(step string, s *Step) {
 		w.check(s, n, 0)
 		if step == StepQuery {
 			checkQuery(s, w.dir, n)
 		}
 		checkAdoption(s, n)
-		run.Steps = append(run.Steps, s)
-		logStep(b.cfg.Log, run, s)
-	}
+	})
 	return run, ctx.Err()
 }
 

@@ -482,7 +482,7 @@ func (b *bench) lifecycle(ctx context.Context, n, seeded int, ws []*workspace, r
 		for i, w := range ws {
 			run := runs[i]
 			if failed(run) {
-				run.Steps = append(run.Steps, &Step{Name: step, Skipped: true, Command: append([]string{"terraform"}, commandFor(step, b.cfg.Parallelism)...)})
+				run.Steps = append(run.Steps, skippedStep(step, b.cfg.Parallelism))
 				continue
 			}
 			if err := w.configure(n, step == StepUpdate || step == StepDestroy); err != nil {
