@@ -20,15 +20,7 @@ import (
 // *.tfquery.hcl) are validated too (`validate -query`) by Terraform 1.14 and
 // later; older CLIs do not read them.
 func TestAccExamplesValidate(t *testing.T) {
-	if os.Getenv(resource.EnvTfAcc) == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
-	}
-	testAccPreCheck(t)
-	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli, root := cliTest(t)
 
 	cliConfig := builtProvider(t)
 
@@ -101,6 +93,22 @@ func checkValidateOutput(t *testing.T, cli, out string, err error, writeOnlyRefu
 	case !strings.Contains(out, "The configuration is valid"):
 		t.Fatalf("unexpected validate output:\n%s", out)
 	}
+}
+
+// cliTest starts an acceptance test that runs the CLI itself (not through
+// terraform-plugin-testing): it returns the CLI of TF_ACC_TERRAFORM_PATH and
+// the repository's root, or skips t without TF_ACC.
+func cliTest(t *testing.T) (cli, root string) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	testAccPreCheck(t)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return os.Getenv("TF_ACC_TERRAFORM_PATH"), root
 }
 
 // cliHasListResources reports whether the CLI has list resources and

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
 // TestAccMakeInstall runs `make install` as a newcomer would, with a fresh
@@ -17,15 +15,7 @@ import (
 // mirror that make install wrote, without network access and without
 // dev_overrides.
 func TestAccMakeInstall(t *testing.T) {
-	if os.Getenv(resource.EnvTfAcc) == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
-	}
-	testAccPreCheck(t)
-	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli, root := cliTest(t)
 	home := t.TempDir()
 
 	// The environment of a fresh login: HOME replaced, no CLI configuration

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
 // blockNeeds are the CLI features a code block may use that the oldest
@@ -76,22 +74,14 @@ func terraformBlocks(t *testing.T, root, rel string) []markdownBlock {
 // provider's configuration), validated with `validate -query` on CLIs that
 // have list resources (Terraform 1.14 and later).
 func TestAccReadmeExamplesValidate(t *testing.T) {
-	if os.Getenv(resource.EnvTfAcc) == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
-	}
-	testAccPreCheck(t)
-	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cli, root := cliTest(t)
 	cliConfig := builtProvider(t)
 	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
 	querySupported := cliHasListResources(t, cli)
 
 	// The contents of examples/, as tfplugindocs copies them.
 	examples := map[string]bool{}
-	err = filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
 			return err
 		}
