@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"net/url"
 	"regexp"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -16,8 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"golang.org/x/net/idna"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // numericID matches a website id as the API knows it.
@@ -197,20 +193,6 @@ func domainValidator() validator.String {
 	}
 }
 
-// durationValidator accepts a positive Go duration.
-func durationValidator() validator.String {
-	return stringCheck{
-		description: "must be a positive duration such as \"30s\" or \"2m\"",
-		summary:     "Invalid Duration",
-		problem: func(attr path.Path, v string) string {
-			if d, err := time.ParseDuration(v); err == nil && d > 0 {
-				return ""
-			}
-			return fmt.Sprintf("%s = %q is not a positive duration. Use a number with a unit, such as \"30s\", \"90s\" or \"2m\".", attr, v)
-		},
-	}
-}
-
 // setStrings returns the known, non-null string elements of a set value.
 func setStrings(v types.Set) []string {
 	var out []string
@@ -380,85 +362,6 @@ func stringSetValue(values []string) types.Set {
 	return types.SetValueMust(types.StringType, elems)
 }
 
-// baseURLProblem returns why raw cannot be the installation's base URL, as a
-// sentence naming the setting (name: `base_url` or the environment
-// variable) and the fix, or "" when it is usable. It never repeats
-// credentials or a query string, which may hold secrets.
-func baseURLProblem(name, raw string) string {
-	example := "https://analytics.example.com"
-	if strings.TrimSpace(raw) == "" {
-		return fmt.Sprintf("%s is empty. Set it to the URL of the analytics installation, e.g. %s.", name, example)
-	}
-	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-		return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL of the installation, e.g. %s.", name, example)
-	}
-	if !strings.Contains(raw, "://") {
-		if strings.Contains(raw, "@") {
-			return fmt.Sprintf("%s has no scheme and contains user information (text before \"@\"). Set it to the URL "+
-				"of the installation starting with https://, without credentials, e.g. %s; the API key goes in api_key.", name, example)
-		}
-		return fmt.Sprintf("%s %q has no scheme. Write the URL with https:// (or http:// for a server on this "+
-			"machine), e.g. %q.", name, raw, "https://"+strings.TrimLeft(raw, "/"))
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		// url.Parse's error repeats the whole URL, which may contain
-		// credentials: it is not passed on.
-		return fmt.Sprintf("%s is not a valid URL (check for stray characters such as %% or quotes, and that a port "+
-			"is a number). Set it to the URL of the installation, e.g. %s.", name, example)
-	}
-	if u.User != nil {
-		return fmt.Sprintf("%s contains user credentials (user:password@ before the host). The API authenticates "+
-			"with the API key only: remove them, e.g. %q, and set api_key. Treat the credentials as exposed if the "+
-			"configuration is shared.", name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
-	}
-	if !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
-		return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %q.",
-			name, u.Scheme+"://", (&url.URL{Scheme: "https", Host: u.Host, Path: u.Path}).String())
-	}
-	if u.Host == "" || u.Hostname() == "" {
-		return fmt.Sprintf("%s %q has no host name. Set it to the URL of the installation, e.g. %s.", name, u.Redacted(), example)
-	}
-	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-		return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
-			"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %q.",
-			name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
-	}
-	return ""
-}
-
-// baseURLValidator checks the provider's base_url at plan time.
-func baseURLValidator() validator.String {
-	return stringCheck{
-		description: "must be an http:// or https:// URL without credentials, query or fragment",
-		summary:     "Invalid Analytics Base URL",
-		problem:     func(attr path.Path, v string) string { return baseURLProblem(attr.String(), v) },
-	}
-}
-
-// apiKeyProblem returns why key cannot be an API key, naming the setting
-// (name), or "". It never repeats the key.
-func apiKeyProblem(name, key string) string {
-	switch {
-	case strings.TrimSpace(key) == "":
-		return fmt.Sprintf("%s is empty. Set it to the personal API key shown under Account > API in the analytics "+
-			"web interface.", name)
-	case strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
-		return fmt.Sprintf("%s contains white space or a line break (a key read with file() keeps the file's "+
-			"trailing newline). Remove it, e.g. with trimspace(file(\"...\")).", name)
-	}
-	return ""
-}
-
-// apiKeyValidator checks the provider's api_key at plan time.
-func apiKeyValidator() validator.String {
-	return stringCheck{
-		description: "must be a non-empty API key without white space",
-		summary:     "Invalid Analytics API Key",
-		problem:     func(attr path.Path, v string) string { return apiKeyProblem(attr.String(), v) },
-	}
-}
-
 // websiteIDValidator accepts a website id: a positive whole number.
 func websiteIDValidator() validator.String {
 	return stringCheck{
@@ -472,54 +375,5 @@ func websiteIDValidator() validator.String {
 				"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface). To look a "+
 				"website up by name, set domain instead.", attr, id)
 		},
-	}
-}
-
-// pemValidator checks PEM text given in the provider block (ca_pem,
-// cert_pem, key_pem) with check, at validate time. Its messages never quote
-// the value.
-func pemValidator(attr, summary string, check func(string) error) validator.String {
-	return stringCheck{
-		description: "must hold PEM data that parses",
-		summary:     summary,
-		problem: func(_ path.Path, v string) string {
-			if err := check(v); err != nil {
-				return fmt.Sprintf("%s is not usable: %s.", attr, err)
-			}
-			return ""
-		},
-	}
-}
-
-// headersValidator checks the provider's extra headers (names, values and
-// the headers the provider sets itself) with the client's own rule.
-func headersValidator() validator.Map { return headersCheck{} }
-
-type headersCheck struct{}
-
-func (headersCheck) Description(context.Context) string {
-	return "header names must be valid and not set by the provider itself; values must be non-empty single lines"
-}
-
-func (v headersCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (headersCheck) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	seen := map[string]string{}
-	for k, e := range req.ConfigValue.Elements() {
-		s, ok := e.(types.String)
-		if !ok || s.IsUnknown() {
-			continue
-		}
-		if err := client.CheckHeader(k, s.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header", err.Error()+".")
-		}
-		if prev, dup := seen[strings.ToLower(k)]; dup {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header",
-				fmt.Sprintf("%q and %q are the same header (names are case-insensitive); keep one.", prev, k))
-		}
-		seen[strings.ToLower(k)] = k
 	}
 }
