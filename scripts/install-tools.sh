@@ -192,7 +192,22 @@ if [[ $# -eq 0 ]]; then
 	set -- terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time
 fi
 
+# lock NAME: holds a lock on NAME's build until this script exits, so that a
+# second install of the same tool (make test starts OpenTofu's build in the
+# background, then its OpenTofu run asks for it again) waits for the first
+# and then finds the tool built. Without flock, no lock.
+lock() {
+	command -v flock >/dev/null 2>&1 || return 0
+	local fd
+	exec {fd}>"${bin}/.$1.lock"
+	if ! flock -n "${fd}"; then
+		log "$1: another build is running; waiting for it"
+		flock "${fd}"
+	fi
+}
+
 for tool in "$@"; do
+	lock "${tool}"
 	case "${tool}" in
 	terraform) install_terraform ;;
 	terraform-latest | terraform-1.15) install_terraform_latest ;;
