@@ -3,7 +3,6 @@ package client_test
 import (
 	"context"
 	"crypto/tls"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
 )
 
 // proxyHost is the installation's host name in the proxy tests. Proxies
@@ -52,23 +52,7 @@ func newTestProxy(t *testing.T, target string) *testProxy {
 			rp.ServeHTTP(w, r)
 			return
 		}
-		up, err := net.Dial("tcp", target)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		w.WriteHeader(http.StatusOK)
-		conn, buf, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			_ = up.Close()
-			return
-		}
-		go func() {
-			_, _ = io.Copy(up, buf)
-			_ = up.Close()
-		}()
-		_, _ = io.Copy(conn, up)
-		_ = conn.Close()
+		tlstest.Tunnel(w, r, target)
 	}))
 	t.Cleanup(srv.Close)
 	p.URL = srv.URL

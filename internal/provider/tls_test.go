@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -193,23 +192,7 @@ func newConnectProxy(t *testing.T, target string) *connectProxy {
 		p.mu.Lock()
 		p.n++
 		p.mu.Unlock()
-		up, err := net.Dial("tcp", target)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		w.WriteHeader(http.StatusOK)
-		conn, buf, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			_ = up.Close()
-			return
-		}
-		go func() {
-			_, _ = io.Copy(up, buf)
-			_ = up.Close()
-		}()
-		_, _ = io.Copy(conn, up)
-		_ = conn.Close()
+		tlstest.Tunnel(w, r, target)
 	}))
 	t.Cleanup(srv.Close)
 	p.URL = srv.URL

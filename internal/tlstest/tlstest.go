@@ -16,6 +16,7 @@ import (
 	"log"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -166,3 +167,26 @@ func newKey(t testing.TB) *ecdsa.PrivateKey {
 // given: TLS tests make handshakes fail on purpose, and the server would
 // log each one.
 func QuietLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// Tunnel answers the CONNECT request r as an HTTP proxy does: it opens a
+// connection to target (host:port), answers 200 and copies bytes both ways
+// until either side closes (502 when target cannot be reached).
+func Tunnel(w http.ResponseWriter, r *http.Request, target string) {
+	up, err := (&net.Dialer{}).DialContext(r.Context(), "tcp", target)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	conn, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		_ = up.Close()
+		return
+	}
+	go func() {
+		_, _ = io.Copy(up, buf)
+		_ = up.Close()
+	}()
+	_, _ = io.Copy(conn, up)
+	_ = conn.Close()
+}
