@@ -9,6 +9,9 @@
 # `terraform init`, as a pipeline would commit it.
 set -euo pipefail
 
+# shellcheck source=scripts/emulator-url.sh
+source "$(dirname "${BASH_SOURCE[0]}")/emulator-url.sh"
+
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${root}"
 
@@ -39,14 +42,7 @@ api_key="demo-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 	-rate-limit 60 -state-file "${demo}/emulator-state.json" >"${demo}/emulator.out" 2>"${demo}/emulator.log" &
 emulator_pid=$!
 trap 'kill "${emulator_pid}" 2>/dev/null || true; wait "${emulator_pid}" 2>/dev/null || true' EXIT
-base_url=""
-for _ in $(seq 1 100); do
-	base_url="$(sed -n 's/^analytics-emulator: listening on //p' "${demo}/emulator.out")"
-	[[ -n "${base_url}" ]] && break
-	kill -0 "${emulator_pid}" 2>/dev/null || { cat "${demo}/emulator.log" >&2; exit 1; }
-	sleep 0.1
-done
-[[ -n "${base_url}" ]] || { echo "the emulator did not start" >&2; exit 1; }
+base_url="$(emulator_url "${demo}/emulator.out" "${demo}/emulator.log" "${emulator_pid}")"
 echo "emulator at ${base_url} (60 requests/minute throttle on, as on a real installation)"
 
 # The CLI configuration installs the provider from the local build only.

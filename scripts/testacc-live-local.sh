@@ -14,6 +14,9 @@
 # testacc-live.
 set -euo pipefail
 
+# shellcheck source=scripts/emulator-url.sh
+source "$(dirname "${BASH_SOURCE[0]}")/emulator-url.sh"
+
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${root}"
 
@@ -69,14 +72,7 @@ go build -o "${work}/analytics-emulator" ./internal/cmd/analytics-emulator
 	-rate-limit "${rate_limit}" -rate-window "${rate_window}" -state-file "${state}" -v \
 	>"${work}/emulator.out" 2>"${work}/emulator.log" &
 emulator_pid=$!
-base_url=""
-for _ in $(seq 1 100); do
-	base_url="$(sed -n 's/^analytics-emulator: listening on //p' "${work}/emulator.out")"
-	[[ -n "${base_url}" ]] && break
-	kill -0 "${emulator_pid}" 2>/dev/null || { cat "${work}/emulator.log" >&2; exit 1; }
-	sleep 0.1
-done
-[[ -n "${base_url}" ]] || { echo "the emulator did not start" >&2; exit 1; }
+base_url="$(emulator_url "${work}/emulator.out" "${work}/emulator.log" "${emulator_pid}")"
 echo "emulator at ${base_url}"
 
 # requests counts the requests the emulator has served (one -v line each)
