@@ -105,9 +105,14 @@ func (c *Client) GetStatistics(ctx context.Context, id int64, q StatisticsQuery)
 	if err != nil {
 		return nil, err
 	}
+	return c.statisticsCall(withoutRetries(ctx), id, query)
+}
+
+// statisticsCall sends GET /stats/{id} with query and decodes its page.
+func (c *Client) statisticsCall(ctx context.Context, id int64, query url.Values) (*StatisticsPage, error) {
 	path := statsPath(id)
 	var raw json.RawMessage
-	if err := c.do(withoutRetries(ctx), http.MethodGet, path, query, nil, &raw); err != nil {
+	if err := c.do(ctx, http.MethodGet, path, query, nil, &raw); err != nil {
 		return nil, err
 	}
 	page, err := decodeStatisticsPage(raw)
