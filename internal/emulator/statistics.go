@@ -88,6 +88,28 @@ func (e *Emulator) Statistics(id int64) []Statistic {
 	return out
 }
 
+// SeedStatistics adds rows to the statistics of the website with id (their
+// counts added to any recorded for the same name, value and date), as if
+// that many hits had been tracked on their dates; false when there is no
+// such website. For the tests and the benchmark that need a long history,
+// which the tracking endpoint can only record day by day.
+func (e *Emulator) SeedStatistics(id int64, rows []Statistic) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.websites[id]; !ok {
+		return false
+	}
+	m := e.statistics[id]
+	if m == nil {
+		m = map[statKey]int{}
+		e.statistics[id] = m
+	}
+	for _, r := range rows {
+		m[statKey{name: r.Name, value: truncateRunes(r.Value, 255), date: r.Date}] += r.Count
+	}
+	return e.persistLocked() == nil
+}
+
 // statisticsQuery is a GET /stats/{id} request after the controller's
 // fallbacks.
 type statisticsQuery struct {

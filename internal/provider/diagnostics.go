@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -347,7 +348,11 @@ func pageviewDays(s *client.PageviewSummary) string {
 // keepAdvice is how a user keeps a website's statistics.
 const keepAdvice = "To keep the website and its statistics on the server, set skip_destroy = true and apply that " +
 	"first (the website then only leaves the Terraform state); to make Terraform refuse any plan that destroys it, add " +
-	"lifecycle { prevent_destroy = true }; to keep a copy of the history, export it in the web interface before applying."
+	"lifecycle { prevent_destroy = true }; to keep a copy of the history, export it with the action " +
+	"analytics_website_statistics_export (Terraform 1.14 or later) before applying: by hand with terraform apply " +
+	"-invoke=action.analytics_website_statistics_export.NAME, or on every destroy with lifecycle { action_trigger { " +
+	"events = [before_destroy] actions = [action.analytics_website_statistics_export.NAME] } } on the website " +
+	"(Terraform 1.16 or later)."
 
 // addStatisticsLoss warns that a plan deletes a website with statistics.
 // skipAfter is skip_destroy as the plan sets it, which does not protect the
@@ -434,4 +439,93 @@ func addWebsiteKept(diags *diag.Diagnostics, at path.Path, domain, id, newDomain
 		fmt.Sprintf("skip_destroy is true: %s. The website %q stays on the server with its statistics; it keeps "+
 			"recording pageviews and counts against the plan's website limit. Delete it in the web interface once it "+
 			"is no longer needed, or import it again to manage it.", what, domain))
+}
+
+// The statistics export (the analytics_website_statistics_export action).
+
+// exportNothingLeft ends every message of a failed export.
+const exportNothingLeft = "No export was left behind: the files written so far were removed. The website and its " +
+	"statistics on the server are untouched."
+
+// addExportWebsiteError reports that the website to export could not be
+// found or read; id or domain is the one configured.
+func addExportWebsiteError(diags *diag.Diagnostics, id, domain string, err error) {
+	if errors.Is(err, client.ErrNotFound) {
+		at, what := path.Root("website_id"), fmt.Sprintf("with id %s", id)
+		if id == "" {
+			at, what = path.Root("domain"), fmt.Sprintf("with the exact domain %q", domain)
+		}
+		diags.AddAttributeError(at, "Website Not Found",
+			fmt.Sprintf("Could not export statistics: no website %s belongs to the API key's user. Check the "+
+				"action's %s and that the provider's api_key is the key of the website's owner. Nothing was written.",
+				what, at))
+		return
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		addExportTimedOut(diags, domain, "looking the website up", 1, err)
+		return
+	}
+	addAPIError(diags, "export the statistics of", domain, err)
+}
+
+// addExportReadError reports that a statistics name could not be read;
+// requests are those made by the export so far.
+func addExportReadError(diags *diag.Diagnostics, domain, name string, requests int, timeout time.Duration, err error) {
+	switch {
+	case errors.Is(err, client.ErrStatisticsUnsupported):
+		diags.AddError("Statistics Not Available",
+			fmt.Sprintf("Could not export the statistics of the website %q: %s. The installation's build is older "+
+				"than the statistics API; export the statistics in the web interface instead, or upgrade the "+
+				"installation. %s", domain, err, exportNothingLeft))
+	case errors.Is(err, context.DeadlineExceeded):
+		addExportTimedOut(diags, domain, fmt.Sprintf("reading %q after %d requests, within timeout = %q", name, requests,
+			timeout.String()), requests, err)
+	default:
+		var api diag.Diagnostics
+		addAPIError(&api, "export the statistics of", domain, err)
+		for _, d := range api {
+			diags.AddError(d.Summary(), fmt.Sprintf("%s While reading %q (request %d of the export). %s",
+				d.Detail(), name, requests, exportNothingLeft))
+		}
+	}
+}
+
+// addExportTimedOut reports an export that ran out of time (the server's
+// throttle or retries would have waited past the action's timeout).
+func addExportTimedOut(diags *diag.Diagnostics, domain, when string, requests int, err error) {
+	diags.AddAttributeError(path.Root("timeout"), "Statistics Export Timed Out",
+		fmt.Sprintf("Could not export the statistics of the website %q before the action's time limit (%s): %s. "+
+			"Every request is paced to the server's throttle (60 requests a minute on a default installation, "+
+			"shared by every client of the address), and a website with many rows needs one request per 100 rows "+
+			"of each statistics name. Raise the action's timeout, or run it when other clients are idle. %s",
+			domain, when, err, exportNothingLeft))
+}
+
+// addExportWriteError reports that the export's files could not be
+// written under dir: the folder exists, or cannot be created or written.
+func addExportWriteError(diags *diag.Diagnostics, domain, dir string, err error) {
+	if errors.Is(err, errExportExists) {
+		diags.AddAttributeError(path.Root("directory"), "Statistics Export Folder Exists",
+			fmt.Sprintf("Could not export the statistics of the website %q: %s. An export never writes into or over "+
+				"an earlier one, and nothing was changed there. Invoke the action again in a second (the folder is "+
+				"named after the time), or set another directory.", domain, err))
+		return
+	}
+	diags.AddAttributeError(path.Root("directory"), "Unable to Write the Statistics Export",
+		fmt.Sprintf("Could not write the statistics export of the website %q under directory = %q: %s. Check that "+
+			"the directory can be created, that the user running Terraform may write to it, and that its disk has "+
+			"free space. %s", domain, dir, err, exportNothingLeft))
+}
+
+// addDeleteAfterFailedExport refuses to delete a website whose statistics
+// export failed earlier in the same run: during terraform destroy,
+// Terraform turns a failed before_destroy action into a warning and goes
+// on, which would delete the statistics the export was meant to keep.
+func addDeleteAfterFailedExport(diags *diag.Diagnostics, domain, id, reason string) {
+	diags.AddError("Website Kept: Its Statistics Export Failed",
+		fmt.Sprintf("Refusing to delete the website %q (id %s): the export of its statistics "+
+			"(analytics_website_statistics_export) failed earlier in this run (%s), and deleting the website would "+
+			"delete its statistics with no copy. The website, its statistics and the state are untouched. Fix the "+
+			"cause and apply again; to delete the website without a copy, remove the action from its action_trigger "+
+			"first.", domain, id, reason))
 }

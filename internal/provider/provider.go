@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
@@ -36,6 +37,7 @@ var (
 	_ provider.Provider                  = (*analyticsProvider)(nil)
 	_ provider.ProviderWithFunctions     = (*analyticsProvider)(nil)
 	_ provider.ProviderWithListResources = (*analyticsProvider)(nil)
+	_ provider.ProviderWithActions       = (*analyticsProvider)(nil)
 )
 
 // New returns a constructor of the provider for providerserver.Serve.
@@ -232,6 +234,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
+	resp.ActionData = data
 }
 
 // settingName names where a provider setting came from, for messages: the
@@ -266,6 +269,12 @@ func (p *analyticsProvider) Functions(context.Context) []func() function.Functio
 // (Terraform 1.14 or later).
 func (p *analyticsProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{NewWebsiteListResource}
+}
+
+// Actions are the provider's actions (Terraform 1.14 or later; Terraform
+// below 1.14 and OpenTofu never ask for them).
+func (p *analyticsProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{NewWebsiteStatisticsExportAction}
 }
 
 func (p *analyticsProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -25,6 +25,9 @@ type providerData struct {
 	// statistics is the budget of the plan-time statistics checks of the
 	// websites a plan destroys (see website_destroy.go).
 	statistics *statisticsBudget
+	// exports are the websites whose statistics export failed in this run
+	// (see website_statistics_export_action.go).
+	exports exportFailures
 	// logNoAccount logs once that the server has no GET /account.
 	logNoAccount sync.Once
 

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -376,4 +377,45 @@ func websiteIDValidator() validator.String {
 				"website up by name, set domain instead.", attr, id)
 		},
 	}
+}
+
+// dateValidator accepts a day as the statistics endpoint takes it:
+// YYYY-MM-DD, a real date.
+func dateValidator() validator.String {
+	return stringCheck{
+		description: "must be a date in the form YYYY-MM-DD",
+		summary:     "Invalid Date",
+		problem: func(attr path.Path, v string) string {
+			if t, err := time.Parse(time.DateOnly, v); err == nil && t.Format(time.DateOnly) == v {
+				return ""
+			}
+			return fmt.Sprintf("%s = %q is not a date: write it as YYYY-MM-DD, e.g. \"2024-01-31\".", attr, v)
+		},
+	}
+}
+
+// exportDirectoryValidator refuses a directory that cannot name one: empty
+// or only white space.
+func exportDirectoryValidator() validator.String {
+	return stringCheck{
+		description: "must be a path to a directory",
+		summary:     "Invalid Export Directory",
+		problem: func(attr path.Path, v string) string {
+			if strings.TrimSpace(v) != "" {
+				return ""
+			}
+			return fmt.Sprintf("%s is empty. Set it to the directory the export's folder is created in, e.g. "+
+				"\"${path.root}/exports\".", attr)
+		},
+	}
+}
+
+// dateRangeProblem says why from and to (YYYY-MM-DD, either may be empty:
+// unbounded) are not a range, or "" when they are.
+func dateRangeProblem(from, to string) string {
+	if from == "" || to == "" || from <= to {
+		return ""
+	}
+	return fmt.Sprintf("from = %q is after to = %q: the range would hold no day. Swap them, or leave one out to "+
+		"export from the first day or up to the last.", from, to)
 }

@@ -210,6 +210,10 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if reason := r.data.exports.reason(id); reason != "" {
+		addDeleteAfterFailedExport(&resp.Diagnostics, state.Domain.ValueString(), state.ID.ValueString(), reason)
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -406,6 +410,10 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	resp.Diagnostics.Append(d...)
 	id := state.id(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if reason := r.data.exports.reason(id); reason != "" {
+		addDeleteAfterFailedExport(&resp.Diagnostics, state.Domain.ValueString(), state.ID.ValueString(), reason)
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)

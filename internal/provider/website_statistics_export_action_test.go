@@ -1,0 +1,240 @@
+package provider
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// The analytics_website_statistics_export action, driven through the CLI
+// (terraform-plugin-testing 1.16 cannot invoke actions): by hand with
+// terraform apply -invoke, and before a destroy with an action_trigger.
+// Actions need Terraform 1.14 (before_destroy triggers 1.16); the tests
+// skip on older releases and on OpenTofu, which has no actions.
+
+// needsCLI skips t unless the CLI is Terraform at min or later.
+func (w *cliWorkdir) needsCLI(t *testing.T, minVersion *version.Version, what string) {
+	t.Helper()
+	if w.isOpenTofu() {
+		t.Skipf("OpenTofu has no %s", what)
+	}
+	out, err := exec.Command(w.cli, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", w.cli, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", w.cli, err, out)
+	}
+	tv, err := version.NewVersion(v.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp tfversion.CheckTerraformVersionResponse
+	tfversion.SkipBelow(minVersion).CheckTerraformVersion(context.Background(),
+		tfversion.CheckTerraformVersionRequest{TerraformVersion: tv}, &resp)
+	if resp.Skip != "" {
+		t.Skipf("%s: %s", what, resp.Skip)
+	}
+}
+
+// Terraform 1.16, the first with before_destroy action triggers.
+var version1_16_0 = version.Must(version.NewVersion("1.16.0"))
+
+// newExportEnv is a statsEnv on a CLI with actions.
+func newExportEnv(t *testing.T, opts emulator.Options) *statsEnv {
+	t.Helper()
+	s := newStatsEnv(t, opts)
+	s.w.needsCLI(t, tfversion.Version1_14_0, "actions")
+	return s
+}
+
+// exportAction is an action block of the export.
+func exportAction(name, config string) string {
+	return fmt.Sprintf("action \"analytics_website_statistics_export\" %q {\n  config {\n%s  }\n}\n", name, config)
+}
+
+// exportFolders lists the folders in dir (none when dir is missing).
+func exportFolders(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// oneExport returns the only export folder in dir, and its manifest.
+func oneExport(t *testing.T, dir, domain string) (string, exportManifest) {
+	t.Helper()
+	folders := exportFolders(t, dir)
+	if len(folders) != 1 || !strings.HasPrefix(folders[0], domain+"-") {
+		t.Fatalf("want one export folder %s-<time> in %s, got %v", domain, dir, folders)
+	}
+	folder := filepath.Join(dir, folders[0])
+	raw, err := os.ReadFile(filepath.Join(folder, exportManifestName))
+	if err != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	var m exportManifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("manifest: %v\n%s", err, raw)
+	}
+	return folder, m
+}
+
+// exportedRows reads one statistics file of an export, in either format, as
+// "value=count" strings.
+func exportedRows(t *testing.T, folder, name, format string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(folder, name+"."+format))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "value"
+	if dayStatistic(name) {
+		key = "date"
+	}
+	var out []string
+	if format == exportFormatCSV {
+		recs, err := csv.NewReader(strings.NewReader(string(raw))).ReadAll()
+		if err != nil {
+			t.Fatalf("%s.csv: %v", name, err)
+		}
+		if len(recs) == 0 || fmt.Sprint(recs[0]) != fmt.Sprint([]string{key, "count"}) {
+			t.Fatalf("%s.csv: header %v, want [%s count]", name, recs, key)
+		}
+		for _, r := range recs[1:] {
+			out = append(out, r[0]+"="+r[1])
+		}
+		return out
+	}
+	var list []map[string]any
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatalf("%s.json: %v\n%s", name, err, raw)
+	}
+	for _, r := range list {
+		out = append(out, fmt.Sprintf("%v=%v", r[key], r["count"]))
+	}
+	return out
+}
+
+// TestAccStatisticsExport_byHand: terraform apply -invoke writes every
+// statistics name of the hits sent through the tracking endpoint, in json
+// and in csv, with a manifest; the website is untouched.
+func TestAccStatisticsExport_byHand(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	const domain = "tf-acc-export.example.com"
+	dir := filepath.Join(t.TempDir(), "exports")
+	website := websiteBlock("main", domain, "")
+	s.apply(t, website)
+	hits := []struct {
+		day  string
+		hit  emulator.Hit
+		want string
+	}{
+		{"2024-01-05", emulator.Hit{Page: "https://" + domain + "/", Referrer: "https://news.example.org/a", ScreenResolution: "1920x1080"}, "200"},
+		{"2024-01-05", emulator.Hit{Page: "https://" + domain + "/pricing?utm_campaign=spring"}, "200"},
+		{"2024-01-07", emulator.Hit{Page: "https://" + domain + "/pricing", Referrer: "https://" + domain + "/"}, "200"},
+		{"2024-02-01", emulator.Hit{Page: "https://" + domain + "/a,b"}, "200"},
+	}
+	day := ""
+	for _, h := range hits {
+		if h.day != day {
+			s.clock.setDay(t, h.day)
+			day = h.day
+		}
+		h.hit.UserAgent = browserUA
+		got, err := emulator.SendHit(context.Background(), nil, s.URL, h.hit)
+		if err != nil || got != h.want {
+			t.Fatalf("tracking %+v: %q, %v", h.hit, got, err)
+		}
+	}
+	site, _ := s.websiteByDomain(t, domain)
+	before := s.Statistics(site.ID)
+
+	for _, format := range exportFormats {
+		t.Run(format, func(t *testing.T) {
+			out := filepath.Join(dir, format)
+			s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf(
+				"    website_id = analytics_website.main.id\n    directory  = %q\n    format     = %q\n", out, format))))
+			s.ResetStats()
+			log := s.w.mustRun(0, "apply", "-auto-approve", "-invoke=action.analytics_website_statistics_export.keep")
+			for _, want := range []string{"page: 4 rows read; 8 of 17 statistics done, 14 rows and 8 requests so far",
+				"exported 26 rows of 17 statistics into " + filepath.Join(out, domain+"-")} {
+				if !strings.Contains(log, want) {
+					t.Errorf("the apply's output does not report progress (%q):\n%s", want, log)
+				}
+			}
+			folder, m := oneExport(t, out, domain)
+			want := map[string][]string{
+				"pageviews":    {"2024-01-05=2", "2024-01-07=1", "2024-02-01=1"},
+				"visitors":     {"2024-01-05=2", "2024-02-01=1"},
+				"page":         {"/=1", "/a,b=1", "/pricing=1", "/pricing?utm_campaign=spring=1"},
+				"landing_page": {"/=1", "/a,b=1", "/pricing?utm_campaign=spring=1"},
+				"referrer":     {"=2", "news.example.org=1"},
+				"campaign":     {"spring=1"},
+				"resolution":   {"=2", "1920x1080=1"},
+			}
+			for name, rows := range want {
+				if got := exportedRows(t, folder, name, format); fmt.Sprint(got) != fmt.Sprint(rows) {
+					t.Errorf("%s.%s: %v, want %v", name, format, got, rows)
+				}
+			}
+			if m.WebsiteID != site.ID || m.Domain != domain || m.Installation != s.URL || m.Format != format ||
+				!m.WholeHistory || m.From != exportFirstDate || m.To != exportLastDate ||
+				m.FirstDay != "2024-01-05" || m.LastDay != "2024-02-01" || m.FormatVersion != 1 {
+				t.Errorf("manifest %+v", m)
+			}
+			if _, err := time.Parse(time.RFC3339, m.ExportedAt); err != nil {
+				t.Errorf("manifest exported_at %q: %v", m.ExportedAt, err)
+			}
+			if len(m.Statistics) != len(client.StatisticNames) {
+				t.Errorf("the manifest lists %d statistics, want %d", len(m.Statistics), len(client.StatisticNames))
+			}
+			for _, st := range m.Statistics {
+				if rows, ok := want[st.Name]; ok && st.Rows != len(rows) {
+					t.Errorf("manifest: %s has %d rows, want %d", st.Name, st.Rows, len(rows))
+				}
+			}
+			files := exportFolders(t, folder)
+			if len(files) != len(client.StatisticNames)+1 || !slices.Contains(files, "page."+format) {
+				t.Errorf("the export holds %v", files)
+			}
+			if n := s.statsRequests(); n != len(client.StatisticNames) || m.Requests != n {
+				t.Errorf("%d statistics requests (manifest: %d), want %d: one per name", n, m.Requests, len(client.StatisticNames))
+			}
+			if raw, _ := json.Marshal(m); strings.Contains(string(raw), s.Key) {
+				t.Errorf("the manifest holds the API key")
+			}
+		})
+	}
+	if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
+		t.Errorf("the export changed the statistics")
+	}
+	s.w.write("main.tf", s.config(website))
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}
