@@ -56,11 +56,11 @@ type exportManifest struct {
 	WholeHistory  bool   `json:"whole_history"`
 	// FirstDay and LastDay are the first and last days with pageviews in
 	// the range (empty without pageviews).
-	FirstDay   string           `json:"first_day"`
-	LastDay    string           `json:"last_day"`
-	Format     string           `json:"format"`
-	ExportedAt string           `json:"exported_at"` // RFC 3339, UTC
-	Requests   int              `json:"requests"`
+	FirstDay   string              `json:"first_day"`
+	LastDay    string              `json:"last_day"`
+	Format     string              `json:"format"`
+	ExportedAt string              `json:"exported_at"` // RFC 3339, UTC
+	Requests   int                 `json:"requests"`
 	Statistics []exportedStatistic `json:"statistics"`
 }
 
