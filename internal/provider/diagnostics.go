@@ -461,7 +461,7 @@ func addExportWebsiteError(diags *diag.Diagnostics, id, domain string, err error
 				what, at))
 		return
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) && !serverUnavailable(err) {
 		addExportTimedOut(diags, domain, "looking the website up", 1, err)
 		return
 	}
@@ -477,6 +477,12 @@ func addExportReadError(diags *diag.Diagnostics, domain, name string, requests i
 			fmt.Sprintf("Could not export the statistics of the website %q: %s. The installation's build is older "+
 				"than the statistics API; export the statistics in the web interface instead, or upgrade the "+
 				"installation. %s", domain, err, exportNothingLeft))
+	case serverUnavailable(err):
+		diags.AddError("Analytics Server Unavailable",
+			fmt.Sprintf("Could not export the statistics of the website %q: while reading %q (request %d of the export), "+
+				"the server answered 503 Service Unavailable until the provider gave up: %s. The installation is in "+
+				"maintenance mode (as during an upgrade) or overloaded; invoke the action again once it answers. %s",
+				domain, name, requests, err, exportNothingLeft))
 	case errors.Is(err, context.DeadlineExceeded):
 		addExportTimedOut(diags, domain, fmt.Sprintf("reading %q after %d requests, within timeout = %q", name, requests,
 			timeout.String()), requests, err)
@@ -488,6 +494,18 @@ func addExportReadError(diags *diag.Diagnostics, domain, name string, requests i
 				d.Detail(), name, requests, exportNothingLeft))
 		}
 	}
+}
+
+// serverUnavailable reports whether err is a 503 (the installation in
+// maintenance mode), or the retries gave up at the time limit after one:
+// that is the cause to name, not the time limit. The transport describes
+// the last answer of a DeadlineError as text ("HTTP 503: ...").
+func serverUnavailable(err error) bool {
+	if apiErr, ok := client.AsAPIError(err); ok {
+		return apiErr.StatusCode == http.StatusServiceUnavailable
+	}
+	var de *client.DeadlineError
+	return errors.As(err, &de) && de.Last != nil && strings.HasPrefix(de.Last.Error(), "HTTP 503")
 }
 
 // addExportTimedOut reports an export that ran out of time (the server's

@@ -4,12 +4,18 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"math"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -74,7 +80,7 @@ func exportAction(name, config string) string {
 func exportFolders(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil
 	}
 	if err != nil {
@@ -237,4 +243,204 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	}
 	s.w.write("main.tf", s.config(website))
 	s.w.mustRun(0, "destroy", "-auto-approve")
+}
+
+// exportedWebsite is a website whose lifecycle exports its statistics
+// before every destroy, into dir.
+func exportedWebsite(domain, dir string) string {
+	return fmt.Sprintf(`resource "analytics_website" "main" {
+  domain = %q
+  lifecycle {
+    action_trigger {
+      events  = [before_destroy]
+      actions = [action.analytics_website_statistics_export.keep]
+    }
+  }
+}
+`, domain) + exportAction("keep", fmt.Sprintf("    website_id = caller.id\n    directory  = %q\n", dir))
+}
+
+// TestAccStatisticsExport_beforeDestroy: the action_trigger exports the
+// statistics of the website before terraform destroy, a replacement
+// through domain and one forced with -replace delete it.
+func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	s.w.needsCLI(t, version1_16_0, "before_destroy action triggers")
+	const first, second = "tf-acc-export-bd1.example.com", "tf-acc-export-bd2.example.com"
+	dir := t.TempDir()
+	steps := []struct {
+		name, domain, next string
+		args               []string
+	}{
+		{"replace through domain", first, second, []string{"apply", "-auto-approve"}},
+		{"-replace", second, second, []string{"apply", "-auto-approve", "-replace=analytics_website.main"}},
+		{"destroy", second, "", []string{"destroy", "-auto-approve"}},
+	}
+	s.apply(t, exportedWebsite(first, filepath.Join(dir, "none")))
+	day := "2024-03-01"
+	for i, step := range steps {
+		t.Run(step.name, func(t *testing.T) {
+			s.pageviews(t, []string{step.domain}, day)
+			day = fmt.Sprintf("2024-03-%02d", i+2)
+			old, _ := s.websiteByDomain(t, step.domain)
+			out := filepath.Join(dir, fmt.Sprint(i))
+			config := exportedWebsite(step.next, out)
+			if step.next == "" {
+				config = exportedWebsite(step.domain, out)
+			}
+			s.w.write("main.tf", s.config(config))
+			log := s.w.mustRun(0, step.args...)
+			if !strings.Contains(log, "triggered by analytics_website.main") {
+				t.Errorf("the output does not show the action:\n%s", log)
+			}
+			folder, m := oneExport(t, out, step.domain)
+			if m.WebsiteID != old.ID {
+				t.Errorf("exported website %d, want %d (the one destroyed)", m.WebsiteID, old.ID)
+			}
+			if got := exportedRows(t, folder, "pageviews", exportFormatJSON); len(got) == 0 {
+				t.Errorf("no pageviews exported")
+			}
+			if _, ok := s.Website(old.ID); ok {
+				t.Errorf("website %d is still on the server", old.ID)
+			}
+			if step.next != "" {
+				if _, ok := s.websiteByDomain(t, step.next); !ok {
+					t.Errorf("the new website %s was not created", step.next)
+				}
+			}
+		})
+	}
+}
+
+// newExportEnvWrapped is newExportEnv with the emulator's handler wrapped
+// (see newTestEnv).
+func newExportEnvWrapped(t *testing.T, opts emulator.Options, wrap func(http.Handler) http.Handler) *statsEnv {
+	t.Helper()
+	w := newCLIWorkdir(t)
+	w.needsCLI(t, tfversion.Version1_14_0, "actions")
+	clock := &shiftClock{}
+	clock.offset.Store(math.MinInt64)
+	clock.setDay(t, "2023-01-01")
+	opts.Clock = clock.now
+	return &statsEnv{testEnv: newTestEnv(t, opts, wrap), w: w, clock: clock}
+}
+
+// wantExport is what an export of the website id must hold, from the
+// emulator's statistics: "value=count" per name, sorted by value.
+func wantExport(s *statsEnv, id int64) map[string][]string {
+	sums := map[string]map[string]int{}
+	for _, st := range s.Statistics(id) {
+		if sums[st.Name] == nil {
+			sums[st.Name] = map[string]int{}
+		}
+		sums[st.Name][st.Value] += st.Count
+	}
+	out := map[string][]string{}
+	for name, values := range sums {
+		keys := make([]string, 0, len(values))
+		for v := range values {
+			keys = append(keys, v)
+		}
+		slices.Sort(keys)
+		for _, v := range keys {
+			out[name] = append(out[name], fmt.Sprintf("%s=%d", v, values[v]))
+		}
+	}
+	return out
+}
+
+// checkExport fails unless folder holds exactly want, in format.
+func checkExport(t *testing.T, folder, format string, want map[string][]string) {
+	t.Helper()
+	for _, name := range client.StatisticNames {
+		if got := exportedRows(t, folder, name, format); fmt.Sprint(got) != fmt.Sprint(want[name]) {
+			t.Errorf("%s.%s: %v, want %v", name, format, got, want[name])
+		}
+	}
+}
+
+// invokeExport is the hand invocation of the action "keep"; the refresh is
+// left out so that the action's requests are the apply's only ones.
+var invokeExport = []string{"apply", "-auto-approve", "-refresh=false", "-invoke=action.analytics_website_statistics_export.keep"}
+
+// TestAccStatisticsExport_failures: an export that cannot finish ends with
+// an error naming the cause and leaves nothing in the directory, and an
+// export never writes into an existing folder.
+func TestAccStatisticsExport_failures(t *testing.T) {
+	const domain = "tf-acc-export-fail.example.com"
+	tests := []struct {
+		name string
+		// maintenanceAfter turns maintenance mode on after that many
+		// statistics requests (0: never).
+		maintenanceAfter int
+		faults           *emulator.Faults
+		extra            string
+		// directory returns the action's directory, prepared.
+		directory func(t *testing.T) string
+		want      string
+	}{
+		{name: "maintenance mid-export", maintenanceAfter: 5, extra: "    timeout    = \"8s\"\n",
+			want: `Analytics Server Unavailable.*while reading "country" \(request 6 of the export\).*503 Service Unavailable.*maintenance mode.*No export was left behind`},
+		{name: "throttled past the timeout", faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute},
+			extra: "    timeout    = \"5s\"\n",
+			want:  `Statistics Export Timed Out.*time limit.*429.*Raise the action's timeout.*No export was left behind`},
+		{name: "directory under a file", directory: func(t *testing.T) string {
+			file := filepath.Join(t.TempDir(), "notes.txt")
+			if err := os.WriteFile(file, []byte("keep me"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(file, "exports")
+		}, want: `Unable to Write the Statistics Export.*not a directory.*No export was left behind`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var emu atomic.Pointer[emulator.Emulator]
+			var statsSeen atomic.Int64
+			s := newExportEnvWrapped(t, emulator.Options{}, func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.URL.Path, "/api/v1/stats/") && tc.maintenanceAfter > 0 &&
+						statsSeen.Add(1) == int64(tc.maintenanceAfter)+1 {
+						emu.Load().SetMaintenance(true)
+					}
+					h.ServeHTTP(w, r)
+				})
+			})
+			emu.Store(s.Emulator)
+			dir := filepath.Join(t.TempDir(), "exports")
+			if tc.directory != nil {
+				dir = tc.directory(t)
+			}
+			website := websiteBlock("main", domain, "")
+			s.apply(t, website)
+			s.pageviews(t, []string{domain}, "2024-04-01", "2024-04-02")
+			site, _ := s.websiteByDomain(t, domain)
+			before := s.Statistics(site.ID)
+			s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf(
+				"    domain     = %q\n    directory  = %q\n%s", domain, dir, tc.extra))))
+			if err := s.SetFaults(tc.faults); err != nil {
+				t.Fatal(err)
+			}
+			out := s.w.mustRun(1, invokeExport...)
+			if !expectError(tc.want).MatchString(out) {
+				t.Errorf("the output does not match %q:\n%s", tc.want, out)
+			}
+			if got := exportFolders(t, dir); len(got) != 0 {
+				t.Errorf("the failed export left %v in %s", got, dir)
+			}
+			if tc.directory != nil {
+				if got, err := os.ReadFile(filepath.Dir(dir)); err != nil || string(got) != "keep me" {
+					t.Errorf("the file in the way holds %q (%v), want it untouched", got, err)
+				}
+			}
+			s.SetMaintenance(false)
+			if err := s.SetFaults(nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
+				t.Errorf("the statistics changed")
+			}
+			s.w.write("main.tf", s.config(website))
+			s.w.mustRun(0, "destroy", "-auto-approve")
+		})
+	}
 }
