@@ -283,6 +283,10 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 			s.pageviews(t, []string{step.domain}, day)
 			day = fmt.Sprintf("2024-03-%02d", i+2)
 			old, _ := s.websiteByDomain(t, step.domain)
+			want := wantExport(s, old.ID)
+			if len(want["pageviews"]) != 1 {
+				t.Fatalf("website %d has pageviews %v, want one day", old.ID, want["pageviews"])
+			}
 			out := filepath.Join(dir, fmt.Sprint(i))
 			config := exportedWebsite(step.next, out)
 			if step.next == "" {
@@ -297,9 +301,7 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 			if m.WebsiteID != old.ID {
 				t.Errorf("exported website %d, want %d (the one destroyed)", m.WebsiteID, old.ID)
 			}
-			if got := exportedRows(t, folder, "pageviews", exportFormatJSON); len(got) == 0 {
-				t.Errorf("no pageviews exported")
-			}
+			checkExport(t, folder, exportFormatJSON, want)
 			if _, ok := s.Website(old.ID); ok {
 				t.Errorf("website %d is still on the server", old.ID)
 			}
@@ -443,4 +445,144 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 			s.w.mustRun(0, "destroy", "-auto-approve")
 		})
 	}
+}
+
+// TestAccStatisticsExport_failedExportStopsDestroy: when the export before
+// a destroy fails, the website and its statistics stay on the server and in
+// the state, for a replacement (Terraform halts) and for terraform destroy
+// (Terraform only warns; the provider refuses the delete).
+func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	s.w.needsCLI(t, version1_16_0, "before_destroy action triggers")
+	const domain, renamed = "tf-acc-export-stop.example.com", "tf-acc-export-stop2.example.com"
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unwritable := filepath.Join(file, "exports") // under a file: cannot be created
+	s.apply(t, exportedWebsite(domain, unwritable))
+	s.pageviews(t, []string{domain}, "2024-05-01", "2024-05-02")
+	site, _ := s.websiteByDomain(t, domain)
+	before := s.Statistics(site.ID)
+	state := s.w.read("terraform.tfstate")
+
+	for _, step := range []struct {
+		name, domain string
+		args         []string
+		want         string
+	}{
+		{"replacement", renamed, []string{"apply", "-auto-approve"}, `Error: Unable to Write the Statistics Export.*not a directory`},
+		{"-replace", domain, []string{"apply", "-auto-approve", "-replace=analytics_website.main"}, `Error: Unable to Write the Statistics Export`},
+		{"destroy", domain, []string{"destroy", "-auto-approve"},
+			`Unable to Write the Statistics Export.*Error: Website Kept: Its Statistics Export Failed.*Refusing to delete the website "` + domain + `"`},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			s.w.write("main.tf", s.config(exportedWebsite(step.domain, unwritable)))
+			s.ResetStats()
+			out := s.w.mustRun(1, step.args...)
+			if !expectError(step.want).MatchString(out) {
+				t.Errorf("the output does not match %q:\n%s", step.want, out)
+			}
+			if n := writes(s.testEnv); n != 0 {
+				t.Errorf("%d write requests reached the server: %v", n, s.Stats().ByRoute)
+			}
+			if w, ok := s.Website(site.ID); !ok || w.Domain != domain {
+				t.Fatalf("website %d left the server", site.ID)
+			}
+			if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
+				t.Errorf("the statistics changed")
+			}
+			if _, ok := s.websiteByDomain(t, renamed); ok {
+				t.Errorf("the replacement was created")
+			}
+			if got := s.w.read("terraform.tfstate"); !strings.Contains(got, `"id": "`+fmt.Sprint(site.ID)+`"`) {
+				t.Errorf("the state lost the website:\n%s (was %s)", got, state)
+			}
+		})
+	}
+	// Once the export can be written, the destroy goes ahead.
+	s.w.write("main.tf", s.config(exportedWebsite(domain, filepath.Join(t.TempDir(), "exports"))))
+	s.w.mustRun(0, "destroy", "-auto-approve")
+	if _, ok := s.Website(site.ID); ok {
+		t.Errorf("website %d is still on the server", site.ID)
+	}
+}
+
+// TestAccStatisticsExport_throttled: the server's 429s are waited out
+// within the action's timeout, and the export is complete.
+func TestAccStatisticsExport_throttled(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	const domain = "tf-acc-export-slow.example.com"
+	dir := t.TempDir()
+	website := websiteBlock("main", domain, "")
+	s.apply(t, website)
+	s.pageviews(t, []string{domain}, "2024-06-01", "2024-06-02", "2024-06-03")
+	site, _ := s.websiteByDomain(t, domain)
+	want := wantExport(s, site.ID)
+	s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf(
+		"    website_id = %q\n    directory  = %q\n    format     = \"csv\"\n    timeout    = \"2m\"\n", fmt.Sprint(site.ID), dir))))
+	if err := s.SetFaults(&emulator.Faults{ThrottleRate: 0.25, ThrottleFor: 2 * time.Second, MaxFaults: 3, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	s.w.mustRun(0, invokeExport...)
+	throttled := s.FaultCounts()[emulator.FaultThrottle]
+	if err := s.SetFaults(nil); err != nil {
+		t.Fatal(err)
+	}
+	if throttled == 0 {
+		t.Fatalf("the emulator refused no request: the test proves nothing")
+	}
+	t.Logf("%d requests refused with 429, export in %s", throttled, time.Since(start).Round(time.Millisecond))
+	folder, m := oneExport(t, dir, domain)
+	checkExport(t, folder, exportFormatCSV, want)
+	if m.Requests != len(client.StatisticNames) {
+		t.Errorf("the manifest counts %d requests, want %d (retries are not counted)", m.Requests, len(client.StatisticNames))
+	}
+	s.w.write("main.tf", s.config(website))
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}
+
+// TestAccStatisticsExport_neverOverwrites: an export whose folder exists
+// fails, and leaves that folder as it was.
+func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	const domain = "tf-acc-export-again.example.com"
+	dir := t.TempDir()
+	website := websiteBlock("main", domain, "")
+	s.apply(t, website)
+	s.pageviews(t, []string{domain}, "2024-07-01")
+	s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
+	// Earlier exports under every name the next minute can give.
+	now := time.Now()
+	for i := -2; i < 60; i++ {
+		folder := filepath.Join(dir, exportFolderName(domain, now.Add(time.Duration(i)*time.Second)))
+		if err := os.MkdirAll(folder, 0o750); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(folder, exportManifestName), []byte("earlier"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.ResetStats()
+	out := s.w.mustRun(1, invokeExport...)
+	if !expectError(`Error: Statistics Export Folder Exists.*never writes into or over an earlier one`).MatchString(out) {
+		t.Errorf("the output does not say that the folder exists:\n%s", out)
+	}
+	if n := s.statsRequests(); n != 0 {
+		t.Errorf("%d statistics requests for an export that cannot be written", n)
+	}
+	folders := exportFolders(t, dir)
+	if len(folders) != 62 {
+		t.Errorf("%d folders, want the 62 there were", len(folders))
+	}
+	for _, f := range folders {
+		files := exportFolders(t, filepath.Join(dir, f))
+		got, err := os.ReadFile(filepath.Join(dir, f, exportManifestName))
+		if len(files) != 1 || err != nil || string(got) != "earlier" {
+			t.Errorf("%s changed: %v, manifest %q (%v)", f, files, got, err)
+		}
+	}
+	s.w.write("main.tf", s.config(website))
+	s.w.mustRun(0, "destroy", "-auto-approve")
 }
