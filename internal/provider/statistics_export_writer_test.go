@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+func TestExportFolderName(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2024, 5, 1, 12, 15, 0, 0, time.FixedZone("CEST", 2*3600))
+	for domain, want := range map[string]string{
+		"shop.example.com":    "shop.example.com-20240501T101500Z",
+		"10.0.0.1":            "10.0.0.1-20240501T101500Z",
+		"../../etc/passwd":    "_.._etc_passwd-20240501T101500Z",
+		"a/b\\c:d":            "a_b_c_d-20240501T101500Z",
+		"":                    "website-20240501T101500Z",
+		"..":                  "website-20240501T101500Z",
+		"Münster.example.com": "M_nster.example.com-20240501T101500Z",
+	} {
+		got := exportFolderName(domain, at)
+		if got != want {
+			t.Errorf("exportFolderName(%q) = %q, want %q", domain, got, want)
+		}
+		if filepath.Base(got) != got || strings.HasPrefix(got, ".") {
+			t.Errorf("exportFolderName(%q) = %q is not one visible path element", domain, got)
+		}
+	}
+}
+
+var writerRows = []client.StatisticsRow{{Value: "/", Count: 3}, {Value: `/a,"b"`, Count: 1}, {Value: "/é\n", Count: 12}}
+
+// Each format writes what its readers expect: quoting in csv, no HTML
+// escaping in json.
+func TestExportWriter_formats(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		format, name string
+		rows         []client.StatisticsRow
+		want         string
+	}{
+		{exportFormatJSON, "page", writerRows,
+			"[\n  {\n    \"count\": 3,\n    \"value\": \"/\"\n  },\n  {\n    \"count\": 1,\n    \"value\": \"/a,\\\"b\\\"\"\n  },\n" +
+				"  {\n    \"count\": 12,\n    \"value\": \"/é\\n\"\n  }\n]\n"},
+		{exportFormatCSV, "page", writerRows, "value,count\n/,3\n\"/a,\"\"b\"\"\",1\n\"/é\n\",12\n"},
+		{exportFormatCSV, "pageviews", []client.StatisticsRow{{Value: "2024-01-05", Count: 7}}, "date,count\n2024-01-05,7\n"},
+		{exportFormatJSON, "visitors", nil, "[]\n"},
+		{exportFormatJSON, "referrer", []client.StatisticsRow{{Value: "<a>&", Count: 1}}, "[\n  {\n    \"count\": 1,\n    \"value\": \"<a>&\"\n  }\n]\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.format+" "+tc.name, func(t *testing.T) {
+			t.Parallel()
+			w, err := newExportWriter(t.TempDir(), "x", tc.format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.writeStatistic(tc.name, tc.rows); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(w.dir, tc.name+"."+tc.format))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// Files appear whole under their names (no temporary file left), the
+// manifest last; a folder that exists is refused and left alone.
+func TestExportWriter_atomicAndExclusive(t *testing.T) {
+	t.Parallel()
+	parent := filepath.Join(t.TempDir(), "new", "exports") // created on demand
+	w, err := newExportWriter(parent, "shop-1", exportFormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.writeStatistic("page", writerRows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.writeManifest(exportManifest{FormatVersion: 1, Domain: "shop"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := exportFolders(t, w.dir); !slices.Equal(got, []string{"manifest.json", "page.json"}) {
+		t.Errorf("the folder holds %v, want the two files and no temporary one", got)
+	}
+	if w.written[len(w.written)-1] != filepath.Join(w.dir, exportManifestName) {
+		t.Errorf("files in the order %v, want the manifest last", w.written)
+	}
+
+	_, err = newExportWriter(parent, "shop-1", exportFormatJSON)
+	if !errors.Is(err, errExportExists) {
+		t.Fatalf("a second export into the same folder: %v, want errExportExists", err)
+	}
+	if got := exportFolders(t, w.dir); len(got) != 2 {
+		t.Errorf("the refused export changed the folder: %v", got)
+	}
+}
+
+// A write that fails (as on a full disk) leaves no file of the export,
+// temporary or not, and discard removes the folder; a file that is not the
+// export's keeps the folder.
+func TestExportWriter_failureLeavesNothing(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	w, err := newExportWriter(parent, "shop-2", exportFormatCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.writeStatistic("pageviews", writerRows); err != nil {
+		t.Fatal(err)
+	}
+	full := &os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}
+	err = w.writeFile("page.csv", func(io.Writer) error { return full })
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") ||
+		!strings.Contains(err.Error(), filepath.Join(w.dir, "page.csv")) {
+		t.Fatalf("the write error %v does not name the file and the cause", err)
+	}
+	if got := exportFolders(t, w.dir); !slices.Equal(got, []string{"pageviews.csv"}) {
+		t.Errorf("after the failed write the folder holds %v", got)
+	}
+	if err := w.discard(); err != nil {
+		t.Fatal(err)
+	}
+	if got := exportFolders(t, parent); len(got) != 0 {
+		t.Errorf("discard left %v", got)
+	}
+
+	other, err := newExportWriter(parent, "shop-3", exportFormatCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.writeStatistic("page", writerRows); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other.dir, "notes.txt"), []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.discard(); err == nil {
+		t.Error("discard removed a folder that holds a file it did not write")
+	}
+	if got := exportFolders(t, other.dir); !slices.Equal(got, []string{"notes.txt"}) {
+		t.Errorf("after discard the folder holds %v, want only the file it did not write", got)
+	}
+}
+
+func TestDateRangeProblem(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		from, to string
+		ok       bool
+	}{
+		{"", "", true}, {"2024-01-01", "", true}, {"", "2024-01-01", true},
+		{"2024-01-01", "2024-01-01", true}, {"2024-01-01", "2024-12-31", true}, {"2024-02-01", "2024-01-31", false},
+	} {
+		p := dateRangeProblem(tc.from, tc.to)
+		if (p == "") != tc.ok || (!tc.ok && !strings.Contains(p, "Swap them")) {
+			t.Errorf("dateRangeProblem(%q, %q) = %q", tc.from, tc.to, p)
+		}
+	}
+}
