@@ -117,7 +117,8 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 		t.Fatalf("want one replacement warning, got %+v", diags)
 	}
 	for _, want := range []string{`"tf-acc-stats-1.example.com"`, `"tf-acc-stats-2.example.com"`,
-		"3 days with pageviews, from 2024-01-05 to 2024-02-01", "skip_destroy", "prevent_destroy"} {
+		"3 days with pageviews, from 2024-01-05 to 2024-02-01", "skip_destroy", "prevent_destroy",
+		"-invoke=action.analytics_website_statistics_export.NAME", "before_destroy"} {
 		if !strings.Contains(loss[0].Detail, want) {
 			t.Errorf("the warning does not say %s:\n%s", want, loss[0].Detail)
 		}

@@ -121,7 +121,8 @@ func TestStatisticsDiagnostics(t *testing.T) {
 		{"loss on destroy", func(d *diag.Diagnostics) {
 			addStatisticsLoss(d, path.Empty(), "a.example", "3", "", false, &client.PageviewSummary{Days: 2, First: "2024-01-01", Last: "2024-01-09"})
 		}, []string{"Destroying the Website Deletes Its Statistics", `Destroying the website "a.example" (id 3)`,
-			"2 days with pageviews, from 2024-01-01 to 2024-01-09", "prevent_destroy"}},
+			"2 days with pageviews, from 2024-01-01 to 2024-01-09", "prevent_destroy",
+			"terraform apply -invoke=action.analytics_website_statistics_export.NAME", "events = [before_destroy]"}},
 		{"loss on replace, skip_destroy set too late", func(d *diag.Diagnostics) {
 			addStatisticsLoss(d, path.Root("domain"), "a.example", "3", "b.example", true, &client.PageviewSummary{Days: 1, First: "2024-01-01", Last: "2024-01-01"})
 		}, []string{"Replacing the Website Deletes Its Statistics", `from "a.example" to "b.example"`, "1 day with pageviews, 2024-01-01",
