@@ -369,6 +369,10 @@ var invokeExport = []string{"apply", "-auto-approve", "-refresh=false", "-invoke
 // an error naming the cause and leaves nothing in the directory, and an
 // export never writes into an existing folder.
 func TestAccStatisticsExport_failures(t *testing.T) {
+	// Skips here, not only in each case, so that a skip is not counted as
+	// a pass.
+	needsEmulator(t, "injects faults and maintenance into the emulator")
+	newCLIWorkdir(t).needsCLI(t, tfversion.Version1_14_0, "actions")
 	const domain = "tf-acc-export-fail.example.com"
 	tests := []struct {
 		name string
