@@ -590,3 +590,36 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	s.w.write("main.tf", s.config(website))
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }
+
+// TestAccStatisticsExport_live: the hand invocation on any installation
+// (the live mode too): a pageview sent through the tracking endpoint is in
+// the export, on the day of the hit.
+func TestAccStatisticsExport_live(t *testing.T) {
+	s := newAccStatsEnv(t)
+	s.w.needsCLI(t, tfversion.Version1_14_0, "actions")
+	domain := s.domain("export")
+	dir := t.TempDir()
+	website := websiteBlock("main", domain, "")
+	s.apply(website)
+	id := s.stateID(t, "main")
+	days := s.pageview(t, domain)
+
+	s.write(website + exportAction("keep", fmt.Sprintf("    website_id = analytics_website.main.id\n    directory  = %q\n    format     = \"csv\"\n", dir)))
+	log := s.w.mustRun(0, invokeExport...)
+	if !strings.Contains(log, "17 of 17 statistics done") {
+		t.Errorf("the output does not report the progress:\n%s", log)
+	}
+	folder, m := oneExport(t, dir, domain)
+	if m.WebsiteID != id || m.Domain != domain || m.Installation != strings.TrimRight(s.URL, "/") || !m.WholeHistory {
+		t.Errorf("manifest %+v", m)
+	}
+	pageviews := exportedRows(t, folder, "pageviews", exportFormatCSV)
+	if len(pageviews) != 1 || !strings.HasSuffix(pageviews[0], "=1") || !days[strings.TrimSuffix(pageviews[0], "=1")] {
+		t.Errorf("pageviews %v, want one pageview on one of %v", pageviews, sortedDays(days))
+	}
+	if got := exportedRows(t, folder, "page", exportFormatCSV); fmt.Sprint(got) != "[/=1]" {
+		t.Errorf("pages %v, want [/=1]", got)
+	}
+	s.write(website)
+	s.destroy(t)
+}
