@@ -75,6 +75,13 @@ type Config struct {
 	// DestroyPlanN is the number of websites, each with statistics, of the
 	// destroy-plan pass (0 skips it).
 	DestroyPlanN int
+	// ExportDays and ExportPages are the history of the website of the
+	// export pass: days of daily statistics and distinct pages (ExportDays
+	// 0 skips it). It runs on the CLI of the query pass.
+	ExportDays  int
+	ExportPages int
+	// ExportOnly runs the export pass alone.
+	ExportOnly bool
 	// TimeProvider is the terraform-provider-time binary of the time_static
 	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
 	// (or checked) with scripts/install-tools.sh. NoTime skips the
@@ -109,6 +116,8 @@ func DefaultConfig() Config {
 		AdoptThrottled: true,
 		QuerySizes:     []int{500},
 		DestroyPlanN:   100,
+		ExportDays:     730,
+		ExportPages:    500,
 		Profile:        true,
 		ProfileDir:     ".bench/profiles",
 		StepTimeout:    10 * time.Minute,
@@ -181,6 +190,11 @@ type RunConfig struct {
 	QueryTerraformVersion string `json:"query_terraform_version,omitempty"`
 	// QueryOnly: the query pass ran alone.
 	QueryOnly bool `json:"query_only,omitempty"`
+	// ExportDays and ExportPages are the export pass's history (0: no
+	// export pass); ExportOnly: it ran alone.
+	ExportDays  int  `json:"export_days,omitempty"`
+	ExportPages int  `json:"export_pages,omitempty"`
+	ExportOnly  bool `json:"export_only,omitempty"`
 	// TimeProviderVersion is the version of terraform-provider-time (empty:
 	// no time_static baseline).
 	TimeProviderVersion string `json:"time_provider_version,omitempty"`

@@ -30,15 +30,19 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, DestroyPlanN: cfg.DestroyPlanN, EmulatorLatency: "0",
 			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
 			QuerySizes: cfg.QuerySizes, QueryTerraformVersion: b.tfQueryVersion, QueryOnly: cfg.QueryOnly,
+			ExportDays: cfg.ExportDays, ExportPages: cfg.ExportPages, ExportOnly: cfg.ExportOnly,
 		},
 		Started: start.UTC(),
 	}
 	res.Machine.Terraform = b.tfVersion
 	res.Machine.LoadStart = loadAverage()
 
-	if cfg.QueryOnly {
+	switch {
+	case cfg.QueryOnly:
 		err = b.queryPasses(ctx, res)
-	} else {
+	case cfg.ExportOnly:
+		err = b.exportPasses(ctx, res)
+	default:
 		err = b.allPasses(ctx, res)
 	}
 	switch {
@@ -66,6 +70,16 @@ func (b *bench) queryPasses(ctx context.Context, res *Results) error {
 		}
 	}
 	return nil
+}
+
+// exportPasses runs the export pass, unless ExportDays is 0.
+func (b *bench) exportPasses(ctx context.Context, res *Results) error {
+	if b.cfg.ExportDays <= 0 {
+		return nil
+	}
+	run, err := b.exportPass(ctx, b.cfg.ExportDays, b.cfg.ExportPages)
+	res.Runs = append(res.Runs, run)
+	return err
 }
 
 // allPasses runs every pass that cfg asks for, in order.
@@ -127,6 +141,9 @@ func (b *bench) allPasses(ctx context.Context, res *Results) error {
 		if err != nil {
 			return err
 		}
+	}
+	if err := b.exportPasses(ctx, res); err != nil {
+		return err
 	}
 	if cfg.Profile {
 		n := CompareN

@@ -240,6 +240,9 @@ func evaluate(res *Results) []Target {
 	if res.Config.QueryOnly {
 		return queryTargets(res)
 	}
+	if res.Config.ExportOnly {
+		return exportTargets(res)
+	}
 	var out []Target
 
 	// One request per create, update and delete, in the normal case (no
@@ -301,6 +304,7 @@ func evaluate(res *Results) []Target {
 	}
 
 	out = append(out, queryTargets(res)...)
+	out = append(out, exportTargets(res)...)
 	if t, ok := destroyPlanTarget(res); ok {
 		out = append(out, t)
 	}
@@ -441,6 +445,7 @@ func Markdown(res *Results) string {
 	writeAdoption(&b, res)
 	writeQuery(&b, res)
 	writeDestroyPlan(&b, res)
+	writeExport(&b, res)
 	writeProfile(&b, res.Profile)
 
 	var failures []string
@@ -497,7 +502,7 @@ func rssCell(s *Step, provider bool) string {
 }
 
 func writeMainTable(b *strings.Builder, res *Results) {
-	if res.Config.QueryOnly {
+	if res.Config.QueryOnly || res.Config.ExportOnly {
 		return
 	}
 	fmt.Fprintf(b, "\n### N websites vs N `time_static` vs N `terraform_data` (emulator latency 0, no throttle, `-parallelism=%d`)\n\n", res.Config.Parallelism)

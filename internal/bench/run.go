@@ -98,12 +98,12 @@ func (b *bench) setUp(ctx context.Context) error {
 		return fmt.Errorf("building the provider: %w", err)
 	}
 	timePlugins := ""
-	if !b.cfg.NoTime && !b.cfg.QueryOnly {
+	if !b.cfg.NoTime && !b.cfg.QueryOnly && !b.cfg.ExportOnly {
 		if timePlugins, err = b.setUpTime(ctx); err != nil {
 			return err
 		}
 	}
-	if len(b.cfg.QuerySizes) > 0 {
+	if len(b.cfg.QuerySizes) > 0 || b.cfg.ExportDays > 0 {
 		if err := b.setUpQuery(ctx); err != nil {
 			return err
 		}
@@ -339,6 +339,8 @@ func commandFor(step string, parallelism int) []string {
 		return append([]string{"destroy", "-auto-approve"}, common...)
 	case StepQuery: // no -input or -parallelism
 		return []string{"query", "-no-color", "-generate-config-out=" + queryGenerated}
+	case StepExport, StepExportThrottled:
+		return append([]string{"apply", "-auto-approve", "-refresh=false", "-invoke=" + exportAction}, common...)
 	default:
 		return append([]string{"apply", "-auto-approve"}, common...)
 	}

@@ -6,7 +6,7 @@
 //
 //	go run ./internal/bench/cmd/bench [-sizes 10,100,500] [-among 5000]
 //	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-adopt-sizes 100,500] [-destroy-plan-n 100]
-//	    [-query-sizes 500 [-query-terraform path] [-query-only]]
+//	    [-query-sizes 500 [-query-terraform path] [-query-only]] [-export-days 730 -export-pages 500 [-export-only]]
 //	    [-time=false] [-profile=false] [-update BENCHMARKS.md]
 package main
 
@@ -54,6 +54,9 @@ func run(ctx context.Context, args []string) error {
 	fs.StringVar(&cfg.QueryTerraform, "query-terraform", "", "Terraform CLI of the query pass, 1.14 or later (default the newest .tools/bin/terraform-<version>, built if absent)")
 	fs.BoolVar(&cfg.QueryOnly, "query-only", false, "run the query pass alone")
 	fs.IntVar(&cfg.DestroyPlanN, "destroy-plan-n", cfg.DestroyPlanN, "websites with statistics of the destroy-plan pass (0 = skip)")
+	fs.IntVar(&cfg.ExportDays, "export-days", cfg.ExportDays, "days of statistics of the website of the export pass (0 = skip)")
+	fs.IntVar(&cfg.ExportPages, "export-pages", cfg.ExportPages, "distinct pages of the website of the export pass")
+	fs.BoolVar(&cfg.ExportOnly, "export-only", false, "run the export pass alone")
 	withTime := fs.Bool("time", true, "compare with time_static (hashicorp/time)")
 	fs.StringVar(&cfg.TimeProvider, "time-provider", "", "terraform-provider-time binary (default .tools/bin/terraform-provider-time, built if absent)")
 	fs.BoolVar(&cfg.Profile, "profile", cfg.Profile, "profile the provider's CPU during a create of 500 websites")
@@ -87,6 +90,9 @@ func run(ctx context.Context, args []string) error {
 	}
 	if cfg.QueryOnly && len(cfg.QuerySizes) == 0 {
 		return errors.New("-query-only needs -query-sizes")
+	}
+	if cfg.ExportOnly && (cfg.QueryOnly || cfg.ExportDays <= 0 || cfg.ExportPages <= 0 || *update != "") {
+		return errors.New("-export-only runs the export pass alone: it needs -export-days and -export-pages, and takes neither -query-only nor -update")
 	}
 	if cfg.QueryOnly && *update != "" {
 		return errors.New("-query-only measures one pass: it does not replace the results of -update")

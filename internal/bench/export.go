@@ -1,0 +1,294 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// The export pass: the analytics_website_statistics_export action
+// (Terraform 1.14 and later, so the CLI of the query pass) on one website
+// with a long history, seeded into the emulator: ExportDays days of
+// pageviews and visitors, ExportPages distinct pages and landing pages, an
+// hour of the day for each day, and a few values of every other name. The
+// export is invoked by hand (terraform apply -invoke), without and then
+// under the throttle; each must cost one request per 100 rows of each
+// statistics name and one to find the website, and write every row.
+
+// PassExport is the export pass.
+const PassExport = "export"
+
+// Steps of the export pass.
+const (
+	StepExport          = "export"
+	StepExportThrottled = "export-throttled"
+)
+
+// exportSteps are the steps of the export pass: the create, the export,
+// the export again under the throttle, and the destroy (its plan checks
+// the statistics once more).
+var exportSteps = []string{StepCreate, StepExport, StepExportThrottled, StepDestroy}
+
+// exportAction is the address of the action the pass invokes.
+const exportAction = "action.analytics_website_statistics_export.history"
+
+// exportNames are the statistics names of the API, in its order (as
+// internal/client's StatisticNames).
+var exportNames = []string{
+	"pageviews", "visitors", "browser", "os", "device", "country", "city", "page", "referrer",
+	"resolution", "language", "landing_page", "event", "campaign", "continent", "visitors_hour", "pageviews_hour",
+}
+
+// exportConfiguration is main.tf of the export pass.
+func exportConfiguration(dir string) string {
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    analytics = {
+      source = "analytics-tf/analytics"
+    }
+  }
+}
+
+provider "analytics" {}
+
+resource "analytics_website" "site" {
+  domain = "history.bench-example.com"
+}
+
+action "analytics_website_statistics_export" "history" {
+  config {
+    website_id = analytics_website.site.id
+    directory  = %q
+  }
+}
+`, dir)
+}
+
+// exportHistory is the seeded history of the website: per name, the rows
+// (value and date) with their counts.
+func exportHistory(days, pages int) []emulator.Statistic {
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out []emulator.Statistic
+	add := func(name, value, date string, count int) {
+		out = append(out, emulator.Statistic{Name: name, Value: value, Date: date, Count: count})
+	}
+	for d := range days {
+		date := start.AddDate(0, 0, d).Format(time.DateOnly)
+		views := 50 + d%40
+		add("pageviews", date, date, views)
+		add("visitors", date, date, views/2)
+		add("pageviews_hour", fmt.Sprintf("%02d", d%24), date, views)
+		add("visitors_hour", fmt.Sprintf("%02d", d%24), date, views/2)
+		page := fmt.Sprintf("/articles/%d", d%pages)
+		add("page", page, date, views)
+		add("landing_page", page, date, views/2)
+		add("browser", []string{"Firefox", "Chrome", "Safari"}[d%3], date, views/2)
+		add("os", []string{"Linux", "Windows", "macOS", "Android"}[d%4], date, views/2)
+		add("device", []string{"desktop", "mobile"}[d%2], date, views/2)
+		add("country", []string{"DE", "FR", "US", "JP", "BR"}[d%5], date, views/2)
+		add("city", []string{"Berlin", "Paris", "Austin"}[d%3], date, views/2)
+		add("continent", []string{"EU", "NA"}[d%2], date, views/2)
+		add("referrer", []string{"", "news.example.org", "search.example.net"}[d%3], date, views/2)
+		add("resolution", []string{"1920x1080", "390x844"}[d%2], date, views/2)
+		add("language", []string{"en", "de", "fr"}[d%3], date, views/2)
+		add("campaign", "spring", date, 1)
+		add("event", "signup::", date, 1)
+	}
+	for p := days; p < pages; p++ { // more pages than days: one view each, on the last day
+		date := start.AddDate(0, 0, days-1).Format(time.DateOnly)
+		add("page", fmt.Sprintf("/articles/%d", p), date, 1)
+		add("landing_page", fmt.Sprintf("/articles/%d", p), date, 1)
+	}
+	return out
+}
+
+// exportRows is the number of rows each name has in the export of a
+// history: distinct values (days for pageviews and visitors).
+func exportRows(history []emulator.Statistic) map[string]int {
+	seen := map[string]map[string]bool{}
+	for _, s := range history {
+		if seen[s.Name] == nil {
+			seen[s.Name] = map[string]bool{}
+		}
+		seen[s.Name][s.Value] = true
+	}
+	out := map[string]int{}
+	for name, values := range seen {
+		out[name] = len(values)
+	}
+	return out
+}
+
+// exportWantRequests is what an export of rows costs: one request per 100
+// rows of each name (one for a name without rows), and one to find the
+// website.
+func exportWantRequests(rows map[string]int) int {
+	n := 1
+	for _, name := range exportNames {
+		n += max(1, (rows[name]+99)/100)
+	}
+	return n
+}
+
+// exportPass creates one website, seeds its history, exports it by hand
+// twice (the second time under the throttle) and destroys it.
+func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
+	run := &Run{Pass: PassExport, Kind: KindWebsite, N: 1}
+	api, err := startAPI(emulator.Options{})
+	if err != nil {
+		return run, err
+	}
+	defer api.close()
+	w, err := b.newWorkspace(fmt.Sprintf("export-%d-days", days), KindWebsite, api)
+	if err != nil {
+		return run, err
+	}
+	w.tf = b.tfQuery
+	// Each export into a directory of its own: two in the same second
+	// would have the same folder, which the action refuses.
+	out := filepath.Join(w.dir, "exports-"+StepExport)
+	w.config = func(int, bool) string { return exportConfiguration(out) }
+	if err := w.configure(1, false); err != nil {
+		return run, err
+	}
+	history := exportHistory(days, pages)
+	rows := exportRows(history)
+	b.runSteps(ctx, run, w, exportSteps, func(step string, s *Step) {
+		switch step {
+		case StepCreate:
+			w.check(s, 1, 0)
+			if !s.OK() {
+				return
+			}
+			ws := api.emu.Websites()
+			if len(ws) != 1 || !api.emu.SeedStatistics(ws[0].ID, history) {
+				s.Error = "seeding the website's statistics failed"
+			}
+		case StepExport, StepExportThrottled:
+			checkExport(s, out, rows)
+			// The next export runs under the throttle of the throttled pass.
+			api.emu.SetRateLimit(b.cfg.RateLimit, b.cfg.RateWindow)
+			out = filepath.Join(w.dir, "exports-"+StepExportThrottled)
+			if err := w.configure(1, false); err != nil && s.Error == "" {
+				s.Error = err.Error()
+			}
+		default:
+			w.check(s, 0, 0)
+		}
+	})
+	return run, ctx.Err()
+}
+
+// checkExport records in s what is wrong with an export: its requests must
+// be one per 100 rows of each name and one more, and the newest export in
+// dir must hold every row.
+func checkExport(s *Step, dir string, rows map[string]int) {
+	if s.Error != "" {
+		return
+	}
+	if w := s.Requests.Writes(); w != 0 {
+		s.Error = fmt.Sprintf("%d write requests", w)
+		return
+	}
+	if got, want := s.Requests.Total-s.Requests.Throttled, exportWantRequests(rows); got != want {
+		s.Error = fmt.Sprintf("%d requests answered, want %d (one per 100 rows of each statistics name, one for the website)", got, want)
+		return
+	}
+	folders, _ := filepath.Glob(filepath.Join(dir, "*", "manifest.json"))
+	if len(folders) == 0 {
+		s.Error = "no export with a manifest in " + dir
+		return
+	}
+	raw, err := os.ReadFile(folders[len(folders)-1])
+	if err != nil {
+		s.Error = err.Error()
+		return
+	}
+	var m struct {
+		Statistics []struct {
+			Name string `json:"name"`
+			Rows int    `json:"rows"`
+		} `json:"statistics"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		s.Error = "manifest: " + err.Error()
+		return
+	}
+	total := 0
+	for _, st := range m.Statistics {
+		if st.Rows != rows[st.Name] {
+			s.Error = fmt.Sprintf("the export has %d rows of %s, want %d", st.Rows, st.Name, rows[st.Name])
+			return
+		}
+		total += st.Rows
+	}
+	if len(m.Statistics) != len(exportNames) {
+		s.Error = fmt.Sprintf("the export has %d statistics names, want %d", len(m.Statistics), len(exportNames))
+		return
+	}
+	s.Summary = fmt.Sprintf("%d rows of %d statistics names (pageviews: %d days, page: %d values)", total,
+		len(m.Statistics), rows["pageviews"], rows["page"])
+}
+
+// exportTargets are the targets of the export pass.
+func exportTargets(res *Results) []Target {
+	var out []Target
+	for _, r := range res.Runs {
+		if r == nil || r.Pass != PassExport {
+			continue
+		}
+		t := Target{Name: fmt.Sprintf("Export of %d days of statistics and %d pages (analytics_website_statistics_export)",
+			res.Config.ExportDays, res.Config.ExportPages), Goal: "one request per 100 rows of each statistics name, + 1; every row written"}
+		s, th := r.step(StepExport), r.step(StepExportThrottled)
+		if s != nil && s.OK() && th != nil && th.OK() {
+			window := res.Config.RateWindowSec
+			t.Measured = fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s) %.1f s, ≈ %.0f s at the real 60 s window",
+				s.Requests.Total, s.Wall, res.Config.RateLimit, window, th.Wall, toRealWindow(th.Wall, window))
+			t.Met = true
+		} else {
+			t.Measured = "failed"
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func writeExport(b *strings.Builder, res *Results) {
+	r := res.run(PassExport, KindWebsite, 0)
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n### Statistics export: 1 website, %d days of daily statistics, %d pages\n\n",
+		res.Config.ExportDays, res.Config.ExportPages)
+	fmt.Fprintf(b, "Terraform %s (actions need 1.14 or later). The emulator is seeded with the website's history "+
+		"(every statistics name); `terraform apply -refresh=false -invoke=%s` writes it as json files, once without "+
+		"and once under the throttle (%d requests per %g s; × %g for the real 60 s window: an export that needs no more "+
+		"requests than one window allows waits for nothing). Each export must send one request per 100 rows of each "+
+		"statistics name and one to find the website, and write every row.\n\n",
+		res.Config.QueryTerraformVersion, exportAction, res.Config.RateLimit, res.Config.RateWindowSec,
+		toRealWindow(1, res.Config.RateWindowSec))
+	b.WriteString("| step | wall | API requests | statistics | 429 answers | throttle wait | written | result |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|---|---|\n")
+	for _, s := range r.Steps {
+		q := s.Requests
+		label := stepLabel(s.Name)
+		switch s.Name {
+		case StepExport:
+			label = "export (apply -invoke)"
+		case StepExportThrottled:
+			label = "export under the throttle"
+		}
+		wait := "–"
+		if s.Name == StepExportThrottled {
+			wait = fmt.Sprintf("%.1f s", s.ThrottleWait)
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %s | %s | %s |\n", label, wallCell(s), q.Total,
+			q.ByRoute[statisticsRoute], q.Throttled, wait, s.Summary, result(s))
+	}
+}
