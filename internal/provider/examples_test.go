@@ -26,6 +26,8 @@ func TestAccExamplesValidate(t *testing.T) {
 
 	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
 	querySupported := cliHasListResources(t, cli)
+	// The action examples use before_destroy triggers: Terraform 1.16.
+	actionsSupported := querySupported && cliAtLeast(t, cli, "1.16.0")
 	dirs, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -52,13 +54,14 @@ func TestAccExamplesValidate(t *testing.T) {
 			case len(files) == 0:
 				t.Skip("query files only: terraform query needs Terraform 1.14 or later")
 			}
-			usesWriteOnly := false
+			usesWriteOnly, usesActions := false, false
 			for _, src := range files {
 				data, err := os.ReadFile(src)
 				if err != nil {
 					t.Fatal(err)
 				}
 				usesWriteOnly = usesWriteOnly || bytes.Contains(data, []byte("_wo "))
+				usesActions = usesActions || bytes.Contains(data, []byte("action \"analytics_"))
 				if err := os.WriteFile(filepath.Join(work, filepath.Base(src)), data, 0o600); err != nil {
 					t.Fatal(err)
 				}
@@ -67,6 +70,10 @@ func TestAccExamplesValidate(t *testing.T) {
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 			out, err := cmd.CombinedOutput()
+			if usesActions && !actionsSupported {
+				checkActionsRefused(t, string(out), err)
+				return
+			}
 			checkValidateOutput(t, cli, string(out), err, usesWriteOnly && !writeOnlySupported)
 		})
 	}
@@ -92,6 +99,21 @@ func checkValidateOutput(t *testing.T, cli, out string, err error, writeOnlyRefu
 		t.Fatalf("%s validate: %v\n%s", filepath.Base(cli), err, out)
 	case !strings.Contains(out, "The configuration is valid"):
 		t.Fatalf("unexpected validate output:\n%s", out)
+	}
+}
+
+// checkActionsRefused fails the test unless `validate` of a configuration
+// with actions failed, under a CLI without them (Terraform below 1.14 and
+// OpenTofu; before_destroy triggers: 1.16), with only errors about the
+// action and action_trigger blocks.
+func checkActionsRefused(t *testing.T, out string, err error) {
+	t.Helper()
+	const refused = "Error: Unsupported block type"
+	if err == nil || !strings.Contains(out, refused) || !strings.Contains(out, `Blocks of type "action"`) {
+		t.Fatalf("want the action blocks refused under this CLI, got err=%v:\n%s", err, out)
+	}
+	if n := strings.Count(out, "Error: "); n != strings.Count(out, refused) {
+		t.Fatalf("errors other than the refused action blocks:\n%s", out)
 	}
 }
 

@@ -72,12 +72,15 @@ func terraformBlocks(t *testing.T, root, rel string) []markdownBlock {
 // validate alone belongs in a ```hcl block. A block with a `list` block is
 // a query file, as the README says to write it (*.tfquery.hcl beside the
 // provider's configuration), validated with `validate -query` on CLIs that
-// have list resources (Terraform 1.14 and later).
+// have list resources (Terraform 1.14 and later). A block with an action
+// must be refused, for its action blocks only, by CLIs without actions.
 func TestAccReadmeExamplesValidate(t *testing.T) {
 	cli, root := cliTest(t)
 	cliConfig := builtProvider(t)
 	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
 	querySupported := cliHasListResources(t, cli)
+	// Blocks with actions use before_destroy triggers: Terraform 1.16.
+	actionsSupported := querySupported && cliAtLeast(t, cli, "1.16.0")
 
 	// The contents of examples/, as tfplugindocs copies them.
 	examples := map[string]bool{}
@@ -143,6 +146,10 @@ func TestAccReadmeExamplesValidate(t *testing.T) {
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 			out, err := cmd.CombinedOutput()
+			if strings.Contains(b.text, "action \"analytics_") && !actionsSupported {
+				checkActionsRefused(t, string(out), err)
+				return
+			}
 			usesWriteOnly := strings.Contains(b.text, "_wo ")
 			checkValidateOutput(t, cli, string(out), err, usesWriteOnly && !writeOnlySupported)
 		})
