@@ -462,7 +462,7 @@ func addExportWebsiteError(diags *diag.Diagnostics, id, domain string, err error
 		return
 	}
 	if errors.Is(err, context.DeadlineExceeded) && !serverUnavailable(err) {
-		addExportTimedOut(diags, domain, "looking the website up", 1, err)
+		addExportTimedOut(diags, domain, "looking the website up", err)
 		return
 	}
 	addAPIError(diags, "export the statistics of", domain, err)
@@ -485,7 +485,7 @@ func addExportReadError(diags *diag.Diagnostics, domain, name string, requests i
 				domain, name, requests, err, exportNothingLeft))
 	case errors.Is(err, context.DeadlineExceeded):
 		addExportTimedOut(diags, domain, fmt.Sprintf("reading %q after %d requests, within timeout = %q", name, requests,
-			timeout.String()), requests, err)
+			timeout.String()), err)
 	default:
 		var api diag.Diagnostics
 		addAPIError(&api, "export the statistics of", domain, err)
@@ -510,7 +510,7 @@ func serverUnavailable(err error) bool {
 
 // addExportTimedOut reports an export that ran out of time (the server's
 // throttle or retries would have waited past the action's timeout).
-func addExportTimedOut(diags *diag.Diagnostics, domain, when string, requests int, err error) {
+func addExportTimedOut(diags *diag.Diagnostics, domain, when string, err error) {
 	diags.AddAttributeError(path.Root("timeout"), "Statistics Export Timed Out",
 		fmt.Sprintf("Could not export the statistics of the website %q before the action's time limit (%s): %s. "+
 			"Every request is paced to the server's throttle (60 requests a minute on a default installation, "+
