@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -167,5 +170,65 @@ func TestDateRangeProblem(t *testing.T) {
 		if (p == "") != tc.ok || (!tc.ok && !strings.Contains(p, "Swap them")) {
 			t.Errorf("dateRangeProblem(%q, %q) = %q", tc.from, tc.to, p)
 		}
+	}
+}
+
+// Every failure of an export is one error that names its cause and says
+// that nothing was left behind (or, for the website not found, written).
+func TestExportDiagnostics(t *testing.T) {
+	t.Parallel()
+	unavailable := &client.APIError{Kind: client.ErrServer, Method: "GET", Path: "/stats/3", StatusCode: 503, Message: "Service Unavailable"}
+	throttled := &client.APIError{Kind: client.ErrRateLimited, Method: "GET", Path: "/stats/3", StatusCode: 429,
+		Message: "Too Many Attempts.", RetryAfter: time.Minute}
+	notFound := &client.APIError{Kind: client.ErrNotFound, Method: "GET", Path: "/websites/3", StatusCode: 404, Message: "Resource not found."}
+	tests := []struct {
+		name string
+		add  func(*diag.Diagnostics)
+		want []string
+	}{
+		{"website not found by id", func(d *diag.Diagnostics) { addExportWebsiteError(d, "3", "", notFound) },
+			[]string{"Website Not Found", "no website with id 3", "website_id", "Nothing was written"}},
+		{"website not found by domain", func(d *diag.Diagnostics) { addExportWebsiteError(d, "", "a.example", notFound) },
+			[]string{"Website Not Found", `exact domain "a.example"`}},
+		{"maintenance", func(d *diag.Diagnostics) { addExportReadError(d, "a.example", "page", 9, time.Minute, unavailable) },
+			[]string{"Analytics Server Unavailable", `while reading "page" (request 9 of the export)`, "maintenance mode", exportNothingLeft}},
+		{"maintenance until the time limit", func(d *diag.Diagnostics) {
+			addExportReadError(d, "a.example", "page", 9, time.Minute,
+				&client.DeadlineError{Attempts: 4, Wait: 8 * time.Second, Left: time.Second, Reason: "retry", Last: errors.New("HTTP 503: Service Unavailable")})
+		}, []string{"Analytics Server Unavailable", "maintenance mode", exportNothingLeft}},
+		{"throttle past the timeout", func(d *diag.Diagnostics) {
+			addExportReadError(d, "a.example", "city", 12, 5*time.Second,
+				&client.DeadlineError{Attempts: 1, Wait: time.Minute, Left: 4 * time.Second, Reason: "the server's rate limit", Last: throttled})
+		}, []string{"Statistics Export Timed Out", `reading "city" after 12 requests, within timeout = "5s"`, "Raise the action's timeout", exportNothingLeft}},
+		{"throttled", func(d *diag.Diagnostics) { addExportReadError(d, "a.example", "os", 4, time.Minute, throttled) },
+			[]string{"Rate Limit Exceeded", `While reading "os"`, exportNothingLeft}},
+		{"old build", func(d *diag.Diagnostics) {
+			addExportReadError(d, "a.example", "pageviews", 1, time.Minute, client.ErrStatisticsUnsupported)
+		}, []string{"Statistics Not Available", "web interface", exportNothingLeft}},
+		{"folder exists", func(d *diag.Diagnostics) {
+			addExportWriteError(d, "a.example", "/x", fmt.Errorf("%w: /x/a.example-1", errExportExists))
+		}, []string{"Statistics Export Folder Exists", "never writes into or over", "nothing was changed there"}},
+		{"disk full", func(d *diag.Diagnostics) {
+			addExportWriteError(d, "a.example", "/x", &os.PathError{Op: "write", Path: "/x/a", Err: syscall.ENOSPC})
+		}, []string{"Unable to Write the Statistics Export", `directory = "/x"`, "no space left on device", "free space", exportNothingLeft}},
+		{"delete refused", func(d *diag.Diagnostics) { addDeleteAfterFailedExport(d, "a.example", "3", "disk full") },
+			[]string{"Website Kept: Its Statistics Export Failed", `Refusing to delete the website "a.example" (id 3)`, "(disk full)",
+				"remove the action from its action_trigger"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var d diag.Diagnostics
+			tc.add(&d)
+			if len(d) != 1 || d[0].Severity() != diag.SeverityError {
+				t.Fatalf("want one error, got %v", d)
+			}
+			text := d[0].Summary() + " " + d[0].Detail()
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("lacks %q:\n%s", w, text)
+				}
+			}
+		})
 	}
 }
