@@ -232,3 +232,27 @@ func TestExportDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// A failed export keeps its website from deletion by id, or by domain when
+// the export could not learn the id.
+func TestExportFailures(t *testing.T) {
+	t.Parallel()
+	var f exportFailures
+	if r := f.reason(3, "a.example"); r != "" {
+		t.Errorf("no failure yet: %q", r)
+	}
+	f.fail(3, "a.example", errors.New("disk full"))
+	f.fail(0, "b.example", errors.New("timed out"))
+	for _, tc := range []struct {
+		id     int64
+		domain string
+		want   string
+	}{
+		{3, "a.example", "disk full"}, {3, "", "disk full"}, {0, "b.example", "timed out"}, {9, "b.example", "timed out"},
+		{9, "c.example", ""}, {0, "", ""},
+	} {
+		if got := f.reason(tc.id, tc.domain); got != tc.want {
+			t.Errorf("reason(%d, %q) = %q, want %q", tc.id, tc.domain, got, tc.want)
+		}
+	}
+}

@@ -216,7 +216,7 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if reason := r.data.exports.reason(id); reason != "" {
+	if reason := r.data.exports.reason(id, state.Domain.ValueString()); reason != "" {
 		addDeleteAfterFailedExport(&resp.Diagnostics, state.Domain.ValueString(), state.ID.ValueString(), reason)
 		return
 	}
@@ -425,7 +425,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if reason := r.data.exports.reason(id); reason != "" {
+	if reason := r.data.exports.reason(id, state.Domain.ValueString()); reason != "" {
 		addDeleteAfterFailedExport(&resp.Diagnostics, state.Domain.ValueString(), state.ID.ValueString(), reason)
 		return
 	}

@@ -150,7 +150,7 @@ type exportRun struct {
 	resp     *action.InvokeResponse
 	domain   string
 	rows     int // rows read so far, every name
-	requests int // requests made so far, every name
+	requests int // requests made so far: the website's look-up, then every name
 	last     time.Time
 }
 
@@ -188,6 +188,10 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 
 	w, err := a.website(ctx, c, cfg)
 	if err != nil {
+		// The website may exist (a timeout, maintenance): keep it from
+		// being deleted in this run all the same.
+		id, _ := strconv.ParseInt(cfg.WebsiteID.ValueString(), 10, 64)
+		a.failed(id, cfg.Domain.ValueString(), err)
 		addExportWebsiteError(&resp.Diagnostics, cfg.WebsiteID.ValueString(), cfg.Domain.ValueString(), err)
 		return
 	}
@@ -206,14 +210,14 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 	started := time.Now().UTC()
 	out, err := newExportWriter(cfg.Directory.ValueString(), exportFolderName(w.Domain, started), format)
 	if err != nil {
-		a.failed(w.ID, err)
+		a.failed(w.ID, w.Domain, err)
 		addExportWriteError(&resp.Diagnostics, w.Domain, cfg.Directory.ValueString(), err)
 		return
 	}
 	fields := map[string]any{"id": w.ID, "domain": w.Domain, "folder": out.dir, "from": from, "to": to}
 	tflog.Info(ctx, "exporting the statistics of a website", fields)
 
-	run := &exportRun{resp: resp, domain: w.Domain}
+	run := &exportRun{resp: resp, domain: w.Domain, requests: 1} // the website's look-up
 	m := exportManifest{
 		FormatVersion: exportFormatVersion, Installation: strings.TrimSuffix(c.BaseURL(), "/api/v1"),
 		WebsiteID: w.ID, Domain: w.Domain, From: from, To: to, WholeHistory: whole, Format: format,
@@ -229,13 +233,13 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 			run.requests = before + res.Requests
 		}
 		if err != nil {
-			a.abandon(ctx, out, w.ID, err, fields)
+			a.abandon(ctx, out, w, err, fields)
 			addExportReadError(&resp.Diagnostics, w.Domain, name, run.requests, timeout, err)
 			return
 		}
 		run.rows += len(res.Rows)
 		if err := out.writeStatistic(name, res.Rows); err != nil {
-			a.abandon(ctx, out, w.ID, err, fields)
+			a.abandon(ctx, out, w, err, fields)
 			addExportWriteError(&resp.Diagnostics, w.Domain, cfg.Directory.ValueString(), err)
 			return
 		}
@@ -247,7 +251,7 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 	}
 	m.Requests, m.ExportedAt = run.requests, time.Now().UTC().Format(time.RFC3339)
 	if err := out.writeManifest(m); err != nil {
-		a.abandon(ctx, out, w.ID, err, fields)
+		a.abandon(ctx, out, w, err, fields)
 		addExportWriteError(&resp.Diagnostics, w.Domain, cfg.Directory.ValueString(), err)
 		return
 	}
@@ -272,8 +276,8 @@ func (a *statisticsExportAction) website(ctx context.Context, c *client.Client, 
 }
 
 // abandon removes a failed export's files and marks the website.
-func (a *statisticsExportAction) abandon(ctx context.Context, out *exportWriter, id int64, err error, fields map[string]any) {
-	a.failed(id, err)
+func (a *statisticsExportAction) abandon(ctx context.Context, out *exportWriter, w *client.Website, err error, fields map[string]any) {
+	a.failed(w.ID, w.Domain, err)
 	fields["error"] = err.Error()
 	if derr := out.discard(); derr != nil {
 		fields["cleanup_error"] = derr.Error()
@@ -281,32 +285,44 @@ func (a *statisticsExportAction) abandon(ctx context.Context, out *exportWriter,
 	tflog.Warn(ctx, "the statistics export failed; its files were removed", fields)
 }
 
-// failed records that the export of website id failed in this run.
-func (a *statisticsExportAction) failed(id int64, err error) {
+// failed records that the export of the website with id or domain (either
+// may be unknown: 0 or "") failed in this run.
+func (a *statisticsExportAction) failed(id int64, domain string, err error) {
 	if a.data != nil {
-		a.data.exports.fail(id, err)
+		a.data.exports.fail(id, domain, err)
 	}
 }
 
 // exportFailures are the websites whose export failed in this provider
-// instance (one Terraform command), which its resources must not delete.
+// instance (one Terraform command), which its resources must not delete:
+// by id, or by domain when the export could not find the website's id.
 type exportFailures struct {
-	mu     sync.Mutex
-	failed map[int64]string // id: why
+	mu       sync.Mutex
+	byID     map[int64]string  // id: why
+	byDomain map[string]string // domain: why
 }
 
-func (f *exportFailures) fail(id int64, err error) {
+func (f *exportFailures) fail(id int64, domain string, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.failed == nil {
-		f.failed = map[int64]string{}
+	if f.byID == nil {
+		f.byID, f.byDomain = map[int64]string{}, map[string]string{}
 	}
-	f.failed[id] = err.Error()
+	if id > 0 {
+		f.byID[id] = err.Error()
+	}
+	if domain != "" {
+		f.byDomain[domain] = err.Error()
+	}
 }
 
-// reason says why the export of website id failed, or "" if none did.
-func (f *exportFailures) reason(id int64) string {
+// reason says why the export of the website with id or domain failed, or
+// "" if none did.
+func (f *exportFailures) reason(id int64, domain string) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.failed[id]
+	if r, ok := f.byID[id]; ok {
+		return r
+	}
+	return f.byDomain[domain]
 }

@@ -189,7 +189,7 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 				"    website_id = analytics_website.main.id\n    directory  = %q\n    format     = %q\n", out, format))))
 			s.ResetStats()
 			log := s.w.mustRun(0, "apply", "-auto-approve", "-invoke=action.analytics_website_statistics_export.keep")
-			for _, want := range []string{"page: 4 rows read; 8 of 17 statistics done, 14 rows and 8 requests so far",
+			for _, want := range []string{"page: 4 rows read; 8 of 17 statistics done, 14 rows and 9 requests so far",
 				"exported 26 rows of 17 statistics into " + filepath.Join(out, domain+"-")} {
 				if !strings.Contains(log, want) {
 					t.Errorf("the apply's output does not report progress (%q):\n%s", want, log)
@@ -230,8 +230,9 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 			if len(files) != len(client.StatisticNames)+1 || !slices.Contains(files, "page."+format) {
 				t.Errorf("the export holds %v", files)
 			}
-			if n := s.statsRequests(); n != len(client.StatisticNames) || m.Requests != n {
-				t.Errorf("%d statistics requests (manifest: %d), want %d: one per name", n, m.Requests, len(client.StatisticNames))
+			if n := s.statsRequests(); n != len(client.StatisticNames) || m.Requests != n+1 {
+				t.Errorf("%d statistics requests (manifest: %d requests in all), want %d: one per name, and one to find the website",
+					n, m.Requests, len(client.StatisticNames))
 			}
 			if raw, _ := json.Marshal(m); strings.Contains(string(raw), s.Key) {
 				t.Errorf("the manifest holds the API key")
@@ -386,7 +387,7 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 		want      string
 	}{
 		{name: "maintenance mid-export", maintenanceAfter: 5, extra: "    timeout    = \"8s\"\n",
-			want: `Analytics Server Unavailable.*while reading "country" \(request 6 of the export\).*503 Service Unavailable.*maintenance mode.*No export was left behind`},
+			want: `Analytics Server Unavailable.*while reading "country" \(request 7 of the export\).*503 Service Unavailable.*maintenance mode.*No export was left behind`},
 		{name: "throttled past the timeout", faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute},
 			extra: "    timeout    = \"5s\"\n",
 			want:  `Statistics Export Timed Out.*time limit.*429.*Raise the action's timeout.*No export was left behind`},
@@ -540,8 +541,8 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	t.Logf("%d requests refused with 429, export in %s", throttled, time.Since(start).Round(time.Millisecond))
 	folder, m := oneExport(t, dir, domain)
 	checkExport(t, folder, exportFormatCSV, want)
-	if m.Requests != len(client.StatisticNames) {
-		t.Errorf("the manifest counts %d requests, want %d (retries are not counted)", m.Requests, len(client.StatisticNames))
+	if m.Requests != len(client.StatisticNames)+1 {
+		t.Errorf("the manifest counts %d requests, want %d (retries are not counted)", m.Requests, len(client.StatisticNames)+1)
 	}
 	s.w.write("main.tf", s.config(website))
 	s.w.mustRun(0, "destroy", "-auto-approve")
