@@ -350,9 +350,10 @@ const keepAdvice = "To keep the website and its statistics on the server, set sk
 	"first (the website then only leaves the Terraform state); to make Terraform refuse any plan that destroys it, add " +
 	"lifecycle { prevent_destroy = true }; to keep a copy of the history, export it with the action " +
 	"analytics_website_statistics_export (Terraform 1.14 or later) before applying: by hand with terraform apply " +
-	"-invoke=action.analytics_website_statistics_export.NAME, or on every destroy with lifecycle { action_trigger { " +
-	"events = [before_destroy] actions = [action.analytics_website_statistics_export.NAME] } } on the website " +
-	"(Terraform 1.16 or later)."
+	"-invoke=action.analytics_website_statistics_export.NAME, or before terraform destroy, a new domain or -replace " +
+	"with lifecycle { action_trigger { events = [before_destroy] actions = " +
+	"[action.analytics_website_statistics_export.NAME] } } on the website (Terraform 1.16 or later; removing the " +
+	"website's block from the configuration skips the trigger, so export by hand first)."
 
 // addStatisticsLoss warns that a plan deletes a website with statistics.
 // skipAfter is skip_destroy as the plan sets it, which does not protect the

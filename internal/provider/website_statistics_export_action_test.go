@@ -624,3 +624,30 @@ func TestAccStatisticsExport_live(t *testing.T) {
 	s.write(website)
 	s.destroy(t)
 }
+
+// TestAccStatisticsExport_removedBlockSkipsTrigger pins what the docs say
+// of Terraform 1.16.4: a website whose block is removed from the
+// configuration is deleted without its before_destroy trigger (Terraform
+// attaches triggers only to resources with a configuration). If this test
+// fails, Terraform has changed: update the docs (the action's page, the
+// resource's, the guide, the README and keepAdvice).
+func TestAccStatisticsExport_removedBlockSkipsTrigger(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	s.w.needsCLI(t, version1_16_0, "before_destroy action triggers")
+	const domain = "tf-acc-export-removed.example.com"
+	dir := t.TempDir()
+	s.apply(t, exportedWebsite(domain, dir))
+	s.pageviews(t, []string{domain}, "2024-08-01")
+	site, _ := s.websiteByDomain(t, domain)
+	s.w.write("main.tf", s.config(exportAction("keep", fmt.Sprintf("    website_id = \"%d\"\n    directory  = %q\n", site.ID, dir))))
+	out := s.w.mustRun(0, "apply", "-auto-approve")
+	if strings.Contains(out, "Action started") {
+		t.Errorf("the trigger ran for a removed block: update the docs, which say it does not:\n%s", out)
+	}
+	if got := exportFolders(t, dir); len(got) != 0 {
+		t.Errorf("an export was written for a removed block (%v): update the docs, which say it is not", got)
+	}
+	if _, ok := s.Website(site.ID); ok {
+		t.Errorf("the website of the removed block is still on the server")
+	}
+}

@@ -13,9 +13,10 @@ action "analytics_website_statistics_export" "shop_history" {
   }
 }
 
-# Before every destroy of the website (Terraform 1.16 or later): terraform
-# destroy, a removed block, a new domain, or -replace. If the export fails,
-# the website is not deleted.
+# Before the website is destroyed (Terraform 1.16 or later): by terraform
+# destroy, a new domain, or -replace. Not when this block is removed, which
+# takes the trigger with it: export by hand first. If the export fails, the
+# website is not deleted.
 resource "analytics_website" "blog" {
   domain = "blog.example.com"
 
