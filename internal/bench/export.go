@@ -248,8 +248,9 @@ func exportTargets(res *Results) []Target {
 		s, th := r.step(StepExport), r.step(StepExportThrottled)
 		if s != nil && s.OK() && th != nil && th.OK() {
 			window := res.Config.RateWindowSec
-			t.Measured = fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s) %.1f s, ≈ %.0f s at the real 60 s window",
-				s.Requests.Total, s.Wall, res.Config.RateLimit, window, th.Wall, toRealWindow(th.Wall, window))
+			t.Measured = fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s): %.2f s, %d answers were 429, "+
+				"%.1f s waited (≈ %.0f s at the real 60 s window)", s.Requests.Total, s.Wall, res.Config.RateLimit, window,
+				th.Wall, th.Requests.Throttled, th.ThrottleWait, toRealWindow(th.ThrottleWait, window))
 			t.Met = true
 		} else {
 			t.Measured = "failed"
