@@ -101,6 +101,10 @@ type Options struct {
 	// NoAccountEndpoint emulates an older build without GET /api/v1/account,
 	// which then answers the API's fallback 404 "Resource not found.".
 	NoAccountEndpoint bool
+	// NoStatisticsEndpoint emulates an older build without GET
+	// /api/v1/stats/{id}, which then answers every id, known or not, with
+	// the API's fallback 404 "Resource not found.".
+	NoStatisticsEndpoint bool
 	// StateFile, if set, persists the websites as JSON. It is loaded by New
 	// and rewritten atomically (temporary file and rename) after every change.
 	StateFile string

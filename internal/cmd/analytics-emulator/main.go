@@ -101,6 +101,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.opts.PathPrefix, "path-prefix", "", "installation path, e.g. /analytics")
 	fs.BoolVar(&c.opts.NoTrimStrings, "no-trim-strings", false, "turn off the emulation of Laravel's TrimStrings middleware (on in every real installation)")
 	fs.BoolVar(&c.opts.NoAccountEndpoint, "no-account-endpoint", false, "emulate an older build without GET /api/v1/account")
+	fs.BoolVar(&c.opts.NoStatisticsEndpoint, "no-statistics-endpoint", false, "emulate an older build without GET /api/v1/stats/{id}")
 	fs.BoolVar(&c.verbose, "v", false, "log requests to stderr")
 	fs.StringVar(&faults, "faults", "", "inject faults: comma-separated key=value pairs, e.g. "+
 		"'seed=7,latency=5ms,jitter=5ms,error=0.05,throttle=0.01,throttle-for=1s,reset-before=0.02,"+
