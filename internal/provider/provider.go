@@ -269,5 +269,5 @@ func (p *analyticsProvider) ListResources(context.Context) []func() list.ListRes
 }
 
 func (p *analyticsProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewWebsiteDataSource, NewWebsitesDataSource}
+	return []func() datasource.DataSource{NewWebsiteDataSource, NewWebsitesDataSource, NewWebsiteStatisticsDataSource}
 }
