@@ -98,7 +98,7 @@ func (d *websiteStatisticsDataSource) Schema(_ context.Context, _ datasource.Sch
 			},
 			"to": schema.StringAttribute{
 				MarkdownDescription: "Last day of the range, `YYYY-MM-DD`, included (the API's `to`); no earlier than " +
-					"`from`, and at most " + strconv.Itoa(maxStatisticsDays) + " days after it. Set with `from`; conflicts " +
+					"`from`; the range spans at most " + strconv.Itoa(maxStatisticsDays) + " days. Set with `from`; conflicts " +
 					"with `days`. When not set, it is today (UTC).",
 				Optional: true,
 				Computed: true,
@@ -139,8 +139,9 @@ func (d *websiteStatisticsDataSource) Schema(_ context.Context, _ datasource.Sch
 				Computed: true,
 			},
 			"visitors": schema.Int64Attribute{
-				MarkdownDescription: "Visitors over the range: the sum of the `visitors` statistic's daily counts (a " +
-					"visit not referred by the website itself counts once a day). `0` for a website without statistics.",
+				MarkdownDescription: "Visitors over the range: the sum of the `visitors` statistic's daily counts (the " +
+					"application counts a visitor for each pageview not referred by the website itself). `0` for a " +
+					"website without statistics.",
 				Computed: true,
 			},
 			"daily": schema.ListNestedAttribute{
@@ -155,7 +156,7 @@ func (d *websiteStatisticsDataSource) Schema(_ context.Context, _ datasource.Sch
 			},
 			"top": schema.ListNestedAttribute{
 				MarkdownDescription: "The `dimension`'s values with the highest counts over the range, highest first " +
-					"(ties by value), at most `limit` of them (the API's rows sorted by `count`). Empty when the " +
+					"(ties in the API's order), at most `limit` of them (the API's rows sorted by `count`). Empty when the " +
 					"website recorded none; null without `dimension`.",
 				Computed: true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

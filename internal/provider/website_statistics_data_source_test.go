@@ -218,6 +218,29 @@ check %[1]q {
 `, name, selector)
 }
 
+// skipUnlessInWindow skips t unless the pageviews of website id were
+// recorded yesterday or today in UTC, the window of `days = 2`, and
+// returns today (UTC). The installation records them on its own date: one
+// east of UTC may already be a day ahead. The in-process emulator is on UTC.
+func (s *accStatsEnv) skipUnlessInWindow(t *testing.T, id int64) time.Time {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sum, err := s.api(s.Key).SummarizePageviews(ctx, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().UTC()
+	if sum.Days == 0 {
+		t.Fatalf("website %d has no pageviews", id)
+	}
+	if sum.First != today.Format(time.DateOnly) && sum.First != today.AddDate(0, 0, -1).Format(time.DateOnly) {
+		t.Skipf("the installation recorded the pageview on %s, after today in UTC (%s): no window of days ending "+
+			"today in UTC holds it yet; run again later in the installation's day", sum.First, today.Format(time.DateOnly))
+	}
+	return today
+}
+
 // TestAccWebsiteStatisticsDataSource_checkBlock: the guide's check passes
 // (no warning) on a website that recorded a pageview and warns on one that
 // did not; the plan costs two statistics requests per website, and one
@@ -228,19 +251,7 @@ func TestAccWebsiteStatisticsDataSource_checkBlock(t *testing.T) {
 	untracked := s.seed(t, s.Key, client.WebsiteInput{Domain: s.domain("wss-check-none"), ExcludeBots: true})
 	s.pageview(t, tracked.Domain)
 
-	// The window ends today in UTC; an installation east of UTC may already
-	// have recorded the pageview on the next day.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sum, err := s.api(s.Key).SummarizePageviews(ctx, tracked.ID, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	today := time.Now().UTC()
-	if sum.First != today.Format(time.DateOnly) && sum.First != today.AddDate(0, 0, -1).Format(time.DateOnly) {
-		t.Skipf("the installation recorded the pageview on %s, after today in UTC (%s): no window of days ending "+
-			"today in UTC holds it yet; run again later in the installation's day", sum.First, today.Format(time.DateOnly))
-	}
+	today := s.skipUnlessInWindow(t, tracked.ID)
 
 	s.write(checkBlock("tracked", fmt.Sprintf("domain = %q", tracked.Domain)) +
 		checkBlock("untracked", fmt.Sprintf("website_id = %q", strconv.FormatInt(untracked.ID, 10))))
