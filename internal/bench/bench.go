@@ -17,7 +17,8 @@
 // adoption of websites made outside Terraform with import blocks (with and
 // without the throttle), with terraform query (a newer Terraform, see
 // query.go), a plan that destroys websites with statistics (whose
-// statistics the provider checks), and a CPU profile of the provider processes during
+// statistics the provider checks), a read of 365 days of statistics with
+// the statistics data source (statsread.go), and a CPU profile of the provider processes during
 // a create of 500 websites.
 package bench
 
@@ -75,6 +76,9 @@ type Config struct {
 	// DestroyPlanN is the number of websites, each with statistics, of the
 	// destroy-plan pass (0 skips it).
 	DestroyPlanN int
+	// StatisticsDays is the number of days with a pageview of the website
+	// whose statistics the statistics pass reads (0 skips it).
+	StatisticsDays int
 	// TimeProvider is the terraform-provider-time binary of the time_static
 	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
 	// (or checked) with scripts/install-tools.sh. NoTime skips the
@@ -109,6 +113,7 @@ func DefaultConfig() Config {
 		AdoptThrottled: true,
 		QuerySizes:     []int{500},
 		DestroyPlanN:   100,
+		StatisticsDays: 365,
 		Profile:        true,
 		ProfileDir:     ".bench/profiles",
 		StepTimeout:    10 * time.Minute,
@@ -173,6 +178,7 @@ type RunConfig struct {
 	AdoptSizes       []int   `json:"adopt_sizes,omitempty"`
 	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
 	DestroyPlanN     int     `json:"destroy_plan_n,omitempty"`
+	StatisticsDays   int     `json:"statistics_days,omitempty"`
 	EmulatorLatency  string  `json:"emulator_latency"`
 	TerraformVersion string  `json:"terraform_version"`
 	// QuerySizes and QueryTerraformVersion are the query pass's sizes and
