@@ -118,7 +118,7 @@ func (d *websiteStatisticsDataSource) Schema(_ context.Context, _ datasource.Sch
 			},
 			"dimension": schema.StringAttribute{
 				MarkdownDescription: "A statistic whose top values to read into `top` (the API's `name`): one of " +
-					quotedList(dims) + ". `*_hour` values are hours of the day (`0` to `23`). Not set by default (no " +
+					quotedList(dims) + ". The values of `visitors_hour` and `pageviews_hour` are hours of the day. Not set by default (no " +
 					"`top`, no request).",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(dims...)},
@@ -149,9 +149,12 @@ func (d *websiteStatisticsDataSource) Schema(_ context.Context, _ datasource.Sch
 					"(with zeros): the rows of the `pageviews` and `visitors` statistics, whose `value` is the day.",
 				Computed: true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"date":      schema.StringAttribute{MarkdownDescription: "The day, `YYYY-MM-DD`.", Computed: true},
-					"pageviews": schema.Int64Attribute{MarkdownDescription: "Pageviews of the day.", Computed: true},
-					"visitors":  schema.Int64Attribute{MarkdownDescription: "Visitors of the day.", Computed: true},
+					"date": schema.StringAttribute{MarkdownDescription: "The day, `YYYY-MM-DD` (the API's `value` of the day's " +
+						"rows).", Computed: true},
+					"pageviews": schema.Int64Attribute{MarkdownDescription: "Pageviews of the day (the API's `count` of the " +
+						"`pageviews` row of the day; `0` when there is none).", Computed: true},
+					"visitors": schema.Int64Attribute{MarkdownDescription: "Visitors of the day (the API's `count` of the " +
+						"`visitors` row of the day; `0` when there is none).", Computed: true},
 				}},
 			},
 			"top": schema.ListNestedAttribute{
