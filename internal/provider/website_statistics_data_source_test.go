@@ -381,8 +381,17 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 // without the statistics API, the error says so, not that the website is
 // missing; an unknown id is still "not found".
 func TestAccWebsiteStatisticsDataSource_noStatisticsEndpoint(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{NoStatisticsEndpoint: true})
+	s := newStatsEnv(t, emulator.Options{NoStatisticsEndpoint: true})
+	env := s.testEnv
 	w := env.Seed(env.Key, emulator.Website{Domain: "tf-acc-wss-old.example.com"})
+
+	// In a check block, as the guide shows it, the error is a warning.
+	s.w.write("main.tf", s.config(checkBlock("old", fmt.Sprintf("website_id = %q", strconv.FormatInt(w.ID, 10)))))
+	diags := s.w.planDiags()
+	if len(diags) != 1 || diags[0].Severity != "warning" || diags[0].Summary != "Statistics Not Supported by the Server" {
+		t.Errorf("a check on a build without the statistics API: want one warning that says so, got %+v", diags)
+	}
+
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
