@@ -222,7 +222,7 @@ func (d *websiteStatisticsDataSource) Read(ctx context.Context, req datasource.R
 
 	// The website: by id, or by exact domain with one search.
 	var id int64
-	what := ""
+	what := "the website" // as the diagnostics name it, with its id
 	if !cfg.Domain.IsNull() {
 		what = fmt.Sprintf("the website %q", cfg.Domain.ValueString())
 		w, err := c.FindWebsiteByDomain(ctx, cfg.Domain.ValueString())
@@ -242,7 +242,6 @@ func (d *websiteStatisticsDataSource) Read(ctx context.Context, req datasource.R
 				fmt.Sprintf("%q is not a website id; ids are positive whole numbers.", cfg.WebsiteID.ValueString()))
 			return
 		}
-		what = fmt.Sprintf("the website with id %d", id)
 	}
 	out.WebsiteID = types.StringValue(strconv.FormatInt(id, 10))
 

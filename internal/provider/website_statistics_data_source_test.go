@@ -388,7 +388,8 @@ func TestAccWebsiteStatisticsDataSource_noStatisticsEndpoint(t *testing.T) {
 	// In a check block, as the guide shows it, the error is a warning.
 	s.w.write("main.tf", s.config(checkBlock("old", fmt.Sprintf("website_id = %q", strconv.FormatInt(w.ID, 10)))))
 	diags := s.w.planDiags()
-	if len(diags) != 1 || diags[0].Severity != "warning" || diags[0].Summary != "Statistics Not Supported by the Server" {
+	if len(diags) != 1 || diags[0].Severity != "warning" || diags[0].Summary != "Statistics Not Supported by the Server" ||
+		!strings.Contains(diags[0].Detail, fmt.Sprintf("Could not read the statistics of the website (id %d): the API at", w.ID)) {
 		t.Errorf("a check on a build without the statistics API: want one warning that says so, got %+v", diags)
 	}
 
