@@ -174,10 +174,12 @@ func TestIsBot(t *testing.T) {
 		"Baiduspider+(+http://www.baidu.com/)":    true,
 		"SomeCrawler/1.0":                         true,
 		"facebookexternalhit/1.1":                 true,
-		browserUA:                                 false,
-		"curl/8.5.0":                              false,
-		"Wget/1.21":                               false,
-		"":                                        false,
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/148.0.0.0 Safari/537.36": true,
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/148.0.0.0 Safari/537.36":         false,
+		browserUA:    false,
+		"curl/8.5.0": false,
+		"Wget/1.21":  false,
+		"":           false,
 		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)": false,
 	} {
 		if got := IsBot(ua); got != want {
