@@ -16,8 +16,8 @@
 #   terraform-latest
 #                  tools/terraform/go.mod (a wrapper module with stubs for the
 #                  nested modules the proxy does not serve): the newest
-#                  stable Terraform, as .tools/bin/terraform-<version>
-#                  (1.15.9). The proxy lists versions only up to 1.13.3 but
+#                  Terraform the proxy serves, as .tools/bin/terraform-<version>
+#                  (1.16.4; it refuses 1.16.5 and 1.17). The proxy lists versions only up to 1.13.3 but
 #                  serves later ones when asked for the exact version.
 #   tofu           tools/opentofu/go.mod (needs a replace directive, so it is
 #                  built from a module of ours rather than with go install)
@@ -210,7 +210,7 @@ for tool in "$@"; do
 	lock "${tool}"
 	case "${tool}" in
 	terraform) install_terraform ;;
-	terraform-latest | terraform-1.15) install_terraform_latest ;;
+	terraform-latest | terraform-1.16) install_terraform_latest ;;
 	gremlins) install_gremlins ;;
 	tofu | opentofu) install_tofu ;;
 	golangci-lint) install_golangci_lint ;;
