@@ -338,10 +338,12 @@ func checkRecorded(ctx context.Context, env *testEnv, c *client.Client, id int64
 	if err != nil {
 		return err
 	}
+	if len(pageviews) == 0 {
+		return fmt.Errorf("no pageview recorded within %s; the tracking endpoint got %d requests (one that records "+
+			"nothing came from a bot's user agent or an excluded address)", recordTimeout, env.Stats().ByRoute["POST /api/event"])
+	}
 	if len(pageviews) != 1 || pageviews[0].Count != 1 || !days[pageviews[0].Value] {
-		return fmt.Errorf("pageviews %+v, want one pageview on one of %v; the tracking endpoint got %d requests "+
-			"(one that records nothing came from a bot's user agent or an excluded address)",
-			pageviews, sortedDays(days), env.Stats().ByRoute["POST /api/event"])
+		return fmt.Errorf("pageviews %+v, want one pageview on one of %v", pageviews, sortedDays(days))
 	}
 	var errs []error
 	for name, want := range map[string]string{"page": recordedPage, "resolution": v.Screen} {
