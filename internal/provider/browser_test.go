@@ -10,36 +10,20 @@ package provider
 // and TF_ACC, and fail, never skip, without them: the build tag is how one
 // asks for them. `make test` neither builds nor runs them.
 //
-// Nothing leaves the machine. Chromium resolves the tests' host names
-// (www.shop-<random>.test, analytics.test) to 127.0.0.1 and every other
-// name to "not found" (--host-resolver-rules), uses no proxy and runs
-// without its background services (chromedp's defaults and the flags
-// below); the page, the script and the tracking endpoint are all on
-// loopback, and each visit checks that every request of the page went
-// there. (Chromium still probes whether IPv6 is reachable by connecting a
-// UDP socket to a public address, which sends no packet.)
+// browser_chromium_test.go drives Chromium; nothing there leaves the machine.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -48,34 +32,12 @@ import (
 )
 
 const (
-	// chromiumPath is Debian's chromium (apt-get install chromium).
-	chromiumPath = "/usr/bin/chromium"
-
-	// desktopUA is the user agent Chromium presents in these tests. Headless
-	// Chromium's own names "HeadlessChrome", which the application's bot
-	// detection (and the emulator's, emulator.IsBot) classifies as a bot: with
-	// exclude_bots on, the default, its pageviews are never recorded. The
-	// tests keep the default, as a website owner would, and present a
-	// desktop Chrome instead.
-	desktopUA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/148.0.0.0 Safari/537.36"
-
-	// hostResolverRules maps the tests' .test names to loopback and every
-	// other name to "not found"; 127.0.0.1 (the emulator and the page
-	// server) is used as it is.
-	hostResolverRules = "MAP *.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
-
-	// browserTimeout bounds one visit, from Chromium's start to its exit.
-	browserTimeout = 90 * time.Second
-
 	// recordTimeout bounds the wait for a pageview to show up in the
 	// statistics once the script has sent it.
 	recordTimeout = 20 * time.Second
 
-	// pagePath and pageQuery are the visited page: utm_source is excluded
-	// by the website, keep is not.
-	pagePath  = "/landing"
-	pageQuery = "utm_source=x&keep=1"
-	// recordedPage is the page the website records: without utm_source.
+	// recordedPage is the page the website records: pagePath and
+	// pageQuery without utm_source, which the website excludes.
 	recordedPage = "/landing?keep=1"
 )
 
@@ -136,164 +98,6 @@ func trackingOutput(st *terraform.State) (code string, id int64, err error) {
 		return "", 0, fmt.Errorf("analytics_website.shop: id %q: %w", res.Primary.ID, err)
 	}
 	return code, id, nil
-}
-
-// site is a website's page server on loopback: it answers any host name,
-// serving pagePath as an HTML page with head in its <head>.
-type site struct {
-	srv  *httptest.Server
-	mu   sync.Mutex
-	seen []string // "Host RequestURI" of every request
-}
-
-func serveSite(t *testing.T, head string) *site {
-	t.Helper()
-	s := &site{}
-	page := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Landing</title>\n" + head +
-		"\n</head>\n<body>\n<h1>Landing</h1>\n</body>\n</html>\n"
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.seen = append(s.seen, r.Host+" "+r.RequestURI)
-		s.mu.Unlock()
-		if r.URL.Path != pagePath {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(page))
-	}))
-	t.Cleanup(s.srv.Close)
-	return s
-}
-
-// pageURL is the page's address at host (www.<domain>, which Chromium
-// maps to loopback), with the query the test visits.
-func (s *site) pageURL(host string) string {
-	_, port, _ := net.SplitHostPort(s.srv.Listener.Addr().String())
-	return "http://" + host + ":" + port + pagePath + "?" + pageQuery
-}
-
-// served reports whether the server answered the request of pageURL, with
-// its host name.
-func (s *site) served(pageURL string) bool {
-	u, err := url.Parse(pageURL)
-	if err != nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Contains(s.seen, u.Host+" "+u.RequestURI())
-}
-
-// visit is what a page looked like once its tracking script had run.
-type visit struct {
-	// Tracked is the data-tracked attribute the emulator's script sets on
-	// its element when done: "sent", "dnt" or "failed".
-	Tracked string
-	// DoNotTrack is navigator.doNotTrack as the page saw it ("null" when
-	// the browser does not ask).
-	DoNotTrack string
-	// Screen is window.screen as "WIDTHxHEIGHT".
-	Screen string
-	// Requests are the URLs of every request of the page.
-	Requests []string
-}
-
-// visitInChromium opens pageURL in a new headless Chromium with a fresh
-// profile in dir (sending Do Not Track if doNotTrack), waits until the
-// tracking script has run, and returns what the page saw. An error
-// carries Chromium's output.
-func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) (*visit, error) {
-	if doNotTrack {
-		// The profile's preference behind Settings > Privacy and security >
-		// "Send a Do Not Track request with your browsing traffic".
-		if err := os.MkdirAll(filepath.Join(dir, "Default"), 0o700); err != nil {
-			return nil, err
-		}
-		prefs, err := json.Marshal(map[string]any{"enable_do_not_track": true})
-		if err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "Default", "Preferences"), prefs, 0o600); err != nil {
-			return nil, err
-		}
-	}
-	var output bytes.Buffer
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath),
-		chromedp.UserDataDir(dir),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("no-proxy-server", true),
-		chromedp.Flag("host-resolver-rules", hostResolverRules),
-		chromedp.UserAgent(desktopUA),
-		chromedp.WindowSize(1280, 720),
-		chromedp.CombinedOutput(&output),
-	)
-	ctx, cancel := context.WithTimeout(ctx, browserTimeout)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
-
-	v := &visit{}
-	var mu sync.Mutex
-	err := chromedp.Listen(tab, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
-			mu.Lock()
-			v.Requests = append(v.Requests, e.Request.URL)
-			mu.Unlock()
-		}
-	})
-	if err == nil {
-		err = chromedp.Do(tab, chromedp.Navigate(pageURL))
-	}
-	if err == nil {
-		v.Tracked, err = chromedp.Run(tab, chromedp.Poll[string](
-			`(function () { var e = document.getElementById("`+emulator.TrackingScriptID+`"); return e && e.getAttribute("data-tracked"); })()`,
-			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
-		if errors.Is(err, chromedp.ErrPollingTimeout) {
-			err = fmt.Errorf("the tracking script did not run within 30 s (no data-tracked on #%s): %w", emulator.TrackingScriptID, err)
-		}
-	}
-	if err == nil {
-		v.DoNotTrack, err = chromedp.Run(tab, chromedp.Evaluate[string](`String(navigator.doNotTrack)`))
-	}
-	if err == nil {
-		v.Screen, err = chromedp.Run(tab, chromedp.Evaluate[string](`window.screen.width + "x" + window.screen.height`))
-	}
-	if err == nil {
-		// Let a beacon the script queued leave before the tab closes.
-		time.Sleep(200 * time.Millisecond)
-	}
-	cancelTab()
-	cancelAlloc() // waits for Chromium to exit
-	mu.Lock()
-	defer mu.Unlock()
-	if err != nil {
-		return v, fmt.Errorf("chromium, %s: %w\nchromium's output:\n%s", pageURL, err, output.String())
-	}
-	return v, nil
-}
-
-// checkLoopbackOnly fails unless every URL is on loopback: 127.0.0.1 or a
-// .test name (which Chromium maps there).
-func checkLoopbackOnly(urls []string) error {
-	for _, raw := range urls {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return fmt.Errorf("the page requested %q: %w", raw, err)
-		}
-		if h := u.Hostname(); h != "127.0.0.1" && !strings.HasSuffix(h, ".test") {
-			return fmt.Errorf("the page requested %s, off loopback", raw)
-		}
-	}
-	return nil
 }
 
 // statsClient reads the statistics of env's emulator through the API.
