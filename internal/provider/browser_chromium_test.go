@@ -123,6 +123,9 @@ type visit struct {
 	Screen string
 	// Requests are the URLs of every request of the page.
 	Requests []string
+	// Event is what became of the page's request to the tracking endpoint:
+	// "" when it made none, else "HTTP <status>" or the network error.
+	Event string
 }
 
 // visitInChromium opens pageURL in a new headless Chromium with a fresh
@@ -168,12 +171,41 @@ func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) 
 	defer cancelTab()
 
 	v := &visit{}
-	var mu sync.Mutex
+	var (
+		mu        sync.Mutex
+		eventID   network.RequestID // the request to the tracking endpoint
+		status    int64
+		eventDone = make(chan string, 1)
+	)
+	// done reports the first outcome and drops later ones: the listener
+	// must never block.
+	done := func(outcome string) {
+		select {
+		case eventDone <- outcome:
+		default:
+		}
+	}
 	err := chromedp.Listen(tab, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
-			mu.Lock()
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
 			v.Requests = append(v.Requests, e.Request.URL)
-			mu.Unlock()
+			if u, err := url.Parse(e.Request.URL); err == nil && strings.HasSuffix(u.Path, "/api/event") {
+				eventID = e.RequestID
+			}
+		case *network.EventResponseReceived:
+			if e.RequestID == eventID && e.Response != nil {
+				status = e.Response.Status
+			}
+		case *network.EventLoadingFinished:
+			if e.RequestID == eventID {
+				done(fmt.Sprintf("HTTP %d", status))
+			}
+		case *network.EventLoadingFailed:
+			if e.RequestID == eventID {
+				done("failed: " + e.ErrorText)
+			}
 		}
 	})
 	if err == nil {
@@ -193,9 +225,16 @@ func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) 
 	if err == nil {
 		v.Screen, err = chromedp.Run(tab, chromedp.Evaluate[string](`window.screen.width + "x" + window.screen.height`))
 	}
-	if err == nil {
-		// Let a beacon the script queued leave before the tab closes.
-		time.Sleep(200 * time.Millisecond)
+	if err == nil && v.Tracked == "sent" {
+		// The browser closes when this returns: wait for the request the
+		// script queued to complete first.
+		select {
+		case v.Event = <-eventDone:
+		case <-time.After(30 * time.Second):
+			err = errors.New("the request to the tracking endpoint did not complete within 30 s")
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
 	}
 	cancelTab()
 	cancelAlloc() // waits for Chromium to exit

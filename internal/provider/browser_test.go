@@ -196,6 +196,8 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 				return fmt.Errorf("the page server never answered %s", pageURL)
 			case v.Tracked != "sent":
 				return fmt.Errorf("the tracking script says %q, want \"sent\"", v.Tracked)
+			case v.Event != "HTTP 200":
+				return fmt.Errorf("the request to the tracking endpoint: %q, want HTTP 200", v.Event)
 			case v.DoNotTrack == "1":
 				return errors.New("the browser sent Do Not Track, which this test does not ask for")
 			case !slices.Contains(v.Requests, env.URL+emulator.TrackingScriptPath):
@@ -272,8 +274,9 @@ func TestBrowser_doNotTrack(t *testing.T) {
 				return err
 			}
 			t.Logf("visit of %s without Do Not Track: %+v", pageURL, v)
-			if v.Tracked != "sent" || v.DoNotTrack == "1" {
-				return fmt.Errorf("without Do Not Track: the script says %q and navigator.doNotTrack is %s, want \"sent\" and not \"1\"", v.Tracked, v.DoNotTrack)
+			if v.Tracked != "sent" || v.DoNotTrack == "1" || v.Event != "HTTP 200" {
+				return fmt.Errorf("without Do Not Track: the script says %q, navigator.doNotTrack is %s and the tracking "+
+					"request got %q; want \"sent\", not \"1\" and HTTP 200", v.Tracked, v.DoNotTrack, v.Event)
 			}
 			if err := checkLoopbackOnly(v.Requests); err != nil {
 				return err
