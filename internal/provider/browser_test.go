@@ -214,16 +214,19 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 // tracking_respect_dnt = true and a browser that sends Do Not Track: the
 // script runs and sends nothing, so nothing is recorded. The same page in a
 // browser that does not send it is recorded, through the tracking_url the
-// browsers reach (a name of its own, analytics.test, here).
+// browsers reach: here a name of its own, analytics.test, and an
+// installation under a path prefix.
 func TestBrowser_doNotTrack(t *testing.T) {
 	browserPreCheck(t)
-	env := newTestEnv(t, emulator.Options{})
-	c := statsClient(t, env)
+	const prefix = "/analytics"
+	env := newTestEnv(t, emulator.Options{PathPrefix: prefix})
 	u, err := url.Parse(env.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	publicURL := "http://analytics.test:" + u.Port()
+	env.URL += prefix // base_url
+	c := statsClient(t, env)
+	publicURL := "http://analytics.test:" + u.Port() + prefix
 	domain := "shop-" + randomLabel(t, 8) + ".test"
 	settings := fmt.Sprintf("  tracking_url         = %q\n  tracking_respect_dnt = true\n", publicURL)
 	env.test(t, resource.TestStep{
