@@ -57,9 +57,9 @@ func TestTrackingScript_servedAsStaticFile(t *testing.T) {
 
 // It is served below the installation's path prefix, answers HEAD,
 // conditional requests and wrong methods as a web server does, and stays
-// up in maintenance mode (the web server serves it without the
-// application).
-func TestTrackingScript_prefixMethodsAndMaintenance(t *testing.T) {
+// up in maintenance mode and under injected faults (the web server serves
+// it without the application).
+func TestTrackingScript_prefixMethodsMaintenanceAndFaults(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestServer(t, Options{PathPrefix: "/analytics"})
 	get := do(t, s, call{path: TrackingScriptPath, accept: "-"})
@@ -88,6 +88,18 @@ func TestTrackingScript_prefixMethodsAndMaintenance(t *testing.T) {
 	}
 	if r := do(t, s, call{path: "/api/v1/websites", key: keyA}); r.status != http.StatusServiceUnavailable {
 		t.Errorf("the API in maintenance mode: %d, want 503", r.status)
+	}
+	s.SetMaintenance(false)
+
+	// Injected faults are the API's: the web server still serves the file.
+	if err := s.SetFaults(&Faults{ErrorRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if r := do(t, s, call{path: TrackingScriptPath, accept: "-"}); r.status != http.StatusOK {
+		t.Errorf("GET with faults: %d, want 200", r.status)
+	}
+	if r := do(t, s, call{path: "/api/v1/websites", key: keyA}); r.status < 500 {
+		t.Errorf("the API with faults: %d, want a 5xx", r.status)
 	}
 	if st := s.Stats(); st.Total != 0 {
 		t.Errorf("counted: %+v", st)
