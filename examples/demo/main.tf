@@ -66,3 +66,12 @@ output "tracked_domains" {
   description = "Domains listed by the analytics_websites data source."
   value       = [for w in data.analytics_websites.all.websites : "${w.domain} (${w.privacy})"]
 }
+
+output "tracking_codes" {
+  description = "The tracking code to put on every page of each website (the same for all of them)."
+  value = merge(
+    { (analytics_website.blog.domain) = analytics_website.blog.tracking_code },
+    { (analytics_website.shop.domain) = analytics_website.shop.tracking_code },
+    { for k, w in analytics_website.internal : w.domain => w.tracking_code },
+  )
+}

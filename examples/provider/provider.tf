@@ -23,4 +23,10 @@ provider "analytics" {
   # Optional tuning, shown with their defaults.
   timeout     = "30s"
   max_retries = 4
+
+  # The address visitors' browsers reach the installation at, for the
+  # websites' tracking_code (defaults to base_url), and whether the tracking
+  # script honours Do Not Track (defaults to false, as the application does).
+  tracking_url         = "https://analytics.example.com"
+  tracking_respect_dnt = false
 }

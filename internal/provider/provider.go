@@ -62,6 +62,9 @@ type providerModel struct {
 	KeyPEM     types.String `tfsdk:"key_pem"`
 	SkipVerify types.Bool   `tfsdk:"skip_verify"`
 	Headers    types.Map    `tfsdk:"headers"`
+	// The tracking code's settings (tracking_code.go).
+	TrackingURL        types.String `tfsdk:"tracking_url"`
+	TrackingRespectDNT types.Bool   `tfsdk:"tracking_respect_dnt"`
 }
 
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -118,6 +121,9 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 	for name, a := range networkAttributes() {
 		resp.Schema.Attributes[name] = a
 	}
+	for name, a := range trackingAttributes() {
+		resp.Schema.Attributes[name] = a
+	}
 }
 
 // providerConfigValue resolves one setting from configuration, then the
@@ -142,7 +148,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 	baseURL, baseUnknown := providerConfigValue(cfg.BaseURL, EnvBaseURL)
 	apiKey, keyUnknown := providerConfigValue(cfg.APIKey, EnvAPIKey)
 	if baseUnknown || keyUnknown || cfg.Timeout.IsUnknown() || cfg.MaxRetries.IsUnknown() || cfg.RequestsPerMinute.IsUnknown() ||
-		networkSettingsUnknown(cfg) {
+		networkSettingsUnknown(cfg) || cfg.TrackingURL.IsUnknown() || cfg.TrackingRespectDNT.IsUnknown() {
 		if req.ClientCapabilities.DeferralAllowed {
 			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 			return
@@ -203,6 +209,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 
 	retry := retryOptions(cfg, &resp.Diagnostics)
 	network := resolveNetwork(cfg, &resp.Diagnostics)
+	tracking := resolveTrackingCode(cfg, u.String(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -229,6 +236,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 		"timeout": timeout.String(), "max_retries": retry.MaxRetries, "requests_per_minute": retry.RequestsPerMinute}))
 
 	data := newProviderData(c)
+	data.trackingCode = tracking
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data

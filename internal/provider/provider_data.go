@@ -16,6 +16,8 @@ import (
 // what one provider instance (one Terraform command) shares.
 type providerData struct {
 	client *client.Client
+	// trackingCode is the installation's tracking code (tracking_code.go).
+	trackingCode string
 	// websites serves the reads of websites by id, from a list sweep when
 	// Terraform refreshes many at once; mutations must Forget the website.
 	websites *client.BulkReader

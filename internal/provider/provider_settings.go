@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -301,16 +300,7 @@ func resolveSkipVerify(v types.Bool, diags *diag.Diagnostics) bool {
 	if !v.IsNull() {
 		return v.ValueBool()
 	}
-	raw := strings.TrimSpace(os.Getenv(EnvSkipVerify))
-	if raw == "" {
-		return false
-	}
-	b, err := strconv.ParseBool(raw)
-	if err != nil {
-		diags.AddAttributeError(path.Root("skip_verify"), "Invalid "+EnvSkipVerify,
-			fmt.Sprintf("The %s environment variable is %q; set it to true or false, or unset it.", EnvSkipVerify, raw))
-	}
-	return b
+	return envBool(EnvSkipVerify, "skip_verify", diags)
 }
 
 // resolveHeaders reads headers, else ANALYTICS_HEADERS (a JSON object),

@@ -98,6 +98,7 @@ func TestAccWebsiteList_query(t *testing.T) {
 							// Set on the server, but the API never returns it.
 							{Path: tfjsonpath.New("exclude_params"), KnownValue: knownvalue.Null()},
 							{Path: tfjsonpath.New("id"), KnownValue: knownvalue.NotNull()},
+							{Path: tfjsonpath.New("tracking_code"), KnownValue: knownvalue.StringExact(wantTrackingCode(env.URL, false))},
 						}),
 					querycheck.ExpectResourceKnownValues("analytics_website.all", byDomain("tf-acc-query-blog.example.com"),
 						[]querycheck.KnownValueCheck{

@@ -371,11 +371,18 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 }
 
 // TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
-// existed (schema version 1, no such attribute) upgrades to false and plans
-// no change, with or without a refresh.
+// and tracking_code existed (schema version 1, no such attributes) upgrades
+// to false and the tracking code and plans no change, with or without a
+// refresh; so does one of version 2 (no tracking_code).
 func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
+	for _, version := range []int{1, 2} {
+		t.Run(fmt.Sprintf("version %d", version), func(t *testing.T) { testUpgradeFromSchema(t, version) })
+	}
+}
+
+func testUpgradeFromSchema(t *testing.T, version int) {
 	s := newStatsEnv(t, emulator.Options{})
-	const domain = "tf-acc-stats-v1.example.com"
+	domain := fmt.Sprintf("tf-acc-stats-v%d.example.com", version)
 	s.apply(t, websiteBlock("main", domain, ""))
 
 	var st map[string]any
@@ -386,8 +393,15 @@ func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
 	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
 		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
 			m := inst.(map[string]any) //nolint:forcetypeassert // as above
-			m["schema_version"] = 1
-			delete(m["attributes"].(map[string]any), "skip_destroy") //nolint:forcetypeassert // as above
+			m["schema_version"] = version
+			attrs := m["attributes"].(map[string]any) //nolint:forcetypeassert // as above
+			if _, ok := attrs["tracking_code"]; !ok {
+				t.Fatalf("the state lacks tracking_code before the test removes it: %v", attrs)
+			}
+			delete(attrs, "tracking_code")
+			if version < 2 {
+				delete(attrs, "skip_destroy")
+			}
 			found = true
 		}
 	}
@@ -406,8 +420,9 @@ func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
 	if n := writes(s.testEnv); n != 0 {
 		t.Errorf("the upgrade sent %d write requests", n)
 	}
-	if !strings.Contains(s.w.read("terraform.tfstate"), `"skip_destroy": false`) {
-		t.Errorf("the upgraded state lacks skip_destroy = false:\n%s", s.w.read("terraform.tfstate"))
+	if st := s.w.read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
+		!strings.Contains(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) {
+		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code:\n%s", st)
 	}
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }

@@ -89,6 +89,44 @@ func baseURLValidator() validator.String {
 	}
 }
 
+// trackingURLProblem returns why raw cannot be the installation's public
+// address (tracking_url), naming the setting (name), or "".
+func trackingURLProblem(name, raw string) string {
+	example := "https://analytics.example.com"
+	u, err := url.Parse(strings.TrimSpace(raw))
+	switch {
+	case strings.TrimSpace(raw) == "":
+		return fmt.Sprintf("%s is empty. Set it to the installation's address as browsers reach it, e.g. %s, or "+
+			"remove it to use base_url.", name, example)
+	case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL browsers reach the "+
+			"installation at, e.g. %s.", name, example)
+	case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
+		u.Hostname() == "" || u.Opaque != "":
+		return fmt.Sprintf("%s %q is not an absolute http:// or https:// URL. Set it to the installation's address "+
+			"as visitors' browsers reach it, with its scheme, e.g. %s (or https://example.com/analytics under a "+
+			"path prefix).", name, raw, example)
+	case u.User != nil:
+		return fmt.Sprintf("%s contains user credentials (user:password@ before the host), which the tracking code "+
+			"would publish in every page of the website. Remove them, e.g. %q.", name,
+			(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the tracking "+
+			"code appends /js/script.js and /api/event to it. Use %q.", name,
+			(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+	}
+	return ""
+}
+
+// trackingURLValidator checks the provider's tracking_url at plan time.
+func trackingURLValidator() validator.String {
+	return stringCheck{
+		description: "must be an absolute http:// or https:// URL without credentials, query or fragment",
+		summary:     "Invalid Tracking URL",
+		problem:     func(attr path.Path, v string) string { return trackingURLProblem(attr.String(), v) },
+	}
+}
+
 // apiKeyProblem returns why key cannot be an API key, naming the setting
 // (name), or "". It never repeats the key.
 func apiKeyProblem(name, key string) string {

@@ -37,9 +37,10 @@ type websiteDataModel struct {
 	Favorite     types.Bool   `tfsdk:"favorite"`
 	CreatedAt    types.String `tfsdk:"created_at"`
 	UpdatedAt    types.String `tfsdk:"updated_at"`
+	TrackingCode types.String `tfsdk:"tracking_code"`
 }
 
-func websiteDataModelFrom(w *client.Website) (websiteDataModel, error) {
+func websiteDataModelFrom(w *client.Website, trackingCode types.String) (websiteDataModel, error) {
 	privacy, err := privacyFromAPI(w.PrivacyValue())
 	if err != nil {
 		return websiteDataModel{}, err
@@ -55,6 +56,7 @@ func websiteDataModelFrom(w *client.Website) (websiteDataModel, error) {
 		Favorite:     types.BoolPointerValue(w.Favorite),
 		CreatedAt:    timeValue(w.CreatedAt),
 		UpdatedAt:    timeValue(w.UpdatedAt),
+		TrackingCode: trackingCode,
 	}, nil
 }
 
@@ -93,6 +95,10 @@ func websiteOutputAttributes() map[string]schema.Attribute {
 		},
 		"updated_at": schema.StringAttribute{
 			MarkdownDescription: "When the website was last changed (RFC 3339, API field `updated_at`).",
+			Computed:            true,
+		},
+		"tracking_code": schema.StringAttribute{
+			MarkdownDescription: trackingCodeDescription,
 			Computed:            true,
 		},
 	}
@@ -162,7 +168,7 @@ func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		addAPIError(&resp.Diagnostics, "read", cfg.Domain.ValueString(), err)
 		return
 	}
-	out, err := websiteDataModelFrom(w)
+	out, err := websiteDataModelFrom(w, d.data.trackingCodeValue())
 	if err != nil {
 		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 		return

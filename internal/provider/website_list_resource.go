@@ -165,7 +165,7 @@ func (r *websiteListResource) stream(ctx context.Context, req list.ListRequest, 
 		if !ok {
 			continue
 		}
-		result := websiteListResult(ctx, req, &w)
+		result := websiteListResult(ctx, req, &w, r.data.trackingCodeValue())
 		if !push(result) || result.Diagnostics.HasError() {
 			return
 		}
@@ -189,7 +189,7 @@ func (r *websiteListResource) stream(ctx context.Context, req list.ListRequest, 
 
 // websiteListResult is the result for one website: its identity, its domain
 // as display name and, when Terraform asks for it, the resource.
-func websiteListResult(ctx context.Context, req list.ListRequest, w *client.Website) list.ListResult {
+func websiteListResult(ctx context.Context, req list.ListRequest, w *client.Website, trackingCode types.String) list.ListResult {
 	result := req.NewListResult(ctx)
 	result.DisplayName = w.Domain
 	id := types.StringValue(strconv.FormatInt(w.ID, 10))
@@ -197,7 +197,7 @@ func websiteListResult(ctx context.Context, req list.ListRequest, w *client.Webs
 	if !req.IncludeResource || result.Diagnostics.HasError() {
 		return result
 	}
-	m, err := importedWebsiteModel(ctx, w)
+	m, err := importedWebsiteModel(ctx, w, trackingCode)
 	if err != nil {
 		result.Diagnostics.AddError("Unexpected Website Record", err.Error())
 		return result
@@ -211,13 +211,14 @@ func websiteListResult(ctx context.Context, req list.ListRequest, w *client.Webs
 // settings the API returns, and exclude_params, the password and the
 // timeouts null, so that a configuration generated from it manages neither
 // of the two values the API never returns.
-func importedWebsiteModel(ctx context.Context, w *client.Website) (websiteResourceModel, error) {
+func importedWebsiteModel(ctx context.Context, w *client.Website, trackingCode types.String) (websiteResourceModel, error) {
 	m := websiteResourceModel{
 		Password:      types.StringNull(),
 		PasswordWO:    types.StringNull(),
 		PasswordWOVer: types.Int64Null(),
 		ExcludeParams: types.SetNull(types.StringType),
 		SkipDestroy:   types.BoolValue(false),
+		TrackingCode:  trackingCode,
 	}
 	t, ok := websiteResourceSchema(ctx).Blocks["timeouts"].Type().(timeouts.Type)
 	if !ok {

@@ -90,6 +90,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if r.data != nil && !plan.TrackingCode.Equal(r.data.trackingCodeValue()) {
+		// The provider's tracking settings changed (or the website is new):
+		// planned here, applied without a request (onlyLocalChange).
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tracking_code"), r.data.trackingCodeValue())...)
+	}
 	creating := req.State.Raw.IsNull()
 	priorPrivacy := ""
 	if !creating {
@@ -191,6 +196,7 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
+	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
 	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain, "adopted": res.Adopted, "attempts": res.Attempts})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)
@@ -262,6 +268,11 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if state.SkipDestroy.IsNull() {
 		state.SkipDestroy = types.BoolValue(false) // imported
 	}
+	if state.TrackingCode.IsNull() {
+		// Imported, or upgraded from a state written before tracking_code;
+		// a changed setting is left to the plan, which shows it.
+		state.TrackingCode = r.data.trackingCodeValue()
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	if remembered == nil {
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
@@ -318,8 +329,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if !resp.Diagnostics.HasError() && onlyLocalChange(plan, state) {
-		// skip_destroy or timeouts: nothing to send.
+		// skip_destroy, timeouts or tracking_code: nothing to send.
 		plan.ID, plan.CreatedAt, plan.UpdatedAt = state.ID, state.CreatedAt, state.UpdatedAt
+		plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 		return
@@ -380,6 +392,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
+	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
 	tflog.Info(ctx, "updated website", map[string]any{"id": id, "domain": w.Domain})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if remembered == nil {

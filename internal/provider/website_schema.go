@@ -39,6 +39,7 @@ type websiteResourceModel struct {
 	CreatedAt     types.String   `tfsdk:"created_at"`
 	UpdatedAt     types.String   `tfsdk:"updated_at"`
 	SkipDestroy   types.Bool     `tfsdk:"skip_destroy"`
+	TrackingCode  types.String   `tfsdk:"tracking_code"`
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -87,8 +88,10 @@ const (
 // (provider 0.1.0) stored an unset exclude_params as an empty set, which the
 // provider then sent on every update, erasing exclusions set in the web
 // interface; version 1 keeps it null (not managed); version 2 adds
-// skip_destroy (false in every upgraded state).
-const websiteSchemaVersion = 2
+// skip_destroy (false in every upgraded state); version 3 adds
+// tracking_code (filled in by the upgrade when the provider is configured,
+// else by the next refresh).
+const websiteSchemaVersion = 3
 
 func (r *websiteResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = websiteResourceSchema(ctx)
@@ -106,13 +109,17 @@ func (r *websiteResource) IdentitySchema(_ context.Context, _ resource.IdentityS
 }
 
 // UpgradeState upgrades states written by provider 0.1.0 (version 0) and by
-// earlier builds of this version (1). Their prior schemas are the current
-// one (with version 0's exclude_params): skip_destroy, which they lack,
-// reads as null, and becomes false, as for a new website.
+// earlier builds of this version (1 and 2). Their prior schemas are the
+// current one (with version 0's exclude_params): the attributes they lack
+// read as null; skip_destroy becomes false, as for a new website, and
+// tracking_code the provider's tracking code, so that the upgrade plans no
+// change even without a refresh.
 func (r *websiteResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
 	v0 := websiteResourceSchemaV0(ctx)
 	v1 := websiteResourceSchema(ctx)
 	v1.Version = 1
+	v2 := websiteResourceSchema(ctx)
+	v2.Version = 2
 	upgrade := func(fixExcludeParams bool) func(context.Context, resource.UpgradeStateRequest, *resource.UpgradeStateResponse) {
 		return func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 			var m websiteResourceModel
@@ -126,12 +133,16 @@ func (r *websiteResource) UpgradeState(ctx context.Context) map[int64]resource.S
 			if m.SkipDestroy.IsNull() || m.SkipDestroy.IsUnknown() {
 				m.SkipDestroy = types.BoolValue(false)
 			}
+			if r.data != nil && (m.TrackingCode.IsNull() || m.TrackingCode.IsUnknown()) {
+				m.TrackingCode = r.data.trackingCodeValue()
+			}
 			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 		}
 	}
 	return map[int64]resource.StateUpgrader{
 		0: {PriorSchema: &v0, StateUpgrader: upgrade(true)},
 		1: {PriorSchema: &v1, StateUpgrader: upgrade(false)},
+		2: {PriorSchema: &v2, StateUpgrader: upgrade(false)},
 	}
 }
 
@@ -281,6 +292,10 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
+			},
+			"tracking_code": schema.StringAttribute{
+				MarkdownDescription: trackingCodeDescription,
+				Computed:            true,
 			},
 		},
 		Blocks: map[string]schema.Block{

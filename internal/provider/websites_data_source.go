@@ -78,7 +78,7 @@ func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	cfg.Websites = make([]websiteDataModel, 0, len(all))
 	for i := range all {
-		m, err := websiteDataModelFrom(&all[i])
+		m, err := websiteDataModelFrom(&all[i], d.data.trackingCodeValue())
 		if err != nil {
 			resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 			return

@@ -13,7 +13,10 @@
 //
 //	curl -d page=https://example.com/landing http://HOST:PORT/api/event
 //
-// and GET /api/v1/stats/{id} reads them; -state-file keeps them too.
+// and GET /api/v1/stats/{id} reads them; -state-file keeps them too. The
+// tracking code's script is at GET /js/script.js (the emulator's own, see
+// internal/emulator/README.md): a page that carries a website's
+// tracking_code sends its pageviews here from a real browser.
 //
 // By default it answers like the newest real installation; -no-trim-strings,
 // -no-account-endpoint, -omit-favorite and -legacy-update-404 emulate other

@@ -1,0 +1,297 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// wantTrackingCode is the application's tracking code for an installation
+// at publicURL, written out as its web interface shows it (not built with
+// the provider's own function, which the tests check against it).
+func wantTrackingCode(publicURL string, dnt bool) string {
+	return fmt.Sprintf(`<script data-host="%s" data-dnt="%t" src="%s/js/script.js" id="ZwSg9rf6GA" async defer></script>`,
+		publicURL, dnt, publicURL)
+}
+
+func TestTrackingCode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		url  string
+		dnt  bool
+		want string
+	}{
+		{"https://analytics.example.com", false,
+			`<script data-host="https://analytics.example.com" data-dnt="false" src="https://analytics.example.com/js/script.js" id="ZwSg9rf6GA" async defer></script>`},
+		{"https://example.org/analytics", true,
+			`<script data-host="https://example.org/analytics" data-dnt="true" src="https://example.org/analytics/js/script.js" id="ZwSg9rf6GA" async defer></script>`},
+		// Escaped as the web interface's template escapes it.
+		{`https://example.org/a"b<c>&'`, false,
+			`<script data-host="https://example.org/a&#34;b&lt;c&gt;&amp;&#39;" data-dnt="false" src="https://example.org/a&#34;b&lt;c&gt;&amp;&#39;/js/script.js" id="ZwSg9rf6GA" async defer></script>`},
+	} {
+		if got := trackingCode(tc.url, tc.dnt); got != tc.want {
+			t.Errorf("trackingCode(%q, %v) =\n%s\nwant\n%s", tc.url, tc.dnt, got, tc.want)
+		}
+	}
+}
+
+// TestResolveTrackingCode: tracking_url, else ANALYTICS_TRACKING_URL, else
+// base_url without /api/v1; tracking_respect_dnt, else its variable. A bad
+// value from the environment is an error naming the variable.
+func TestResolveTrackingCode(t *testing.T) {
+	const api = "https://internal.example:8443/analytics/api/v1"
+	for _, tc := range []struct {
+		name           string
+		url            types.String
+		dnt            types.Bool
+		envURL, envDNT string
+		want, wantErr  string
+	}{
+		{name: "defaults", url: types.StringNull(), dnt: types.BoolNull(),
+			want: wantTrackingCode("https://internal.example:8443/analytics", false)},
+		{name: "attributes", url: types.StringValue("https://stats.example.com/"), dnt: types.BoolValue(true),
+			envURL: "https://ignored.example", envDNT: "false", want: wantTrackingCode("https://stats.example.com", true)},
+		{name: "environment", url: types.StringNull(), dnt: types.BoolNull(),
+			envURL: "https://env.example.com/x", envDNT: "true", want: wantTrackingCode("https://env.example.com/x", true)},
+		{name: "dnt attribute false beats environment", url: types.StringNull(), dnt: types.BoolValue(false),
+			envDNT: "true", want: wantTrackingCode("https://internal.example:8443/analytics", false)},
+		{name: "bad environment URL", url: types.StringNull(), dnt: types.BoolNull(), envURL: "stats.example.com",
+			wantErr: `The ANALYTICS_TRACKING_URL environment variable "stats.example.com" is not an absolute http`},
+		{name: "bad environment DNT", url: types.StringNull(), dnt: types.BoolNull(), envDNT: "yes please",
+			wantErr: `The ANALYTICS_TRACKING_RESPECT_DNT environment variable is "yes please"; set it to true or false`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(EnvTrackingURL, tc.envURL)
+			t.Setenv(EnvTrackingRespectDNT, tc.envDNT)
+			var diags diag.Diagnostics
+			got := resolveTrackingCode(providerModel{TrackingURL: tc.url, TrackingRespectDNT: tc.dnt}, api, &diags)
+			if tc.wantErr != "" {
+				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), tc.wantErr) {
+					t.Fatalf("want an error containing %q, got %v", tc.wantErr, diags)
+				}
+				return
+			}
+			if diags.HasError() || got != tc.want {
+				t.Errorf("got %q (%v), want %q", got, diags, tc.want)
+			}
+		})
+	}
+}
+
+func TestTrackingURLProblem(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"https://analytics.example.com":       "",
+		"http://127.0.0.1:8080/analytics/":    "",
+		"":                                    "is empty",
+		"analytics.example.com":               "is not an absolute http:// or https:// URL",
+		"/analytics":                          "is not an absolute http:// or https:// URL",
+		"ftp://analytics.example.com":         "is not an absolute http:// or https:// URL",
+		"https://":                            "is not an absolute http:// or https:// URL",
+		"https://user:pw@analytics.example":   "contains user credentials",
+		"https://analytics.example/?x=1":      "must not contain a query string or fragment",
+		"https://analytics.example/#top":      "must not contain a query string or fragment",
+		"https://analytics.example/\nx":       "white space or a line break",
+		"https://analytics.example.com/a b/c": "white space or a line break",
+	} {
+		got := trackingURLProblem("tracking_url", raw)
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("trackingURLProblem(%q) = %q, want it to contain %q", raw, got, want)
+		} else if want != "" && !strings.HasPrefix(got, "tracking_url") {
+			t.Errorf("trackingURLProblem(%q) = %q: does not name the setting", raw, got)
+		}
+	}
+}
+
+// trackingProviderBlock is a provider block for env with extra settings.
+func trackingProviderBlock(url, key, extra string) string {
+	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n%s\n}\n", url, key, extra)
+}
+
+// trackingSurfaces reads tracking_code from every surface but the list
+// resource (query_test.go checks that one): the resource, both data
+// sources, and an output, as a pipeline would hand it on.
+const trackingSurfaces = `
+resource "analytics_website" "shop" {
+  domain = %q
+}
+
+data "analytics_website" "shop" {
+  id = analytics_website.shop.id
+}
+
+data "analytics_websites" "shop" {
+  search = analytics_website.shop.domain
+}
+
+output "tracking_code" {
+  value = analytics_website.shop.tracking_code
+}
+`
+
+// expectTrackingCode checks tracking_code on every surface of
+// trackingSurfaces.
+func expectTrackingCode(want string) []statecheck.StateCheck {
+	v := knownvalue.StringExact(want)
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue("analytics_website.shop", tfjsonpath.New("tracking_code"), v),
+		statecheck.ExpectKnownValue("data.analytics_website.shop", tfjsonpath.New("tracking_code"), v),
+		statecheck.ExpectKnownValue("data.analytics_websites.shop", tfjsonpath.New("websites").AtSliceIndex(0).AtMapKey("tracking_code"), v),
+		statecheck.ExpectKnownOutputValue("tracking_code", v),
+	}
+}
+
+// onlyAttributeChanges checks that the plan updates resource in place and
+// changes nothing but attr.
+type onlyAttributeChanges struct{ resource, attr string }
+
+func (c onlyAttributeChanges) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.resource {
+			continue
+		}
+		before, _ := rc.Change.Before.(map[string]any)
+		after, _ := rc.Change.After.(map[string]any)
+		for k := range after {
+			if k != c.attr && fmt.Sprint(before[k]) != fmt.Sprint(after[k]) {
+				resp.Error = fmt.Errorf("%s: %s changes from %v to %v; only %s should", c.resource, k, before[k], after[k], c.attr)
+				return
+			}
+		}
+		if fmt.Sprint(before[c.attr]) == fmt.Sprint(after[c.attr]) {
+			resp.Error = fmt.Errorf("%s: %s does not change (%v)", c.resource, c.attr, after[c.attr])
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s is not in the plan", c.resource)
+}
+
+// TestAccTrackingCode_everySurface: tracking_code is the installation's
+// snippet on the resource, both data sources and an output; changing
+// tracking_url or tracking_respect_dnt (in the provider block or through
+// their environment variables) changes only tracking_code in the plan, and
+// the apply sends no request that changes anything on the server.
+func TestAccTrackingCode_everySurface(t *testing.T) {
+	env := newTestEnv(t, emulator.Options{})
+	domain := "tf-acc-tracking.example.com"
+	config := func(extra string) string {
+		return trackingProviderBlock(env.URL, env.Key, extra) + fmt.Sprintf(trackingSurfaces, domain)
+	}
+	const public = "https://stats.example.org/analytics"
+	var before int
+	noWrites := func(*terraform.State) error {
+		if n := writes(env) - before; n != 0 {
+			return fmt.Errorf("the apply of a tracking setting sent %d write requests: %v", n, env.Stats().ByRoute)
+		}
+		return nil
+	}
+	onlyTrackingCode := []plancheck.PlanCheck{
+		plancheck.ExpectResourceAction("analytics_website.shop", plancheck.ResourceActionUpdate),
+		onlyAttributeChanges{"analytics_website.shop", "tracking_code"},
+	}
+	env.test(t,
+		resource.TestStep{
+			Config:            config(""),
+			ConfigStateChecks: expectTrackingCode(wantTrackingCode(env.URL, false)),
+		},
+		resource.TestStep{
+			PreConfig: func() { before = writes(env) },
+			Config:    config(fmt.Sprintf("  tracking_url = %q\n  tracking_respect_dnt = true", public+"/")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyTrackingCode,
+				plancheck.ExpectKnownValue("analytics_website.shop", tfjsonpath.New("tracking_code"),
+					knownvalue.StringExact(wantTrackingCode(public, true))))},
+			ConfigStateChecks: expectTrackingCode(wantTrackingCode(public, true)),
+			Check:             noWrites,
+		},
+		resource.TestStep{
+			// Through the environment: the variables apply where the block
+			// sets nothing.
+			PreConfig: func() {
+				before = writes(env)
+				t.Setenv(EnvTrackingURL, "https://env.example.net")
+				t.Setenv(EnvTrackingRespectDNT, "false")
+			},
+			Config:            config(""),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: onlyTrackingCode},
+			ConfigStateChecks: expectTrackingCode(wantTrackingCode("https://env.example.net", false)),
+			Check:             noWrites,
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				before = writes(env)
+				t.Setenv(EnvTrackingURL, "")
+				t.Setenv(EnvTrackingRespectDNT, "")
+			},
+			Config:            config(""),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: onlyTrackingCode},
+			ConfigStateChecks: expectTrackingCode(wantTrackingCode(env.URL, false)),
+			Check:             noWrites,
+		},
+		resource.TestStep{
+			// A change of a server setting keeps tracking_code known in the
+			// plan.
+			Config: strings.Replace(config(""), "domain = ", "email_reports = true\n  domain = ", 1),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue("analytics_website.shop", tfjsonpath.New("tracking_code"),
+					knownvalue.StringExact(wantTrackingCode(env.URL, false))),
+			}},
+		},
+		resource.TestStep{
+			ResourceName:      "analytics_website.shop",
+			ImportState:       true,
+			ImportStateVerify: true,
+		},
+	)
+}
+
+// TestAccTrackingCode_invalidURL: a tracking_url that is not an absolute
+// http(s) URL fails at plan time, naming the setting, before any request.
+func TestAccTrackingCode_invalidURL(t *testing.T) {
+	env := newAccEnv(t)
+	for _, tc := range []struct{ value, want string }{
+		{"stats.example.com", `tracking_url "stats.example.com" is not an absolute http:// or https:// URL`},
+		{"https://stats.example.com/?site=1", `tracking_url must not contain a query string or fragment`},
+	} {
+		env.test(t, resource.TestStep{
+			Config: trackingProviderBlock(env.URL, env.Key, fmt.Sprintf("  tracking_url = %q", tc.value)) +
+				fmt.Sprintf(trackingSurfaces, env.domain("bad-tracking-url")),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Invalid Tracking URL[\s\S]*` + strings.ReplaceAll(regexp.QuoteMeta(tc.want), " ", `\s+`)),
+		})
+	}
+}
+
+// TestAccTrackingCode_live: the tracking code on every surface against the
+// installation of the live mode (or the local one), with a path prefix in
+// tracking_url.
+func TestAccTrackingCode_live(t *testing.T) {
+	env := newAccEnv(t)
+	const public = "https://www.example.net/analytics"
+	env.test(t,
+		resource.TestStep{
+			Config:            trackingProviderBlock(env.URL, env.Key, "") + fmt.Sprintf(trackingSurfaces, env.domain("tracking")),
+			ConfigStateChecks: expectTrackingCode(wantTrackingCode(strings.TrimSuffix(strings.TrimRight(env.URL, "/"), "/api/v1"), false)),
+		},
+		resource.TestStep{
+			Config: trackingProviderBlock(env.URL, env.Key, fmt.Sprintf("  tracking_url = %q\n  tracking_respect_dnt = true", public)) +
+				fmt.Sprintf(trackingSurfaces, env.domain("tracking")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				onlyAttributeChanges{"analytics_website.shop", "tracking_code"},
+			}},
+			ConfigStateChecks: expectTrackingCode(wantTrackingCode(public, true)),
+		},
+	)
+}
