@@ -17,7 +17,8 @@
 // adoption of websites made outside Terraform with import blocks (with and
 // without the throttle), with terraform query (a newer Terraform, see
 // query.go), a plan that destroys websites with statistics (whose
-// statistics the provider checks), and a CPU profile of the provider processes during
+// statistics the provider checks), a read of 365 days of statistics with
+// the statistics data source (statsread.go), and a CPU profile of the provider processes during
 // a create of 500 websites.
 package bench
 
@@ -75,6 +76,9 @@ type Config struct {
 	// DestroyPlanN is the number of websites, each with statistics, of the
 	// destroy-plan pass (0 skips it).
 	DestroyPlanN int
+	// StatisticsDays is the number of days with a pageview of the website
+	// whose statistics the statistics pass reads (0 skips it).
+	StatisticsDays int
 	// ExportDays and ExportPages are the history of the website of the
 	// export pass: days of daily statistics and distinct pages (ExportDays
 	// 0 skips it). It runs on the CLI of the query pass.
@@ -116,6 +120,7 @@ func DefaultConfig() Config {
 		AdoptThrottled: true,
 		QuerySizes:     []int{500},
 		DestroyPlanN:   100,
+		StatisticsDays: 365,
 		ExportDays:     730,
 		ExportPages:    500,
 		Profile:        true,
@@ -182,6 +187,7 @@ type RunConfig struct {
 	AdoptSizes       []int   `json:"adopt_sizes,omitempty"`
 	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
 	DestroyPlanN     int     `json:"destroy_plan_n,omitempty"`
+	StatisticsDays   int     `json:"statistics_days,omitempty"`
 	EmulatorLatency  string  `json:"emulator_latency"`
 	TerraformVersion string  `json:"terraform_version"`
 	// QuerySizes and QueryTerraformVersion are the query pass's sizes and

@@ -28,6 +28,7 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
 			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
 			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, DestroyPlanN: cfg.DestroyPlanN, EmulatorLatency: "0",
+			StatisticsDays:   cfg.StatisticsDays,
 			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
 			QuerySizes: cfg.QuerySizes, QueryTerraformVersion: b.tfQueryVersion, QueryOnly: cfg.QueryOnly,
 			ExportDays: cfg.ExportDays, ExportPages: cfg.ExportPages, ExportOnly: cfg.ExportOnly,
@@ -137,6 +138,13 @@ func (b *bench) allPasses(ctx context.Context, res *Results) error {
 	}
 	if cfg.DestroyPlanN > 0 {
 		run, err := b.destroyPlanPass(ctx, cfg.DestroyPlanN)
+		res.Runs = append(res.Runs, run)
+		if err != nil {
+			return err
+		}
+	}
+	if cfg.StatisticsDays > 0 {
+		run, err := b.statisticsPass(ctx, cfg.StatisticsDays)
 		res.Runs = append(res.Runs, run)
 		if err != nil {
 			return err

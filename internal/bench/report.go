@@ -308,6 +308,7 @@ func evaluate(res *Results) []Target {
 	if t, ok := destroyPlanTarget(res); ok {
 		out = append(out, t)
 	}
+	out = append(out, statisticsTargets(res)...)
 
 	if res.run(PassMain, KindTime, CompareN) != nil {
 		for _, step := range []string{StepCreate, StepUpdate, StepDestroy} {
@@ -445,6 +446,7 @@ func Markdown(res *Results) string {
 	writeAdoption(&b, res)
 	writeQuery(&b, res)
 	writeDestroyPlan(&b, res)
+	writeStatistics(&b, res)
 	writeExport(&b, res)
 	writeProfile(&b, res.Profile)
 

@@ -101,6 +101,10 @@ type Options struct {
 	// NoAccountEndpoint emulates an older build without GET /api/v1/account,
 	// which then answers the API's fallback 404 "Resource not found.".
 	NoAccountEndpoint bool
+	// NoStatisticsEndpoint emulates an older build without GET
+	// /api/v1/stats/{id}, which then answers every id, known or not, with
+	// the API's fallback 404 "Resource not found.".
+	NoStatisticsEndpoint bool
 	// StateFile, if set, persists the websites as JSON. It is loaded by New
 	// and rewritten atomically (temporary file and rename) after every change.
 	StateFile string
@@ -385,12 +389,14 @@ func (e *Emulator) PersistError() error {
 }
 
 // ServeHTTP serves the emulator's control endpoints GET /__emulator/stats
-// and POST /__emulator/reset-stats, then the maintenance 503 if the
-// installation is down (see SetMaintenance), then the API under
-// <PathPrefix>/api/v1 with the faults of Options.Faults or SetFaults, if
-// any (other paths get Laravel's route 404, see Respond).
+// and POST /__emulator/reset-stats, then the tracking script at
+// <PathPrefix>/js/script.js (a static file: no key, no throttle, not
+// counted, not faulted, served in maintenance mode too), then the
+// maintenance 503 if the installation is down (see SetMaintenance), then
+// the API under <PathPrefix>/api/v1 with the faults of Options.Faults or
+// SetFaults, if any (other paths get Laravel's route 404, see Respond).
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if e.serveControl(w, r) || e.serveMaintenance(w, r) {
+	if e.serveControl(w, r) || e.serveTrackingScript(w, r) || e.serveMaintenance(w, r) {
 		return
 	}
 	e.serveAPI(w, r)

@@ -161,6 +161,9 @@ func (e *Emulator) parseStatisticsQuery(in *input) (statisticsQuery, bool) {
 // name between from and to, as a bare paginator with string counts (a SUM
 // comes back from MySQL as a string).
 func (e *Emulator) statisticsShow(req *request) *Response {
+	if e.opts.NoStatisticsEndpoint {
+		return jsonResponse(http.StatusNotFound, notFoundBody)
+	}
 	if bag := validate(req.in, statisticsRules()); !bag.empty() {
 		return validationError(bag)
 	}

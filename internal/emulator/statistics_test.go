@@ -127,6 +127,19 @@ func TestStatistics_errors(t *testing.T) {
 	}
 }
 
+// An older build without the endpoint answers its fallback 404 for every
+// id, its own websites' too.
+func TestStatistics_noEndpoint(t *testing.T) {
+	t.Parallel()
+	s, clock := newTestServer(t, Options{NoStatisticsEndpoint: true})
+	id := create(t, s, keyA, url.Values{"domain": {"d.example"}})
+	clockDays(t, s, clock, "https://d.example/", map[string]int{"2024-01-01": 1})
+	for _, p := range []string{statsPath(id, "name=pageviews&from=2000-01-01&to=2100-12-31"), statsPath(id+1, ""), statsPath(id, "")} {
+		expect(t, do(t, s, call{path: p, key: keyA}), 404, `{"message":"Resource not found.","status":404}`)
+	}
+	expect(t, do(t, s, call{path: "/api/v1/stats/" + strconv.FormatInt(id, 10), key: ""}), 401, `{"message":"Unauthenticated."}`)
+}
+
 func TestStatistics_deletedWithWebsite(t *testing.T) {
 	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state.json")

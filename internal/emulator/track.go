@@ -266,10 +266,11 @@ func ipExcluded(client, excludeIPs string) bool {
 // botRE is the emulator's bot classifier, standing in for the user agent
 // parser (WhichBrowser) the application uses: the well-known crawlers
 // (Googlebot, bingbot, Baiduspider, YandexBot, DuckDuckBot, Slurp,
-// facebookexternalhit, ...) and any user agent naming itself a bot,
-// crawler or spider. Command-line clients such as curl and wget are not
-// bots to it.
-var botRE = regexp.MustCompile(`(?i)bot\b|bot/|robot|crawler|crawl|spider|slurp|facebookexternalhit|mediapartners-google|bingpreview|googleother`)
+// facebookexternalhit, ...), headless Chrome (its user agent says
+// "HeadlessChrome", which the application's crawler list names too) and any
+// user agent naming itself a bot, crawler or spider. Command-line clients
+// such as curl and wget are not bots to it.
+var botRE = regexp.MustCompile(`(?i)bot\b|bot/|robot|crawler|crawl|spider|slurp|facebookexternalhit|mediapartners-google|bingpreview|googleother|headlesschrome`)
 
 // IsBot reports whether the emulator classifies a user agent as a bot,
 // whose hits a website with exclude_bots = 1 does not record.

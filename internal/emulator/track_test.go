@@ -110,6 +110,27 @@ func TestTrack_records(t *testing.T) {
 	}
 }
 
+// A pageview as the tracking script sends it from a page of another origin:
+// navigator.sendBeacon with URLSearchParams, whose Content-Type carries a
+// charset, with an Origin header and without Accept.
+func TestTrack_beaconFromBrowser(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	id := create(t, s, keyA, url.Values{"domain": {"shop.test"}, "exclude_params": {"utm_source"}})
+	body := "page=http%3A%2F%2Fwww.shop.test%3A8080%2Flanding%3Futm_source%3Dx%26keep%3D1&referrer=&screen_resolution=1280x720"
+	r := do(t, s, call{method: http.MethodPost, path: "/api/event", body: body, accept: "-",
+		ctype:  "application/x-www-form-urlencoded;charset=UTF-8",
+		header: map[string]string{"Origin": "http://www.shop.test:8080", "User-Agent": browserUA}})
+	expect(t, r, 200, "200")
+	rows := map[string]Statistic{}
+	for _, st := range s.Statistics(id) {
+		rows[st.Name] = st
+	}
+	if rows["page"].Value != "/landing?keep=1" || rows["resolution"].Value != "1280x720" || rows["pageviews"].Count != 1 {
+		t.Errorf("recorded %+v", rows)
+	}
+}
+
 func TestTrack_routeThrottleAndCounters(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestServer(t, Options{RateLimit: 3}) // the store, then three requests
@@ -153,10 +174,12 @@ func TestIsBot(t *testing.T) {
 		"Baiduspider+(+http://www.baidu.com/)":    true,
 		"SomeCrawler/1.0":                         true,
 		"facebookexternalhit/1.1":                 true,
-		browserUA:                                 false,
-		"curl/8.5.0":                              false,
-		"Wget/1.21":                               false,
-		"":                                        false,
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/148.0.0.0 Safari/537.36": true,
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/148.0.0.0 Safari/537.36":         false,
+		browserUA:    false,
+		"curl/8.5.0": false,
+		"Wget/1.21":  false,
+		"":           false,
 		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)": false,
 	} {
 		if got := IsBot(ua); got != want {

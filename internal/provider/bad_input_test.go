@@ -23,10 +23,11 @@ import (
 
 // Kinds of configuration a catalog case is about.
 const (
-	kindResource   = ""         // analytics_website resource (domain defaults to example.com)
-	kindProvider   = "provider" // the provider block (plus a valid resource)
-	kindDataSource = "data"     // data "analytics_website"
-	kindDataList   = "websites" // data "analytics_websites"
+	kindResource   = ""           // analytics_website resource (domain defaults to example.com)
+	kindProvider   = "provider"   // the provider block (plus a valid resource)
+	kindDataSource = "data"       // data "analytics_website"
+	kindDataList   = "websites"   // data "analytics_websites"
+	kindDataStats  = "statistics" // data "analytics_website_statistics"
 
 	catalogWO = "password_wo"
 )
@@ -183,6 +184,24 @@ func badInputCatalog() []badInput {
 		{name: "websites sort_by", kind: kindDataList, attrs: map[string]any{"sort_by": "name"}, want: `sort_by value must be one of: \["id" "domain"\]`, attr: "sort_by"},
 		{name: "websites sort", kind: kindDataList, attrs: map[string]any{"sort": "up"}, want: `sort value must be one of: \["asc" "desc"\]`, attr: "sort"},
 
+		// data "analytics_website_statistics"
+		{name: "statistics neither website_id nor domain", kind: kindDataStats, attrs: map[string]any{"days": 2}, want: `Invalid Attribute Combination.*No attribute specified when one \(and only one\) of \[website_id,domain\] is required`},
+		{name: "statistics website_id letters", kind: kindDataStats, attrs: map[string]any{"website_id": "abc"}, want: `Invalid Website ID.*website_id = "abc" is not a website id`, attr: "website_id"},
+		{name: "statistics domain not canonical", kind: kindDataStats, attrs: map[string]any{"domain": "WWW.example.com"}, want: `Set domain = "example.com"`, attr: "domain"},
+		{name: "statistics from not a date", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "from": "2025-1-5", "to": "2025-01-31"}, want: `Invalid Date.*from = "2025-1-5" is not a date written YYYY-MM-DD, e.g. "2025-01-31"`, attr: "from"},
+		{name: "statistics to a day that does not exist", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "from": "2025-02-01", "to": "2025-02-30"}, want: `to = "2025-02-30" is not a date written YYYY-MM-DD`, attr: "to"},
+		{name: "statistics to with a time", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "from": "2025-02-01", "to": "2025-02-03T00:00:00Z"}, want: `is not a date written YYYY-MM-DD`, attr: "to"},
+		{name: "statistics from after to", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "from": "2025-02-01", "to": "2025-01-31"}, want: `Invalid Date Range.*from = "2025-02-01" comes after to = "2025-01-31".*Swap them, or set days`, attr: "to"},
+		{name: "statistics range too long", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "from": "2000-01-01", "to": "2025-01-01"}, want: `Date Range Too Long.*spans 9133 days; the data source reads at most 3660`, attr: "to"},
+		{name: "statistics from without to", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "from": "2025-01-01"}, want: `Attribute "to" must be specified when "from" is specified`, attr: "from"},
+		{name: "statistics days and from/to", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "days": 7, "from": "2025-01-01", "to": "2025-01-07"}, want: `Attribute "from" cannot be specified when "days" is specified`, attr: "days"},
+		{name: "statistics days zero", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "days": 0}, want: `days value must be between 1 and 3660, got: 0`, attr: "days"},
+		{name: "statistics days too many", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "days": 3661}, want: `days value must be between 1 and 3660, got: 3661`, attr: "days"},
+		{name: "statistics dimension pageviews", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "dimension": "pageviews"}, want: `dimension value must be one of: \["browser" "os" "device" "country" "city" "page"`, attr: "dimension"},
+		{name: "statistics dimension unknown", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "dimension": "pages"}, want: `dimension value must be one of.*got: "pages"`, attr: "dimension"},
+		{name: "statistics limit 101", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "dimension": "page", "limit": 101}, want: `limit value must be between 1 and 100, got: 101`, attr: "limit"},
+		{name: "statistics limit without dimension", kind: kindDataStats, attrs: map[string]any{"website_id": "1", "limit": 5}, want: `Attribute "dimension" must be specified when "limit" is specified`, attr: "limit"},
+
 		// provider block
 		{name: "base_url without scheme", kind: kindProvider, attrs: map[string]any{"base_url": "analytics.example.com", "api_key": "k"}, want: `Invalid Analytics Base URL.*base_url "analytics.example.com" has no scheme.*e.g. "https://analytics.example.com"`, attr: "base_url"},
 		{name: "base_url with credentials", kind: kindProvider, attrs: map[string]any{"base_url": "https://admin:hunter2@analytics.example.com", "api_key": "k"}, want: `base_url contains user credentials.*remove them, e.g. "https://analytics.example.com", and set api_key`, attr: "base_url", notIn: []string{"hunter2"}},
@@ -225,6 +244,10 @@ func validInputs() []badInput {
 		}},
 		{name: "exclude every parameter", attrs: map[string]any{"exclude_params": []string{"&"}}},
 		{name: "data by id", kind: kindDataSource, attrs: map[string]any{"id": "12"}},
+		{name: "statistics by id, default window", kind: kindDataStats, attrs: map[string]any{"website_id": "12"}},
+		{name: "statistics one day", kind: kindDataStats, attrs: map[string]any{"website_id": "12", "from": "2024-02-29", "to": "2024-02-29"}},
+		{name: "statistics longest range", kind: kindDataStats, attrs: map[string]any{"website_id": "12", "from": "2015-01-01", "to": "2025-01-07"}},
+		{name: "statistics by domain, top 100", kind: kindDataStats, attrs: map[string]any{"domain": "example.com", "days": 3660, "dimension": "visitors_hour", "limit": 100}},
 		{name: "provider with path prefix", kind: kindProvider, attrs: map[string]any{"base_url": "https://example.com/analytics/", "api_key": "k", "timeout": "90s"}},
 		{name: "provider from environment", kind: kindProvider, attrs: map[string]any{}, env: map[string]string{EnvBaseURL: "http://127.0.0.1:8080", EnvAPIKey: "k"}},
 	}
@@ -301,6 +324,8 @@ func (c badInput) hcl(providerBlock string) string {
 		return providerBlock + "data \"analytics_website\" \"test\" {\n" + hclBody(c.attrs) + "}\n"
 	case kindDataList:
 		return providerBlock + "data \"analytics_websites\" \"test\" {\n" + hclBody(c.attrs) + "}\n"
+	case kindDataStats:
+		return providerBlock + "data \"analytics_website_statistics\" \"test\" {\n" + hclBody(c.attrs) + "}\n"
 	default:
 		return providerBlock + "resource \"analytics_website\" \"test\" {\n" + hclBody(c.resourceAttrs()) + "}\n"
 	}
@@ -408,11 +433,9 @@ func (c badInput) validate(t *testing.T) []*tfprotov6.Diagnostic {
 			t.Fatal(err)
 		}
 		return append(v.Diagnostics, conf.Diagnostics...)
-	case kindDataSource, kindDataList:
-		name := "analytics_website"
-		if c.kind == kindDataList {
-			name = "analytics_websites"
-		}
+	case kindDataSource, kindDataList, kindDataStats:
+		name := map[string]string{kindDataSource: "analytics_website", kindDataList: "analytics_websites",
+			kindDataStats: "analytics_website_statistics"}[c.kind]
 		resp, err := server.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{
 			TypeName: name, Config: dynamicValue(t, schemas.DataSourceSchemas[name].ValueType(), c.attrs),
 		})

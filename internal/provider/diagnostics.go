@@ -442,6 +442,35 @@ func addWebsiteKept(diags *diag.Diagnostics, at path.Path, domain, id, newDomain
 			"is no longer needed, or import it again to manage it.", what, domain))
 }
 
+// addWebsiteIDNotFound reports, on the attribute at, that the API key's
+// user has no website with id (the data sources' lookups by id).
+func addWebsiteIDNotFound(diags *diag.Diagnostics, at path.Path, id int64) {
+	diags.AddAttributeError(at, "Website Not Found",
+		fmt.Sprintf("No website with id %d belongs to this API key's user (the API answered 404). "+
+			"Check the id, or look the website up by domain.", id))
+}
+
+// addWebsiteDomainNotFound reports, on the attribute at, that the API key's
+// user has no website with the exact domain (the data sources' lookups by
+// domain).
+func addWebsiteDomainNotFound(diags *diag.Diagnostics, at path.Path, domain string) {
+	diags.AddAttributeError(at, "Website Not Found",
+		fmt.Sprintf("No website with the exact domain %q belongs to this API key's user. Check the spelling "+
+			"(domains are stored in lower case, without scheme or leading \"www.\").", domain))
+}
+
+// addStatisticsUnsupported reports an installation whose build has no
+// statistics API: GET /stats/{id} answers "not found" for a website that
+// GET /websites/{id} finds.
+func addStatisticsUnsupported(diags *diag.Diagnostics, baseURL, what string, id int64) {
+	diags.AddError("Statistics Not Supported by the Server",
+		fmt.Sprintf("Could not read the statistics of %s (id %d): the API at %s answers GET /api/v1/stats/%d with "+
+			"404 \"Resource not found.\" although it finds the website itself, so its build has no statistics API "+
+			"(older builds answer every unknown path that way). Upgrade the installation to a build with the statistics "+
+			"API, or remove the analytics_website_statistics data source (and the checks that use it) from the "+
+			"configuration.", what, id, baseURL, id))
+}
+
 // The statistics export (the analytics_website_statistics_export action).
 
 // exportNothingLeft ends every message of a failed export.

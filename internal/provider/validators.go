@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"regexp"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -375,21 +374,6 @@ func websiteIDValidator() validator.String {
 			return fmt.Sprintf("%s = %q is not a website id: ids are positive whole numbers without signs, spaces or "+
 				"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface). To look a "+
 				"website up by name, set domain instead.", attr, id)
-		},
-	}
-}
-
-// dateValidator accepts a day as the statistics endpoint takes it:
-// YYYY-MM-DD, a real date.
-func dateValidator() validator.String {
-	return stringCheck{
-		description: "must be a date in the form YYYY-MM-DD",
-		summary:     "Invalid Date",
-		problem: func(attr path.Path, v string) string {
-			if t, err := time.Parse(time.DateOnly, v); err == nil && t.Format(time.DateOnly) == v {
-				return ""
-			}
-			return fmt.Sprintf("%s = %q is not a date: write it as YYYY-MM-DD, e.g. \"2024-01-31\".", attr, v)
 		},
 	}
 }

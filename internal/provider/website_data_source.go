@@ -153,18 +153,14 @@ func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 		w, err = d.data.websites.Read(ctx, id) // shares the refresh's list sweep
 		if errors.Is(err, client.ErrNotFound) {
-			resp.Diagnostics.AddAttributeError(path.Root("id"), "Website Not Found",
-				fmt.Sprintf("No website with id %d belongs to this API key's user (the API answered 404). "+
-					"Check the id, or look the website up by domain.", id))
+			addWebsiteIDNotFound(&resp.Diagnostics, path.Root("id"), id)
 			return
 		}
 	} else {
 		domain := cfg.Domain.ValueString()
 		w, err = d.data.websites.FindOneByDomain(ctx, domain) // shares the imports' and the refresh's list sweep
 		if errors.Is(err, client.ErrNotFound) {
-			resp.Diagnostics.AddAttributeError(path.Root("domain"), "Website Not Found",
-				fmt.Sprintf("No website with the exact domain %q belongs to this API key's user. Check the spelling "+
-					"(domains are stored in lower case, without scheme or leading \"www.\").", domain))
+			addWebsiteDomainNotFound(&resp.Diagnostics, path.Root("domain"), domain)
 			return
 		}
 	}

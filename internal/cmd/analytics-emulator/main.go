@@ -13,7 +13,10 @@
 //
 //	curl -d page=https://example.com/landing http://HOST:PORT/api/event
 //
-// and GET /api/v1/stats/{id} reads them; -state-file keeps them too.
+// and GET /api/v1/stats/{id} reads them; -state-file keeps them too. The
+// tracking code's script is at GET /js/script.js (the emulator's own, see
+// internal/emulator/README.md): a page that carries a website's
+// tracking_code sends its pageviews here from a real browser.
 //
 // By default it answers like the newest real installation; -no-trim-strings,
 // -no-account-endpoint, -omit-favorite and -legacy-update-404 emulate other
@@ -101,6 +104,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.opts.PathPrefix, "path-prefix", "", "installation path, e.g. /analytics")
 	fs.BoolVar(&c.opts.NoTrimStrings, "no-trim-strings", false, "turn off the emulation of Laravel's TrimStrings middleware (on in every real installation)")
 	fs.BoolVar(&c.opts.NoAccountEndpoint, "no-account-endpoint", false, "emulate an older build without GET /api/v1/account")
+	fs.BoolVar(&c.opts.NoStatisticsEndpoint, "no-statistics-endpoint", false, "emulate an older build without GET /api/v1/stats/{id}")
 	fs.BoolVar(&c.verbose, "v", false, "log requests to stderr")
 	fs.StringVar(&faults, "faults", "", "inject faults: comma-separated key=value pairs, e.g. "+
 		"'seed=7,latency=5ms,jitter=5ms,error=0.05,throttle=0.01,throttle-for=1s,reset-before=0.02,"+

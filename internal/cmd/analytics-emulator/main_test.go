@@ -181,13 +181,15 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("defaults: %+v", c)
 	}
 	c, err = parseFlags([]string{"-api-key", "a", "-api-key", "b", "-no-api-access-key", "c", "-website-limit", "3",
-		"-omit-favorite", "-legacy-update-404", "-banned-word", "casino", "-path-prefix", "/analytics", "-no-trim-strings", "-no-account-endpoint"}, io.Discard)
+		"-omit-favorite", "-legacy-update-404", "-banned-word", "casino", "-path-prefix", "/analytics", "-no-trim-strings", "-no-account-endpoint",
+		"-no-statistics-endpoint"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := c.opts
 	if len(o.Users) != 3 || o.Users[1].Key != "b" || !o.Users[2].NoAPIAccess || o.DefaultWebsiteLimit != 3 ||
-		!o.OmitFavorite || !o.LegacyUpdateNotFound || o.BannedWords[0] != "casino" || o.PathPrefix != "/analytics" || !o.NoTrimStrings || !o.NoAccountEndpoint {
+		!o.OmitFavorite || !o.LegacyUpdateNotFound || o.BannedWords[0] != "casino" || o.PathPrefix != "/analytics" || !o.NoTrimStrings || !o.NoAccountEndpoint ||
+		!o.NoStatisticsEndpoint {
 		t.Errorf("parsed: %+v", o)
 	}
 	if _, err := parseFlags([]string{"extra"}, io.Discard); err == nil {

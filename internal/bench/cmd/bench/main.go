@@ -6,6 +6,7 @@
 //
 //	go run ./internal/bench/cmd/bench [-sizes 10,100,500] [-among 5000]
 //	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-adopt-sizes 100,500] [-destroy-plan-n 100]
+//	    [-statistics-days 365]
 //	    [-query-sizes 500 [-query-terraform path] [-query-only]] [-export-days 730 -export-pages 500 [-export-only]]
 //	    [-time=false] [-profile=false] [-update BENCHMARKS.md]
 package main
@@ -54,6 +55,7 @@ func run(ctx context.Context, args []string) error {
 	fs.StringVar(&cfg.QueryTerraform, "query-terraform", "", "Terraform CLI of the query pass, 1.14 or later (default the newest .tools/bin/terraform-<version>, built if absent)")
 	fs.BoolVar(&cfg.QueryOnly, "query-only", false, "run the query pass alone")
 	fs.IntVar(&cfg.DestroyPlanN, "destroy-plan-n", cfg.DestroyPlanN, "websites with statistics of the destroy-plan pass (0 = skip)")
+	fs.IntVar(&cfg.StatisticsDays, "statistics-days", cfg.StatisticsDays, "days of statistics the statistics pass reads (0 = skip)")
 	fs.IntVar(&cfg.ExportDays, "export-days", cfg.ExportDays, "days of statistics of the website of the export pass (0 = skip)")
 	fs.IntVar(&cfg.ExportPages, "export-pages", cfg.ExportPages, "distinct pages of the website of the export pass")
 	fs.BoolVar(&cfg.ExportOnly, "export-only", false, "run the export pass alone")

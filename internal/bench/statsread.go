@@ -1,0 +1,264 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// The statistics pass: a website with a pageview on each of N days (365 by
+// default), recorded through the tracking endpoint on the emulator's clock,
+// then two applies that read them with the analytics_website_statistics
+// data source: by id (pageviews and visitors), and by domain with the top
+// 100 pages. Each must cost one request per 100 days of each statistic
+// read, one for the dimension and one search for the domain, never more.
+
+// PassStatistics is the statistics pass.
+const PassStatistics = "statistics"
+
+// Steps of the statistics pass: applies whose only work is to read the
+// data source (and store its outputs).
+const (
+	StepStatisticsByID     = "statistics-by-id"
+	StepStatisticsByDomain = "statistics-by-domain"
+)
+
+// statisticsSteps are the steps of the pass.
+var statisticsSteps = []string{StepStatisticsByID, StepStatisticsByDomain}
+
+// statisticsDomain is the website of the pass.
+const statisticsDomain = "stats.bench-example.com"
+
+// statisticsFirstDay is the first day with a pageview.
+var statisticsFirstDay = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// statisticsPages is the number of pages the pageviews go to (page i%it on
+// day i), so that the top 100 pages are a real choice.
+const statisticsPages = 150
+
+// StatisticsConfiguration is main.tf of a step of the pass: the data source
+// over the days (by id, or by domain with the top 100 pages) and outputs of
+// what it read.
+func StatisticsConfiguration(step string, id int64, days int) string {
+	last := statisticsFirstDay.AddDate(0, 0, days-1)
+	selector := fmt.Sprintf("website_id = %q", fmt.Sprint(id))
+	if step == StepStatisticsByDomain {
+		selector = fmt.Sprintf("domain    = %q\n  dimension = \"page\"\n  limit     = 100", statisticsDomain)
+	}
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    analytics = {
+      source = "analytics-tf/analytics"
+    }
+  }
+}
+
+provider "analytics" {}
+
+data "analytics_website_statistics" "site" {
+  %s
+  from = %q
+  to   = %q
+}
+
+output "pageviews" {
+  value = data.analytics_website_statistics.site.pageviews
+}
+
+output "visitors" {
+  value = data.analytics_website_statistics.site.visitors
+}
+
+output "days_with_pageviews" {
+  value = length([for d in data.analytics_website_statistics.site.daily : d if d.pageviews > 0])
+}
+
+output "top" {
+  value = length(coalesce(data.analytics_website_statistics.site.top, []))
+}
+`, selector, statisticsFirstDay.Format(time.DateOnly), last.Format(time.DateOnly))
+}
+
+// statisticsWant is what a step must read and cost: its outputs, and its
+// statistics requests and searches.
+func statisticsWant(step string, days int) (outputs map[string]int, stats, searches int) {
+	pages := (days + 99) / 100
+	outputs = map[string]int{"pageviews": days, "visitors": days, "days_with_pageviews": days, "top": 0}
+	stats = 2 * max(pages, 1)
+	if step == StepStatisticsByDomain {
+		outputs["top"] = min(statisticsPages, days, 100)
+		stats++
+		searches = 1
+	}
+	return outputs, stats, searches
+}
+
+// dayClock is the emulator's clock: a fixed day while the pageviews are
+// recorded, then the real time.
+type dayClock struct{ day atomic.Pointer[time.Time] }
+
+func (c *dayClock) now() time.Time {
+	if d := c.day.Load(); d != nil {
+		return *d
+	}
+	return time.Now()
+}
+
+// statisticsPass records a pageview on each of days days and reads them.
+func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
+	run := &Run{Pass: PassStatistics, Kind: KindWebsite, N: days}
+	clock := &dayClock{}
+	api, err := startAPI(emulator.Options{Clock: clock.now})
+	if err != nil {
+		return run, err
+	}
+	defer api.close()
+	site := api.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: statisticsDomain, ExcludeBots: ptr(1)})
+	if err := api.recordDays(ctx, clock, days); err != nil {
+		return run, fmt.Errorf("statistics pass: %w", err)
+	}
+	w, err := b.newWorkspace(fmt.Sprintf("statistics-%d", days), KindWebsite, api)
+	if err != nil {
+		return run, err
+	}
+	for _, step := range statisticsSteps {
+		w.config = func(int, bool) string { return StatisticsConfiguration(step, site.ID, days) }
+		if err := w.configure(0, false); err != nil {
+			return run, err
+		}
+		b.runSteps(ctx, run, w, []string{step}, func(step string, s *Step) {
+			checkStatisticsRead(s, step, days, w.dir)
+		})
+	}
+	return run, ctx.Err()
+}
+
+// recordDays sends one pageview of the website of the pass on each of n
+// days from statisticsFirstDay, as a visitor's browser does, with the
+// emulator's clock on that day; then the clock goes back to the real time.
+func (s *apiServer) recordDays(ctx context.Context, clock *dayClock, n int) error {
+	defer clock.day.Store(nil)
+	hc := &http.Client{Timeout: 30 * time.Second}
+	for i := range n {
+		noon := statisticsFirstDay.AddDate(0, 0, i).Add(12 * time.Hour)
+		clock.day.Store(&noon)
+		page := fmt.Sprintf("https://%s/p%03d", statisticsDomain, i%statisticsPages)
+		got, err := emulator.SendHit(ctx, hc, s.url, emulator.Hit{Page: page,
+			UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"})
+		if err != nil {
+			return err
+		}
+		if got != "200" {
+			return fmt.Errorf("the tracking endpoint answered %q for %s", got, page)
+		}
+	}
+	return nil
+}
+
+// checkStatisticsRead records in s.Error what is wrong with a read: it
+// must write nothing, read every day (the outputs in dir's state) and cost
+// what statisticsWant says, no more.
+func checkStatisticsRead(s *Step, step string, days int, dir string) {
+	if s.Error != "" {
+		return
+	}
+	outputs, stats, searches := statisticsWant(step, days)
+	got, err := stateOutputs(dir)
+	switch {
+	case err != nil:
+		s.Error = err.Error()
+	case fmt.Sprint(got) != fmt.Sprint(outputs):
+		s.Error = fmt.Sprintf("the data source read %v, want %v", got, outputs)
+	case s.Requests.Writes() != 0:
+		s.Error = fmt.Sprintf("%d write requests", s.Requests.Writes())
+	case s.Requests.ByRoute[statisticsRoute] != stats || s.Requests.Search != searches || s.Requests.Total != stats+searches:
+		s.Error = fmt.Sprintf("%d requests (%d statistics, %d searches), want %d statistics requests and %d searches, nothing else",
+			s.Requests.Total, s.Requests.ByRoute[statisticsRoute], s.Requests.Search, stats, searches)
+	}
+}
+
+// stateOutputs reads the number outputs of the state in dir.
+func stateOutputs(dir string) (map[string]int, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		return nil, fmt.Errorf("reading the outputs: %w", err)
+	}
+	var st struct {
+		Outputs map[string]struct {
+			Value json.Number `json:"value"`
+		} `json:"outputs"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&st); err != nil {
+		return nil, fmt.Errorf("reading the outputs: %w", err)
+	}
+	out := map[string]int{}
+	for k, v := range st.Outputs {
+		n, err := v.Value.Int64()
+		if err != nil {
+			return nil, fmt.Errorf("output %s = %q: %w", k, v.Value, err)
+		}
+		out[k] = int(n)
+	}
+	return out, nil
+}
+
+// statisticsTargets are the targets of the pass: each read costs no more
+// than one request per 100 days of each statistic (and one for the
+// dimension, one search for the domain).
+func statisticsTargets(res *Results) []Target {
+	r := res.run(PassStatistics, KindWebsite, 0)
+	if r == nil {
+		return nil
+	}
+	var out []Target
+	for _, step := range statisticsSteps {
+		_, stats, searches := statisticsWant(step, r.N)
+		t := Target{Name: fmt.Sprintf("Reading %d days of statistics (%s)", r.N, statisticsLabel(step)),
+			Goal: fmt.Sprintf("≤ %d requests", stats+searches)}
+		if s := r.step(step); s != nil && s.OK() {
+			t.Measured = fmt.Sprintf("%d requests (%d statistics, %d searches), %.2f s", s.Requests.Total,
+				s.Requests.ByRoute[statisticsRoute], s.Requests.Search, s.Wall)
+			t.Met = s.Requests.Total <= stats+searches
+		} else {
+			t.Measured = "failed"
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func statisticsLabel(step string) string {
+	if step == StepStatisticsByDomain {
+		return "by domain, with the top 100 pages"
+	}
+	return "by id"
+}
+
+func writeStatistics(b *strings.Builder, res *Results) {
+	r := res.run(PassStatistics, KindWebsite, 0)
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n### Reading %d days of statistics\n\n", r.N)
+	fmt.Fprintf(b, "A website gets a pageview on each of %d days through the tracking endpoint (on the emulator's clock); "+
+		"`terraform apply` of a configuration whose only object is a `data \"analytics_website_statistics\"` over those "+
+		"days then reads them (pageviews and visitors, 100 days per request), by id, and by domain with the top 100 pages "+
+		"(one more request, and one search). The outputs must hold every day.\n\n", r.N)
+	b.WriteString("| step | wall | API requests | statistics | GET search | other | provider peak RSS | result |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|\n")
+	for _, s := range r.Steps {
+		q := s.Requests
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %s | %s |\n", statisticsLabel(s.Name), wallCell(s), q.Total,
+			q.ByRoute[statisticsRoute], q.Search, q.Total-q.ByRoute[statisticsRoute]-q.Search, mib(s.ProviderPeakRSS), result(s))
+	}
+}

@@ -1,0 +1,58 @@
+package emulator
+
+// The tracking script, GET <PathPrefix>/js/script.js: what the tracking
+// code on a website loads. The installation's web server serves it as a
+// static file, before the application sees the request: no key, no
+// throttle, not counted in Stats, served in maintenance mode too.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed" // the script's source
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// TrackingScriptPath is where the tracking script is served, below the
+// installation's base URL (with Options.PathPrefix).
+const TrackingScriptPath = "/js/script.js"
+
+// TrackingScriptID is the id of the tracking code's script element, by
+// which the script finds its own data-host and data-dnt attributes.
+const TrackingScriptID = "ZwSg9rf6GA"
+
+// trackingScript is the emulator's own tracking script (not the
+// application's): see tracking_script.js.
+//
+//go:embed tracking_script.js
+var trackingScript []byte
+
+// trackingScriptETag is the script's strong entity tag.
+var trackingScriptETag = func() string {
+	sum := sha256.Sum256(trackingScript)
+	return `"` + hex.EncodeToString(sum[:8]) + `"`
+}()
+
+// serveTrackingScript serves the tracking script as a web server serves a
+// static file (conditional and range requests, HEAD) and reports whether
+// r asked for it.
+func (e *Emulator) serveTrackingScript(w http.ResponseWriter, r *http.Request) bool {
+	rest, ok := strings.CutPrefix(r.URL.Path, e.opts.PathPrefix)
+	if !ok || rest != TrackingScriptPath {
+		return false
+	}
+	h := w.Header()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(w, "405 Not Allowed", http.StatusMethodNotAllowed)
+		return true
+	}
+	h.Set("Content-Type", "text/javascript; charset=utf-8")
+	h.Set("Cache-Control", "public, max-age=3600")
+	h.Set("ETag", trackingScriptETag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, "script.js", time.Time{}, bytes.NewReader(trackingScript))
+	return true
+}

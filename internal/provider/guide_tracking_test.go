@@ -1,0 +1,85 @@
+package provider
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The guide "Tracking a website" (templates/guides/tracking.md.tmpl): its
+// checks, as the guide shows them, warn while a website records nothing
+// and stop once a page of it is visited.
+
+// trackingGuideExample returns an example configuration of the guide.
+func trackingGuideExample(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", name, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// checkWarnings are the warnings of failed check assertions among diags
+// whose detail contains want; every other diagnostic fails t.
+func checkWarnings(t *testing.T, diags []planDiag, want string) []planDiag {
+	t.Helper()
+	var out []planDiag
+	for _, d := range diags {
+		if d.Severity != "warning" || !strings.Contains(d.Detail, want) {
+			t.Errorf("unexpected diagnostic: %+v", d)
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// TestAccGuide_trackingCheck: the apply that creates the website ends with
+// the check's warning; a visit makes it go.
+func TestAccGuide_trackingCheck(t *testing.T) {
+	s := newAccStatsEnv(t)
+	domain := s.domain("shop")
+	s.write(strings.ReplaceAll(trackingGuideExample(t, "tracking"), "shop.example.com", domain))
+	out := s.w.mustRun(0, "apply", "-auto-approve")
+	if !strings.Contains(out, "Check block assertion failed") || !strings.Contains(out, domain+" recorded no pageview since") {
+		t.Errorf("the apply of a new website did not warn that it records nothing:\n%s", out)
+	}
+	if got := checkWarnings(t, s.w.planDiags(), domain+" recorded no pageview since"); len(got) != 1 {
+		t.Errorf("a plan before any visit: %d warnings of the check, want 1", len(got))
+	}
+
+	s.pageview(t, domain)
+	s.skipUnlessInWindow(t, s.stateID(t, "shop"))
+	if diags := s.w.planDiags(); len(diags) != 0 {
+		t.Errorf("a plan after a visit warned: %+v", diags)
+	}
+	s.destroy(t)
+}
+
+// TestAccGuide_trackingCheckMany: the check of websites made with
+// for_each names those that record nothing, and only those.
+func TestAccGuide_trackingCheckMany(t *testing.T) {
+	s := newAccStatsEnv(t)
+	shop, blog := s.domain("shop"), s.domain("blog")
+	vars, err := json.Marshal(map[string]any{"domains": []string{shop, blog}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w.write("terraform.tfvars.json", string(vars))
+	s.apply(trackingGuideExample(t, "tracking-many"))
+
+	s.pageview(t, shop)
+	site, err := s.website(s.Key, shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.skipUnlessInWindow(t, site.ID)
+	got := checkWarnings(t, s.w.planDiags(), "No pageview recorded yesterday or today (UTC) for: "+blog+".")
+	if len(got) != 1 {
+		t.Errorf("%d warnings naming %s alone, want 1", len(got), blog)
+	}
+	s.destroy(t)
+}
