@@ -96,7 +96,8 @@ func (a *statisticsExportAction) Schema(_ context.Context, _ action.SchemaReques
 				Validators: []validator.String{oneOf, domainValidator()},
 			},
 			"directory": schema.StringAttribute{
-				MarkdownDescription: "Directory the export's folder is created in (created if missing). Each export " +
+				MarkdownDescription: "Directory the export's folder is created in (created if missing; a relative path is " +
+					"relative to the directory Terraform runs in, so `${path.root}/exports` is the usual choice). Each export " +
 					"makes a new folder `<domain>-<UTC time>`, e.g. `shop.example.com-20240501T101500Z`; an existing " +
 					"folder is never written into, and the export fails instead.",
 				Required:   true,
