@@ -38,12 +38,9 @@ var exportSteps = []string{StepCreate, StepExport, StepExportThrottled, StepDest
 // exportAction is the address of the action the pass invokes.
 const exportAction = "action.analytics_website_statistics_export.history"
 
-// exportNames are the statistics names of the API, in its order (as
-// internal/client's StatisticNames).
-var exportNames = []string{
-	"pageviews", "visitors", "browser", "os", "device", "country", "city", "page", "referrer",
-	"resolution", "language", "landing_page", "event", "campaign", "continent", "visitors_hour", "pageviews_hour",
-}
+// exportNames are the statistics names of the API, in its order: those the
+// emulator records and serves.
+var exportNames = emulator.StatisticNames
 
 // exportConfiguration is main.tf of the export pass.
 func exportConfiguration(dir string) string {

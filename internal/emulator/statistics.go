@@ -15,9 +15,9 @@ import (
 // routeStatistics is GET /api/v1/stats/{id}: one website's statistics.
 const routeStatistics = "/api/v1/stats/{id}"
 
-// statisticNames are the names GET /stats/{id} accepts (and the tracking
+// StatisticNames are the names GET /stats/{id} accepts (and the tracking
 // endpoint records).
-var statisticNames = []string{
+var StatisticNames = []string{
 	"pageviews", "visitors", "browser", "os", "device", "country", "city", "page", "referrer",
 	"resolution", "language", "landing_page", "event", "campaign", "continent", "visitors_hour", "pageviews_hour",
 }
@@ -120,7 +120,7 @@ type statisticsQuery struct {
 // statisticsRules are the form request's rules (SelectStatsRequest).
 func statisticsRules() []fieldSpec {
 	return []fieldSpec{
-		{name: "name", rules: []rule{ruleRequired("name"), ruleIn("name", statisticNames)}},
+		{name: "name", rules: []rule{ruleRequired("name"), ruleIn("name", StatisticNames)}},
 		{name: "from", rules: []rule{ruleRequired("from"), ruleDateFormat("from")}},
 		{name: "to", rules: []rule{ruleRequired("to"), ruleDateFormat("to")}},
 	}
