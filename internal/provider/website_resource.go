@@ -216,10 +216,6 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if reason := r.data.exports.reason(id, state.Domain.ValueString()); reason != "" {
-		addDeleteAfterFailedExport(&resp.Diagnostics, state.Domain.ValueString(), state.ID.ValueString(), reason)
-		return
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
