@@ -14,7 +14,7 @@ import (
 // (statistics_acc_test.go).
 
 // Summaries of the warnings a plan that destroys or replaces a website
-// gives (diagnostics.go).
+// gives (diagnostics_statistics.go).
 const (
 	lossDestroy = "Destroying the Website Deletes Its Statistics"
 	lossReplace = "Replacing the Website Deletes Its Statistics"

@@ -127,7 +127,7 @@ func sortedDays(days map[string]bool) []string {
 }
 
 // pageviewDaysRE reads what a warning says of a website's pageviews
-// (pageviewDays in diagnostics.go): "1 day with pageviews, 2024-05-01" or
+// (pageviewDays in diagnostics_statistics.go): "1 day with pageviews, 2024-05-01" or
 // "3 days with pageviews, from 2024-05-01 to 2024-05-03".
 var pageviewDaysRE = regexp.MustCompile(`(\d+) days? with pageviews, (?:from )?(\d{4}-\d{2}-\d{2})(?: to (\d{4}-\d{2}-\d{2}))?`)
 
