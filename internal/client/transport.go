@@ -150,6 +150,9 @@ type DeadlineError struct {
 	Reason string
 	// Last is the failure of the last attempt, if any.
 	Last error
+	// Status is the HTTP status of the last attempt's answer; 0 when it got
+	// none (a network error).
+	Status int
 }
 
 // Error implements error.
@@ -322,6 +325,7 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 		return false, nil //nolint:nilerr // not a retry decision error
 	}
 	var last error
+	status := 0
 	fields := map[string]any{}
 	if err != nil {
 		var de *DeadlineError
@@ -335,6 +339,7 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 			return false, nil
 		}
 		last = errors.New(describeResponse(resp))
+		status = resp.StatusCode
 		fields["status"] = resp.StatusCode
 	}
 	opts := st.t.opts
@@ -351,7 +356,7 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		if left := time.Until(dl); wait >= left {
-			st.deadline = &DeadlineError{Attempts: st.attempts, Wait: wait, Left: left, Reason: reason, Last: last}
+			st.deadline = &DeadlineError{Attempts: st.attempts, Wait: wait, Left: left, Reason: reason, Last: last, Status: status}
 			fields["wait"] = wait.String()
 			fields["left"] = left.String()
 			st.t.log.Warn(ctx, "giving up: the next retry would start after the operation's deadline", st.fields(fields))

@@ -282,6 +282,9 @@ func TestRetryNeverSleepsPastTheDeadline(t *testing.T) {
 			t.Errorf("message %q lacks %q", err, want)
 		}
 	}
+	if de.Status != http.StatusTooManyRequests {
+		t.Errorf("DeadlineError.Status = %d, want the last answer's 429", de.Status)
+	}
 	if s.count() != 1 {
 		t.Errorf("%d requests", s.count())
 	}

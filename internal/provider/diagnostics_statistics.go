@@ -209,14 +209,13 @@ func addExportReadError(diags *diag.Diagnostics, domain, name string, requests i
 
 // serverUnavailable reports whether err is a 503 (the installation in
 // maintenance mode), or the retries gave up at the time limit after one:
-// that is the cause to name, not the time limit. The transport describes
-// the last answer of a DeadlineError as text ("HTTP 503: ...").
+// that is the cause to name, not the time limit.
 func serverUnavailable(err error) bool {
 	if apiErr, ok := client.AsAPIError(err); ok {
 		return apiErr.StatusCode == http.StatusServiceUnavailable
 	}
 	var de *client.DeadlineError
-	return errors.As(err, &de) && de.Last != nil && strings.HasPrefix(de.Last.Error(), "HTTP 503")
+	return errors.As(err, &de) && de.Status == http.StatusServiceUnavailable
 }
 
 // addExportTimedOut reports an export that ran out of time (the server's

@@ -194,7 +194,7 @@ func TestExportDiagnostics(t *testing.T) {
 			[]string{"Analytics Server Unavailable", `while reading "page" (request 9 of the export)`, "maintenance mode", exportNothingLeft}},
 		{"maintenance until the time limit", func(d *diag.Diagnostics) {
 			addExportReadError(d, "a.example", "page", 9, time.Minute,
-				&client.DeadlineError{Attempts: 4, Wait: 8 * time.Second, Left: time.Second, Reason: "retry", Last: errors.New("HTTP 503: Service Unavailable")})
+				&client.DeadlineError{Attempts: 4, Wait: 8 * time.Second, Left: time.Second, Reason: "retry", Last: errors.New("HTTP 503: Service Unavailable"), Status: 503})
 		}, []string{"Analytics Server Unavailable", "maintenance mode", exportNothingLeft}},
 		{"throttle past the timeout", func(d *diag.Diagnostics) {
 			addExportReadError(d, "a.example", "city", 12, 5*time.Second,
