@@ -218,17 +218,7 @@ func TestExportDiagnostics(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var d diag.Diagnostics
-			tc.add(&d)
-			if len(d) != 1 || d[0].Severity() != diag.SeverityError {
-				t.Fatalf("want one error, got %v", d)
-			}
-			text := d[0].Summary() + " " + d[0].Detail()
-			for _, w := range tc.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("lacks %q:\n%s", w, text)
-				}
-			}
+			checkDiagnostic(t, tc.add, diag.SeverityError, tc.want)
 		})
 	}
 }

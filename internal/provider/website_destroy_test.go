@@ -146,17 +146,24 @@ func TestStatisticsDiagnostics(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var d diag.Diagnostics
-			tc.add(&d)
-			if len(d) != 1 || d[0].Severity() != diag.SeverityWarning {
-				t.Fatalf("want one warning, got %v", d)
-			}
-			text := d[0].Summary() + " " + d[0].Detail()
-			for _, w := range tc.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("lacks %q:\n%s", w, text)
-				}
-			}
+			checkDiagnostic(t, tc.add, diag.SeverityWarning, tc.want)
 		})
+	}
+}
+
+// checkDiagnostic checks that add gives exactly one diagnostic, of
+// severity, whose summary and detail hold every string of want.
+func checkDiagnostic(t *testing.T, add func(*diag.Diagnostics), severity diag.Severity, want []string) {
+	t.Helper()
+	var d diag.Diagnostics
+	add(&d)
+	if len(d) != 1 || d[0].Severity() != severity {
+		t.Fatalf("want one diagnostic of severity %v, got %v", severity, d)
+	}
+	text := d[0].Summary() + " " + d[0].Detail()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("lacks %q:\n%s", w, text)
+		}
 	}
 }
