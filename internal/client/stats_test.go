@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,16 +43,6 @@ func trackDays(t *testing.T, srv *emulator.Server, clock *dayClock, page string,
 			t.Fatalf("tracking %s: %q, %v", page, got, err)
 		}
 	}
-}
-
-// counting counts the requests that reach h under /api/v1/stats/.
-func counting(h http.Handler, n *atomic.Int32) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "/api/v1/stats/") {
-			n.Add(1)
-		}
-		h.ServeHTTP(w, r)
-	})
 }
 
 func TestSummarizePageviews(t *testing.T) {
@@ -143,12 +132,12 @@ func TestGetStatistics_errors(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := e.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "d.example"})
-			var n atomic.Int32
+			var stats statsQueries
 			var h http.Handler = e
 			if tc.handler != nil {
 				h = tc.handler(h)
 			}
-			hs := httptest.NewServer(counting(h, &n))
+			hs := httptest.NewServer(stats.wrap(h))
 			t.Cleanup(hs.Close)
 			if err := e.SetFaults(faults); err != nil {
 				t.Fatal(err)
@@ -166,7 +155,7 @@ func TestGetStatistics_errors(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("error %v, want %v", err, tc.want)
 			}
-			if got := n.Load(); got != 1 {
+			if got := len(stats.reset()); got != 1 {
 				t.Errorf("%d statistics requests, want 1 (never retried)", got)
 			}
 		})
