@@ -358,3 +358,21 @@ func logf(w io.Writer, format string, args ...any) {
 		_, _ = fmt.Fprintf(w, "bench: "+format+"\n", args...)
 	}
 }
+
+func (r *Run) step(name string) *Step {
+	for _, s := range r.Steps {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func (res *Results) run(pass, kind string, n int) *Run {
+	for _, r := range res.Runs {
+		if r != nil && r.Pass == pass && r.Kind == kind && (n == 0 || r.N == n) {
+			return r
+		}
+	}
+	return nil
+}

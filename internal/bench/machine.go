@@ -1,0 +1,82 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// Machine describes where the benchmark ran.
+type Machine struct {
+	CPU       string  `json:"cpu"`
+	Cores     int     `json:"cores"`
+	MemoryGiB float64 `json:"memory_gib"`
+	OS        string  `json:"os"`
+	Kernel    string  `json:"kernel,omitempty"`
+	Go        string  `json:"go"`
+	Terraform string  `json:"terraform"`
+	Commit    string  `json:"commit,omitempty"`
+	// Dirty reports uncommitted changes in the working tree.
+	Dirty bool `json:"dirty,omitempty"`
+	// LoadStart and LoadEnd are the 1, 5 and 15 minute load averages
+	// when the measurements started and ended: other work on the machine
+	// makes wall times noisy.
+	LoadStart string `json:"load_average_start,omitempty"`
+	LoadEnd   string `json:"load_average_end,omitempty"`
+}
+
+// loadAverage returns the first three fields of /proc/loadavg.
+func loadAverage() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func machineInfo(ctx context.Context, root string) Machine {
+	m := Machine{Cores: runtime.NumCPU(), OS: runtime.GOOS + "/" + runtime.GOARCH, Go: runtime.Version()}
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+		_ = f.Close()
+	}
+	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for line := range strings.Lines(string(raw)) {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				if f := strings.Fields(rest); len(f) > 0 {
+					kib, _ := strconv.ParseFloat(f[0], 64)
+					m.MemoryGiB = float64(int(kib/(1<<20)*10+0.5)) / 10
+				}
+			}
+		}
+	}
+	if raw, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(raw))
+	}
+	git := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	m.Commit = git("rev-parse", "--short", "HEAD")
+	m.Dirty = git("status", "--porcelain", "--untracked-files=no") != ""
+	return m
+}

@@ -1,0 +1,167 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// providerSource is the provider's registry address, overridden to the
+// local build by the CLI configuration; timeSource is hashicorp/time's,
+// overridden to the build of scripts/install-tools.sh.
+const (
+	providerSource = "registry.terraform.io/analytics-tf/analytics"
+	timeSource     = "registry.terraform.io/hashicorp/time"
+)
+
+// timeModule is the Go module of terraform-provider-time.
+const timeModule = "github.com/hashicorp/terraform-provider-time"
+
+// bench is the state shared by the passes of one run.
+type bench struct {
+	cfg       Config
+	tmp       string
+	tf        string
+	tfVersion string
+	// provider is the path of the built provider binary.
+	provider string
+	// timeProvider is the path of terraform-provider-time (with symbolic
+	// links resolved, as /proc/<pid>/exe shows it; empty: no time_static
+	// baseline), timeVersion its module version.
+	timeProvider string
+	timeVersion  string
+	cliConfig    string
+	steps        int // commands run, for log file names
+	// tfQuery is the CLI of the query pass (empty: no query pass),
+	// tfQueryVersion its version.
+	tfQuery        string
+	tfQueryVersion string
+}
+
+func newBench(ctx context.Context, cfg Config) (*bench, error) {
+	tmp, err := os.MkdirTemp("", "analytics-bench-")
+	if err != nil {
+		return nil, err
+	}
+	b := &bench{cfg: cfg, tmp: tmp}
+	if err := b.setUp(ctx); err != nil {
+		b.close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *bench) setUp(ctx context.Context) error {
+	b.tf = b.cfg.Terraform
+	if b.tf == "" {
+		b.tf = filepath.Join(b.cfg.Root, ".tools", "bin", "terraform")
+		if _, err := os.Stat(b.tf); err != nil {
+			logf(b.cfg.Log, "building Terraform with scripts/install-tools.sh (a few minutes, once)")
+			cmd := exec.CommandContext(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), "terraform")
+			cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("building Terraform: %w", err)
+			}
+		}
+	}
+	out, err := exec.CommandContext(ctx, b.tf, "version", "-json").Output()
+	if err != nil {
+		return fmt.Errorf("%s version: %w", b.tf, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return fmt.Errorf("%s version -json: %w", b.tf, err)
+	}
+	b.tfVersion = v.Version
+
+	logf(b.cfg.Log, "building the provider into %s", b.tmp)
+	plugins := filepath.Join(b.tmp, "plugins")
+	b.provider = filepath.Join(plugins, "terraform-provider-analytics")
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-X main.version=0.0.0-bench", "-o", b.provider, ".")
+	build.Dir, build.Stdout, build.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building the provider: %w", err)
+	}
+	timePlugins := ""
+	if !b.cfg.NoTime && !b.cfg.QueryOnly && !b.cfg.ExportOnly {
+		if timePlugins, err = b.setUpTime(ctx); err != nil {
+			return err
+		}
+	}
+	if len(b.cfg.QuerySizes) > 0 || b.cfg.ExportDays > 0 {
+		if err := b.setUpQuery(ctx); err != nil {
+			return err
+		}
+	}
+	b.cliConfig = filepath.Join(b.tmp, "terraformrc")
+	return os.WriteFile(b.cliConfig, []byte(cliConfig(plugins, timePlugins)), 0o600)
+}
+
+// setUpTime finds (or builds) terraform-provider-time and returns the
+// directory that the CLI configuration's dev_overrides names for it.
+func (b *bench) setUpTime(ctx context.Context) (string, error) {
+	bin := b.cfg.TimeProvider
+	if bin == "" {
+		// Reuses the binary when it is the pinned version (no build).
+		bin = filepath.Join(b.cfg.Root, ".tools", "bin", "terraform-provider-time")
+		cmd := exec.CommandContext(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), "terraform-provider-time")
+		cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
+		if err := cmd.Run(); err != nil {
+			return "", fmt.Errorf("building terraform-provider-time: %w", err)
+		}
+	}
+	resolved, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return "", fmt.Errorf("terraform-provider-time: %w", err)
+	}
+	if b.timeProvider, err = filepath.Abs(resolved); err != nil {
+		return "", err
+	}
+	if out, err := exec.CommandContext(ctx, "go", "version", "-m", b.timeProvider).Output(); err == nil {
+		b.timeVersion = moduleVersion(string(out), timeModule)
+	}
+	// Terraform looks for terraform-provider-time in the directory that
+	// dev_overrides names: a directory of its own holds a link to it.
+	dir := filepath.Join(b.tmp, "plugins-time")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	return dir, os.Symlink(b.timeProvider, filepath.Join(dir, "terraform-provider-time"))
+}
+
+// moduleVersion returns the version of module in `go version -m` output
+// (the main module's "mod" line or a "dep" line), or "".
+func moduleVersion(goVersionM, module string) string {
+	for line := range strings.Lines(goVersionM) {
+		f := strings.Fields(line)
+		if len(f) >= 3 && (f[0] == "mod" || f[0] == "dep") && f[1] == module {
+			return f[2]
+		}
+	}
+	return ""
+}
+
+func (b *bench) close() {
+	if b.cfg.Keep {
+		logf(b.cfg.Log, "kept %s", b.tmp)
+		return
+	}
+	_ = os.RemoveAll(b.tmp)
+}
+
+// cliConfig is a Terraform CLI configuration that runs the provider from
+// dir, and hashicorp/time from timeDir (unless empty), without `terraform
+// init` and without downloading anything.
+func cliConfig(dir, timeDir string) string {
+	overrides := fmt.Sprintf("    %q = %q\n", providerSource, dir)
+	if timeDir != "" {
+		overrides += fmt.Sprintf("    %q = %q\n", timeSource, timeDir)
+	}
+	return "provider_installation {\n  dev_overrides {\n" + overrides + "  }\n  direct {}\n}\n"
+}
