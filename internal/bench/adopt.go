@@ -30,16 +30,7 @@ func adoptEmailReports(i int) bool { return i%3 == 0 }
 // import each website by its domain, and a matching resource with
 // for_each.
 func AdoptConfiguration(n int) string {
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    analytics = {
-      source = "analytics-tf/analytics"
-    }
-  }
-}
-
-provider "analytics" {}
-
+	return analyticsProvider + fmt.Sprintf(`
 locals {
   websites = {
     for i in range(%d) : "adopt-${i}.bench-example.com" => { email_reports = i %% 3 == 0 }

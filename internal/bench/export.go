@@ -44,16 +44,7 @@ var exportNames = emulator.StatisticNames
 
 // exportConfiguration is main.tf of the export pass.
 func exportConfiguration(dir string) string {
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    analytics = {
-      source = "analytics-tf/analytics"
-    }
-  }
-}
-
-provider "analytics" {}
-
+	return analyticsProvider + fmt.Sprintf(`
 resource "analytics_website" "site" {
   domain = "history.bench-example.com"
 }

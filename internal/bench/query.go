@@ -2,10 +2,8 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -38,16 +36,7 @@ var querySteps = []string{StepQuery, StepImportApply, StepRefresh}
 
 // QueryConfiguration is main.tf of the query pass: only the provider; the
 // query writes the rest.
-const QueryConfiguration = `terraform {
-  required_providers {
-    analytics = {
-      source = "analytics-tf/analytics"
-    }
-  }
-}
-
-provider "analytics" {}
-`
+const QueryConfiguration = analyticsProvider
 
 // QueryFile is the query file of the query pass, the adoption guide's
 // list block (examples/guides/adopt-query).
@@ -72,9 +61,7 @@ func (b *bench) setUpQuery(ctx context.Context) error {
 		b.tfQuery = newestTerraform(bin)
 		if b.tfQuery == "" {
 			logf(b.cfg.Log, "building the newest Terraform with scripts/install-tools.sh (a few minutes, once)")
-			cmd := exec.CommandContext(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), "terraform-latest")
-			cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
-			if err := cmd.Run(); err != nil {
+			if err := b.installTool(ctx, "terraform-latest"); err != nil {
 				return fmt.Errorf("building Terraform for the query pass: %w", err)
 			}
 			if b.tfQuery = newestTerraform(bin); b.tfQuery == "" {
@@ -82,20 +69,14 @@ func (b *bench) setUpQuery(ctx context.Context) error {
 			}
 		}
 	}
-	out, err := exec.CommandContext(ctx, b.tfQuery, "version", "-json").Output()
+	v, err := terraformVersion(ctx, b.tfQuery)
 	if err != nil {
-		return fmt.Errorf("%s version: %w", b.tfQuery, err)
+		return err
 	}
-	var v struct {
-		Version string `json:"terraform_version"`
+	if !atLeast(v, queryMinVersion) {
+		return fmt.Errorf("%s is Terraform %s: the query pass needs %s or later", b.tfQuery, v, queryMinVersion)
 	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		return fmt.Errorf("%s version -json: %w", b.tfQuery, err)
-	}
-	if !atLeast(v.Version, queryMinVersion) {
-		return fmt.Errorf("%s is Terraform %s: the query pass needs %s or later", b.tfQuery, v.Version, queryMinVersion)
-	}
-	b.tfQueryVersion = v.Version
+	b.tfQueryVersion = v
 	return nil
 }
 

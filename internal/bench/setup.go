@@ -61,31 +61,20 @@ func (b *bench) setUp(ctx context.Context) error {
 		b.tf = filepath.Join(b.cfg.Root, ".tools", "bin", "terraform")
 		if _, err := os.Stat(b.tf); err != nil {
 			logf(b.cfg.Log, "building Terraform with scripts/install-tools.sh (a few minutes, once)")
-			cmd := exec.CommandContext(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), "terraform")
-			cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
-			if err := cmd.Run(); err != nil {
+			if err := b.installTool(ctx, "terraform"); err != nil {
 				return fmt.Errorf("building Terraform: %w", err)
 			}
 		}
 	}
-	out, err := exec.CommandContext(ctx, b.tf, "version", "-json").Output()
-	if err != nil {
-		return fmt.Errorf("%s version: %w", b.tf, err)
+	var err error
+	if b.tfVersion, err = terraformVersion(ctx, b.tf); err != nil {
+		return err
 	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		return fmt.Errorf("%s version -json: %w", b.tf, err)
-	}
-	b.tfVersion = v.Version
 
 	logf(b.cfg.Log, "building the provider into %s", b.tmp)
 	plugins := filepath.Join(b.tmp, "plugins")
 	b.provider = filepath.Join(plugins, "terraform-provider-analytics")
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-X main.version=0.0.0-bench", "-o", b.provider, ".")
-	build.Dir, build.Stdout, build.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
-	if err := build.Run(); err != nil {
+	if err := b.inRoot(ctx, "go", "build", "-trimpath", "-ldflags", "-X main.version=0.0.0-bench", "-o", b.provider, "."); err != nil {
 		return fmt.Errorf("building the provider: %w", err)
 	}
 	timePlugins := ""
@@ -103,6 +92,33 @@ func (b *bench) setUp(ctx context.Context) error {
 	return os.WriteFile(b.cliConfig, []byte(cliConfig(plugins, timePlugins)), 0o600)
 }
 
+// installTool builds tool into .tools/bin with scripts/install-tools.sh.
+func (b *bench) installTool(ctx context.Context, tool string) error {
+	return b.inRoot(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), tool)
+}
+
+// inRoot runs a command in the repository root, its output to the log.
+func (b *bench) inRoot(ctx context.Context, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
+	return cmd.Run()
+}
+
+// terraformVersion returns the version of the Terraform CLI tf.
+func terraformVersion(ctx context.Context, tf string) (string, error) {
+	out, err := exec.CommandContext(ctx, tf, "version", "-json").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s version: %w", tf, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return "", fmt.Errorf("%s version -json: %w", tf, err)
+	}
+	return v.Version, nil
+}
+
 // setUpTime finds (or builds) terraform-provider-time and returns the
 // directory that the CLI configuration's dev_overrides names for it.
 func (b *bench) setUpTime(ctx context.Context) (string, error) {
@@ -110,9 +126,7 @@ func (b *bench) setUpTime(ctx context.Context) (string, error) {
 	if bin == "" {
 		// Reuses the binary when it is the pinned version (no build).
 		bin = filepath.Join(b.cfg.Root, ".tools", "bin", "terraform-provider-time")
-		cmd := exec.CommandContext(ctx, filepath.Join(b.cfg.Root, "scripts", "install-tools.sh"), "terraform-provider-time")
-		cmd.Dir, cmd.Stdout, cmd.Stderr = b.cfg.Root, b.cfg.Log, b.cfg.Log
-		if err := cmd.Run(); err != nil {
+		if err := b.installTool(ctx, "terraform-provider-time"); err != nil {
 			return "", fmt.Errorf("building terraform-provider-time: %w", err)
 		}
 	}

@@ -53,16 +53,7 @@ func StatisticsConfiguration(step string, id int64, days int) string {
 	if step == StepStatisticsByDomain {
 		selector = fmt.Sprintf("domain    = %q\n  dimension = \"page\"\n  limit     = 100", statisticsDomain)
 	}
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    analytics = {
-      source = "analytics-tf/analytics"
-    }
-  }
-}
-
-provider "analytics" {}
-
+	return analyticsProvider + fmt.Sprintf(`
 data "analytics_website_statistics" "site" {
   %s
   from = %q

@@ -58,6 +58,19 @@ func (b *bench) newWorkspace(name, kind string, api *apiServer) (*workspace, err
 	return w, nil
 }
 
+// analyticsProvider opens every configuration of the provider: its source
+// and a provider block that the environment fills in.
+const analyticsProvider = `terraform {
+  required_providers {
+    analytics = {
+      source = "analytics-tf/analytics"
+    }
+  }
+}
+
+provider "analytics" {}
+`
+
 // Configuration writes main.tf: n resources of kind, in their first or
 // updated (changed) form. An update changes the input of terraform_data
 // (in place), email_reports of analytics_website (in place, one PUT each)
@@ -92,16 +105,7 @@ resource "time_static" "site" {
 }
 `, n, updated)
 	}
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    analytics = {
-      source = "analytics-tf/analytics"
-    }
-  }
-}
-
-provider "analytics" {}
-
+	return analyticsProvider + fmt.Sprintf(`
 resource "analytics_website" "site" {
   count         = %d
   domain        = "site-${count.index}.bench-example.com"
