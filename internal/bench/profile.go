@@ -14,11 +14,8 @@ import (
 	"strings"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/pluginruntime"
 )
-
-// cpuProfileDirEnv makes the provider write a CPU profile per process into
-// the directory it names (main.go).
-const cpuProfileDirEnv = "TF_ANALYTICS_CPUPROFILE_DIR"
 
 // ProfileTopN is the number of functions in the profile's top tables.
 const ProfileTopN = 12
@@ -92,7 +89,7 @@ func (b *bench) profilePass(ctx context.Context, n int) (*Run, *Profile, error) 
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return run, nil, err
 	}
-	w.env = append(w.env, cpuProfileDirEnv+"="+dir)
+	w.env = append(w.env, pluginruntime.CPUProfileDirEnv+"="+dir)
 	if err := w.configure(n, false); err != nil {
 		return run, nil, err
 	}

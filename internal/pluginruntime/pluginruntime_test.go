@@ -1,4 +1,4 @@
-package main
+package pluginruntime
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func TestQuietUnreadLogs(t *testing.T) {
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
-			quietUnreadLogs()
+			QuietUnreadLogs()
 			for _, k := range loggers {
 				if got := os.Getenv(k); got != tc.want[k] {
 					t.Errorf("%s = %q, want %q", k, got, tc.want[k])
@@ -62,14 +62,14 @@ func TestQuietUnreadLogs(t *testing.T) {
 // every pprof profile); without it nothing is written.
 func TestStartCPUProfile(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(cpuProfileDirEnv, "")
-	startCPUProfile()()
+	t.Setenv(CPUProfileDirEnv, "")
+	StartCPUProfile()()
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
-		t.Fatalf("files written without %s: %v", cpuProfileDirEnv, files)
+		t.Fatalf("files written without %s: %v", CPUProfileDirEnv, files)
 	}
 
-	t.Setenv(cpuProfileDirEnv, dir)
-	stop := startCPUProfile()
+	t.Setenv(CPUProfileDirEnv, dir)
+	stop := StartCPUProfile()
 	stop()
 	raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid())))
 	if err != nil {
@@ -79,8 +79,8 @@ func TestStartCPUProfile(t *testing.T) {
 		t.Errorf("the profile is not gzipped: % x", raw[:min(len(raw), 8)])
 	}
 
-	t.Setenv(cpuProfileDirEnv, filepath.Join(dir, "missing"))
-	startCPUProfile()() // a warning, and no profile
+	t.Setenv(CPUProfileDirEnv, filepath.Join(dir, "missing"))
+	StartCPUProfile()() // a warning, and no profile
 }
 
 // TestCollectLessOften: without GOGC and GOMEMLIMIT the collector runs at
@@ -116,7 +116,7 @@ func TestCollectLessOften(t *testing.T) {
 			}
 			debug.SetGCPercent(100)
 			debug.SetMemoryLimit(math.MaxInt64)
-			collectLessOften()
+			CollectLessOften()
 			if got := debug.SetGCPercent(100); got != tc.wantPercent {
 				t.Errorf("GC percent %d, want %d", got, tc.wantPercent)
 			}
