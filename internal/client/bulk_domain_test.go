@@ -131,7 +131,7 @@ func TestFindByDomainChanges(t *testing.T) {
 	// not found, a new one is.
 	env.emu.DeleteWebsite(own[9])
 	newer := env.seed(1)[0]
-	clock.Add(client.DefaultBulkTTL + time.Second)
+	clock.Advance(client.DefaultBulkTTL + time.Second)
 	check := append([]string{domains[9]}, domainsOf(env, []int64{newer})...)
 	check = append(check, domains[10:]...)
 	got = lookupAll(t, b, check, 10)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
 // Routes as counted by the emulator.
@@ -113,24 +114,9 @@ func (env *bulkEnv) requests() (total, list, show int) {
 	return s.Total, s.ByRoute[routeList], s.ByRoute[routeShow]
 }
 
-// fakeClock is a settable clock for TTL tests.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+// newFakeClock is a standing clock for TTL tests.
+func newFakeClock() *testclock.Clock {
+	return testclock.New(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
 }
 
 // readResult is the outcome of one Read.
@@ -331,21 +317,21 @@ func TestBulkReaderChangesBetweenSweeps(t *testing.T) {
 		name string
 		// change acts after a first sweep; it returns the id to read and
 		// whether it is expected to exist.
-		change    func(t *testing.T, env *bulkEnv, b *client.BulkReader, clock *fakeClock, ids []int64) int64
+		change    func(t *testing.T, env *bulkEnv, b *client.BulkReader, clock *testclock.Clock, ids []int64) int64
 		wantFresh bool // the record must equal a GetWebsite made now
 		wantGone  bool
 		wantStale func(w *client.Website) bool // the record must be the old one
 	}{
 		{
 			name: "created outside, within the TTL",
-			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, _ *fakeClock, _ []int64) int64 {
+			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, _ *testclock.Clock, _ []int64) int64 {
 				return env.seed(1)[0]
 			},
 			wantFresh: true,
 		},
 		{
 			name: "created by the provider, within the TTL",
-			change: func(t *testing.T, env *bulkEnv, _ *client.BulkReader, _ *fakeClock, _ []int64) int64 {
+			change: func(t *testing.T, env *bulkEnv, _ *client.BulkReader, _ *testclock.Clock, _ []int64) int64 {
 				w, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "new.example.net"})
 				if err != nil {
 					t.Fatal(err)
@@ -356,7 +342,7 @@ func TestBulkReaderChangesBetweenSweeps(t *testing.T) {
 		},
 		{
 			name: "updated by the provider, within the TTL",
-			change: func(t *testing.T, env *bulkEnv, b *client.BulkReader, _ *fakeClock, ids []int64) int64 {
+			change: func(t *testing.T, env *bulkEnv, b *client.BulkReader, _ *testclock.Clock, ids []int64) int64 {
 				if _, err := env.c.UpdateWebsite(ctx(t), ids[42], client.WebsiteInput{Privacy: 1, Email: true}); err != nil {
 					t.Fatal(err)
 				}
@@ -367,7 +353,7 @@ func TestBulkReaderChangesBetweenSweeps(t *testing.T) {
 		},
 		{
 			name: "deleted by the provider, within the TTL",
-			change: func(t *testing.T, env *bulkEnv, b *client.BulkReader, _ *fakeClock, ids []int64) int64 {
+			change: func(t *testing.T, env *bulkEnv, b *client.BulkReader, _ *testclock.Clock, ids []int64) int64 {
 				if err := env.c.DeleteWebsite(ctx(t), ids[150]); err != nil {
 					t.Fatal(err)
 				}
@@ -378,7 +364,7 @@ func TestBulkReaderChangesBetweenSweeps(t *testing.T) {
 		},
 		{
 			name: "changed outside, within the TTL: served as swept",
-			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, _ *fakeClock, ids []int64) int64 {
+			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, _ *testclock.Clock, ids []int64) int64 {
 				env.emu.UpdateWebsite(ids[7], func(w *emulator.Website) { w.ExcludeIPs = "9.9.9.9" })
 				return ids[7]
 			},
@@ -386,25 +372,25 @@ func TestBulkReaderChangesBetweenSweeps(t *testing.T) {
 		},
 		{
 			name: "changed outside, after the TTL",
-			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, clock *fakeClock, ids []int64) int64 {
+			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, clock *testclock.Clock, ids []int64) int64 {
 				env.emu.UpdateWebsite(ids[7], func(w *emulator.Website) { w.ExcludeIPs = "9.9.9.9" })
-				clock.Add(ttl + time.Second)
+				clock.Advance(ttl + time.Second)
 				return ids[7]
 			},
 			wantFresh: true,
 		},
 		{
 			name: "deleted outside, after the TTL",
-			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, clock *fakeClock, ids []int64) int64 {
+			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, clock *testclock.Clock, ids []int64) int64 {
 				env.emu.DeleteWebsite(ids[250])
-				clock.Add(ttl + time.Second)
+				clock.Advance(ttl + time.Second)
 				return ids[250]
 			},
 			wantGone: true,
 		},
 		{
 			name: "another user's website",
-			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, _ *fakeClock, _ []int64) int64 {
+			change: func(_ *testing.T, env *bulkEnv, _ *client.BulkReader, _ *testclock.Clock, _ []int64) int64 {
 				return env.emu.Seed(otherKey, emulator.Website{Domain: "theirs.example.org"}).ID
 			},
 			wantGone: true,
@@ -527,7 +513,7 @@ func TestBulkReaderTTL(t *testing.T) {
 	env.emu.ResetStats()
 	env.emu.UpdateWebsite(ids[0], func(w *emulator.Website) { w.ExcludeIPs = "9.9.9.9" })
 	for i := range 15 {
-		clock.Add(time.Second)
+		clock.Advance(time.Second)
 		if w := read(ids[i*10]); i == 0 && changed(w) {
 			t.Errorf("within the burst: exclude_ips %q, want the swept record", w.ExcludeIPs)
 		}
@@ -538,7 +524,7 @@ func TestBulkReaderTTL(t *testing.T) {
 
 	// Once reads pause for longer than the TTL, an entry older than the TTL
 	// is read again.
-	clock.Add(ttl + time.Second)
+	clock.Advance(ttl + time.Second)
 	if w := read(ids[0]); !changed(w) {
 		t.Errorf("after a pause: exclude_ips %q, want the new value", w.ExcludeIPs)
 	}
@@ -547,7 +533,7 @@ func TestBulkReaderTTL(t *testing.T) {
 	}
 
 	// A new refresh of every website sweeps again.
-	clock.Add(10 * time.Second)
+	clock.Advance(10 * time.Second)
 	env.emu.ResetStats()
 	got := readAll(t, b, ids, 10)
 	if total, list, _ := env.requests(); total > 2+3 || list != 3 {
@@ -558,7 +544,7 @@ func TestBulkReaderTTL(t *testing.T) {
 	// Even during a burst, nothing older than MaxAge is served.
 	env.emu.UpdateWebsite(ids[1], func(w *emulator.Website) { w.ExcludeIPs = "9.9.9.9" })
 	for i := 1; i <= 25; i++ {
-		clock.Add(time.Second)
+		clock.Advance(time.Second)
 		w := read(ids[1])
 		if want := time.Duration(i)*time.Second > maxAge; changed(w) != want {
 			t.Fatalf("%d s into the burst: exclude_ips %q, want the new value: %t", i, w.ExcludeIPs, want)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
 // statsQueries records the query of every request that reaches h under
@@ -55,16 +56,15 @@ func (s *statsQueries) reset() []url.Values {
 type statsEnv struct {
 	emu     *emulator.Emulator
 	url     string
-	clock   *dayClock
+	clock   *testclock.Clock
 	queries *statsQueries
 	c       *client.Client
 }
 
 func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	t.Helper()
-	clock := &dayClock{}
-	clock.set(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-	opts.Clock = clock.now
+	clock := testclock.New(time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC))
+	opts.Clock = clock.Now
 	e, err := emulator.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 func (s *statsEnv) track(t *testing.T, page string, first time.Time, n int) {
 	t.Helper()
 	for i := range n {
-		s.clock.set(first.AddDate(0, 0, i))
+		s.clock.SetDay(first.AddDate(0, 0, i))
 		if got, err := emulator.SendHit(context.Background(), nil, s.url, emulator.Hit{Page: page}); err != nil || got != "200" {
 			t.Fatalf("tracking %s: %q, %v", page, got, err)
 		}
@@ -165,7 +165,7 @@ func TestReadStatistics_top(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	id := s.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "d.example"}).ID
 	// Page /p<i> gets i pageviews: /p150 the most.
-	s.clock.set(day("2024-03-01"))
+	s.clock.SetDay(day("2024-03-01"))
 	for i := 1; i <= 150; i++ {
 		for range i % 7 {
 			if got, err := emulator.SendHit(context.Background(), nil, s.url, emulator.Hit{Page: fmt.Sprintf("https://d.example/p%03d", i)}); err != nil || got != "200" {
@@ -223,7 +223,7 @@ func TestReadStatistics_retries429(t *testing.T) {
 	// a day on, past the burst of 429 answers.
 	var requests atomic.Int32
 	s.queries.before = func(url.Values) {
-		s.clock.set(day("2025-01-01").AddDate(0, 0, int(requests.Add(1))))
+		s.clock.SetDay(day("2025-01-01").AddDate(0, 0, int(requests.Add(1))))
 	}
 	res, err := s.c.ReadStatistics(ctx(t), id, client.StatisticsRead{Name: client.StatisticPageviews, From: "2024-01-01", To: "2024-12-31"})
 	if err != nil {

@@ -7,38 +7,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
-
-// dayClock is an emulator clock set to noon of a day.
-type dayClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *dayClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *dayClock) set(day time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = day.Add(12 * time.Hour)
-}
 
 // trackDays records one pageview of page on n consecutive days from first,
 // through the tracking endpoint.
-func trackDays(t *testing.T, srv *emulator.Server, clock *dayClock, page string, first time.Time, n int) {
+func trackDays(t *testing.T, srv *emulator.Server, clock *testclock.Clock, page string, first time.Time, n int) {
 	t.Helper()
 	for i := range n {
-		clock.set(first.AddDate(0, 0, i))
+		clock.SetDay(first.AddDate(0, 0, i))
 		if got, err := emulator.SendHit(context.Background(), nil, srv.URL, emulator.Hit{Page: page}); err != nil || got != "200" {
 			t.Fatalf("tracking %s: %q, %v", page, got, err)
 		}
@@ -47,9 +29,8 @@ func trackDays(t *testing.T, srv *emulator.Server, clock *dayClock, page string,
 
 func TestSummarizePageviews(t *testing.T) {
 	t.Parallel()
-	clock := &dayClock{}
-	clock.set(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
-	srv, c := newEnv(t, emulator.Options{Clock: clock.now})
+	clock := testclock.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
+	srv, c := newEnv(t, emulator.Options{Clock: clock.Now})
 	ids := map[string]int64{}
 	for _, d := range []string{"none.example", "few.example", "many.example"} {
 		w, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: d, ExcludeBots: true, OmitExcludeParams: true})

@@ -211,11 +211,11 @@ func TestFaultsThrottleBurst(t *testing.T) {
 		t.Errorf("Date %q, want the emulator's clock", got)
 	}
 	// The burst refuses every method while it lasts.
-	clock.Add(time.Second)
+	clock.Advance(time.Second)
 	if r := rawDo(t, s, "GET", "/api/v1/websites", nil); r.status != 429 || r.header.Get("Retry-After") != "1" {
 		t.Errorf("during the burst: %d %v", r.status, r.header)
 	}
-	clock.Add(500 * time.Millisecond)
+	clock.Advance(500 * time.Millisecond)
 	if r := rawDo(t, s, "GET", "/api/v1/websites", nil); r.status != 200 {
 		t.Errorf("after the burst: %d %q", r.status, r.body)
 	}

@@ -7,9 +7,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
 // Keys of the test users.
@@ -23,28 +24,11 @@ var t0 = time.Date(2024, 10, 13, 13, 9, 15, 987654321, time.UTC)
 
 const t0s = "2024-10-13T13:09:15.000000Z"
 
-// fakeClock is an adjustable clock for Options.Clock.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *fakeClock { return &fakeClock{t: t0} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+// newClock is a standing clock at t0 for Options.Clock.
+func newClock() *testclock.Clock { return testclock.New(t0) }
 
 // newTestServer starts an emulator with users A and B and a fake clock.
-func newTestServer(t *testing.T, opts Options) (*Server, *fakeClock) {
+func newTestServer(t *testing.T, opts Options) (*Server, *testclock.Clock) {
 	t.Helper()
 	clock := newClock()
 	if opts.Clock == nil {

@@ -32,7 +32,7 @@ func TestThrottleFakeClock(t *testing.T) {
 			t.Fatalf("step %d: Retry-After on an allowed request", i)
 		}
 	}
-	clock.Add(500 * time.Millisecond)
+	clock.Advance(500 * time.Millisecond)
 	r := do(t, s, call{path: "/api/v1/websites", key: keyA})
 	expect(t, r, 429, tooMany)
 	wantReset := strconv.FormatInt(clock.Now().Unix()+2, 10)
@@ -41,9 +41,9 @@ func TestThrottleFakeClock(t *testing.T) {
 		t.Errorf("429 headers: %v (want reset %s)", r.header, wantReset)
 	}
 	// Refused requests do not extend the window; a new one starts after it.
-	clock.Add(1499 * time.Millisecond)
+	clock.Advance(1499 * time.Millisecond)
 	expect(t, do(t, s, call{path: "/api/v1/websites/1", key: keyA}), 429, tooMany)
-	clock.Add(time.Millisecond)
+	clock.Advance(time.Millisecond)
 	r = do(t, s, call{path: "/api/v1/websites/1", key: keyA})
 	expect(t, r, 404, notFound)
 	if r.header.Get("X-RateLimit-Remaining") != "2" {

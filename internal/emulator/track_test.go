@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
 const (
@@ -190,16 +192,14 @@ func TestIsBot(t *testing.T) {
 
 // clockDays tracks n pageviews of page on each of the given days, moving
 // the fake clock.
-func clockDays(t *testing.T, s *Server, clock *fakeClock, page string, days map[string]int) {
+func clockDays(t *testing.T, s *Server, clock *testclock.Clock, page string, days map[string]int) {
 	t.Helper()
 	for day, n := range days {
 		d, err := time.Parse(time.DateOnly, day)
 		if err != nil {
 			t.Fatal(err)
 		}
-		clock.mu.Lock()
-		clock.t = d.Add(12 * time.Hour)
-		clock.mu.Unlock()
+		clock.SetDay(d)
 		for range n {
 			if got, err := SendHit(context.Background(), nil, s.URL, Hit{Page: page, UserAgent: browserUA}); err != nil || got != "200" {
 				t.Fatalf("SendHit: %q, %v", got, err)

@@ -78,7 +78,7 @@ func TestUpdate(t *testing.T) {
 			t.Parallel()
 			s, clock := newTestServer(t, Options{})
 			create(t, s, keyA, initial)
-			clock.Add(time.Minute)
+			clock.Advance(time.Minute)
 			r := do(t, s, call{method: tc.method, path: "/api/v1/websites/1", key: keyA, form: tc.form})
 			expect(t, r, tc.status, tc.body)
 			w, _ := s.Website(1)
@@ -105,7 +105,7 @@ func TestBehindTheClientsBack(t *testing.T) {
 	expect(t, do(t, s, call{path: "/api/v1/websites/1", key: keyA}), 200,
 		`{"data":{"id":1,"domain":"Seeded.example","privacy":1,"email":null,"password":false,"exclude_bots":null,"exclude_ips":"10.0.0.1","favorite":true,"favorited_at":"`+t0s+`","created_at":"`+t0s+`","updated_at":"`+t0s+`"},"status":200}`)
 
-	clock.Add(2 * time.Second)
+	clock.Advance(2 * time.Second)
 	if !s.UpdateWebsite(1, func(w *Website) { w.Privacy = intp(0); w.ID = 99 }) {
 		t.Fatal("UpdateWebsite: not found")
 	}

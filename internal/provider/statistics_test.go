@@ -4,15 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
 // What a destroy or a replacement deletes, on the in-process emulator with
@@ -23,41 +22,41 @@ import (
 
 const statsRoute = "GET /api/v1/stats/{id}"
 
-// shiftClock is the emulator's clock: the real time, moved forward to the
-// day pageviews are recorded on. It only ever moves forward, so throttle
-// windows keep ending.
-type shiftClock struct{ offset atomic.Int64 }
+// statsClock is the emulator's clock of these tests, set in opts: it runs
+// at the real pace from a day before every day the tests record, and
+// setDay moves it forward to the day pageviews are recorded on. It only
+// ever moves forward, so throttle windows keep ending.
+func statsClock(opts *emulator.Options) *testclock.Clock {
+	clock := testclock.Running(time.Date(2023, 1, 1, 12, 0, 0, 0, time.UTC))
+	opts.Clock = clock.Now
+	return clock
+}
 
-func (c *shiftClock) now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+// statsEnv is an emulator with a statsClock and a CLI working directory.
+type statsEnv struct {
+	*testEnv
+	w     *cliWorkdir
+	clock *testclock.Clock
+}
 
-// setDay moves the clock to noon of day (later than every earlier call).
-func (c *shiftClock) setDay(t *testing.T, day string) {
+// setDay moves the emulator's clock to noon of day (later than every
+// earlier call).
+func (s *statsEnv) setDay(t *testing.T, day string) {
 	t.Helper()
 	d, err := time.Parse(time.DateOnly, day)
 	if err != nil {
 		t.Fatal(err)
 	}
-	off := time.Until(d.Add(12 * time.Hour))
-	if off < time.Duration(c.offset.Load()) {
+	if d.Add(12 * time.Hour).Before(s.clock.Now()) {
 		t.Fatalf("setDay(%s): the clock only moves forward", day)
 	}
-	c.offset.Store(int64(off))
-}
-
-// statsEnv is an emulator with a shiftClock and a CLI working directory.
-type statsEnv struct {
-	*testEnv
-	w     *cliWorkdir
-	clock *shiftClock
+	s.clock.SetDay(d)
 }
 
 func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	t.Helper()
 	w := newCLIWorkdir(t)
-	clock := &shiftClock{}
-	clock.offset.Store(math.MinInt64)
-	clock.setDay(t, "2023-01-01") // before every day the tests record
-	opts.Clock = clock.now
+	clock := statsClock(&opts)
 	return &statsEnv{testEnv: newTestEnv(t, opts), w: w, clock: clock}
 }
 
@@ -76,7 +75,7 @@ func (s *statsEnv) hit(t *testing.T, page, userAgent string) string {
 func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 	t.Helper()
 	for _, day := range days {
-		s.clock.setDay(t, day)
+		s.setDay(t, day)
 		for _, d := range domains {
 			if got := s.hit(t, "https://"+d+"/", browserUA); got != "200" {
 				t.Fatalf("pageview of %s on %s: tracking answered %q", d, day, got)

@@ -289,7 +289,7 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 		}
 	}
 	internal := "https://" + domain + "/"
-	s.clock.setDay(t, "2023-02-28") // before the range
+	s.setDay(t, "2023-02-28") // before the range
 	visit("/c", "")
 	var days []string
 	first := time.Date(2023, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -297,14 +297,14 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 		days = append(days, first.AddDate(0, 0, i).Format(time.DateOnly))
 	}
 	s.pageviews(t, []string{long}, days...)
-	s.clock.setDay(t, "2024-03-01")
+	s.setDay(t, "2024-03-01")
 	visit("/", "")
 	visit("/a", "https://news.example.org/story")
 	visit("/a", internal)
-	s.clock.setDay(t, "2024-03-03")
+	s.setDay(t, "2024-03-03")
 	visit("/a", "")
 	visit("/b", "")
-	s.clock.setDay(t, "2024-03-05")
+	s.setDay(t, "2024-03-05")
 	visit("/a", internal)
 
 	id := strconv.FormatInt(w.ID, 10)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -170,7 +169,7 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	day := ""
 	for _, h := range hits {
 		if h.day != day {
-			s.clock.setDay(t, h.day)
+			s.setDay(t, h.day)
 			day = h.day
 		}
 		h.hit.UserAgent = browserUA
@@ -321,10 +320,7 @@ func newExportEnvWrapped(t *testing.T, opts emulator.Options, wrap func(http.Han
 	t.Helper()
 	w := newCLIWorkdir(t)
 	w.needsCLI(t, tfversion.Version1_14_0, "actions")
-	clock := &shiftClock{}
-	clock.offset.Store(math.MinInt64)
-	clock.setDay(t, "2023-01-01")
-	opts.Clock = clock.now
+	clock := statsClock(&opts)
 	return &statsEnv{testEnv: newTestEnv(t, opts, wrap), w: w, clock: clock}
 }
 
