@@ -3,19 +3,18 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // The statistics pass: a website with a pageview on each of N days (365 by
-// default), recorded through the tracking endpoint on the emulator's clock,
+// default), seeded into the emulator as the tracking endpoint records it,
 // then two applies that read them with the analytics_website_statistics
 // data source: by id (pageviews and visitors), and by domain with the top
 // 100 pages. Each must cost one request per 100 days of each statistic
@@ -92,29 +91,17 @@ func statisticsWant(step string, days int) (outputs map[string]int, stats, searc
 	return outputs, stats, searches
 }
 
-// dayClock is the emulator's clock: a fixed day while the pageviews are
-// recorded, then the real time.
-type dayClock struct{ day atomic.Pointer[time.Time] }
-
-func (c *dayClock) now() time.Time {
-	if d := c.day.Load(); d != nil {
-		return *d
-	}
-	return time.Now()
-}
-
 // statisticsPass records a pageview on each of days days and reads them.
 func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
 	run := &Run{Pass: PassStatistics, Kind: KindWebsite, N: days}
-	clock := &dayClock{}
-	api, err := startAPI(emulator.Options{Clock: clock.now})
+	api, err := startAPI(emulator.Options{})
 	if err != nil {
 		return run, err
 	}
 	defer api.close()
 	site := api.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: statisticsDomain, ExcludeBots: ptr(1)})
-	if err := api.recordDays(ctx, clock, days); err != nil {
-		return run, fmt.Errorf("statistics pass: %w", err)
+	if !api.emu.SeedStatistics(site.ID, statisticsHistory(days)) {
+		return run, errors.New("statistics pass: seeding the website's statistics failed")
 	}
 	w, err := b.newWorkspace(fmt.Sprintf("statistics-%d", days), KindWebsite, api)
 	if err != nil {
@@ -132,26 +119,18 @@ func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
 	return run, ctx.Err()
 }
 
-// recordDays sends one pageview of the website of the pass on each of n
-// days from statisticsFirstDay, as a visitor's browser does, with the
-// emulator's clock on that day; then the clock goes back to the real time.
-func (s *apiServer) recordDays(ctx context.Context, clock *dayClock, n int) error {
-	defer clock.day.Store(nil)
-	hc := &http.Client{Timeout: 30 * time.Second}
+// statisticsHistory is one pageview on each of n days from
+// statisticsFirstDay, as the tracking endpoint records it in the names the
+// reads use: a visitor, and the page (page i%statisticsPages on day i).
+func statisticsHistory(n int) []emulator.Statistic {
+	var out []emulator.Statistic
 	for i := range n {
-		noon := statisticsFirstDay.AddDate(0, 0, i).Add(12 * time.Hour)
-		clock.day.Store(&noon)
-		page := fmt.Sprintf("https://%s/p%03d", statisticsDomain, i%statisticsPages)
-		got, err := emulator.SendHit(ctx, hc, s.url, emulator.Hit{Page: page,
-			UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"})
-		if err != nil {
-			return err
-		}
-		if got != "200" {
-			return fmt.Errorf("the tracking endpoint answered %q for %s", got, page)
-		}
+		date := statisticsFirstDay.AddDate(0, 0, i).Format(time.DateOnly)
+		out = append(out, emulator.Statistic{Name: "pageviews", Value: date, Date: date, Count: 1},
+			emulator.Statistic{Name: "visitors", Value: date, Date: date, Count: 1},
+			emulator.Statistic{Name: "page", Value: fmt.Sprintf("/p%03d", i%statisticsPages), Date: date, Count: 1})
 	}
-	return nil
+	return out
 }
 
 // checkStatisticsRead records in s.Error what is wrong with a read: it
@@ -241,7 +220,7 @@ func writeStatistics(b *strings.Builder, res *Results) {
 		return
 	}
 	fmt.Fprintf(b, "\n### Reading %d days of statistics\n\n", r.N)
-	fmt.Fprintf(b, "A website gets a pageview on each of %d days through the tracking endpoint (on the emulator's clock); "+
+	fmt.Fprintf(b, "A website gets a pageview on each of %d days, seeded into the emulator; "+
 		"`terraform apply` of a configuration whose only object is a `data \"analytics_website_statistics\"` over those "+
 		"days then reads them (pageviews and visitors, 100 days per request), by id, and by domain with the top 100 pages "+
 		"(one more request, and one search). The outputs must hold every day.\n\n", r.N)
