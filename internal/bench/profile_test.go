@@ -151,7 +151,7 @@ func TestComponentOf(t *testing.T) {
 	t.Parallel()
 	for fn, want := range map[string]string{
 		"github.com/analytics-tf/terraform-provider-analytics/internal/client.(*BulkReader).Read": "the provider's own code (this repository)",
-		"main.quietUnreadLogs": "the provider's own code (this repository)",
+		"main.main": "the provider's own code (this repository)",
 		"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator.oneOfValidator.ValidateString": "terraform-plugin-framework",
 		"github.com/vmihailenco/msgpack/v5.(*Decoder).DecodeMap":                                                   "terraform-plugin-go (protocol, tftypes, msgpack)",
 		"github.com/hashicorp/go-hclog.(*intLogger).log":                                                           "logging (terraform-plugin-log, go-hclog)",
