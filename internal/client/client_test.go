@@ -84,13 +84,14 @@ func TestCRUD(t *testing.T) {
 	t.Parallel()
 	srv, c := newEnv(t, emulator.Options{})
 	pw := "hunter2-hunter2"
-	created, err := c.CreateWebsite(ctx(t), client.WebsiteInput{
+	res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{
 		Domain: "example.com", Privacy: client.PrivacyPassword, Password: &pw, Email: true, ExcludeBots: true,
 		ExcludeParams: []string{"utm_source", "fbclid"}, ExcludeIPs: []string{"1.2.3.4", "10.0.0.0/8"},
 	})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
+	created := res.Website
 	if created.ID <= 0 || created.Domain != "example.com" || created.PrivacyValue() != 2 || !created.EmailValue() ||
 		!created.ExcludeBotsValue() || !created.PasswordSet {
 		t.Errorf("create returned %+v", created)
@@ -158,7 +159,7 @@ func TestErrors(t *testing.T) {
 		{name: "delete someone else's id", call: func(c *client.Client) error { return c.DeleteWebsite(ctx(t), foreign.ID) },
 			kind: client.ErrNotFound, status: 404},
 		{name: "update unknown id is a 500", call: func(c *client.Client) error {
-			_, err := c.UpdateWebsite(ctx(t), 9999, client.WebsiteInput{})
+			_, err := client.UpdateWebsiteAttempt(c, ctx(t), 9999, client.WebsiteInput{})
 			return err
 		}, kind: client.ErrServer, status: 500, msg: "Server Error"},
 		{name: "domain taken by another user", call: func(c *client.Client) error {
@@ -428,17 +429,17 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 		t.Fatalf("emulator URL %q has no prefix", srv.URL)
 	}
 	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
-	w, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "prefixed.example.com"})
+	res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "prefixed.example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetWebsite(ctx(t), w.ID); err != nil {
+	if _, err := c.GetWebsite(ctx(t), res.Website.ID); err != nil {
 		t.Fatal(err)
 	}
 	// without the prefix, the same server answers Laravel's route 404:
 	// not the API's "not found"
 	bare := newClient(t, strings.TrimSuffix(srv.URL, "/analytics"), emulator.DefaultAPIKey)
-	if _, err := bare.GetWebsite(ctx(t), w.ID); !errors.Is(err, client.ErrNotAPI) || !strings.Contains(err.Error(), "could not be found") {
+	if _, err := bare.GetWebsite(ctx(t), res.Website.ID); !errors.Is(err, client.ErrNotAPI) || !strings.Contains(err.Error(), "could not be found") {
 		t.Errorf("without the prefix: %v, want ErrNotAPI", err)
 	}
 }
@@ -559,9 +560,9 @@ func TestConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: fmt.Sprintf("c%d.example.com", i)})
+			res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: fmt.Sprintf("c%d.example.com", i)})
 			if err == nil {
-				_, err = c.GetWebsite(ctx(t), w.ID)
+				_, err = c.GetWebsite(ctx(t), res.Website.ID)
 			}
 			errs <- err
 		}()

@@ -40,11 +40,11 @@ const (
 //     DELETE (a HEAD answer has no body to spoil);
 //   - 500 is retried for GET, HEAD and DELETE but not for PUT, because the
 //     real server answers an update of an unknown id with 500 (see
-//     UpdateWebsiteChecked);
+//     UpdateWebsite);
 //   - POST is retried by the transport only when nothing can have been
 //     stored: after a 429 (the throttle runs before anything else) or when
 //     the connection could not even be made. Every other failed create is
-//     left to CreateWebsiteOnce, which knows how to repeat it without making
+//     left to CreateWebsite, which knows how to repeat it without making
 //     a duplicate.
 //
 // Waits grow exponentially from WaitMin to WaitMax with jitter, or are what
@@ -215,7 +215,7 @@ func traceFrom(ctx context.Context) *callTrace {
 }
 
 // firstSend records when the first attempt of a series of calls actually
-// left (after any pacing wait); CreateWebsiteOnce uses it.
+// left (after any pacing wait); CreateWebsite uses it.
 type firstSend struct {
 	once sync.Once
 	at   atomic.Pointer[time.Time]

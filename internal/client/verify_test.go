@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -224,68 +223,6 @@ func TestFindWebsiteByDomainDuplicates(t *testing.T) {
 	}
 }
 
-// A store that outlives the client's time limit, on a server whose
-// uniqueness check and insert are not atomic, leaves one website.
-func TestCreateOnceSlowCommit(t *testing.T) {
-	t.Parallel()
-	t.Run("lands within the settle window", func(t *testing.T) {
-		t.Parallel()
-		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 600 * time.Millisecond, SlowCommitCount: 1}})
-		c, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: 400 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.CreateWebsiteOnce(ctx(t), siteInput("slow.example"))
-		if err != nil || !res.Adopted || res.Attempts != 1 {
-			t.Fatalf("res %+v, err %v; want adopted after 1 attempt", res, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-		if n := len(srv.Websites()); n != 1 {
-			t.Errorf("%d websites, want 1", n)
-		}
-	})
-	t.Run("lands after the store was sent again", func(t *testing.T) {
-		t.Parallel()
-		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1200 * time.Millisecond, SlowCommitCount: 1}})
-		// The second store commits at once but its answer comes late,
-		// after the first one landed.
-		var posts atomic.Int32
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPost && posts.Add(1) == 2 {
-				rec := httptest.NewRecorder()
-				srv.ServeHTTP(rec, r)
-				time.Sleep(700 * time.Millisecond)
-				for k, v := range rec.Header() {
-					w.Header()[k] = v
-				}
-				w.WriteHeader(rec.Code)
-				_, _ = w.Write(rec.Body.Bytes())
-				return
-			}
-			srv.ServeHTTP(w, r)
-		})
-		front := httptest.NewServer(h)
-		t.Cleanup(front.Close)
-		log := &testLogger{}
-		c, err := client.New(front.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: time.Second,
-			CreateSettle: 100 * time.Millisecond, Logger: log})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.CreateWebsiteOnce(ctx(t), siteInput("slow.example"))
-		if err != nil {
-			t.Fatalf("err %v\n%s", err, log.all())
-		}
-		ws := srv.Websites()
-		if len(ws) != 1 || ws[0].ID != res.Website.ID {
-			t.Errorf("server holds %d websites (%+v), want only %d\n%s", len(ws), ws, res.Website.ID, log.all())
-		}
-		if !strings.Contains(log.all(), "deleting a duplicate") {
-			t.Errorf("no duplicate was removed:\n%s", log.all())
-		}
-	})
-}
-
 type failingTransport struct{ msg string }
 
 func (f failingTransport) RoundTrip(*http.Request) (*http.Response, error) {
@@ -306,17 +243,5 @@ func TestTransportErrorsRedactTheKey(t *testing.T) {
 	_, err = c.GetWebsite(ctx(t), 1)
 	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "[REDACTED]") {
 		t.Errorf("err = %v", err)
-	}
-}
-
-// An older build answers an update "not found"; when the website is there
-// all the same, that is not a deletion.
-func TestUpdateNotFoundButExists(t *testing.T) {
-	t.Parallel()
-	_, u := serve(t, answer(404, apiNotFound), answer(200, emptyList), answer(200, recordJSON))
-	c := newClient(t, u, "key")
-	_, err := c.UpdateWebsiteChecked(ctx(t), 7, client.WebsiteInput{Domain: "example.com"})
-	if err == nil || errors.Is(err, client.ErrNotFound) || !strings.Contains(err.Error(), "reading the website right after found it") {
-		t.Errorf("err = %v, want a failure that is not ErrNotFound", err)
 	}
 }

@@ -38,22 +38,6 @@ func (c *Client) GetWebsite(ctx context.Context, id int64) (*Website, error) {
 	return c.websiteCall(ctx, http.MethodGet, websitePath(id), nil)
 }
 
-// CreateWebsite stores a website (POST /websites), sending every field.
-// The record returned echoes the sent settings.
-func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*Website, error) {
-	return c.websiteCall(ctx, http.MethodPost, "/websites", in.form(true))
-}
-
-// UpdateWebsite updates a website (PUT /websites/{id}), sending every field
-// but the domain, which cannot change.
-//
-// The real server answers an update of an unknown id with a 500 (older
-// builds: 404); callers must re-read to tell a deleted website from a
-// server failure.
-func (c *Client) UpdateWebsite(ctx context.Context, id int64, in WebsiteInput) (*Website, error) {
-	return c.websiteCall(ctx, http.MethodPut, websitePath(id), in.form(false))
-}
-
 // DeleteWebsite deletes a website (DELETE /websites/{id}).
 func (c *Client) DeleteWebsite(ctx context.Context, id int64) error {
 	var out struct {
