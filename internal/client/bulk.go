@@ -84,7 +84,7 @@ type BulkStats struct {
 	// LookupHits is the number of lookups answered from a sweep.
 	LookupHits int
 	// Searches is the number of exact searches by domain
-	// (Client.FindWebsitesByDomain) that lookups fell back to.
+	// (the list endpoint's search) that lookups fell back to.
 	Searches int
 }
 
@@ -339,8 +339,8 @@ func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (
 	return true, nil
 }
 
-// FindByDomain returns every website whose domain is exactly domain, by id,
-// like Client.FindWebsitesByDomain, from a list sweep when many domains are
+// findAllByDomain returns every website whose domain is exactly domain, by id,
+// like Client.findWebsitesByDomain, from a list sweep when many domains are
 // being looked up (the imports of one Terraform run).
 //
 // Only a complete sweep answers: a domain on page 1 may also be on a later
@@ -355,13 +355,13 @@ func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (
 // of the sweep, which is at most a TTL (or the current burst) old; the
 // websites it returns are read again by the import's own Read, served from
 // the same sweep.
-func (b *BulkReader) FindByDomain(ctx context.Context, domain string) ([]Website, error) {
+func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Website, error) {
 	b.mu.Lock()
 	b.stats.Lookups++
 	if b.ttl < 0 {
 		b.stats.Searches++
 		b.mu.Unlock()
-		return b.c.FindWebsitesByDomain(ctx, domain)
+		return b.c.findWebsitesByDomain(ctx, domain)
 	}
 	now := b.now()
 	b.countLocked(now)
@@ -387,7 +387,7 @@ func (b *BulkReader) FindByDomain(ctx context.Context, domain string) ([]Website
 	b.stats.Searches++
 	seq := b.seq
 	b.mu.Unlock()
-	ws, err := b.c.FindWebsitesByDomain(ctx, domain)
+	ws, err := b.c.findWebsitesByDomain(ctx, domain)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func (b *BulkReader) FindByDomain(ctx context.Context, domain string) ([]Website
 	return out, nil
 }
 
-// ListAll returns every matching website, like Client.ListAllWebsites. An
+// ListAll returns every matching website, like collecting Client.AllWebsites. An
 // unfiltered list is a complete sweep of the user's websites: the reads and
 // lookups that follow (the imports that a list data source feeds) are
 // served from it, as from a sweep of their own.
@@ -412,7 +412,7 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 		b.countLocked(b.now())
 	}
 	b.mu.Unlock()
-	ws, err := b.c.ListAllWebsites(ctx, opts)
+	ws, err := b.c.listAllWebsites(ctx, opts)
 	if err != nil || b.ttl < 0 || opts.Search != "" {
 		return ws, err
 	}
@@ -427,11 +427,11 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 	return ws, nil
 }
 
-// FindOneByDomain is FindByDomain for one website, with the errors of
+// FindByDomain is findAllByDomain for one website, with the errors of
 // Client.FindWebsiteByDomain: an ErrNotFound *APIError when there is none,
 // a *DuplicateDomainError when there are several.
-func (b *BulkReader) FindOneByDomain(ctx context.Context, domain string) (*Website, error) {
-	ws, err := b.FindByDomain(ctx, domain)
+func (b *BulkReader) FindByDomain(ctx context.Context, domain string) (*Website, error) {
+	ws, err := b.findAllByDomain(ctx, domain)
 	if err != nil {
 		return nil, err
 	}
@@ -440,7 +440,7 @@ func (b *BulkReader) FindOneByDomain(ctx context.Context, domain string) (*Websi
 
 // byDomainLocked returns the fresh websites whose domain is domain, by id.
 func (b *BulkReader) byDomainLocked(domain string, now time.Time) []Website {
-	var out []Website // nil when none, as FindWebsitesByDomain
+	var out []Website // nil when none, as findWebsitesByDomain
 	for _, e := range b.entries {
 		if e.w.Domain == domain && b.freshLocked(e.at, now) {
 			out = append(out, *e.w.clone())

@@ -452,7 +452,7 @@ func TestListPaginationOver250(t *testing.T) {
 		srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("site-%03d.example.com", i)})
 	}
 	srv.ResetStats()
-	all, err := c.ListAllWebsites(ctx(t), client.ListOptions{SortBy: client.SortByDomain, Sort: client.SortAsc})
+	all, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{SortBy: client.SortByDomain, Sort: client.SortAsc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +475,7 @@ func TestListPaginationOver250(t *testing.T) {
 		t.Error("per_page 30 was accepted; the server would silently fall back")
 	}
 
-	empty, err := c.ListAllWebsites(ctx(t), client.ListOptions{Search: "nothing-matches"})
+	empty, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{Search: "nothing-matches"})
 	if err != nil || len(empty) != 0 {
 		t.Errorf("empty search: %d websites, %v", len(empty), err)
 	}

@@ -150,7 +150,7 @@ func (c *Client) awaitStore(ctx context.Context, domain string, sentAt time.Time
 	}
 	interval := min(max(c.createSettle()/8, 100*time.Millisecond), 5*time.Second)
 	for {
-		ws, err := c.FindWebsitesByDomain(ctx, domain)
+		ws, err := c.findWebsitesByDomain(ctx, domain)
 		if err != nil {
 			return false, err
 		}
@@ -179,7 +179,7 @@ func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, first
 	if lctx == nil {
 		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: ctx.Err()}
 	}
-	ws, err := c.FindWebsitesByDomain(lctx, in.Domain)
+	ws, err := c.findWebsitesByDomain(lctx, in.Domain)
 	if err != nil {
 		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: err}
 	}
@@ -241,7 +241,7 @@ func (c *Client) settleDuplicates(ctx context.Context, in WebsiteInput, firstSen
 	if lctx == nil {
 		return res, nil
 	}
-	ws, err := c.FindWebsitesByDomain(lctx, in.Domain)
+	ws, err := c.findWebsitesByDomain(lctx, in.Domain)
 	if err != nil {
 		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: res.Attempts, Err: errors.New("an earlier attempt may have stored it too"), LookupErr: err}
 	}
@@ -273,7 +273,7 @@ func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSen
 			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("deleting website %d failed: %v", id, err)}
 		}
 	}
-	left, err := c.FindWebsitesByDomain(ctx, in.Domain)
+	left, err := c.findWebsitesByDomain(ctx, in.Domain)
 	if err != nil || len(left) != 1 {
 		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("after deleting the extra ones, the lookup found %d (%v)", len(left), err)}
 	}

@@ -164,7 +164,7 @@ func TestListAllWebsitesToTheEnd(t *testing.T) {
 	// links.next, no last_page, no total
 	s, u := serve(t, answer(200, listPage(seq(1, 100), -1, -1, true)), answer(200, listPage(seq(101, 100), -1, -1, true)),
 		answer(200, listPage(seq(201, 7), -1, -1, false)))
-	ws, err := newClient(t, u, "key").ListAllWebsites(ctx(t), client.ListOptions{})
+	ws, err := client.ListAllWebsites(newClient(t, u, "key"), ctx(t), client.ListOptions{})
 	if err != nil || len(ws) != 207 || s.count() != 3 {
 		t.Errorf("links.next: %d websites in %d requests, %v; want 207 in 3", len(ws), s.count(), err)
 	}
@@ -173,7 +173,7 @@ func TestListAllWebsitesToTheEnd(t *testing.T) {
 		return strings.Replace(listPage(ids, -1, -1, false), `"links":{"next":null},`, "", 1)
 	}
 	s, u = serve(t, answer(200, full(seq(1, 100))), answer(200, full(seq(101, 100))), answer(200, full(nil)))
-	ws, err = newClient(t, u, "key").ListAllWebsites(ctx(t), client.ListOptions{})
+	ws, err = client.ListAllWebsites(newClient(t, u, "key"), ctx(t), client.ListOptions{})
 	if err != nil || len(ws) != 200 || s.count() != 3 {
 		t.Errorf("full pages: %d websites in %d requests, %v; want 200 in 3", len(ws), s.count(), err)
 	}
@@ -186,7 +186,7 @@ func TestListAllWebsitesNoticesChanges(t *testing.T) {
 	s, u := serve(t,
 		answer(200, listPage(seq(1, 100), 2, 150, true)), answer(200, listPage(seq(101, 49), 2, 149, false)), // shifted
 		answer(200, listPage(seq(1, 100), 2, 149, true)), answer(200, listPage(seq(101, 49), 2, 149, false)))
-	ws, err := newClient(t, u, "key").ListAllWebsites(ctx(t), client.ListOptions{})
+	ws, err := client.ListAllWebsites(newClient(t, u, "key"), ctx(t), client.ListOptions{})
 	if err != nil || len(ws) != 149 || s.count() != 4 {
 		t.Errorf("one shift: %d websites in %d requests, %v; want 149 in 4", len(ws), s.count(), err)
 	}
@@ -202,7 +202,7 @@ func TestListAllWebsitesNoticesChanges(t *testing.T) {
 		_, _ = fmt.Fprint(w, strings.Replace(listPage(seq(page*100-99, 50), 2, n, page == 1), `"current_page":1`, fmt.Sprintf(`"current_page":%d`, page), 1))
 	}))
 	t.Cleanup(srv.Close)
-	if _, err := newClient(t, srv.URL, "key").ListAllWebsites(ctx(t), client.ListOptions{}); !errors.Is(err, client.ErrListChanged) {
+	if _, err := client.ListAllWebsites(newClient(t, srv.URL, "key"), ctx(t), client.ListOptions{}); !errors.Is(err, client.ErrListChanged) {
 		t.Errorf("always shifting: %v, want ErrListChanged", err)
 	}
 }
@@ -213,7 +213,7 @@ func TestFindWebsiteByDomainDuplicates(t *testing.T) {
 	a := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "twice.example"})
 	b := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "twice.example"})
 	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
-	ws, err := c.FindWebsitesByDomain(ctx(t), "twice.example")
+	ws, err := client.FindWebsitesByDomain(c, ctx(t), "twice.example")
 	if err != nil || len(ws) != 2 || ws[0].ID != a.ID || ws[1].ID != b.ID {
 		t.Fatalf("FindWebsitesByDomain = %v, %v", ws, err)
 	}

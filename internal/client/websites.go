@@ -258,8 +258,8 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, seen map[i
 	}
 }
 
-// ListAllWebsites collects AllWebsites into a slice.
-func (c *Client) ListAllWebsites(ctx context.Context, opts ListOptions) ([]Website, error) {
+// listAllWebsites collects AllWebsites into a slice.
+func (c *Client) listAllWebsites(ctx context.Context, opts ListOptions) ([]Website, error) {
 	var out []Website
 	for w, err := range c.AllWebsites(ctx, opts) {
 		if err != nil {
@@ -270,10 +270,10 @@ func (c *Client) ListAllWebsites(ctx context.Context, opts ListOptions) ([]Websi
 	return out, nil
 }
 
-// FindWebsitesByDomain returns every website whose domain is exactly
+// findWebsitesByDomain returns every website whose domain is exactly
 // domain, by id (search is a substring match on the server, and the
 // application has no unique index on domains, so there may be several).
-func (c *Client) FindWebsitesByDomain(ctx context.Context, domain string) ([]Website, error) {
+func (c *Client) findWebsitesByDomain(ctx context.Context, domain string) ([]Website, error) {
 	var out []Website
 	for w, err := range c.AllWebsites(ctx, ListOptions{Search: domain, SortBy: SortByID, Sort: SortAsc}) {
 		if err != nil {
@@ -291,7 +291,7 @@ func (c *Client) FindWebsitesByDomain(ctx context.Context, domain string) ([]Web
 // It returns an ErrNotFound *APIError when there is none, and a
 // *DuplicateDomainError when there are several.
 func (c *Client) FindWebsiteByDomain(ctx context.Context, domain string) (*Website, error) {
-	ws, err := c.FindWebsitesByDomain(ctx, domain)
+	ws, err := c.findWebsitesByDomain(ctx, domain)
 	if err != nil {
 		return nil, err
 	}
