@@ -12,50 +12,6 @@ import (
 	"strconv"
 )
 
-// dataEnvelope is the {"data": ..., "status": 200} wrapper of show, store
-// and update answers.
-type dataEnvelope struct {
-	Data *Website `json:"data"`
-}
-
-func websitePath(id int64) string { return "/websites/" + strconv.FormatInt(id, 10) }
-
-func (c *Client) websiteCall(ctx context.Context, method, path string, form url.Values) (*Website, error) {
-	var env dataEnvelope
-	if err := c.do(ctx, method, path, nil, form, &env); err != nil {
-		return nil, err
-	}
-	if env.Data == nil {
-		return nil, &APIError{Kind: ErrUndecodable, Method: method, Path: path, StatusCode: http.StatusOK,
-			Err: fmt.Errorf(`expected a website record under "data"`)}
-	}
-	c.markVerified()
-	return env.Data, nil
-}
-
-// GetWebsite returns one website (GET /websites/{id}).
-func (c *Client) GetWebsite(ctx context.Context, id int64) (*Website, error) {
-	return c.websiteCall(ctx, http.MethodGet, websitePath(id), nil)
-}
-
-// DeleteWebsite deletes a website (DELETE /websites/{id}).
-func (c *Client) DeleteWebsite(ctx context.Context, id int64) error {
-	var out struct {
-		Deleted *bool `json:"deleted"`
-	}
-	if err := c.do(ctx, http.MethodDelete, websitePath(id), nil, nil, &out); err != nil {
-		return err
-	}
-	if out.Deleted != nil && !*out.Deleted {
-		return &APIError{Kind: ErrServer, Method: http.MethodDelete, Path: websitePath(id), StatusCode: http.StatusOK,
-			Message: `the server answered "deleted": false`}
-	}
-	if out.Deleted != nil {
-		c.markVerified()
-	}
-	return nil
-}
-
 // Sort keys and orders of the list endpoint.
 const (
 	SortByID     = "id"
