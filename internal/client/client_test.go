@@ -444,59 +444,6 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 	}
 }
 
-func TestListPaginationOver250(t *testing.T) {
-	t.Parallel()
-	// the server default page size is 10: the client must send per_page
-	srv, c := newEnv(t, emulator.Options{DefaultPerPage: 10})
-	for i := range 250 {
-		srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("site-%03d.example.com", i)})
-	}
-	srv.ResetStats()
-	all, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{SortBy: client.SortByDomain, Sort: client.SortAsc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(all) != 250 || all[0].Domain != "site-000.example.com" || all[249].Domain != "site-249.example.com" {
-		t.Fatalf("got %d websites, first %q", len(all), all[0].Domain)
-	}
-	if n := srv.Stats().ByRoute["GET /api/v1/websites"]; n != 3 {
-		t.Errorf("listing 250 at 100 per page took %d requests, want 3", n)
-	}
-
-	page, err := c.ListWebsites(ctx(t), client.ListOptions{PerPage: 25, Page: 3, Search: "SITE-0", Sort: client.SortAsc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if page.Total != 100 || page.LastPage != 4 || page.CurrentPage != 3 || page.PerPage != 25 || len(page.Websites) != 25 ||
-		page.Websites[0].Domain != "site-050.example.com" {
-		t.Errorf("page = %+v (first %q)", page, page.Websites[0].Domain)
-	}
-	if _, err := c.ListWebsites(ctx(t), client.ListOptions{PerPage: 30}); err == nil {
-		t.Error("per_page 30 was accepted; the server would silently fall back")
-	}
-
-	empty, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{Search: "nothing-matches"})
-	if err != nil || len(empty) != 0 {
-		t.Errorf("empty search: %d websites, %v", len(empty), err)
-	}
-}
-
-func TestFindWebsiteByDomainIsExact(t *testing.T) {
-	t.Parallel()
-	srv, c := newEnv(t, emulator.Options{})
-	for i := range 120 {
-		srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("x%d.shop.example.com", i)})
-	}
-	want := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "shop.example.com"})
-	w, err := c.FindWebsiteByDomain(ctx(t), "shop.example.com")
-	if err != nil || w.ID != want.ID {
-		t.Fatalf("FindWebsiteByDomain = %+v, %v; want id %d", w, err, want.ID)
-	}
-	if _, err := c.FindWebsiteByDomain(ctx(t), "hop.example.com"); !errors.Is(err, client.ErrNotFound) {
-		t.Errorf("substring-only match: %v, want ErrNotFound", err)
-	}
-}
-
 func TestHeadersAndForm(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
