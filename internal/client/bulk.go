@@ -98,13 +98,15 @@ type BulkStats struct {
 // to read, the other pages are requested and every waiting and later read is
 // served from them. A read that page 1 did not answer, while more reads
 // would pay for the other pages, waits a moment (Linger) for them to arrive
-// before it reads its website individually. So refreshing 500 of 500 websites costs 6 requests (one
-// GET and 5 pages), one website among 5,000 costs one, and no pattern costs
-// more than about twice what the better of the two strategies would have.
+// before it reads its website individually. So refreshing every website
+// costs one GET and the list's pages, reading one website among thousands
+// costs one GET, and no pattern costs more than about twice what the better
+// of the two strategies would have.
 //
 // FindByDomain resolves domains the same way, for imports by domain: the
 // sweep that answers it is also an index by domain, and the reads that follow
-// each import are served from it, so adopting 500 websites costs 5 requests.
+// each import are served from it, so adopting many websites costs the
+// list's pages.
 //
 // Only one fetch of list pages runs at a time, and one GET per id;
 // concurrent reads wait for them instead of starting their own. A website

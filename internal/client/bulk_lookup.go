@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// FindByDomain is findAllByDomain for one website, with the errors of
-// Client.FindWebsiteByDomain: an ErrNotFound *APIError when there is none,
-// a *DuplicateDomainError when there are several.
+// FindByDomain returns the website whose domain is exactly domain, like
+// Client.FindWebsiteByDomain (an ErrNotFound *APIError when there is none, a
+// *DuplicateDomainError when there are several), from a list sweep when many
+// domains are being looked up (see findAllByDomain).
 func (b *BulkReader) FindByDomain(ctx context.Context, domain string) (*Website, error) {
 	ws, err := b.findAllByDomain(ctx, domain)
 	if err != nil {
@@ -18,9 +19,9 @@ func (b *BulkReader) FindByDomain(ctx context.Context, domain string) (*Website,
 	return oneByDomain(domain, ws)
 }
 
-// findAllByDomain returns every website whose domain is exactly domain, by id,
-// like Client.findWebsitesByDomain, from a list sweep when many domains are
-// being looked up (the imports of one Terraform run).
+// findAllByDomain returns every website whose domain is exactly domain, by
+// id, like Client.findWebsitesByDomain, from a list sweep when many domains
+// are being looked up (the imports of one Terraform run).
 //
 // Only a complete sweep answers: a domain on page 1 may also be on a later
 // page (the application has no unique index on domains), so a partial read
@@ -92,10 +93,10 @@ func (b *BulkReader) byDomainLocked(domain string, now time.Time) []Website {
 	return out
 }
 
-// ListAll returns every matching website, like collecting Client.AllWebsites. An
-// unfiltered list is a complete sweep of the user's websites: the reads and
-// lookups that follow (the imports that a list data source feeds) are
-// served from it, as from a sweep of their own.
+// ListAll returns every matching website, as Client.AllWebsites yields
+// them. An unfiltered list is a complete sweep of the user's websites: the
+// reads and lookups that follow (the imports that a list data source feeds)
+// are served from it, as from a sweep of their own.
 func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, error) {
 	b.mu.Lock()
 	seq := b.seq
