@@ -45,29 +45,27 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 	}
 	now := b.now()
 	b.countLocked(now)
-	for waits := 0; ; waits++ {
-		if b.sweptFreshLocked(now) {
-			if ws := b.byDomainLocked(domain, now); len(ws) > 0 {
-				b.stats.LookupHits++
-				b.mu.Unlock()
-				return ws, nil
-			}
-			break
+	var ws []Website
+	// A fresh complete sweep settles the lookup: what it does not hold is
+	// searched for.
+	_, err := b.waitLocked(ctx, now, now, 0, false, func(now time.Time) bool {
+		if !b.sweptFreshLocked(now) {
+			return false
 		}
-		waited, err := b.awaitFetchLocked(ctx, now, waits, 0)
-		if err != nil {
-			b.mu.Unlock()
-			return nil, err
+		ws = b.byDomainLocked(domain, now)
+		return true
+	})
+	if err != nil || len(ws) > 0 {
+		if err == nil {
+			b.stats.LookupHits++
 		}
-		if !waited {
-			break
-		}
-		now = b.now()
+		b.mu.Unlock()
+		return ws, err
 	}
 	b.stats.Searches++
 	seq := b.seq
 	b.mu.Unlock()
-	ws, err := b.c.findWebsitesByDomain(ctx, domain)
+	ws, err = b.c.findWebsitesByDomain(ctx, domain)
 	if err != nil {
 		return nil, err
 	}

@@ -26,26 +26,19 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	now, started := b.now(), time.Now()
 	b.stats.Reads++
 	b.countLocked(now)
-	for waits := 0; ; waits++ {
+	var hit *Website
+	found, err := b.waitLocked(ctx, now, started, b.probe, true, func(now time.Time) bool {
 		if e, ok := b.entries[id]; ok && b.freshLocked(e.at, now) {
+			hit = e.w.clone()
+		}
+		return hit != nil
+	})
+	if err != nil || found {
+		if found {
 			b.stats.Hits++
-			b.mu.Unlock()
-			return e.w.clone(), nil
 		}
-		waited, err := b.awaitFetchLocked(ctx, now, waits, b.probe)
-		if err == nil && !waited && waits < maxFetchWaits {
-			if waited, err = b.lingerLocked(ctx, now, started); waited {
-				waits-- // not a fetch
-			}
-		}
-		if err != nil {
-			b.mu.Unlock()
-			return nil, err
-		}
-		if !waited {
-			break
-		}
-		now = b.now()
+		b.mu.Unlock()
+		return hit, err
 	}
 	g := b.gets[id]
 	if g == nil {
@@ -64,6 +57,29 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		return nil, g.err
 	}
 	return g.w.clone(), nil
+}
+
+// waitLocked waits, for a read or lookup that nothing cached answers yet,
+// for the fetches of list pages that it may cause (see awaitFetchLocked)
+// and, with linger, for more reads (see lingerLocked), until done reports
+// that what is cached settles it or there is nothing left to wait for. It
+// reports whether done did. It unlocks b.mu while waiting.
+func (b *BulkReader) waitLocked(ctx context.Context, now, started time.Time, probe int, linger bool, done func(now time.Time) bool) (bool, error) {
+	for waits := 0; ; waits++ {
+		if done(now) {
+			return true, nil
+		}
+		waited, err := b.awaitFetchLocked(ctx, now, waits, probe)
+		if linger && err == nil && !waited && waits < maxFetchWaits {
+			if waited, err = b.lingerLocked(ctx, now, started); waited {
+				waits-- // not a fetch
+			}
+		}
+		if err != nil || !waited {
+			return false, err
+		}
+		now = b.now()
+	}
 }
 
 // countLocked counts a read (or a lookup) toward the next sweep, in the
