@@ -1,9 +1,6 @@
 package client
 
 import (
-	"cmp"
-	"context"
-	"slices"
 	"sync"
 	"time"
 )
@@ -84,7 +81,7 @@ type BulkStats struct {
 	// LookupHits is the number of lookups answered from a sweep.
 	LookupHits int
 	// Searches is the number of exact searches by domain
-	// (Client.FindWebsitesByDomain) that lookups fell back to.
+	// (the list endpoint's search) that lookups fell back to.
 	Searches int
 }
 
@@ -101,13 +98,15 @@ type BulkStats struct {
 // to read, the other pages are requested and every waiting and later read is
 // served from them. A read that page 1 did not answer, while more reads
 // would pay for the other pages, waits a moment (Linger) for them to arrive
-// before it reads its website individually. So refreshing 500 of 500 websites costs 6 requests (one
-// GET and 5 pages), one website among 5,000 costs one, and no pattern costs
-// more than about twice what the better of the two strategies would have.
+// before it reads its website individually. So refreshing every website
+// costs one GET and the list's pages, reading one website among thousands
+// costs one GET, and no pattern costs more than about twice what the better
+// of the two strategies would have.
 //
 // FindByDomain resolves domains the same way, for imports by domain: the
 // sweep that answers it is also an index by domain, and the reads that follow
-// each import are served from it, so adopting 500 websites costs 5 requests.
+// each import are served from it, so adopting many websites costs the
+// list's pages.
 //
 // Only one fetch of list pages runs at a time, and one GET per id;
 // concurrent reads wait for them instead of starting their own. A website
@@ -233,238 +232,6 @@ func (b *BulkReader) Forget(id int64) {
 	delete(b.gets, id) // later reads do not join a GET sent before the change
 }
 
-// maxFetchWaits bounds how many list fetches one Read waits for before it
-// reads the website individually.
-const maxFetchWaits = 3
-
-// Read returns the website id like Client.GetWebsite, from a list sweep when
-// many websites are being read. Errors are those of GetWebsite; in
-// particular a website that does not exist (or belongs to another user) is
-// an ErrNotFound *APIError, always confirmed by an individual GET.
-func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
-	if b.ttl < 0 {
-		b.mu.Lock()
-		b.stats.Reads++
-		b.stats.Gets++
-		b.mu.Unlock()
-		return b.c.GetWebsite(ctx, id)
-	}
-
-	b.mu.Lock()
-	now, started := b.now(), time.Now()
-	b.stats.Reads++
-	b.countLocked(now)
-	for waits := 0; ; waits++ {
-		if e, ok := b.entries[id]; ok && b.freshLocked(e.at, now) {
-			b.stats.Hits++
-			b.mu.Unlock()
-			return e.w.clone(), nil
-		}
-		waited, err := b.awaitFetchLocked(ctx, now, waits, b.probe)
-		if err == nil && !waited && waits < maxFetchWaits {
-			if waited, err = b.lingerLocked(ctx, now, started); waited {
-				waits-- // not a fetch
-			}
-		}
-		if err != nil {
-			b.mu.Unlock()
-			return nil, err
-		}
-		if !waited {
-			break
-		}
-		now = b.now()
-	}
-	g := b.gets[id]
-	if g == nil {
-		g = &bulkGet{done: make(chan struct{})}
-		b.gets[id] = g
-		b.stats.Gets++
-		go b.get(context.WithoutCancel(ctx), id, g, b.seq)
-	}
-	b.mu.Unlock()
-	select {
-	case <-g.done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if g.err != nil {
-		return nil, g.err
-	}
-	return g.w.clone(), nil
-}
-
-// countLocked counts a read (or a lookup) toward the next sweep, in the
-// current burst of reads.
-func (b *BulkReader) countLocked(now time.Time) {
-	if now.Sub(b.lastRead) > b.ttl {
-		b.reads = 0 // a new burst of reads
-		b.burst = now
-	}
-	b.lastRead = now
-	if !b.sweptFreshLocked(now) {
-		b.reads++
-		b.arrived = time.Now()
-		close(b.arrival)
-		b.arrival = make(chan struct{})
-	}
-}
-
-// lingerLocked waits, for a read that awaitFetchLocked left to be read
-// individually, while more reads would pay for the rest of the sweep (the
-// first page is known and planLocked only lacks reads), until no read has
-// arrived for the linger time (or the read has waited maxBulkLinger since
-// started). It reports whether it waited: the caller looks again. It
-// unlocks b.mu while waiting.
-func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (bool, error) {
-	if full, ok := b.planLocked(now, b.probe); b.linger < 0 || !full || ok {
-		return false, nil
-	}
-	quiet := b.linger - time.Since(b.arrived)
-	left := maxBulkLinger - time.Since(started)
-	if quiet <= 0 || left <= 0 {
-		return false, nil
-	}
-	arrival := b.arrival
-	b.mu.Unlock()
-	defer b.mu.Lock()
-	t := time.NewTimer(min(quiet, left))
-	defer t.Stop()
-	select {
-	case <-arrival:
-	case <-t.C:
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
-	return true, nil
-}
-
-// FindByDomain returns every website whose domain is exactly domain, by id,
-// like Client.FindWebsitesByDomain, from a list sweep when many domains are
-// being looked up (the imports of one Terraform run).
-//
-// Only a complete sweep answers: a domain on page 1 may also be on a later
-// page (the application has no unique index on domains), so a partial read
-// never does. The first lookup of a burst requests page 1, which is the
-// whole list for up to 100 websites and otherwise tells the sweep's cost;
-// once the reads and lookups counted exceed the pages still to read, the
-// other pages follow, as for Read. A domain that the sweep does not hold (a
-// website created since, another user's, or none at all) is looked up with
-// the exact search, whose answer is then served to the reads that follow.
-// So a lookup's answer is the one the search would have given at the time
-// of the sweep, which is at most a TTL (or the current burst) old; the
-// websites it returns are read again by the import's own Read, served from
-// the same sweep.
-func (b *BulkReader) FindByDomain(ctx context.Context, domain string) ([]Website, error) {
-	b.mu.Lock()
-	b.stats.Lookups++
-	if b.ttl < 0 {
-		b.stats.Searches++
-		b.mu.Unlock()
-		return b.c.FindWebsitesByDomain(ctx, domain)
-	}
-	now := b.now()
-	b.countLocked(now)
-	for waits := 0; ; waits++ {
-		if b.sweptFreshLocked(now) {
-			if ws := b.byDomainLocked(domain, now); len(ws) > 0 {
-				b.stats.LookupHits++
-				b.mu.Unlock()
-				return ws, nil
-			}
-			break
-		}
-		waited, err := b.awaitFetchLocked(ctx, now, waits, 0)
-		if err != nil {
-			b.mu.Unlock()
-			return nil, err
-		}
-		if !waited {
-			break
-		}
-		now = b.now()
-	}
-	b.stats.Searches++
-	seq := b.seq
-	b.mu.Unlock()
-	ws, err := b.c.FindWebsitesByDomain(ctx, domain)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	b.storeLocked(ws, seq, b.now())
-	b.mu.Unlock()
-	var out []Website
-	for _, w := range ws {
-		out = append(out, *w.clone())
-	}
-	return out, nil
-}
-
-// ListAll returns every matching website, like Client.ListAllWebsites. An
-// unfiltered list is a complete sweep of the user's websites: the reads and
-// lookups that follow (the imports that a list data source feeds) are
-// served from it, as from a sweep of their own.
-func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, error) {
-	b.mu.Lock()
-	seq := b.seq
-	if b.ttl >= 0 && opts.Search == "" {
-		b.countLocked(b.now())
-	}
-	b.mu.Unlock()
-	ws, err := b.c.ListAllWebsites(ctx, opts)
-	if err != nil || b.ttl < 0 || opts.Search != "" {
-		return ws, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	end := b.now()
-	b.storeLocked(ws, seq, end)
-	b.lastRead = end
-	b.sweptAt = end
-	b.reads = 0
-	b.stats.Sweeps++
-	return ws, nil
-}
-
-// FindOneByDomain is FindByDomain for one website, with the errors of
-// Client.FindWebsiteByDomain: an ErrNotFound *APIError when there is none,
-// a *DuplicateDomainError when there are several.
-func (b *BulkReader) FindOneByDomain(ctx context.Context, domain string) (*Website, error) {
-	ws, err := b.FindByDomain(ctx, domain)
-	if err != nil {
-		return nil, err
-	}
-	return oneByDomain(domain, ws)
-}
-
-// byDomainLocked returns the fresh websites whose domain is domain, by id.
-func (b *BulkReader) byDomainLocked(domain string, now time.Time) []Website {
-	var out []Website // nil when none, as FindWebsitesByDomain
-	for _, e := range b.entries {
-		if e.w.Domain == domain && b.freshLocked(e.at, now) {
-			out = append(out, *e.w.clone())
-		}
-	}
-	slices.SortFunc(out, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
-	return out
-}
-
-// get reads one website for every Read of id waiting for it.
-func (b *BulkReader) get(ctx context.Context, id int64, g *bulkGet, seq uint64) {
-	defer close(g.done)
-	w, err := b.c.GetWebsite(ctx, id)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.gets[id] == g {
-		delete(b.gets, id)
-	}
-	g.w, g.err = w, err
-	if err == nil {
-		b.storeLocked([]Website{*w}, seq, b.now())
-	}
-}
-
 // freshLocked reports whether what was read at `at` may be served at now:
 // for a TTL, or up to MaxAge if it was read during the current burst.
 func (b *BulkReader) freshLocked(at, now time.Time) bool {
@@ -477,165 +244,6 @@ func (b *BulkReader) sweptFreshLocked(now time.Time) bool {
 	return !b.sweptAt.IsZero() && b.freshLocked(b.sweptAt, now)
 }
 
-// planLocked decides, for a read that nothing cached answers and while no
-// fetch runs, whether to fetch list pages: ok reports whether to, full
-// whether all of them or only the first. The first probe reads of a burst
-// fetch nothing.
-func (b *BulkReader) planLocked(now time.Time, probe int) (full, ok bool) {
-	switch {
-	case b.sweptFreshLocked(now):
-		return false, false // the sweep did not have it: confirm individually
-	case !b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl:
-		return false, false // a page failed recently: do not insist
-	case b.reads <= probe:
-		return false, false
-	}
-	if b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now) {
-		// The first page is known: sweep once the reads counted exceed
-		// the pages still to read.
-		return true, b.reads > b.page1.lastPage-1
-	}
-	if b.page1.lastPage > 0 && b.reads > b.page1.lastPage {
-		// The first page is old, but the last one told the sweep's cost
-		// and the reads exceed all of it.
-		return true, true
-	}
-	return false, true
-}
-
-// awaitFetchLocked, for a read or lookup that nothing cached answered,
-// starts a fetch of list pages when none runs and planLocked (with probe)
-// calls for one, then waits for the fetch under way. It reports false when
-// there is none to wait for, or when the caller has already waited for
-// maxFetchWaits fetches: the caller then asks the server individually. It
-// unlocks b.mu while waiting.
-func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, waits, probe int) (bool, error) {
-	if waits >= maxFetchWaits {
-		return false, nil
-	}
-	f := b.flight
-	if f == nil {
-		full, ok := b.planLocked(now, probe)
-		if !ok {
-			return false, nil
-		}
-		f = b.startLocked(ctx, full)
-	}
-	b.mu.Unlock()
-	defer b.mu.Lock()
-	select {
-	case <-f.done:
-		return true, nil
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
-}
-
-// startLocked starts a fetch of the first page, or of every page, in the
-// background, so that no caller's cancellation stops it for the others.
-func (b *BulkReader) startLocked(ctx context.Context, full bool) *bulkFetch {
-	f := &bulkFetch{full: full, done: make(chan struct{})}
-	b.flight = f
-	var reuse bulkPage
-	if full && b.page1.lastPage > 0 && b.freshLocked(b.page1.at, b.now()) {
-		reuse = b.page1
-	}
-	go b.fetch(context.WithoutCancel(ctx), f, reuse, b.seq)
-	return f
-}
-
-// fetch requests the first page (unless reuse holds a recent one) and, for
-// a full fetch, every other page, then stores what it read.
-func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, seq uint64) {
-	defer close(f.done)
-	page1 := reuse
-	failed := false
-	if page1.lastPage == 0 {
-		p, err := b.listPage(ctx, 1)
-		if err != nil {
-			failed = true
-		} else {
-			page1 = bulkPage{websites: p.Websites, lastPage: p.LastPage, seq: seq}
-		}
-	}
-	var rest []Website
-	if f.full && !failed && page1.lastPage > 1 {
-		var ok bool
-		rest, ok = b.listPages(ctx, 2, page1.lastPage)
-		failed = !ok
-	}
-
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	end := b.now()
-	if page1.lastPage > 0 {
-		b.storeLocked(page1.websites, page1.seq, end)
-		page1.at = end
-		b.page1 = page1
-	}
-	b.storeLocked(rest, seq, end)
-	switch {
-	case failed:
-		b.failedAt = end
-	case f.full || page1.lastPage == 1:
-		b.sweptAt = end
-		b.reads = 0
-		b.stats.Sweeps++
-		for id, e := range b.entries {
-			if !b.freshLocked(e.at, end) {
-				delete(b.entries, id)
-			}
-		}
-	}
-	b.flight = nil
-}
-
-// listPage requests one page of the sweep.
-func (b *BulkReader) listPage(ctx context.Context, page int) (*Page, error) {
-	b.mu.Lock()
-	b.stats.Pages++
-	b.mu.Unlock()
-	p, err := b.c.ListWebsites(ctx, ListOptions{SortBy: SortByID, Sort: SortAsc, PerPage: MaxPerPage, Page: page})
-	if err != nil {
-		b.mu.Lock()
-		b.stats.PageErrors++
-		b.mu.Unlock()
-	}
-	return p, err
-}
-
-// listPages requests the pages first..last, b.conc at a time, and returns
-// the websites of those that succeeded and whether all did.
-func (b *BulkReader) listPages(ctx context.Context, first, last int) ([]Website, bool) {
-	var (
-		mu  sync.Mutex
-		out []Website
-		ok  = true
-		wg  sync.WaitGroup
-	)
-	pages := make(chan int)
-	for range min(b.conc, last-first+1) {
-		wg.Go(func() {
-			for n := range pages {
-				p, err := b.listPage(ctx, n)
-				mu.Lock()
-				if err != nil {
-					ok = false
-				} else {
-					out = append(out, p.Websites...)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	for n := first; n <= last; n++ {
-		pages <- n
-	}
-	close(pages)
-	wg.Wait()
-	return out, ok
-}
-
 // storeLocked records websites read by a request that started when b.seq
 // was seq, unless Forget was called for one since.
 func (b *BulkReader) storeLocked(ws []Website, seq uint64, at time.Time) {
@@ -645,27 +253,4 @@ func (b *BulkReader) storeLocked(ws []Website, seq uint64, at time.Time) {
 		}
 		b.entries[w.ID] = bulkEntry{w: w, at: at}
 	}
-}
-
-// clone returns a deep copy of w, so that callers never share the pointers
-// of a cached record.
-func (w Website) clone() *Website {
-	c := w
-	c.Privacy = clonePtr(w.Privacy)
-	c.Email = clonePtr(w.Email)
-	c.ExcludeBots = clonePtr(w.ExcludeBots)
-	c.ExcludeIPsRaw = clonePtr(w.ExcludeIPsRaw)
-	c.Favorite = clonePtr(w.Favorite)
-	if w.ExcludeIPs != nil {
-		c.ExcludeIPs = append([]string{}, w.ExcludeIPs...)
-	}
-	return &c
-}
-
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }

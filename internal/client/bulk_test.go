@@ -332,11 +332,11 @@ func TestBulkReaderChangesBetweenSweeps(t *testing.T) {
 		{
 			name: "created by the provider, within the TTL",
 			change: func(t *testing.T, env *bulkEnv, _ *client.BulkReader, _ *testclock.Clock, _ []int64) int64 {
-				w, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "new.example.net"})
+				res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "new.example.net"})
 				if err != nil {
 					t.Fatal(err)
 				}
-				return w.ID
+				return res.Website.ID
 			},
 			wantFresh: true,
 		},

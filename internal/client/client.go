@@ -77,7 +77,7 @@ type Options struct {
 	// UserAgentExtra is appended to the User-Agent, e.g. "Terraform/1.8.5".
 	UserAgentExtra string
 	// CreateSettle is how long after a store was sent it may still land on
-	// the server (see CreateWebsiteOnce). Zero means twice Timeout.
+	// the server (see CreateWebsite). Zero means twice Timeout.
 	CreateSettle time.Duration
 	// TLS configures https connections: extra trusted CAs, a client
 	// certificate, or no verification. It applies to the default transport

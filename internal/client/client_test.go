@@ -84,13 +84,14 @@ func TestCRUD(t *testing.T) {
 	t.Parallel()
 	srv, c := newEnv(t, emulator.Options{})
 	pw := "hunter2-hunter2"
-	created, err := c.CreateWebsite(ctx(t), client.WebsiteInput{
+	res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{
 		Domain: "example.com", Privacy: client.PrivacyPassword, Password: &pw, Email: true, ExcludeBots: true,
 		ExcludeParams: []string{"utm_source", "fbclid"}, ExcludeIPs: []string{"1.2.3.4", "10.0.0.0/8"},
 	})
 	if err != nil {
 		t.Fatalf("create: %v", err)
 	}
+	created := res.Website
 	if created.ID <= 0 || created.Domain != "example.com" || created.PrivacyValue() != 2 || !created.EmailValue() ||
 		!created.ExcludeBotsValue() || !created.PasswordSet {
 		t.Errorf("create returned %+v", created)
@@ -158,7 +159,7 @@ func TestErrors(t *testing.T) {
 		{name: "delete someone else's id", call: func(c *client.Client) error { return c.DeleteWebsite(ctx(t), foreign.ID) },
 			kind: client.ErrNotFound, status: 404},
 		{name: "update unknown id is a 500", call: func(c *client.Client) error {
-			_, err := c.UpdateWebsite(ctx(t), 9999, client.WebsiteInput{})
+			_, err := client.UpdateWebsiteAttempt(c, ctx(t), 9999, client.WebsiteInput{})
 			return err
 		}, kind: client.ErrServer, status: 500, msg: "Server Error"},
 		{name: "domain taken by another user", call: func(c *client.Client) error {
@@ -428,71 +429,18 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 		t.Fatalf("emulator URL %q has no prefix", srv.URL)
 	}
 	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
-	w, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "prefixed.example.com"})
+	res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "prefixed.example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetWebsite(ctx(t), w.ID); err != nil {
+	if _, err := c.GetWebsite(ctx(t), res.Website.ID); err != nil {
 		t.Fatal(err)
 	}
 	// without the prefix, the same server answers Laravel's route 404:
 	// not the API's "not found"
 	bare := newClient(t, strings.TrimSuffix(srv.URL, "/analytics"), emulator.DefaultAPIKey)
-	if _, err := bare.GetWebsite(ctx(t), w.ID); !errors.Is(err, client.ErrNotAPI) || !strings.Contains(err.Error(), "could not be found") {
+	if _, err := bare.GetWebsite(ctx(t), res.Website.ID); !errors.Is(err, client.ErrNotAPI) || !strings.Contains(err.Error(), "could not be found") {
 		t.Errorf("without the prefix: %v, want ErrNotAPI", err)
-	}
-}
-
-func TestListPaginationOver250(t *testing.T) {
-	t.Parallel()
-	// the server default page size is 10: the client must send per_page
-	srv, c := newEnv(t, emulator.Options{DefaultPerPage: 10})
-	for i := range 250 {
-		srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("site-%03d.example.com", i)})
-	}
-	srv.ResetStats()
-	all, err := c.ListAllWebsites(ctx(t), client.ListOptions{SortBy: client.SortByDomain, Sort: client.SortAsc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(all) != 250 || all[0].Domain != "site-000.example.com" || all[249].Domain != "site-249.example.com" {
-		t.Fatalf("got %d websites, first %q", len(all), all[0].Domain)
-	}
-	if n := srv.Stats().ByRoute["GET /api/v1/websites"]; n != 3 {
-		t.Errorf("listing 250 at 100 per page took %d requests, want 3", n)
-	}
-
-	page, err := c.ListWebsites(ctx(t), client.ListOptions{PerPage: 25, Page: 3, Search: "SITE-0", Sort: client.SortAsc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if page.Total != 100 || page.LastPage != 4 || page.CurrentPage != 3 || page.PerPage != 25 || len(page.Websites) != 25 ||
-		page.Websites[0].Domain != "site-050.example.com" {
-		t.Errorf("page = %+v (first %q)", page, page.Websites[0].Domain)
-	}
-	if _, err := c.ListWebsites(ctx(t), client.ListOptions{PerPage: 30}); err == nil {
-		t.Error("per_page 30 was accepted; the server would silently fall back")
-	}
-
-	empty, err := c.ListAllWebsites(ctx(t), client.ListOptions{Search: "nothing-matches"})
-	if err != nil || len(empty) != 0 {
-		t.Errorf("empty search: %d websites, %v", len(empty), err)
-	}
-}
-
-func TestFindWebsiteByDomainIsExact(t *testing.T) {
-	t.Parallel()
-	srv, c := newEnv(t, emulator.Options{})
-	for i := range 120 {
-		srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("x%d.shop.example.com", i)})
-	}
-	want := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "shop.example.com"})
-	w, err := c.FindWebsiteByDomain(ctx(t), "shop.example.com")
-	if err != nil || w.ID != want.ID {
-		t.Fatalf("FindWebsiteByDomain = %+v, %v; want id %d", w, err, want.ID)
-	}
-	if _, err := c.FindWebsiteByDomain(ctx(t), "hop.example.com"); !errors.Is(err, client.ErrNotFound) {
-		t.Errorf("substring-only match: %v, want ErrNotFound", err)
 	}
 }
 
@@ -559,9 +507,9 @@ func TestConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: fmt.Sprintf("c%d.example.com", i)})
+			res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: fmt.Sprintf("c%d.example.com", i)})
 			if err == nil {
-				_, err = c.GetWebsite(ctx(t), w.ID)
+				_, err = c.GetWebsite(ctx(t), res.Website.ID)
 			}
 			errs <- err
 		}()

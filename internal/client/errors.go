@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -193,4 +194,52 @@ func joinIDs(ids []int64) string {
 		s[i] = fmt.Sprint(id)
 	}
 	return strings.Join(s, ", ")
+}
+
+// DeadlineError reports that the client gave up rather than wait past the
+// request context's deadline: for a retry, for the server's rate limit
+// window, or for RequestsPerMinute. It matches context.DeadlineExceeded.
+type DeadlineError struct {
+	// Attempts is the number of attempts already made (0: none was sent).
+	Attempts int
+	// Wait is the wait that was needed; Left the time left before the
+	// deadline.
+	Wait time.Duration
+	Left time.Duration
+	// Reason says what the wait was for.
+	Reason string
+	// Last is the failure of the last attempt, if any.
+	Last error
+	// Status is the HTTP status of the last attempt's answer; 0 when it got
+	// none (a network error).
+	Status int
+}
+
+// Error implements error.
+func (e *DeadlineError) Error() string {
+	var b strings.Builder
+	if e.Attempts > 0 {
+		fmt.Fprintf(&b, "gave up after %d attempt(s): ", e.Attempts)
+	}
+	fmt.Fprintf(&b, "%s, but waiting %s would end past the operation's deadline (%s left)",
+		e.Reason, roundDuration(e.Wait), roundDuration(max(e.Left, 0)))
+	if e.Last != nil {
+		fmt.Fprintf(&b, "; last attempt: %v", e.Last)
+	}
+	return b.String()
+}
+
+// Unwrap lets errors.Is match context.DeadlineExceeded and the last failure.
+func (e *DeadlineError) Unwrap() []error {
+	if e.Last == nil {
+		return []error{context.DeadlineExceeded}
+	}
+	return []error{context.DeadlineExceeded, e.Last}
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d >= 10*time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(time.Millisecond)
 }

@@ -33,11 +33,11 @@ func TestSummarizePageviews(t *testing.T) {
 	srv, c := newEnv(t, emulator.Options{Clock: clock.Now})
 	ids := map[string]int64{}
 	for _, d := range []string{"none.example", "few.example", "many.example"} {
-		w, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: d, ExcludeBots: true, OmitExcludeParams: true})
+		res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: d, ExcludeBots: true, OmitExcludeParams: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids[d] = w.ID
+		ids[d] = res.Website.ID
 	}
 	trackDays(t, srv, clock, "https://few.example/", time.Date(2024, 2, 27, 0, 0, 0, 0, time.UTC), 3)
 	trackDays(t, srv, clock, "https://www.many.example/x", time.Date(2023, 12, 1, 0, 0, 0, 0, time.UTC), 150)

@@ -89,30 +89,10 @@ func (o *TLS) Config() (*tls.Config, error) {
 // the bundle holds no certificate, a certificate that does not parse, or a
 // private key (which never belongs in a CA bundle).
 func ParseCABundle(data []byte) ([]*x509.Certificate, error) {
-	var certs []*x509.Certificate
-	rest := data
-	for {
-		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
-			break
-		}
-		switch {
-		case block.Type == "CERTIFICATE":
-			c, err := x509.ParseCertificate(block.Bytes)
-			if err != nil {
-				return nil, fmt.Errorf("certificate %d of the bundle does not parse: %w", len(certs)+1, err)
-			}
-			certs = append(certs, c)
-		case strings.Contains(block.Type, "PRIVATE KEY"):
-			return nil, errors.New("the bundle contains a private key; a CA bundle holds only certificates " +
-				"(BEGIN CERTIFICATE blocks), and the key should not be handed around")
-		}
-	}
-	if len(certs) == 0 {
-		return nil, errors.New("no PEM certificate found (expected one or more -----BEGIN CERTIFICATE----- blocks)")
-	}
-	return certs, nil
+	return pemCertificates(data, " of the bundle",
+		errors.New("the bundle contains a private key; a CA bundle holds only certificates "+
+			"(BEGIN CERTIFICATE blocks), and the key should not be handed around"),
+		errors.New("no PEM certificate found (expected one or more -----BEGIN CERTIFICATE----- blocks)"))
 }
 
 // CheckCertificatePEM checks that data holds one or more PEM certificates
@@ -142,28 +122,38 @@ func ClientCertificate(certPEM, keyPEM []byte) (tls.Certificate, error) {
 }
 
 func checkCertPEM(data []byte) error {
-	rest := data
-	n := 0
-	for {
+	_, err := pemCertificates(data, "",
+		errors.New("it contains a private key; give the key separately (key_file or key_pem)"),
+		errors.New("no PEM certificate found (expected a -----BEGIN CERTIFICATE----- block)"))
+	return err
+}
+
+// pemCertificates parses the CERTIFICATE blocks of data. of completes the
+// error of a block that does not parse ("certificate 2 of the bundle");
+// withKey is the error when data holds a private key, none the one when it
+// holds no certificate.
+func pemCertificates(data []byte, of string, withKey, none error) ([]*x509.Certificate, error) {
+	var certs []*x509.Certificate
+	for rest := data; ; {
 		var block *pem.Block
-		block, rest = pem.Decode(rest)
-		if block == nil {
+		if block, rest = pem.Decode(rest); block == nil {
 			break
 		}
 		switch {
 		case block.Type == "CERTIFICATE":
-			if _, err := x509.ParseCertificate(block.Bytes); err != nil {
-				return fmt.Errorf("certificate %d does not parse: %w", n+1, err)
+			c, err := x509.ParseCertificate(block.Bytes)
+			if err != nil {
+				return nil, fmt.Errorf("certificate %d%s does not parse: %w", len(certs)+1, of, err)
 			}
-			n++
+			certs = append(certs, c)
 		case strings.Contains(block.Type, "PRIVATE KEY"):
-			return errors.New("it contains a private key; give the key separately (key_file or key_pem)")
+			return nil, withKey
 		}
 	}
-	if n == 0 {
-		return errors.New("no PEM certificate found (expected a -----BEGIN CERTIFICATE----- block)")
+	if len(certs) == 0 {
+		return nil, none
 	}
-	return nil
+	return certs, nil
 }
 
 // checkKeyPEM checks that data holds one unencrypted private key. Its

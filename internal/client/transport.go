@@ -7,490 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/hashicorp/go-retryablehttp"
 )
-
-// Defaults of RetryOptions, as the provider applies them.
-const (
-	// DefaultMaxRetries is the number of retries after a failed attempt.
-	DefaultMaxRetries = 4
-	// DefaultRetryWaitMin is the first backoff (before jitter).
-	DefaultRetryWaitMin = time.Second
-	// DefaultRetryWaitMax caps the exponential backoff. It does not cap a
-	// wait the server asks for with Retry-After or X-RateLimit-Reset.
-	DefaultRetryWaitMax = 30 * time.Second
-)
-
-// RetryOptions configures retries and pacing (Options.Retry).
-//
-// Which failures are retried depends on whether repeating the request is
-// safe:
-//   - network errors (refused or reset connections, timeouts of one attempt,
-//     truncated bodies), 429, 502, 503 and 504 are retried for GET, HEAD, PUT
-//     and DELETE, and a 2xx answer whose body is not JSON for GET, PUT and
-//     DELETE (a HEAD answer has no body to spoil);
-//   - 500 is retried for GET, HEAD and DELETE but not for PUT, because the
-//     real server answers an update of an unknown id with 500 (see
-//     UpdateWebsiteChecked);
-//   - POST is retried by the transport only when nothing can have been
-//     stored: after a 429 (the throttle runs before anything else) or when
-//     the connection could not even be made. Every other failed create is
-//     left to CreateWebsiteOnce, which knows how to repeat it without making
-//     a duplicate.
-//
-// Waits grow exponentially from WaitMin to WaitMax with jitter, or are what
-// the server asks for with Retry-After or X-RateLimit-Reset. No wait ends
-// past the request context's deadline: the client fails at once with a
-// *DeadlineError instead.
-//
-// Every attempt also goes through a pacer shared by all requests of the
-// client: it reads X-RateLimit-Limit and X-RateLimit-Remaining to stop
-// sending before the server's throttle refuses requests, waits out a 429
-// for everyone, and applies RequestsPerMinute.
-type RetryOptions struct {
-	// MaxRetries is how many times a failed attempt is repeated. 0 means
-	// never (pacing still applies).
-	MaxRetries int
-	// WaitMin is the first backoff; zero means DefaultRetryWaitMin.
-	WaitMin time.Duration
-	// WaitMax caps the exponential backoff; zero means DefaultRetryWaitMax
-	// (or WaitMin, if that is larger).
-	WaitMax time.Duration
-	// RequestsPerMinute caps the requests sent, whatever the server allows.
-	// 0 means no cap.
-	RequestsPerMinute int
-}
-
-func (o RetryOptions) withDefaults() RetryOptions {
-	o.MaxRetries = max(o.MaxRetries, 0)
-	if o.WaitMin <= 0 {
-		o.WaitMin = DefaultRetryWaitMin
-	}
-	if o.WaitMax <= 0 {
-		o.WaitMax = DefaultRetryWaitMax
-	}
-	o.WaitMax = max(o.WaitMax, o.WaitMin)
-	o.RequestsPerMinute = max(o.RequestsPerMinute, 0)
-	return o
-}
-
-// backoff returns the wait before retry number attempt (1-based): WaitMin
-// doubled per retry, capped at WaitMax, with "equal jitter" (between half
-// and all of it) so that concurrent clients spread out.
-func (o RetryOptions) backoff(attempt int) time.Duration {
-	d := o.WaitMin
-	for i := 1; i < attempt && d < o.WaitMax; i++ {
-		d *= 2
-	}
-	d = min(d, o.WaitMax)
-	half := d / 2
-	return half + time.Duration(rand.Int64N(int64(d-half)+1)) //nolint:gosec // jitter, not security
-}
-
-// serverWait returns the wait the server asked for in a 429 or 503 answer
-// (Retry-After, else X-RateLimit-Reset against the server's own Date), with
-// a little jitter, and a description of it. ok is false when it asked for
-// none.
-func (o RetryOptions) serverWait(resp *http.Response) (wait time.Duration, reason string, ok bool) {
-	if resp == nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
-		return 0, "", false
-	}
-	ra := RetryAfter(resp.Header, serverNow(resp.Header))
-	if ra <= 0 {
-		return 0, "", false
-	}
-	jitter := min(ra/10, o.WaitMin)
-	wait = ra + time.Duration(rand.Int64N(int64(jitter)+1)) //nolint:gosec // jitter, not security
-	return wait, fmt.Sprintf("the server asked to retry after %s (HTTP %d)", ra, resp.StatusCode), true
-}
-
-// serverNow is the server's time from a Date header, else the local time.
-func serverNow(h http.Header) time.Time {
-	if t, err := http.ParseTime(h.Get("Date")); err == nil {
-		return t
-	}
-	return time.Now()
-}
-
-// Logger receives what the client does on its own: retries, waits, and
-// creates it adopted. Fields name the method, the path, the status, the
-// attempt and the wait; never the API key, a password or a request body.
-type Logger interface {
-	Debug(ctx context.Context, msg string, fields map[string]any)
-	Info(ctx context.Context, msg string, fields map[string]any)
-	Warn(ctx context.Context, msg string, fields map[string]any)
-}
-
-type nopLogger struct{}
-
-func (nopLogger) Debug(context.Context, string, map[string]any) {}
-func (nopLogger) Info(context.Context, string, map[string]any)  {}
-func (nopLogger) Warn(context.Context, string, map[string]any)  {}
-
-// DeadlineError reports that the client gave up rather than wait past the
-// request context's deadline: for a retry, for the server's rate limit
-// window, or for RequestsPerMinute. It matches context.DeadlineExceeded.
-type DeadlineError struct {
-	// Attempts is the number of attempts already made (0: none was sent).
-	Attempts int
-	// Wait is the wait that was needed; Left the time left before the
-	// deadline.
-	Wait time.Duration
-	Left time.Duration
-	// Reason says what the wait was for.
-	Reason string
-	// Last is the failure of the last attempt, if any.
-	Last error
-	// Status is the HTTP status of the last attempt's answer; 0 when it got
-	// none (a network error).
-	Status int
-}
-
-// Error implements error.
-func (e *DeadlineError) Error() string {
-	var b strings.Builder
-	if e.Attempts > 0 {
-		fmt.Fprintf(&b, "gave up after %d attempt(s): ", e.Attempts)
-	}
-	fmt.Fprintf(&b, "%s, but waiting %s would end past the operation's deadline (%s left)",
-		e.Reason, roundDuration(e.Wait), roundDuration(max(e.Left, 0)))
-	if e.Last != nil {
-		fmt.Fprintf(&b, "; last attempt: %v", e.Last)
-	}
-	return b.String()
-}
-
-// Unwrap lets errors.Is match context.DeadlineExceeded and the last failure.
-func (e *DeadlineError) Unwrap() []error {
-	if e.Last == nil {
-		return []error{context.DeadlineExceeded}
-	}
-	return []error{context.DeadlineExceeded, e.Last}
-}
-
-func roundDuration(d time.Duration) time.Duration {
-	if d >= 10*time.Second {
-		return d.Round(time.Second)
-	}
-	return d.Round(time.Millisecond)
-}
-
-// bodyError reports that the status line and headers of an answer arrived
-// but its body did not (a broken connection, or the attempt's time limit).
-type bodyError struct {
-	Status int
-	Err    error
-}
-
-func (e *bodyError) Error() string {
-	return fmt.Sprintf("reading the response body (HTTP %d): %v", e.Status, e.Err)
-}
-
-func (e *bodyError) Unwrap() error { return e.Err }
-
-// callTrace collects what the transport did for one call of Client.do.
-type callTrace struct {
-	attempts atomic.Int32
-}
-
-type traceKey struct{}
-
-func withTrace(ctx context.Context) (context.Context, *callTrace) {
-	tr := &callTrace{}
-	return context.WithValue(ctx, traceKey{}, tr), tr
-}
-
-func traceFrom(ctx context.Context) *callTrace {
-	tr, _ := ctx.Value(traceKey{}).(*callTrace)
-	return tr
-}
-
-// firstSend records when the first attempt of a series of calls actually
-// left (after any pacing wait); CreateWebsiteOnce uses it.
-type firstSend struct {
-	once sync.Once
-	at   atomic.Pointer[time.Time]
-}
-
-type firstSendKey struct{}
-
-func withFirstSend(ctx context.Context) (context.Context, *firstSend) {
-	fs := &firstSend{}
-	return context.WithValue(ctx, firstSendKey{}, fs), fs
-}
-
-func (fs *firstSend) mark(t time.Time) {
-	fs.once.Do(func() { fs.at.Store(&t) })
-}
-
-// time returns the recorded time, or def if no attempt was sent.
-func (fs *firstSend) time(def time.Time) time.Time {
-	if t := fs.at.Load(); t != nil {
-		return *t
-	}
-	return def
-}
-
-// retryTransport is the http.RoundTripper that New wraps around
-// Options.Transport when Options.Retry is set: go-retryablehttp's retry loop
-// with this package's policy, over attempts that go through the pacer.
-type retryTransport struct {
-	opts    RetryOptions
-	log     Logger
-	pacer   *pacer
-	attempt *http.Client
-}
-
-func newRetryTransport(base http.RoundTripper, opts RetryOptions, attemptTimeout time.Duration, log Logger) *retryTransport {
-	opts = opts.withDefaults()
-	p := newPacer(opts.RequestsPerMinute, log)
-	return &retryTransport{
-		opts:  opts,
-		log:   log,
-		pacer: p,
-		attempt: &http.Client{
-			Transport:     &attemptTransport{next: base, pacer: p, timeout: attemptTimeout},
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-	}
-}
-
-// RoundTrip sends req, retrying as RetryOptions describes. When the retries
-// run out on an answer, that answer is returned as it is (so the client can
-// report the server's message); when they run out on a network error, the
-// error says how many attempts were made.
-func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	rreq, err := retryablehttp.FromRequest(req.Clone(req.Context()))
-	if err != nil {
-		return nil, err
-	}
-	st := &retryState{t: t, method: req.Method, path: req.URL.Path}
-	rc := &retryablehttp.Client{
-		HTTPClient:   t.attempt,
-		RetryMax:     t.opts.MaxRetries,
-		RetryWaitMin: t.opts.WaitMin,
-		RetryWaitMax: t.opts.WaitMax,
-		CheckRetry:   st.checkRetry,
-		Backoff:      st.backoff,
-		ErrorHandler: st.giveUp,
-		// Logger stays nil: retryablehttp logs nothing itself; checkRetry
-		// logs through t.log with the operation's context.
-	}
-	resp, err := rc.Do(rreq)
-	if tr := traceFrom(req.Context()); tr != nil {
-		tr.attempts.Store(int32(st.attempts)) //nolint:gosec // bounded by MaxRetries+1
-	}
-	// The outer http.Client adds its own *url.Error.
-	return resp, unwrapURLError(err)
-}
-
-// retryState is the retry loop's state for one request.
-type retryState struct {
-	t        *retryTransport
-	method   string
-	path     string
-	attempts int
-	nextWait time.Duration
-	deadline *DeadlineError
-}
-
-func (st *retryState) fields(extra map[string]any) map[string]any {
-	f := map[string]any{"method": st.method, "path": st.path, "attempt": st.attempts}
-	for k, v := range extra {
-		f[k] = v
-	}
-	return f
-}
-
-// checkRetry decides after each attempt whether to retry, and computes the
-// wait (go-retryablehttp's Backoff has no context, so the deadline is
-// checked here).
-func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	st.attempts++
-	if ctx.Value(noRetryKey{}) != nil {
-		return false, nil // a call that must cost one request (GetStatistics)
-	}
-	if ctx.Err() != nil {
-		// The operation is over: go-retryablehttp hands the attempt's own
-		// failure (or answer) to the caller.
-		return false, nil //nolint:nilerr // not a retry decision error
-	}
-	var last error
-	status := 0
-	fields := map[string]any{}
-	if err != nil {
-		var de *DeadlineError
-		if errors.As(err, &de) || !retryableError(st.method, err) {
-			return false, nil
-		}
-		last = unwrapURLError(err)
-		fields["error"] = last.Error()
-	} else {
-		if !retryableResponse(st.method, resp) {
-			return false, nil
-		}
-		last = errors.New(describeResponse(resp))
-		status = resp.StatusCode
-		fields["status"] = resp.StatusCode
-	}
-	opts := st.t.opts
-	if st.attempts > opts.MaxRetries {
-		if opts.MaxRetries > 0 {
-			st.t.log.Warn(ctx, "giving up: no retries left", st.fields(fields))
-		}
-		return false, nil
-	}
-	wait, reason, ok := opts.serverWait(resp)
-	if !ok {
-		wait = opts.backoff(st.attempts)
-		reason = fmt.Sprintf("retry %d of %d is due after a backoff", st.attempts, opts.MaxRetries)
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		if left := time.Until(dl); wait >= left {
-			st.deadline = &DeadlineError{Attempts: st.attempts, Wait: wait, Left: left, Reason: reason, Last: last, Status: status}
-			fields["wait"] = wait.String()
-			fields["left"] = left.String()
-			st.t.log.Warn(ctx, "giving up: the next retry would start after the operation's deadline", st.fields(fields))
-			return false, st.deadline
-		}
-	}
-	st.nextWait = wait
-	fields["wait"] = wait.String()
-	st.t.log.Warn(ctx, "retrying request", st.fields(fields))
-	return true, nil
-}
-
-func (st *retryState) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
-	return st.nextWait
-}
-
-// giveUp is go-retryablehttp's ErrorHandler, called when the loop stops on
-// a failure.
-func (st *retryState) giveUp(resp *http.Response, err error, attempts int) (*http.Response, error) {
-	if st.deadline != nil {
-		if resp != nil {
-			_ = resp.Body.Close()
-		}
-		return nil, st.deadline
-	}
-	if resp != nil && err == nil {
-		return resp, nil // out of retries on an answer: let the client report it
-	}
-	if resp != nil {
-		_ = resp.Body.Close()
-	}
-	if err == nil {
-		err = errors.New("no answer")
-	}
-	err = unwrapURLError(err)
-	var de *DeadlineError
-	if errors.As(err, &de) {
-		// The pacer refused to wait for the last attempt, which was not
-		// sent.
-		de.Attempts = attempts - 1
-		return nil, de
-	}
-	if attempts > 1 {
-		return nil, fmt.Errorf("gave up after %d attempts: %w", attempts, err)
-	}
-	return nil, err
-}
-
-// unwrapURLError strips the *url.Error the inner http.Client adds (the
-// outer one adds its own, with the same method and URL).
-func unwrapURLError(err error) error {
-	if u, ok := err.(*url.Error); ok { //nolint:errorlint // only the outermost wrapper
-		return u.Err
-	}
-	return err
-}
-
-// retryableResponse reports whether an answer to method may be retried.
-func retryableResponse(method string, resp *http.Response) bool {
-	switch s := resp.StatusCode; {
-	case s == http.StatusTooManyRequests:
-		// The throttle refuses before anything else runs: even a POST
-		// stored nothing.
-		return true
-	case s == http.StatusBadGateway, s == http.StatusServiceUnavailable, s == http.StatusGatewayTimeout:
-		return method != http.MethodPost
-	case s == http.StatusInternalServerError:
-		// 500 on PUT means "unknown id" on the real server.
-		return method == http.MethodGet || method == http.MethodHead || method == http.MethodDelete
-	case s >= 200 && s < 300:
-		// A successful answer whose body is not JSON was cut or spoiled on
-		// its way; reading again is safe, a POST is left to the caller.
-		return method != http.MethodPost && method != http.MethodHead && malformedBody(resp)
-	}
-	return false
-}
-
-// retryableError reports whether an attempt of method that failed with err
-// (no answer, or an unreadable body) may be retried.
-func retryableError(method string, err error) bool {
-	if _, alert := tlsAlert(err); alert || classifyTLS(err, "", nil) != nil {
-		return false // retrying will not fix a certificate or a refused handshake
-	}
-	if method == http.MethodPost {
-		return isDialError(err)
-	}
-	return true
-}
-
-// isDialError reports whether err happened while connecting, before any
-// byte of the request was sent.
-func isDialError(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-// bufferedBody is a response body the attempt transport read completely.
-type bufferedBody struct {
-	*bytes.Reader
-	data []byte
-}
-
-func (*bufferedBody) Close() error { return nil }
-
-func malformedBody(resp *http.Response) bool {
-	b, ok := resp.Body.(*bufferedBody)
-	return ok && !json.Valid(b.data)
-}
-
-// describeResponse names an answer for errors and logs: "HTTP 503" plus the
-// server's JSON message, if any.
-func describeResponse(resp *http.Response) string {
-	s := fmt.Sprintf("HTTP %d", resp.StatusCode)
-	b, ok := resp.Body.(*bufferedBody)
-	if !ok {
-		return s
-	}
-	var body struct {
-		Message any `json:"message"`
-	}
-	if json.Unmarshal(b.data, &body) == nil {
-		if msg, ok := body.Message.(string); ok && msg != "" {
-			return s + ": " + snippet([]byte(msg), 120)
-		}
-	}
-	if !json.Valid(b.data) && resp.StatusCode < 300 {
-		return s + " with a body that is not JSON"
-	}
-	return s
-}
 
 // attemptTransport sends one attempt: it waits for the pacer, bounds the
 // attempt by the per-request timeout and reads the whole body within it, so
@@ -541,13 +62,52 @@ func (a *attemptTransport) timeoutErr(ctx, actx context.Context, err error) erro
 	return err
 }
 
-// withAttempts records on an *APIError how many attempts the transport
-// made for the call.
-func withAttempts(err error, tr *callTrace) error {
-	if e, ok := err.(*APIError); ok && tr != nil { //nolint:errorlint // errorFor and undecodable return *APIError itself
-		e.Attempts = int(tr.attempts.Load())
+// bufferedBody is a response body the attempt transport read completely.
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (*bufferedBody) Close() error { return nil }
+
+func malformedBody(resp *http.Response) bool {
+	b, ok := resp.Body.(*bufferedBody)
+	return ok && !json.Valid(b.data)
+}
+
+// bodyError reports that the status line and headers of an answer arrived
+// but its body did not (a broken connection, or the attempt's time limit).
+type bodyError struct {
+	Status int
+	Err    error
+}
+
+func (e *bodyError) Error() string {
+	return fmt.Sprintf("reading the response body (HTTP %d): %v", e.Status, e.Err)
+}
+
+func (e *bodyError) Unwrap() error { return e.Err }
+
+// describeResponse names an answer for errors and logs: "HTTP 503" plus the
+// server's JSON message, if any.
+func describeResponse(resp *http.Response) string {
+	s := fmt.Sprintf("HTTP %d", resp.StatusCode)
+	b, ok := resp.Body.(*bufferedBody)
+	if !ok {
+		return s
 	}
-	return err
+	var body struct {
+		Message any `json:"message"`
+	}
+	if json.Unmarshal(b.data, &body) == nil {
+		if msg, ok := body.Message.(string); ok && msg != "" {
+			return s + ": " + snippet([]byte(msg), 120)
+		}
+	}
+	if !json.Valid(b.data) && resp.StatusCode < 300 {
+		return s + " with a body that is not JSON"
+	}
+	return s
 }
 
 // expectedShape says what JSON a call expected, for ErrUndecodable errors.
@@ -560,4 +120,56 @@ func expectedShape(out any) string {
 	default:
 		return "expected a JSON object"
 	}
+}
+
+// callTrace collects what the transport did for one call of Client.do.
+type callTrace struct {
+	attempts atomic.Int32
+}
+
+type traceKey struct{}
+
+func withTrace(ctx context.Context) (context.Context, *callTrace) {
+	tr := &callTrace{}
+	return context.WithValue(ctx, traceKey{}, tr), tr
+}
+
+func traceFrom(ctx context.Context) *callTrace {
+	tr, _ := ctx.Value(traceKey{}).(*callTrace)
+	return tr
+}
+
+// withAttempts records on an *APIError how many attempts the transport
+// made for the call.
+func withAttempts(err error, tr *callTrace) error {
+	if e, ok := err.(*APIError); ok && tr != nil { //nolint:errorlint // errorFor and undecodable return *APIError itself
+		e.Attempts = int(tr.attempts.Load())
+	}
+	return err
+}
+
+// firstSend records when the first attempt of a series of calls actually
+// left (after any pacing wait); CreateWebsite uses it.
+type firstSend struct {
+	once sync.Once
+	at   atomic.Pointer[time.Time]
+}
+
+type firstSendKey struct{}
+
+func withFirstSend(ctx context.Context) (context.Context, *firstSend) {
+	fs := &firstSend{}
+	return context.WithValue(ctx, firstSendKey{}, fs), fs
+}
+
+func (fs *firstSend) mark(t time.Time) {
+	fs.once.Do(func() { fs.at.Store(&t) })
+}
+
+// time returns the recorded time, or def if no attempt was sent.
+func (fs *firstSend) time(def time.Time) time.Time {
+	if t := fs.at.Load(); t != nil {
+		return *t
+	}
+	return def
 }

@@ -6,9 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -160,132 +158,6 @@ func seq(from, n int) []int {
 	return out
 }
 
-func TestListAllWebsitesToTheEnd(t *testing.T) {
-	t.Parallel()
-	// links.next, no last_page, no total
-	s, u := serve(t, answer(200, listPage(seq(1, 100), -1, -1, true)), answer(200, listPage(seq(101, 100), -1, -1, true)),
-		answer(200, listPage(seq(201, 7), -1, -1, false)))
-	ws, err := newClient(t, u, "key").ListAllWebsites(ctx(t), client.ListOptions{})
-	if err != nil || len(ws) != 207 || s.count() != 3 {
-		t.Errorf("links.next: %d websites in %d requests, %v; want 207 in 3", len(ws), s.count(), err)
-	}
-	// no links, no last_page: a full page asks for the next
-	full := func(ids []int) string {
-		return strings.Replace(listPage(ids, -1, -1, false), `"links":{"next":null},`, "", 1)
-	}
-	s, u = serve(t, answer(200, full(seq(1, 100))), answer(200, full(seq(101, 100))), answer(200, full(nil)))
-	ws, err = newClient(t, u, "key").ListAllWebsites(ctx(t), client.ListOptions{})
-	if err != nil || len(ws) != 200 || s.count() != 3 {
-		t.Errorf("full pages: %d websites in %d requests, %v; want 200 in 3", len(ws), s.count(), err)
-	}
-}
-
-// When meta.total shifts during a sweep, it starts again once; a second
-// shift is an error, never a silent partial list.
-func TestListAllWebsitesNoticesChanges(t *testing.T) {
-	t.Parallel()
-	s, u := serve(t,
-		answer(200, listPage(seq(1, 100), 2, 150, true)), answer(200, listPage(seq(101, 49), 2, 149, false)), // shifted
-		answer(200, listPage(seq(1, 100), 2, 149, true)), answer(200, listPage(seq(101, 49), 2, 149, false)))
-	ws, err := newClient(t, u, "key").ListAllWebsites(ctx(t), client.ListOptions{})
-	if err != nil || len(ws) != 149 || s.count() != 4 {
-		t.Errorf("one shift: %d websites in %d requests, %v; want 149 in 4", len(ws), s.count(), err)
-	}
-	var total atomic.Int32
-	total.Store(150)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := int(total.Add(1)) // changes on every request
-		page := 1
-		if r.URL.Query().Get("page") == "2" {
-			page = 2
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = fmt.Fprint(w, strings.Replace(listPage(seq(page*100-99, 50), 2, n, page == 1), `"current_page":1`, fmt.Sprintf(`"current_page":%d`, page), 1))
-	}))
-	t.Cleanup(srv.Close)
-	if _, err := newClient(t, srv.URL, "key").ListAllWebsites(ctx(t), client.ListOptions{}); !errors.Is(err, client.ErrListChanged) {
-		t.Errorf("always shifting: %v, want ErrListChanged", err)
-	}
-}
-
-func TestFindWebsiteByDomainDuplicates(t *testing.T) {
-	t.Parallel()
-	srv := emulator.NewServer(t, emulator.Options{})
-	a := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "twice.example"})
-	b := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "twice.example"})
-	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
-	ws, err := c.FindWebsitesByDomain(ctx(t), "twice.example")
-	if err != nil || len(ws) != 2 || ws[0].ID != a.ID || ws[1].ID != b.ID {
-		t.Fatalf("FindWebsitesByDomain = %v, %v", ws, err)
-	}
-	_, err = c.FindWebsiteByDomain(ctx(t), "twice.example")
-	if !errors.Is(err, client.ErrDuplicateDomain) || !strings.Contains(err.Error(), fmt.Sprintf("ids %d, %d", a.ID, b.ID)) {
-		t.Errorf("FindWebsiteByDomain: %v", err)
-	}
-}
-
-// A store that outlives the client's time limit, on a server whose
-// uniqueness check and insert are not atomic, leaves one website.
-func TestCreateOnceSlowCommit(t *testing.T) {
-	t.Parallel()
-	t.Run("lands within the settle window", func(t *testing.T) {
-		t.Parallel()
-		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 600 * time.Millisecond, SlowCommitCount: 1}})
-		c, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: 400 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.CreateWebsiteOnce(ctx(t), siteInput("slow.example"))
-		if err != nil || !res.Adopted || res.Attempts != 1 {
-			t.Fatalf("res %+v, err %v; want adopted after 1 attempt", res, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-		if n := len(srv.Websites()); n != 1 {
-			t.Errorf("%d websites, want 1", n)
-		}
-	})
-	t.Run("lands after the store was sent again", func(t *testing.T) {
-		t.Parallel()
-		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1200 * time.Millisecond, SlowCommitCount: 1}})
-		// The second store commits at once but its answer comes late,
-		// after the first one landed.
-		var posts atomic.Int32
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPost && posts.Add(1) == 2 {
-				rec := httptest.NewRecorder()
-				srv.ServeHTTP(rec, r)
-				time.Sleep(700 * time.Millisecond)
-				for k, v := range rec.Header() {
-					w.Header()[k] = v
-				}
-				w.WriteHeader(rec.Code)
-				_, _ = w.Write(rec.Body.Bytes())
-				return
-			}
-			srv.ServeHTTP(w, r)
-		})
-		front := httptest.NewServer(h)
-		t.Cleanup(front.Close)
-		log := &testLogger{}
-		c, err := client.New(front.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: time.Second,
-			CreateSettle: 100 * time.Millisecond, Logger: log})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.CreateWebsiteOnce(ctx(t), siteInput("slow.example"))
-		if err != nil {
-			t.Fatalf("err %v\n%s", err, log.all())
-		}
-		ws := srv.Websites()
-		if len(ws) != 1 || ws[0].ID != res.Website.ID {
-			t.Errorf("server holds %d websites (%+v), want only %d\n%s", len(ws), ws, res.Website.ID, log.all())
-		}
-		if !strings.Contains(log.all(), "deleting a duplicate") {
-			t.Errorf("no duplicate was removed:\n%s", log.all())
-		}
-	})
-}
-
 type failingTransport struct{ msg string }
 
 func (f failingTransport) RoundTrip(*http.Request) (*http.Response, error) {
@@ -306,17 +178,5 @@ func TestTransportErrorsRedactTheKey(t *testing.T) {
 	_, err = c.GetWebsite(ctx(t), 1)
 	if err == nil || strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "[REDACTED]") {
 		t.Errorf("err = %v", err)
-	}
-}
-
-// An older build answers an update "not found"; when the website is there
-// all the same, that is not a deletion.
-func TestUpdateNotFoundButExists(t *testing.T) {
-	t.Parallel()
-	_, u := serve(t, answer(404, apiNotFound), answer(200, emptyList), answer(200, recordJSON))
-	c := newClient(t, u, "key")
-	_, err := c.UpdateWebsiteChecked(ctx(t), 7, client.WebsiteInput{Domain: "example.com"})
-	if err == nil || errors.Is(err, client.ErrNotFound) || !strings.Contains(err.Error(), "reading the website right after found it") {
-		t.Errorf("err = %v, want a failure that is not ErrNotFound", err)
 	}
 }

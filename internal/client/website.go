@@ -2,8 +2,10 @@ package client
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -251,4 +253,71 @@ func boolDigit(b bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+// clone returns a deep copy of w, so that callers never share the pointers
+// of a cached record.
+func (w Website) clone() *Website {
+	c := w
+	c.Privacy = clonePtr(w.Privacy)
+	c.Email = clonePtr(w.Email)
+	c.ExcludeBots = clonePtr(w.ExcludeBots)
+	c.ExcludeIPsRaw = clonePtr(w.ExcludeIPsRaw)
+	c.Favorite = clonePtr(w.Favorite)
+	if w.ExcludeIPs != nil {
+		c.ExcludeIPs = append([]string{}, w.ExcludeIPs...)
+	}
+	return &c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// dataEnvelope is the {"data": ..., "status": 200} wrapper of show, store
+// and update answers.
+type dataEnvelope struct {
+	Data *Website `json:"data"`
+}
+
+func websitePath(id int64) string { return "/websites/" + strconv.FormatInt(id, 10) }
+
+func (c *Client) websiteCall(ctx context.Context, method, path string, form url.Values) (*Website, error) {
+	var env dataEnvelope
+	if err := c.do(ctx, method, path, nil, form, &env); err != nil {
+		return nil, err
+	}
+	if env.Data == nil {
+		return nil, &APIError{Kind: ErrUndecodable, Method: method, Path: path, StatusCode: http.StatusOK,
+			Err: fmt.Errorf(`expected a website record under "data"`)}
+	}
+	c.markVerified()
+	return env.Data, nil
+}
+
+// GetWebsite returns one website (GET /websites/{id}).
+func (c *Client) GetWebsite(ctx context.Context, id int64) (*Website, error) {
+	return c.websiteCall(ctx, http.MethodGet, websitePath(id), nil)
+}
+
+// DeleteWebsite deletes a website (DELETE /websites/{id}).
+func (c *Client) DeleteWebsite(ctx context.Context, id int64) error {
+	var out struct {
+		Deleted *bool `json:"deleted"`
+	}
+	if err := c.do(ctx, http.MethodDelete, websitePath(id), nil, nil, &out); err != nil {
+		return err
+	}
+	if out.Deleted != nil && !*out.Deleted {
+		return &APIError{Kind: ErrServer, Method: http.MethodDelete, Path: websitePath(id), StatusCode: http.StatusOK,
+			Message: `the server answered "deleted": false`}
+	}
+	if out.Deleted != nil {
+		c.markVerified()
+	}
+	return nil
 }

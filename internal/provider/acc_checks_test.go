@@ -33,14 +33,14 @@ func (env *accEnv) seed(t *testing.T, key string, in client.WebsiteInput) client
 	if !strings.HasPrefix(in.Domain, env.run+"-") {
 		t.Fatalf("seed: the domain %q does not come from env.domain", in.Domain)
 	}
-	w, err := env.api(key).CreateWebsite(context.Background(), in)
+	res, err := env.api(key).CreateWebsite(context.Background(), in)
 	if err != nil {
 		t.Fatalf("seed %s: %v", in.Domain, err)
 	}
 	env.mu.Lock()
-	env.seeded[w.ID] = true
+	env.seeded[res.Website.ID] = true
 	env.mu.Unlock()
-	return *w
+	return *res.Website
 }
 
 // website returns key's website of domain, through the API.

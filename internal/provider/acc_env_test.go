@@ -225,12 +225,11 @@ func (env *accEnv) checkDestroyed(*terraform.State) error {
 func (env *accEnv) testWebsites(key string) ([]client.Website, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	all, err := env.api(key).ListAllWebsites(ctx, client.ListOptions{Search: env.run, SortBy: client.SortByID, Sort: client.SortAsc})
-	if err != nil {
-		return nil, fmt.Errorf("listing the test's websites: %w", err)
-	}
 	var out []client.Website
-	for _, w := range all {
+	for w, err := range env.api(key).AllWebsites(ctx, client.ListOptions{Search: env.run, SortBy: client.SortByID, Sort: client.SortAsc}) {
+		if err != nil {
+			return nil, fmt.Errorf("listing the test's websites: %w", err)
+		}
 		if strings.HasPrefix(w.Domain, env.run+"-") {
 			out = append(out, w)
 		}

@@ -79,9 +79,14 @@ func isTestDomain(domain string) bool {
 // website already gone counts as deleted.
 func sweepTestWebsites(ctx context.Context, c *client.Client, deleted func(client.Website)) ([]client.Website, error) {
 	// search is a substring match: the prefix is checked again below.
-	ws, err := c.ListAllWebsites(ctx, client.ListOptions{Search: testDomainPrefix, SortBy: client.SortByID, Sort: client.SortAsc})
-	if err != nil {
-		return nil, fmt.Errorf("listing websites: %w", err)
+	// The list is read to the end before deleting, so that the deletions do
+	// not shift its pages.
+	var ws []client.Website
+	for w, err := range c.AllWebsites(ctx, client.ListOptions{Search: testDomainPrefix, SortBy: client.SortByID, Sort: client.SortAsc}) {
+		if err != nil {
+			return nil, fmt.Errorf("listing websites: %w", err)
+		}
+		ws = append(ws, w)
 	}
 	var (
 		done []client.Website

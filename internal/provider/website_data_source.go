@@ -158,7 +158,7 @@ func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	} else {
 		domain := cfg.Domain.ValueString()
-		w, err = d.data.websites.FindOneByDomain(ctx, domain) // shares the imports' and the refresh's list sweep
+		w, err = d.data.websites.FindByDomain(ctx, domain) // shares the imports' and the refresh's list sweep
 		if errors.Is(err, client.ErrNotFound) {
 			addWebsiteDomainNotFound(&resp.Diagnostics, path.Root("domain"), domain)
 			return

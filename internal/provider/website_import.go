@@ -57,7 +57,7 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 				fmt.Sprintf("Import takes the website's numeric id or its exact domain. %s", p))
 			return
 		}
-		w, err = r.data.websites.FindOneByDomain(ctx, raw) // one list sweep for every import of the run
+		w, err = r.data.websites.FindByDomain(ctx, raw) // one list sweep for every import of the run
 		if errors.Is(err, client.ErrNotFound) {
 			resp.Diagnostics.AddError("Website Not Found",
 				fmt.Sprintf("No website with the domain %q belongs to %s. Check the spelling, or import by numeric "+

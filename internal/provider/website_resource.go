@@ -183,8 +183,8 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 
 	// A create whose answer is lost is settled by looking the domain up,
-	// never blindly sent twice (see client.CreateWebsiteOnce).
-	res, err := c.CreateWebsiteOnce(ctx, in)
+	// never blindly sent twice (see client.CreateWebsite).
+	res, err := c.CreateWebsite(ctx, in)
 	if err != nil {
 		addCreateError(&resp.Diagnostics, in.Domain, err)
 		return
@@ -363,17 +363,17 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 
 	// A 500 is checked with a read: the website is gone, or the update is
-	// retried (see client.UpdateWebsiteChecked).
-	w, err := c.UpdateWebsiteChecked(ctx, id, in)
+	// retried (see client.UpdateWebsite).
+	w, err := c.UpdateWebsite(ctx, id, in)
 	if err == nil && writeOnlyPasswordLost(w, in.Password, wo) {
 		tflog.Warn(ctx, "the server reports no password although password_wo is configured (removed outside "+
 			"Terraform since the last refresh); sending password_wo again", map[string]any{"id": id, "domain": in.Domain})
 		in.Password = wo
-		w, err = c.UpdateWebsiteChecked(ctx, id, in)
+		w, err = c.UpdateWebsite(ctx, id, in)
 	}
 	r.data.websites.Forget(id)
 	if errors.Is(err, client.ErrNotFound) {
-		// UpdateWebsiteChecked has confirmed with a read that the website is
+		// UpdateWebsite has confirmed with a read that the website is
 		// gone (the real server answers the update itself with a 500).
 		resp.Diagnostics.AddError("Website Deleted Outside Terraform",
 			fmt.Sprintf("The website %q (id %d) no longer exists on the server: it was deleted outside Terraform "+

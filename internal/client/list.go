@@ -12,66 +12,6 @@ import (
 	"strconv"
 )
 
-// dataEnvelope is the {"data": ..., "status": 200} wrapper of show, store
-// and update answers.
-type dataEnvelope struct {
-	Data *Website `json:"data"`
-}
-
-func websitePath(id int64) string { return "/websites/" + strconv.FormatInt(id, 10) }
-
-func (c *Client) websiteCall(ctx context.Context, method, path string, form url.Values) (*Website, error) {
-	var env dataEnvelope
-	if err := c.do(ctx, method, path, nil, form, &env); err != nil {
-		return nil, err
-	}
-	if env.Data == nil {
-		return nil, &APIError{Kind: ErrUndecodable, Method: method, Path: path, StatusCode: http.StatusOK,
-			Err: fmt.Errorf(`expected a website record under "data"`)}
-	}
-	c.markVerified()
-	return env.Data, nil
-}
-
-// GetWebsite returns one website (GET /websites/{id}).
-func (c *Client) GetWebsite(ctx context.Context, id int64) (*Website, error) {
-	return c.websiteCall(ctx, http.MethodGet, websitePath(id), nil)
-}
-
-// CreateWebsite stores a website (POST /websites), sending every field.
-// The record returned echoes the sent settings.
-func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*Website, error) {
-	return c.websiteCall(ctx, http.MethodPost, "/websites", in.form(true))
-}
-
-// UpdateWebsite updates a website (PUT /websites/{id}), sending every field
-// but the domain, which cannot change.
-//
-// The real server answers an update of an unknown id with a 500 (older
-// builds: 404); callers must re-read to tell a deleted website from a
-// server failure.
-func (c *Client) UpdateWebsite(ctx context.Context, id int64, in WebsiteInput) (*Website, error) {
-	return c.websiteCall(ctx, http.MethodPut, websitePath(id), in.form(false))
-}
-
-// DeleteWebsite deletes a website (DELETE /websites/{id}).
-func (c *Client) DeleteWebsite(ctx context.Context, id int64) error {
-	var out struct {
-		Deleted *bool `json:"deleted"`
-	}
-	if err := c.do(ctx, http.MethodDelete, websitePath(id), nil, nil, &out); err != nil {
-		return err
-	}
-	if out.Deleted != nil && !*out.Deleted {
-		return &APIError{Kind: ErrServer, Method: http.MethodDelete, Path: websitePath(id), StatusCode: http.StatusOK,
-			Message: `the server answered "deleted": false`}
-	}
-	if out.Deleted != nil {
-		c.markVerified()
-	}
-	return nil
-}
-
 // Sort keys and orders of the list endpoint.
 const (
 	SortByID     = "id"
@@ -274,8 +214,8 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, seen map[i
 	}
 }
 
-// ListAllWebsites collects AllWebsites into a slice.
-func (c *Client) ListAllWebsites(ctx context.Context, opts ListOptions) ([]Website, error) {
+// listAllWebsites collects AllWebsites into a slice.
+func (c *Client) listAllWebsites(ctx context.Context, opts ListOptions) ([]Website, error) {
 	var out []Website
 	for w, err := range c.AllWebsites(ctx, opts) {
 		if err != nil {
@@ -286,10 +226,10 @@ func (c *Client) ListAllWebsites(ctx context.Context, opts ListOptions) ([]Websi
 	return out, nil
 }
 
-// FindWebsitesByDomain returns every website whose domain is exactly
+// findWebsitesByDomain returns every website whose domain is exactly
 // domain, by id (search is a substring match on the server, and the
 // application has no unique index on domains, so there may be several).
-func (c *Client) FindWebsitesByDomain(ctx context.Context, domain string) ([]Website, error) {
+func (c *Client) findWebsitesByDomain(ctx context.Context, domain string) ([]Website, error) {
 	var out []Website
 	for w, err := range c.AllWebsites(ctx, ListOptions{Search: domain, SortBy: SortByID, Sort: SortAsc}) {
 		if err != nil {
@@ -307,7 +247,7 @@ func (c *Client) FindWebsitesByDomain(ctx context.Context, domain string) ([]Web
 // It returns an ErrNotFound *APIError when there is none, and a
 // *DuplicateDomainError when there are several.
 func (c *Client) FindWebsiteByDomain(ctx context.Context, domain string) (*Website, error) {
-	ws, err := c.FindWebsitesByDomain(ctx, domain)
+	ws, err := c.findWebsitesByDomain(ctx, domain)
 	if err != nil {
 		return nil, err
 	}

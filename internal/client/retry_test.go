@@ -163,11 +163,11 @@ func TestRetryPolicyByMethodAndStatus(t *testing.T) {
 			case "GET":
 				_, err = c.GetWebsite(ctx(t), 7)
 			case "PUT":
-				_, err = c.UpdateWebsite(ctx(t), 7, in)
+				_, err = client.UpdateWebsiteAttempt(c, ctx(t), 7, in)
 			case "DELETE":
 				err = c.DeleteWebsite(ctx(t), 7)
 			case "POST":
-				_, err = c.CreateWebsite(ctx(t), in)
+				_, err = client.CreateWebsiteAttempt(c, ctx(t), in)
 			}
 			want := map[bool]int{true: 2, false: 1}[tc.retry]
 			if got := s.count(); got != want {

@@ -3,8 +3,11 @@ package client_test
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,7 +28,7 @@ func faultyEnv(t *testing.T, f emulator.Faults, opts emulator.Options) (*emulato
 	return srv, newRetryClient(t, srv.URL, emulator.DefaultAPIKey, fastRetry(3), log), log
 }
 
-func TestCreateOnceAdoptsWhatItStored(t *testing.T) {
+func TestCreateWebsiteAdoptsWhatItStored(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name         string
@@ -44,7 +47,7 @@ func TestCreateOnceAdoptsWhatItStored(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv, c, log := faultyEnv(t, tc.faults, emulator.Options{})
-			res, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+			res, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 			if err != nil {
 				t.Fatalf("err = %v\nlogs:\n%s", err, log.all())
 			}
@@ -62,14 +65,14 @@ func TestCreateOnceAdoptsWhatItStored(t *testing.T) {
 	}
 }
 
-func TestCreateOnceRepeatsWhenNothingWasStored(t *testing.T) {
+func TestCreateWebsiteRepeatsWhenNothingWasStored(t *testing.T) {
 	t.Parallel()
 	for _, f := range []emulator.Faults{
 		{ResetBeforeRate: 1, MaxFaults: 2, Methods: []string{"POST"}},
 		{ErrorRate: 1, MaxFaults: 2, Methods: []string{"POST"}},
 	} {
 		srv, c, _ := faultyEnv(t, f, emulator.Options{})
-		res, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+		res, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 		if err != nil || res.Adopted || res.Attempts != 3 {
 			t.Errorf("%+v: result %+v, err %v", f, res, err)
 		}
@@ -79,12 +82,12 @@ func TestCreateOnceRepeatsWhenNothingWasStored(t *testing.T) {
 	}
 }
 
-func TestCreateOnceDoesNotAdoptAnOlderWebsite(t *testing.T) {
+func TestCreateWebsiteDoesNotAdoptAnOlderWebsite(t *testing.T) {
 	t.Parallel()
 	srv, c, log := faultyEnv(t, emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, emulator.Options{})
 	old := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1),
 		ExcludeIPs: "10.0.0.0/8\n203.0.113.7", CreatedAt: time.Now().Add(-time.Hour)})
-	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	_, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 	apiErr, ok := client.AsAPIError(err)
 	if !ok || !errors.Is(err, client.ErrValidation) || len(apiErr.Fields["domain"]) == 0 ||
 		!strings.Contains(apiErr.Fields["domain"][0], "already been taken") {
@@ -100,7 +103,7 @@ func TestCreateOnceDoesNotAdoptAnOlderWebsite(t *testing.T) {
 	// Without any lost answer, "already taken" is returned without a lookup.
 	srv2, c2, _ := faultyEnv(t, emulator.Faults{}, emulator.Options{})
 	srv2.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com"})
-	if _, err := c2.CreateWebsiteOnce(ctx(t), siteInput("example.com")); !errors.Is(err, client.ErrValidation) {
+	if _, err := c2.CreateWebsite(ctx(t), siteInput("example.com")); !errors.Is(err, client.ErrValidation) {
 		t.Errorf("err = %v", err)
 	}
 	if st := srv2.Stats(); st.ByRoute["GET /api/v1/websites"] != 0 {
@@ -108,13 +111,13 @@ func TestCreateOnceDoesNotAdoptAnOlderWebsite(t *testing.T) {
 	}
 }
 
-func TestCreateOnceDoesNotAdoptAFreshWebsiteWithOtherSettings(t *testing.T) {
+func TestCreateWebsiteDoesNotAdoptAFreshWebsiteWithOtherSettings(t *testing.T) {
 	t.Parallel()
 	// Someone else's website, made this very second but differently: the
 	// lost answers leave no "already taken", so the client reports it itself.
 	srv, c, _ := faultyEnv(t, emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{503}, Methods: []string{"POST"}}, emulator.Options{})
 	srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
-	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	_, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 	if !errors.Is(err, client.ErrValidation) || !strings.Contains(err.Error(), "already been taken") {
 		t.Errorf("err = %v", err)
 	}
@@ -123,14 +126,14 @@ func TestCreateOnceDoesNotAdoptAFreshWebsiteWithOtherSettings(t *testing.T) {
 	}
 }
 
-func TestCreateOnceCorrectsForTheServerClock(t *testing.T) {
+func TestCreateWebsiteCorrectsForTheServerClock(t *testing.T) {
 	t.Parallel()
 	for _, skew := range []time.Duration{-time.Hour, time.Hour, -3 * time.Second} {
 		t.Run(skew.String(), func(t *testing.T) {
 			t.Parallel()
 			clock := func() time.Time { return time.Now().Add(skew) }
 			srv, c, log := faultyEnv(t, emulator.Faults{ResetAfterRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, emulator.Options{Clock: clock})
-			res, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+			res, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 			if err != nil || !res.Adopted {
 				t.Fatalf("result %+v, err %v\nlogs:\n%s", res, err, log.all())
 			}
@@ -143,19 +146,19 @@ func TestCreateOnceCorrectsForTheServerClock(t *testing.T) {
 			if err := srv.SetFaults(&emulator.Faults{ResetAfterRate: 1, MaxFaults: 1, Methods: []string{"POST"}}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := c.CreateWebsiteOnce(ctx(t), siteInput("old.example.com")); !errors.Is(err, client.ErrValidation) {
+			if _, err := c.CreateWebsite(ctx(t), siteInput("old.example.com")); !errors.Is(err, client.ErrValidation) {
 				t.Errorf("older website: err = %v", err)
 			}
 		})
 	}
 }
 
-func TestCreateOnceLookupFails(t *testing.T) {
+func TestCreateWebsiteLookupFails(t *testing.T) {
 	t.Parallel()
 	// Every POST answer is lost and every list fails: the outcome cannot
 	// be told, and the error says so.
 	srv, c, _ := faultyEnv(t, emulator.Faults{ResetAfterRate: 1}, emulator.Options{})
-	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	_, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 	var unknown *client.CreateOutcomeUnknownError
 	if !errors.As(err, &unknown) || unknown.Attempts != 1 {
 		t.Fatalf("err = %v", err)
@@ -170,23 +173,23 @@ func TestCreateOnceLookupFails(t *testing.T) {
 	}
 }
 
-func TestCreateOnceRejectedWithoutDoubt(t *testing.T) {
+func TestCreateWebsiteRejectedWithoutDoubt(t *testing.T) {
 	t.Parallel()
 	_, c, _ := faultyEnv(t, emulator.Faults{}, emulator.Options{BannedWords: []string{"casino"}})
-	_, err := c.CreateWebsiteOnce(ctx(t), siteInput("casino.example.com"))
+	_, err := c.CreateWebsite(ctx(t), siteInput("casino.example.com"))
 	if !errors.Is(err, client.ErrValidation) {
 		t.Errorf("err = %v", err)
 	}
 	// The server is down: nothing was sent, nothing to look up.
 	c2 := newRetryClient(t, "http://127.0.0.1:1", "key", fastRetry(1), nil)
-	_, err = c2.CreateWebsiteOnce(ctx(t), siteInput("example.com"))
+	_, err = c2.CreateWebsite(ctx(t), siteInput("example.com"))
 	var unknown *client.CreateOutcomeUnknownError
 	if err == nil || errors.As(err, &unknown) {
 		t.Errorf("err = %v", err)
 	}
 }
 
-func TestCreateOnceNeverDuplicatesUnderFaults(t *testing.T) {
+func TestCreateWebsiteNeverDuplicatesUnderFaults(t *testing.T) {
 	t.Parallel()
 	f := emulator.Faults{Seed: 11, ErrorRate: 0.1, ResetBeforeRate: 0.05, ResetAfterRate: 0.1, ErrorAfterCommitRate: 0.1,
 		TruncateRate: 0.05, MalformedRate: 0.05, Latency: time.Millisecond, LatencyJitter: 2 * time.Millisecond}
@@ -199,7 +202,7 @@ func TestCreateOnceNeverDuplicatesUnderFaults(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := c.CreateWebsiteOnce(ctx(t), siteInput(fmt.Sprintf("site%d.example.com", i)))
+			res, err := c.CreateWebsite(ctx(t), siteInput(fmt.Sprintf("site%d.example.com", i)))
 			if err != nil {
 				t.Errorf("create %d: %v", i, err)
 				return
@@ -220,30 +223,64 @@ func TestCreateOnceNeverDuplicatesUnderFaults(t *testing.T) {
 	t.Logf("faults: %v", srv.FaultCounts())
 }
 
-func TestUpdateCheckedRetriesA500OnAnExistingWebsite(t *testing.T) {
+// A store that outlives the client's time limit, on a server whose
+// uniqueness check and insert are not atomic, leaves one website.
+func TestCreateWebsiteSlowCommit(t *testing.T) {
 	t.Parallel()
-	srv, c, log := faultyEnv(t, emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}, MaxFaults: 2, Methods: []string{"PUT"}}, emulator.Options{})
-	w := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com"})
-	got, err := c.UpdateWebsiteChecked(ctx(t), w.ID, siteInput("example.com"))
-	if err != nil || got.PrivacyValue() != client.PrivacyPrivate {
-		t.Fatalf("got %+v, err %v\n%s", got, err, log.all())
-	}
-	if st := srv.Stats(); st.ByRoute["PUT /api/v1/websites/{id}"] != 1 || st.ByRoute["GET /api/v1/websites/{id}"] != 2 {
-		t.Errorf("routes %v", st.ByRoute)
-	}
-
-	// An update of a deleted website is a 500 on the real server: reported
-	// as not found, without retrying.
-	_, err = c.UpdateWebsiteChecked(ctx(t), 999, siteInput("example.com"))
-	if !errors.Is(err, client.ErrNotFound) {
-		t.Errorf("deleted: err = %v", err)
-	}
-	// A persistent 500 on an existing website ends after the retries.
-	if err := srv.SetFaults(&emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}, Methods: []string{"PUT"}}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.UpdateWebsiteChecked(ctx(t), w.ID, siteInput("example.com"))
-	if !errors.Is(err, client.ErrServer) {
-		t.Errorf("persistent 500: err = %v", err)
-	}
+	t.Run("lands within the settle window", func(t *testing.T) {
+		t.Parallel()
+		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 600 * time.Millisecond, SlowCommitCount: 1}})
+		c, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: 400 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.CreateWebsite(ctx(t), siteInput("slow.example"))
+		if err != nil || !res.Adopted || res.Attempts != 1 {
+			t.Fatalf("res %+v, err %v; want adopted after 1 attempt", res, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if n := len(srv.Websites()); n != 1 {
+			t.Errorf("%d websites, want 1", n)
+		}
+	})
+	t.Run("lands after the store was sent again", func(t *testing.T) {
+		t.Parallel()
+		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1200 * time.Millisecond, SlowCommitCount: 1}})
+		// The second store commits at once but its answer comes late,
+		// after the first one landed.
+		var posts atomic.Int32
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && posts.Add(1) == 2 {
+				rec := httptest.NewRecorder()
+				srv.ServeHTTP(rec, r)
+				time.Sleep(700 * time.Millisecond)
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(rec.Code)
+				_, _ = w.Write(rec.Body.Bytes())
+				return
+			}
+			srv.ServeHTTP(w, r)
+		})
+		front := httptest.NewServer(h)
+		t.Cleanup(front.Close)
+		log := &testLogger{}
+		c, err := client.New(front.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: time.Second,
+			CreateSettle: 100 * time.Millisecond, Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.CreateWebsite(ctx(t), siteInput("slow.example"))
+		if err != nil {
+			t.Fatalf("err %v\n%s", err, log.all())
+		}
+		ws := srv.Websites()
+		if len(ws) != 1 || ws[0].ID != res.Website.ID {
+			t.Errorf("server holds %d websites (%+v), want only %d\n%s", len(ws), ws, res.Website.ID, log.all())
+		}
+		if !strings.Contains(log.all(), "deleting a duplicate") {
+			t.Errorf("no duplicate was removed:\n%s", log.all())
+		}
+	})
 }

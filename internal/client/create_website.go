@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 )
 
-// CreateResult is the outcome of CreateWebsiteOnce.
+// CreateResult is the outcome of CreateWebsite.
 type CreateResult struct {
 	// Website is the stored website.
 	Website *Website
@@ -47,7 +44,7 @@ func (e *CreateOutcomeUnknownError) Error() string {
 // request is better than leaving a website the state does not know about.
 const lookupGrace = 15 * time.Second
 
-// CreateWebsiteOnce stores a website (POST /websites) and makes sure that
+// CreateWebsite stores a website (POST /websites) and makes sure that
 // retries never store it twice, nor lose one that was stored.
 //
 // The strategy. The application has no unique index on domains: its "The
@@ -80,15 +77,15 @@ const lookupGrace = 15 * time.Second
 // lookup; step 2's window is what bounds that risk, which is why it follows
 // the time limit of a request.
 //
-// Without any unknown outcome, errors are returned as CreateWebsite
-// returns them. If a lookup fails, a *CreateOutcomeUnknownError says so.
-func (c *Client) CreateWebsiteOnce(ctx context.Context, in WebsiteInput) (*CreateResult, error) {
+// Without any unknown outcome, errors are the single attempt's
+// (createWebsite). If a lookup fails, a *CreateOutcomeUnknownError says so.
+func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*CreateResult, error) {
 	before := time.Now()
 	ctx, sent := withFirstSend(ctx)
 	var unknown error // the last failure whose outcome is unknown
 	for attempt := 1; ; attempt++ {
 		attemptStart := time.Now()
-		w, err := c.CreateWebsite(ctx, in)
+		w, err := c.createWebsite(ctx, in)
 		if err == nil {
 			if unknown == nil {
 				return &CreateResult{Website: w, Attempts: attempt}, nil
@@ -153,7 +150,7 @@ func (c *Client) awaitStore(ctx context.Context, domain string, sentAt time.Time
 	}
 	interval := min(max(c.createSettle()/8, 100*time.Millisecond), 5*time.Second)
 	for {
-		ws, err := c.FindWebsitesByDomain(ctx, domain)
+		ws, err := c.findWebsitesByDomain(ctx, domain)
 		if err != nil {
 			return false, err
 		}
@@ -182,7 +179,7 @@ func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, first
 	if lctx == nil {
 		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: ctx.Err()}
 	}
-	ws, err := c.FindWebsitesByDomain(lctx, in.Domain)
+	ws, err := c.findWebsitesByDomain(lctx, in.Domain)
 	if err != nil {
 		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: attempts, Err: last, LookupErr: err}
 	}
@@ -235,11 +232,6 @@ func lookupContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return ctx, func() {}
 }
 
-func (c *Client) madeByThisCreate(w *Website, in WebsiteInput, firstSent time.Time) (bool, string) {
-	offset, offsetKnown := c.clock.lowerBound()
-	return adoptionCheck(w, in, firstSent, offset, offsetKnown)
-}
-
 // settleDuplicates ends a create that succeeded after an attempt whose
 // outcome was unknown: every website with the domain is looked up, and
 // extra ones are reduced (see reduceDuplicates).
@@ -249,7 +241,7 @@ func (c *Client) settleDuplicates(ctx context.Context, in WebsiteInput, firstSen
 	if lctx == nil {
 		return res, nil
 	}
-	ws, err := c.FindWebsitesByDomain(lctx, in.Domain)
+	ws, err := c.findWebsitesByDomain(lctx, in.Domain)
 	if err != nil {
 		return nil, &CreateOutcomeUnknownError{Domain: in.Domain, Attempts: res.Attempts, Err: errors.New("an earlier attempt may have stored it too"), LookupErr: err}
 	}
@@ -281,7 +273,7 @@ func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSen
 			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("deleting website %d failed: %v", id, err)}
 		}
 	}
-	left, err := c.FindWebsitesByDomain(ctx, in.Domain)
+	left, err := c.findWebsitesByDomain(ctx, in.Domain)
 	if err != nil || len(left) != 1 {
 		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("after deleting the extra ones, the lookup found %d (%v)", len(left), err)}
 	}
@@ -291,83 +283,6 @@ func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSen
 // domainTakenMessage is the server's answer to a store of a domain that
 // exists.
 const domainTakenMessage = "The domain has already been taken."
-
-// adoptionCheck decides whether w, found by its domain after a create whose
-// outcome was unknown, is the website that create stored, or one that
-// existed before it. firstSent is the local time the create's first attempt
-// was sent; offset is a lower bound of (server clock - local clock), known
-// from the Date headers of earlier answers.
-//
-// The reasoning:
-//   - A website this create stored was stored after the first attempt left,
-//     so its created_at (server clock, truncated to the second) is at or
-//     after the server's time at firstSent, which is at least firstSent +
-//     offset. A website that existed before was created before that moment.
-//     The server's clock is what matters, not ours: created_at comes from
-//     it, so the bound uses the Date header (offset: Date is truncated to
-//     the second and read after the answer arrived, so Date - arrival is a
-//     true lower bound of the offset). Without any Date header the clocks
-//     are assumed to agree within 2 seconds (NTP).
-//   - Only a website created during the last second or two before the first
-//     attempt passes that test by accident. The second test narrows it: the
-//     record must hold exactly the settings sent (privacy, e-mail reports,
-//     bot exclusion, excluded IPs, whether a password is set) and must not
-//     be a favorite (a new website never is). A website someone made at
-//     the same moment with the very same settings is indistinguishable, and
-//     adopting it is then harmless: the state describes it correctly.
-//
-// Refusing is the safe side: a website wrongly refused gives a clear "the
-// domain already exists, import it" error; one wrongly adopted would put a
-// foreign website under Terraform's management.
-func adoptionCheck(w *Website, in WebsiteInput, firstSent time.Time, offset time.Duration, offsetKnown bool) (bool, string) {
-	if w.CreatedAt.IsZero() {
-		return false, "the record has no created_at, so its age cannot be told"
-	}
-	serverAtFirst := firstSent.Add(offset)
-	if !offsetKnown {
-		serverAtFirst = firstSent.Add(-2 * time.Second)
-	}
-	bound := serverAtFirst.Truncate(time.Second)
-	if w.CreatedAt.Before(bound) {
-		return false, fmt.Sprintf("it was created at %s, before this create's first attempt (server time %s)",
-			w.CreatedAt.UTC().Format(time.RFC3339), bound.UTC().Format(time.RFC3339))
-	}
-	var diffs []string
-	if w.Privacy == nil || *w.Privacy != in.Privacy {
-		diffs = append(diffs, "privacy")
-	}
-	if w.Email == nil || (*w.Email != 0) != in.Email {
-		diffs = append(diffs, "email")
-	}
-	if w.ExcludeBots == nil || (*w.ExcludeBots != 0) != in.ExcludeBots {
-		diffs = append(diffs, "exclude_bots")
-	}
-	if !sameLines(w.ExcludeIPs, in.ExcludeIPs) {
-		diffs = append(diffs, "exclude_ips")
-	}
-	// A nil Password is not sent, so the stored one cannot be predicted.
-	if in.Password != nil && w.PasswordSet != (*in.Password != "") {
-		diffs = append(diffs, "password")
-	}
-	if w.Favorite != nil && *w.Favorite {
-		diffs = append(diffs, "favorite")
-	}
-	if len(diffs) > 0 {
-		return false, fmt.Sprintf("its settings differ from the ones this create sent (%v)", diffs)
-	}
-	return true, fmt.Sprintf("created at %s, not before this create's first attempt (server time %s), with the settings it sent",
-		w.CreatedAt.UTC().Format(time.RFC3339), bound.UTC().Format(time.RFC3339))
-}
-
-// sameLines compares a stored list with a sent one as sets of the lines the
-// server keeps (split on line breaks, empty lines dropped).
-func sameLines(stored, sent []string) bool {
-	a := SplitLines(strings.Join(stored, "\n"))
-	b := SplitLines(strings.Join(sent, "\n"))
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
-}
 
 // Outcomes of a failed create attempt.
 const (
@@ -404,103 +319,8 @@ func createOutcome(err error) int {
 	return outcomeUnknown
 }
 
-// UpdateWebsiteChecked is UpdateWebsite for servers that answer an update of
-// an unknown id with 500 (older builds: 404). On such an answer it reads the
-// website: if it is gone, that ErrNotFound error is returned; if it exists,
-// the 500 was a real server failure, and the update, which sends every field
-// and can be repeated safely, is retried with backoff up to
-// RetryOptions.MaxRetries times within ctx's deadline.
-func (c *Client) UpdateWebsiteChecked(ctx context.Context, id int64, in WebsiteInput) (*Website, error) {
-	for attempt := 1; ; attempt++ {
-		w, err := c.UpdateWebsite(ctx, id, in)
-		if err == nil {
-			return w, nil
-		}
-		apiErr, ok := AsAPIError(err)
-		if !ok || (apiErr.StatusCode != http.StatusInternalServerError && !errors.Is(err, ErrNotFound)) {
-			return nil, err
-		}
-		if _, getErr := c.GetWebsite(ctx, id); getErr != nil {
-			if errors.Is(getErr, ErrNotFound) {
-				return nil, getErr
-			}
-			return nil, err
-		}
-		if errors.Is(err, ErrNotFound) {
-			// An older build answered the update "not found", yet the
-			// website is there: not a deletion, and not safe to repeat.
-			return nil, &APIError{Kind: ErrServer, Method: apiErr.Method, Path: apiErr.Path, StatusCode: apiErr.StatusCode,
-				Message: fmt.Sprintf("the update answered %q, but reading the website right after found it; nothing "+
-					"was changed", apiErr.Message)}
-		}
-		wait, ok := c.retryWait(ctx, attempt, err)
-		if !ok {
-			return nil, err
-		}
-		c.log.Warn(ctx, "update answered HTTP 500 although the website exists; retrying it",
-			map[string]any{"method": http.MethodPut, "path": websitePath(id), "attempt": attempt, "wait": wait.String()})
-		if err := sleepCtx(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
-}
-
-// retryWait returns the wait before repeating a call that failed with err
-// for the attempt-th time, and false when no retry is left or the wait would
-// end past ctx's deadline.
-func (c *Client) retryWait(ctx context.Context, attempt int, err error) (time.Duration, bool) {
-	if attempt > c.retry.MaxRetries {
-		return 0, false
-	}
-	wait := c.retry.backoff(attempt)
-	if apiErr, ok := AsAPIError(err); ok && apiErr.RetryAfter > 0 {
-		wait = apiErr.RetryAfter
-	}
-	if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
-		return 0, false
-	}
-	return wait, true
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// serverClock keeps a lower bound of the offset between the server's clock
-// and the local one, from the Date headers of the answers.
-type serverClock struct {
-	mu    sync.Mutex
-	known bool
-	low   time.Duration
-}
-
-// observe records an answer's Date header, received at local time at.
-func (sc *serverClock) observe(h http.Header, at time.Time) {
-	d, err := http.ParseTime(h.Get("Date"))
-	if err != nil {
-		return
-	}
-	// The server wrote Date (truncated to the second) before the answer
-	// arrived, so server - local >= Date - arrival.
-	off := d.Sub(at)
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	// Keep the largest bound; a much smaller one means the server's clock
-	// was set back.
-	if !sc.known || off > sc.low || off < sc.low-5*time.Second {
-		sc.low, sc.known = off, true
-	}
-}
-
-func (sc *serverClock) lowerBound() (time.Duration, bool) {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	return sc.low, sc.known
+// createWebsite sends one POST /websites with every field; the record
+// returned echoes the sent settings. It is CreateWebsite's single attempt.
+func (c *Client) createWebsite(ctx context.Context, in WebsiteInput) (*Website, error) {
+	return c.websiteCall(ctx, http.MethodPost, "/websites", in.form(true))
 }

@@ -22,7 +22,7 @@ type lookupResult struct {
 func lookupAll(t *testing.T, b *client.BulkReader, domains []string, workers int) map[string]lookupResult {
 	t.Helper()
 	return runAll(t, domains, workers, 0, func(c context.Context, d string) lookupResult {
-		ws, err := b.FindByDomain(c, d)
+		ws, err := client.FindAllByDomain(b, c, d)
 		return lookupResult{ws, err}
 	})
 }
@@ -32,7 +32,7 @@ func lookupAll(t *testing.T, b *client.BulkReader, domains []string, workers int
 func checkSameAsSearch(t *testing.T, c *client.Client, got map[string]lookupResult) {
 	t.Helper()
 	for d, r := range got {
-		want, err := c.FindWebsitesByDomain(ctx(t), d)
+		want, err := client.FindWebsitesByDomain(c, ctx(t), d)
 		if err != nil {
 			t.Fatalf("FindWebsitesByDomain(%q): %v", d, err)
 		}
@@ -91,12 +91,12 @@ func TestFindByDomainMatchesSearch(t *testing.T) {
 	if st := b.Stats(); st.Sweeps != 1 || st.LookupHits == 0 {
 		t.Errorf("stats %+v, want one sweep that answered lookups", st)
 	}
-	one, err := b.FindOneByDomain(ctx(t), domainsOf(env, own[3:4])[0])
+	one, err := b.FindByDomain(ctx(t), domainsOf(env, own[3:4])[0])
 	var dupErr *client.DuplicateDomainError
 	if !errors.As(err, &dupErr) || !reflect.DeepEqual(dupErr.IDs, []int64{own[3], dup}) {
 		t.Errorf("FindOneByDomain of a duplicate: %+v, %v", one, err)
 	}
-	if _, err := b.FindOneByDomain(ctx(t), "theirs.example.org"); !errors.Is(err, client.ErrNotFound) {
+	if _, err := b.FindByDomain(ctx(t), "theirs.example.org"); !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("FindOneByDomain of another user's domain: %v, want not found", err)
 	}
 }
@@ -228,7 +228,7 @@ func TestBulkReaderListAll(t *testing.T) {
 	checkSameAsSearch(t, env.c, got)
 	checkSameAsGet(t, env.c, read)
 	// Another user's domain is still looked up (and not found).
-	if _, err := b.FindOneByDomain(ctx(t), "theirs.example.org"); !errors.Is(err, client.ErrNotFound) {
+	if _, err := b.FindByDomain(ctx(t), "theirs.example.org"); !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("another user's domain: %v, want not found", err)
 	}
 }

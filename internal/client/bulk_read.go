@@ -1,0 +1,143 @@
+package client
+
+import (
+	"context"
+	"time"
+)
+
+// maxFetchWaits bounds how many list fetches one Read waits for before it
+// reads the website individually.
+const maxFetchWaits = 3
+
+// Read returns the website id like Client.GetWebsite, from a list sweep when
+// many websites are being read. Errors are those of GetWebsite; in
+// particular a website that does not exist (or belongs to another user) is
+// an ErrNotFound *APIError, always confirmed by an individual GET.
+func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
+	if b.ttl < 0 {
+		b.mu.Lock()
+		b.stats.Reads++
+		b.stats.Gets++
+		b.mu.Unlock()
+		return b.c.GetWebsite(ctx, id)
+	}
+
+	b.mu.Lock()
+	now, started := b.now(), time.Now()
+	b.stats.Reads++
+	b.countLocked(now)
+	var hit *Website
+	found, err := b.waitLocked(ctx, now, started, b.probe, true, func(now time.Time) bool {
+		if e, ok := b.entries[id]; ok && b.freshLocked(e.at, now) {
+			hit = e.w.clone()
+		}
+		return hit != nil
+	})
+	if err != nil || found {
+		if found {
+			b.stats.Hits++
+		}
+		b.mu.Unlock()
+		return hit, err
+	}
+	g := b.gets[id]
+	if g == nil {
+		g = &bulkGet{done: make(chan struct{})}
+		b.gets[id] = g
+		b.stats.Gets++
+		go b.get(context.WithoutCancel(ctx), id, g, b.seq)
+	}
+	b.mu.Unlock()
+	select {
+	case <-g.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	return g.w.clone(), nil
+}
+
+// waitLocked waits, for a read or lookup that nothing cached answers yet,
+// for the fetches of list pages that it may cause (see awaitFetchLocked)
+// and, with linger, for more reads (see lingerLocked), until done reports
+// that what is cached settles it or there is nothing left to wait for. It
+// reports whether done did. It unlocks b.mu while waiting.
+func (b *BulkReader) waitLocked(ctx context.Context, now, started time.Time, probe int, linger bool, done func(now time.Time) bool) (bool, error) {
+	for waits := 0; ; waits++ {
+		if done(now) {
+			return true, nil
+		}
+		waited, err := b.awaitFetchLocked(ctx, now, waits, probe)
+		if linger && err == nil && !waited && waits < maxFetchWaits {
+			if waited, err = b.lingerLocked(ctx, now, started); waited {
+				waits-- // not a fetch
+			}
+		}
+		if err != nil || !waited {
+			return false, err
+		}
+		now = b.now()
+	}
+}
+
+// countLocked counts a read (or a lookup) toward the next sweep, in the
+// current burst of reads.
+func (b *BulkReader) countLocked(now time.Time) {
+	if now.Sub(b.lastRead) > b.ttl {
+		b.reads = 0 // a new burst of reads
+		b.burst = now
+	}
+	b.lastRead = now
+	if !b.sweptFreshLocked(now) {
+		b.reads++
+		b.arrived = time.Now()
+		close(b.arrival)
+		b.arrival = make(chan struct{})
+	}
+}
+
+// lingerLocked waits, for a read that awaitFetchLocked left to be read
+// individually, while more reads would pay for the rest of the sweep (the
+// first page is known and planLocked only lacks reads), until no read has
+// arrived for the linger time (or the read has waited maxBulkLinger since
+// started). It reports whether it waited: the caller looks again. It
+// unlocks b.mu while waiting.
+func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (bool, error) {
+	if full, ok := b.planLocked(now, b.probe); b.linger < 0 || !full || ok {
+		return false, nil
+	}
+	quiet := b.linger - time.Since(b.arrived)
+	left := maxBulkLinger - time.Since(started)
+	if quiet <= 0 || left <= 0 {
+		return false, nil
+	}
+	arrival := b.arrival
+	b.mu.Unlock()
+	defer b.mu.Lock()
+	t := time.NewTimer(min(quiet, left))
+	defer t.Stop()
+	select {
+	case <-arrival:
+	case <-t.C:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	return true, nil
+}
+
+// get reads one website for every Read of id waiting for it.
+func (b *BulkReader) get(ctx context.Context, id int64, g *bulkGet, seq uint64) {
+	defer close(g.done)
+	w, err := b.c.GetWebsite(ctx, id)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.gets[id] == g {
+		delete(b.gets, id)
+	}
+	g.w, g.err = w, err
+	if err == nil {
+		b.storeLocked([]Website{*w}, seq, b.now())
+	}
+}

@@ -1,0 +1,12 @@
+package client
+
+// Unexported calls that the tests of package client_test drive directly:
+// the single-request create and update (to watch what one request does),
+// and the list and lookups that the exported calls are built on.
+var (
+	CreateWebsiteAttempt = (*Client).createWebsite
+	UpdateWebsiteAttempt = (*Client).updateWebsite
+	ListAllWebsites      = (*Client).listAllWebsites
+	FindWebsitesByDomain = (*Client).findWebsitesByDomain
+	FindAllByDomain      = (*BulkReader).findAllByDomain
+)
