@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -133,35 +132,6 @@ func validationDetail(op, what, field, msg string) (summary, detail string) {
 	}
 	return "Website Rejected by the Server",
 		fmt.Sprintf("Could not %s %s: the server rejected the field %q: %q. Correct the value and apply again.", op, what, field, msg)
-}
-
-// tflogLogger hands the client's log messages to tflog, with the context
-// of the Terraform operation they belong to. The client never puts the API
-// key or a password in its fields; as a second line of defence, mask (the
-// API key and the extra headers' values) is masked out of every message
-// and field.
-type tflogLogger struct {
-	mask []string
-}
-
-func (l tflogLogger) masked(ctx context.Context) context.Context {
-	if len(l.mask) == 0 {
-		return ctx
-	}
-	ctx = tflog.MaskMessageStrings(ctx, l.mask...)
-	return tflog.MaskAllFieldValuesStrings(ctx, l.mask...)
-}
-
-func (l tflogLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Debug(l.masked(ctx), msg, fields)
-}
-
-func (l tflogLogger) Info(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Info(l.masked(ctx), msg, fields)
-}
-
-func (l tflogLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Warn(l.masked(ctx), msg, fields)
 }
 
 // addCreateError reports a failed create; a create whose outcome could not

@@ -220,7 +220,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 			fmt.Sprintf("The base URL %q uses plain http://, so the TLS settings (ca_*, cert_*, key_*, skip_verify, or "+
 				"their ANALYTICS_* environment variables) have no effect. Use https:// if the installation serves it.", u.Redacted()))
 	}
-	logger := tflogLogger{mask: network.secrets(apiKey)}
+	logger := &tflogLogger{}
 	c, err := client.New(baseURL, apiKey, client.Options{
 		Timeout:        timeout,
 		Version:        p.version,
@@ -234,6 +234,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 		resp.Diagnostics.AddError("Unable to Create Analytics API Client", err.Error())
 		return
 	}
+	logger.mask = c.Secrets()
 	tflog.Debug(logger.masked(ctx), "configured analytics API client", network.logFields(map[string]any{"base_url": c.BaseURL(),
 		"timeout": timeout.String(), "max_retries": retry.MaxRetries, "requests_per_minute": retry.RequestsPerMinute}))
 

@@ -365,15 +365,3 @@ func (ns networkSettings) logFields(fields map[string]any) map[string]any {
 	}
 	return fields
 }
-
-// secrets are the values the provider's log lines must never show: the API
-// key and the extra headers' values (see tflogLogger).
-func (ns networkSettings) secrets(apiKey string) []string {
-	out := []string{apiKey}
-	for _, v := range ns.headers {
-		if len(v) >= client.MinRedactedLength {
-			out = append(out, v)
-		}
-	}
-	return out
-}
