@@ -184,6 +184,30 @@ func addVanishedError(diags *diag.Diagnostics, op, domain, id string, key *websi
 			"were really deleted, remove them from the state with terraform state rm.", op, domain, id, keyUser(key)))
 }
 
+// addClientCertError reports a client certificate or key that does not
+// parse or a pair that does not belong together.
+func addClientCertError(diags *diag.Diagnostics, err error, certSrc, keySrc settingSource) {
+	var ce *client.TLSConfigError
+	part := client.TLSPartClientPair
+	if errors.As(err, &ce) {
+		part = ce.Part
+		err = ce.Err
+	}
+	switch part {
+	case client.TLSPartClientCert:
+		diags.AddAttributeError(certSrc.path, "Invalid Client Certificate",
+			fmt.Sprintf("The client certificate in %s is not usable: %s. Give a PEM certificate in %s.", certSrc.name, err, certSetting.names()))
+	case client.TLSPartClientKey:
+		diags.AddAttributeError(keySrc.path, "Invalid Client Key",
+			fmt.Sprintf("The private key in %s is not usable: %s. Give the certificate's unencrypted PEM private key in %s.",
+				keySrc.name, err, keySetting.names()))
+	default:
+		diags.AddAttributeError(keySrc.path, "Client Certificate and Key Do Not Match",
+			fmt.Sprintf("The private key in %s does not belong to the certificate in %s (%s). Give the key that was "+
+				"issued with the certificate.", keySrc.name, certSrc.name, err))
+	}
+}
+
 // addTLSError reports a failed TLS connection: what is wrong with the
 // certificate or the handshake, and the setting that fixes it.
 func addTLSError(diags *diag.Diagnostics, op, what string, te *client.TLSError) {

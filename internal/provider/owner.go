@@ -115,23 +115,6 @@ func remember(ctx context.Context, p privateSetter, o *websiteOwner, diags *diag
 	diags.Append(p.SetKey(ctx, ownerKey, raw)...)
 }
 
-// keyOwner returns the user the API key belongs to, fetched once per run, or
-// nil on servers without GET /account (older builds).
-func (d *providerData) keyOwner(ctx context.Context) (*websiteOwner, error) {
-	a, err := d.client.Account(ctx)
-	if errors.Is(err, client.ErrAccountUnsupported) {
-		d.logNoAccount.Do(func() {
-			tflog.Debug(ctx, "this server has no GET /api/v1/account (an older build): the owner of websites cannot be "+
-				"checked; a refresh in which every managed website vanishes at once is refused instead")
-		})
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return ownerOf(a), nil
-}
-
 // checkOwner fails when the website's remembered owner is not the key's
 // user. key is nil when the server cannot tell (older builds).
 func checkOwner(diags *diag.Diagnostics, op string, m websiteResourceModel, remembered, key *websiteOwner) bool {
