@@ -169,7 +169,7 @@ func addOwnerMismatch(diags *diag.Diagnostics, op, domain, id string, remembered
 }
 
 // addVanishedError reports a website that the API reports missing but that
-// the vanishGuard did not let leave the state.
+// the missingWebsiteGuard did not let leave the state.
 func addVanishedError(diags *diag.Diagnostics, op, domain, id string, key *websiteOwner, err error) {
 	if !errors.Is(err, errVanished) {
 		diags.AddError("Timed Out Talking to the Analytics API",

@@ -25,7 +25,7 @@ type providerData struct {
 	websites *client.BulkReader
 	// guard decides whether a website whose owner is unknown may leave the
 	// state (see owner.go).
-	guard *vanishGuard
+	guard *missingWebsiteGuard
 	// statistics is the budget of the plan-time statistics checks of the
 	// websites a plan destroys (see website_destroy.go).
 	statistics *statisticsBudget
@@ -46,7 +46,7 @@ func newProviderData(c *client.Client) *providerData {
 	return &providerData{
 		client:   c,
 		websites: client.NewBulkReader(c, client.BulkReaderOptions{}),
-		guard:    newVanishGuard(0),
+		guard:    newMissingWebsiteGuard(0),
 
 		statistics: newStatisticsBudget(),
 	}

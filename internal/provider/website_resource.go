@@ -246,7 +246,7 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 				return
 			}
 		}
-		if !r.mayForget(ctx, op, "read", state, remembered, owner, &resp.Diagnostics) {
+		if !r.mayLeaveState(ctx, op, "read", state, remembered, owner, &resp.Diagnostics) {
 			return
 		}
 		tflog.Warn(ctx, "website not found on the server; removing it from the state so that it is planned for creation",
@@ -306,17 +306,17 @@ func (r *websiteResource) keyOwnerOf(ctx context.Context, op string, m websiteRe
 	return owner, checkOwner(diags, op, m, remembered, owner)
 }
 
-// mayForget decides whether a website the API reports missing (the
+// mayLeaveState decides whether a website the API reports missing (the
 // application's own "not found", at a base URL proven to serve the API) may
 // leave the state, or adds an error. It may when its remembered owner is the
-// key's user; when the owner is unknown, the vanishGuard decides.
-func (r *websiteResource) mayForget(ctx context.Context, op *guardOp, verb string, m websiteResourceModel,
+// key's user; when the owner is unknown, the missingWebsiteGuard decides.
+func (r *websiteResource) mayLeaveState(ctx context.Context, op *guardedOp, verb string, m websiteResourceModel,
 	remembered, owner *websiteOwner, diags *diag.Diagnostics,
 ) bool {
 	if remembered != nil && owner != nil {
 		return true // same user (checkOwner passed): it was deleted
 	}
-	err := op.mayForget(ctx)
+	err := op.mayLeaveState(ctx)
 	if err == nil {
 		return true
 	}
@@ -437,7 +437,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	err := c.DeleteWebsite(ctx, id)
 	r.data.websites.Forget(id)
 	if errors.Is(err, client.ErrNotFound) {
-		if !r.mayForget(ctx, op, "delete", state, remembered, owner, &resp.Diagnostics) {
+		if !r.mayLeaveState(ctx, op, "delete", state, remembered, owner, &resp.Diagnostics) {
 			return
 		}
 		tflog.Info(ctx, "website already deleted", map[string]any{"id": id})
