@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -50,38 +52,61 @@ func domainValidator() validator.String {
 	}
 }
 
-// setStrings returns the known, non-null string elements of a set value.
-func setStrings(v types.Set) []string {
-	var out []string
-	for _, e := range v.Elements() {
-		if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
-			out = append(out, s.ValueString())
-		}
-	}
-	return out
+// setCheck is a plan-time validator of a set of strings: a null entry,
+// which Terraform accepts in a set of strings but the API cannot be sent,
+// is refused, and check adds the errors of the known entries.
+type setCheck struct {
+	description string
+	attr        string // named in messages
+	summary     string // of the error for a null entry
+	check       func(entries []string, at path.Path, diags *diag.Diagnostics)
 }
 
-// hasNullElement reports whether a set has a null element, which Terraform
-// accepts in a set of strings but the API cannot be sent.
-func hasNullElement(v types.Set) bool {
-	for _, e := range v.Elements() {
-		if e.IsNull() {
-			return true
+func (v setCheck) Description(context.Context) string { return v.description }
+
+func (v setCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v setCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var entries []string
+	hasNull := false
+	for _, e := range req.ConfigValue.Elements() {
+		hasNull = hasNull || e.IsNull()
+		if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			entries = append(entries, s.ValueString())
 		}
 	}
-	return false
+	if hasNull {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary,
+			"In "+v.attr+", an entry is null; remove it (compact() drops null entries from a list).")
+	}
+	v.check(entries, req.Path, &resp.Diagnostics)
 }
 
 // excludeIPsValidator checks that every entry is an IPv4/IPv6 address or
 // CIDR range, and that no two entries denote the same address or range.
-type excludeIPsValidator struct{}
-
-func (excludeIPsValidator) Description(context.Context) string {
-	return "each entry must be an IPv4 or IPv6 address or a CIDR range, listed once"
-}
-
-func (v excludeIPsValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
+var excludeIPsValidator = setCheck{
+	description: "each entry must be an IPv4 or IPv6 address or a CIDR range, listed once",
+	attr:        "exclude_ips",
+	summary:     "Invalid IP Exclusion",
+	check: func(entries []string, at path.Path, diags *diag.Diagnostics) {
+		seen := map[string]string{}
+		for _, s := range entries {
+			norm, problem := normalizeIPEntry(s)
+			if problem != "" {
+				diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, "+problem+".")
+				continue
+			}
+			if prev, dup := seen[norm]; dup {
+				diags.AddAttributeError(at, "Duplicate IP Exclusion",
+					fmt.Sprintf("In exclude_ips, %q and %q denote the same address or range (%s); keep only one.", prev, s, norm))
+				continue
+			}
+			seen[norm] = s
+		}
+	},
 }
 
 // normalizeIPEntry returns the canonical text of an address or range, or an
@@ -108,39 +133,22 @@ func normalizeIPEntry(s string) (string, string) {
 	return a.String(), ""
 }
 
-func (excludeIPsValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if hasNullElement(req.ConfigValue) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP Exclusion",
-			"In exclude_ips, an entry is null; remove it (compact() drops null entries from a list).")
-	}
-	seen := map[string]string{}
-	for _, s := range setStrings(req.ConfigValue) {
-		norm, problem := normalizeIPEntry(s)
-		if problem != "" {
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP Exclusion", "In exclude_ips, "+problem+".")
-			continue
-		}
-		if prev, dup := seen[norm]; dup {
-			resp.Diagnostics.AddAttributeError(req.Path, "Duplicate IP Exclusion",
-				fmt.Sprintf("In exclude_ips, %q and %q denote the same address or range (%s); keep only one.", prev, s, norm))
-			continue
-		}
-		seen[norm] = s
-	}
-}
-
 // excludeParamsValidator checks query parameter names.
-type excludeParamsValidator struct{}
-
-func (excludeParamsValidator) Description(context.Context) string {
-	return "each entry must be a query parameter name, or \"&\" alone for every parameter"
-}
-
-func (v excludeParamsValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
+var excludeParamsValidator = setCheck{
+	description: "each entry must be a query parameter name, or \"&\" alone for every parameter",
+	attr:        "exclude_params",
+	summary:     "Invalid Query Parameter Exclusion",
+	check: func(entries []string, at path.Path, diags *diag.Diagnostics) {
+		for _, s := range entries {
+			if p := paramProblem(s); p != "" {
+				diags.AddAttributeError(at, "Invalid Query Parameter Exclusion", "In exclude_params, "+p+".")
+			}
+		}
+		if len(entries) > 1 && slices.Contains(entries, "&") {
+			diags.AddAttributeError(at, "Conflicting Query Parameter Exclusions",
+				"In exclude_params, \"&\" already excludes every query parameter; remove the other entries or the \"&\".")
+		}
+	},
 }
 
 func paramProblem(s string) string {
@@ -155,31 +163,6 @@ func paramProblem(s string) string {
 		return fmt.Sprintf("%q is not a bare query parameter name (it contains one of & = ? #); give only the name, e.g. \"utm_source\"", s)
 	}
 	return ""
-}
-
-func (excludeParamsValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if hasNullElement(req.ConfigValue) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Query Parameter Exclusion",
-			"In exclude_params, an entry is null; remove it (compact() drops null entries from a list).")
-	}
-	entries := setStrings(req.ConfigValue)
-	for _, s := range entries {
-		if p := paramProblem(s); p != "" {
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Query Parameter Exclusion", "In exclude_params, "+p+".")
-		}
-	}
-	if len(entries) > 1 {
-		for _, s := range entries {
-			if s == "&" {
-				resp.Diagnostics.AddAttributeError(req.Path, "Conflicting Query Parameter Exclusions",
-					"In exclude_params, \"&\" already excludes every query parameter; remove the other entries or the \"&\".")
-				break
-			}
-		}
-	}
 }
 
 // maxPasswordLength is the server's limit on password (max:128).

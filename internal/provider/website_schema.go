@@ -202,7 +202,7 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 					"Terraform set it clears it on the server once, then leaves it unmanaged.",
 				ElementType: types.StringType,
 				Optional:    true,
-				Validators:  []validator.Set{excludeParamsValidator{}},
+				Validators:  []validator.Set{excludeParamsValidator},
 			},
 			"exclude_ips": schema.SetAttribute{
 				MarkdownDescription: "IPv4/IPv6 addresses and CIDR ranges whose hits are not tracked (API field " +
@@ -213,7 +213,7 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 				Optional:    true,
 				Computed:    true,
 				Default:     setdefault.StaticValue(stringSetValue(nil)),
-				Validators:  []validator.Set{excludeIPsValidator{}},
+				Validators:  []validator.Set{excludeIPsValidator},
 			},
 			"created_at": schema.StringAttribute{
 				MarkdownDescription: "When the website was created (RFC 3339, API field `created_at`).",
