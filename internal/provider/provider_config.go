@@ -19,11 +19,6 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// The provider's configuration, in one pass: the provider block, each
-// attribute falling back to its environment variable, becomes the client's
-// Options and the tracking code, checked on the way, and yields the
-// providerData that resources and data sources share (resolveProviderData).
-
 // Environment variables read when the matching attribute is not set. Those
 // of the network path are named as in HashiCorp's own providers of
 // self-hosted servers (nomad, consul): ANALYTICS_<ATTRIBUTE>.
@@ -138,10 +133,12 @@ func (r settingRule) source(v types.String) string {
 	return r.attr
 }
 
-// resolveProviderData turns the provider block into what resources and data
-// sources share: the client (its Options from the timeout, retry, TLS and
-// header settings), the log mask and the tracking code. It returns nil
-// after an error.
+// resolveProviderData is the provider's configuration, in one pass: the
+// provider block, each attribute falling back to its environment variable
+// and checked on the way, becomes what resources and data sources share:
+// the client (its Options from the timeout, retry, TLS and header
+// settings), the log mask (the client's Secrets) and the tracking code. It
+// returns nil after an error.
 func resolveProviderData(ctx context.Context, cfg providerModel, version, terraformVersion string,
 	diags *diag.Diagnostics,
 ) *providerData {

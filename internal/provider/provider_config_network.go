@@ -16,10 +16,6 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// The network part of the configuration pass (provider_config.go): the TLS
-// and header settings, from the provider block or the environment, become
-// the client's Options.TLS and Options.Headers.
-
 // pemSetting is a PEM input given either as a file or as text: ca, cert or
 // key.
 type pemSetting struct {
@@ -48,12 +44,14 @@ type networkSettings struct {
 	log     map[string]any
 }
 
-// resolveNetwork turns the TLS and header settings into client options,
-// checking them: a file that cannot be read, PEM that does not parse, a
-// certificate without its key or one that does not match it fail here, at
-// plan time, naming the setting and its environment variable. ("A
-// certificate needs its key" is no AlsoRequires in the schema: either may
-// come from the environment.)
+// resolveNetwork is the network part of the configuration pass
+// (resolveProviderData): it turns the TLS and header settings, from the
+// provider block or the environment, into the client's Options.TLS and
+// Options.Headers, checking them: a file that cannot be read, PEM that does
+// not parse, a certificate without its key or one that does not match it
+// fail here, at plan time, naming the setting and its environment variable.
+// ("A certificate needs its key" is no AlsoRequires in the schema: either
+// may come from the environment.)
 func resolveNetwork(cfg providerModel, diags *diag.Diagnostics) networkSettings {
 	ns := networkSettings{log: map[string]any{}}
 	tlsOpts := &client.TLS{}
