@@ -427,3 +427,8 @@ func (c *Client) redactErr(err error) error {
 	}
 	return err
 }
+
+// Secrets returns what the client redacts from its errors: the API key and
+// the extra headers' values long enough to be secrets. A caller that logs
+// on the client's behalf masks the same values.
+func (c *Client) Secrets() []string { return append([]string(nil), c.secrets...) }

@@ -3,12 +3,19 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strings"
 	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"golang.org/x/net/idna"
 )
+
+// The domain's canonical form, the one rule behind the domain validator
+// (domainValidator) and provider::analytics::canonical_domain: what the
+// server stores (canonicalDomain), why it would refuse or rewrite a domain
+// (domainProblem), and the canonical form of a URL or host name
+// (canonicalDomainOf).
 
 // canonicalDomainFunction is provider::analytics::canonical_domain.
 type canonicalDomainFunction struct{}
@@ -110,4 +117,146 @@ func canonicalDomainOf(s string) (string, string) {
 		return "", p
 	}
 	return d, ""
+}
+
+// maxDomainLength is the server's limit on domain (max:255).
+const maxDomainLength = 255
+
+// canonicalDomain rewrites a domain the way the server does before it
+// validates and stores it: lower case, every "http://" and "https://"
+// removed, and, when the result starts with "www.", every "www." removed.
+func canonicalDomain(s string) string {
+	s = strings.ToLower(s)
+	s = strings.ReplaceAll(s, "http://", "")
+	s = strings.ReplaceAll(s, "https://", "")
+	if strings.HasPrefix(s, "www.") {
+		s = strings.ReplaceAll(s, "www.", "")
+	}
+	return s
+}
+
+// domainProblem returns why the server would refuse domain or store it in
+// another form, as a sentence that says how to fix it, or "" when the domain
+// is accepted as it is.
+func domainProblem(domain string) string {
+	switch {
+	case domain == "":
+		return "The domain must not be empty. Set it to the host name of the website, e.g. \"example.com\"."
+	case strings.TrimSpace(domain) == "":
+		return "The domain is only white space. Set it to the host name of the website, e.g. \"example.com\"."
+	case strings.ContainsFunc(domain, unicode.IsSpace):
+		return fmt.Sprintf("The domain %q contains white space or a line break. %s",
+			domain, suggestDomain(strings.Join(strings.Fields(domain), "")))
+	}
+	if scheme, rest, ok := strings.Cut(domain, "://"); ok && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+		return fmt.Sprintf("The domain %q starts with the URL scheme %q, which the server does not remove (it only "+
+			"removes http:// and https://) and refuses. %s", domain, scheme+"://", suggestDomain(rest))
+	}
+	canonical := canonicalDomain(domain)
+	if canonical == "" {
+		return fmt.Sprintf("The domain %q is empty once the server removes the scheme and \"www.\". Set it to the "+
+			"host name of the website, e.g. \"example.com\".", domain)
+	}
+	p := canonicalProblem(canonical)
+	if p == "" && canonical != domain {
+		return fmt.Sprintf("The server stores the domain %q as %q (it lower-cases domains and removes the scheme "+
+			"and a leading \"www.\"). Set domain = %q so that plans stay stable.", domain, canonical, canonical)
+	}
+	return p
+}
+
+// suggestDomain proposes fixed, a shortened form of a refused domain, when
+// the server accepts it (possibly after its own rewriting).
+func suggestDomain(fixed string) string {
+	if c, p := canonicalDomainOf(fixed); p == "" {
+		return fmt.Sprintf("Set domain = %q.", c)
+	}
+	return "Set it to the bare host name of the website, e.g. \"example.com\"."
+}
+
+// canonicalProblem checks a domain already in canonical form.
+func canonicalProblem(d string) string {
+	if i := strings.IndexAny(d, "/?#"); i >= 0 {
+		return fmt.Sprintf("The domain %q contains a path or query (%q); the server does not strip it and refuses "+
+			"the domain. %s", d, d[i:], suggestDomain(d[:i]))
+	}
+	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
+		ascii, err := idna.Lookup.ToASCII(d)
+		if err != nil {
+			return fmt.Sprintf("The domain %q is not a valid internationalised domain name (%v). "+
+				"The server only accepts ASCII host names; give the punycode (xn--) form.", d, err)
+		}
+		return fmt.Sprintf("The domain %q contains non-ASCII characters, which the server refuses. "+
+			"Give its ASCII (punycode) form instead: domain = %q.", d, ascii)
+	}
+	if i := strings.LastIndex(d, "@"); i >= 0 && !strings.ContainsAny(d[:i], "/?#") {
+		// The part before "@" may be a password: it is not repeated.
+		return fmt.Sprintf("The domain contains user information (text before \"@\"), which is not part of a host "+
+			"name and which the server refuses. %s", suggestDomain(d[i+1:]))
+	}
+	if ip, ok := ipv6Host(d); ok {
+		return fmt.Sprintf("The domain %q is an IPv6 address (%s); the server accepts only host names and IPv4 "+
+			"addresses (\"Invalid domain name.\"). Use the website's host name, e.g. \"example.com\".", d, ip)
+	}
+	if host, port, ok := strings.Cut(d, ":"); ok {
+		return fmt.Sprintf("The domain %q contains a port (%q); websites are tracked per host name. Set %q.", d, port, host)
+	}
+	if trimmed := strings.TrimRight(d, "."); trimmed != d && trimmed != "" {
+		return fmt.Sprintf("The domain %q ends with a dot (a fully qualified name), which the server refuses. %s",
+			d, suggestDomain(trimmed))
+	}
+	if len(d) > maxDomainLength {
+		return fmt.Sprintf("The domain is %d characters long; the server accepts at most %d. Use the website's real "+
+			"host name.", len(d), maxDomainLength)
+	}
+	if !isHostname(d) && !isIPv4(d) {
+		return fmt.Sprintf("The domain %q is not a valid host name (the server answers \"Invalid domain name.\"). "+
+			"Use dot-separated labels of letters, digits and hyphens (not starting or ending with a hyphen, at most "+
+			"63 characters each), ending in a non-numeric top-level label, e.g. \"www2.example.com\", or an IPv4 address.", d)
+	}
+	return ""
+}
+
+// ipv6Host reports whether d is an IPv6 address, bare ("2001:db8::1") or in
+// brackets with an optional port ("[2001:db8::1]:8080").
+func ipv6Host(d string) (string, bool) {
+	host := d
+	if strings.HasPrefix(d, "[") {
+		end := strings.Index(d, "]")
+		if end < 0 {
+			return "", false
+		}
+		host = d[1:end]
+	} else if strings.Count(d, ":") < 2 {
+		return "", false
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil || !a.Is6() {
+		return "", false
+	}
+	return a.String(), true
+}
+
+func isHostname(d string) bool {
+	labels := strings.Split(d, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if len(l) == 0 || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, r := range l {
+			if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
+				return false
+			}
+		}
+	}
+	tld := labels[len(labels)-1]
+	return strings.ContainsFunc(tld, func(r rune) bool { return r < '0' || r > '9' })
+}
+
+func isIPv4(d string) bool {
+	a, err := netip.ParseAddr(d)
+	return err == nil && a.Is4()
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -135,35 +134,6 @@ func validationDetail(op, what, field, msg string) (summary, detail string) {
 		fmt.Sprintf("Could not %s %s: the server rejected the field %q: %q. Correct the value and apply again.", op, what, field, msg)
 }
 
-// tflogLogger hands the client's log messages to tflog, with the context
-// of the Terraform operation they belong to. The client never puts the API
-// key or a password in its fields; as a second line of defence, mask (the
-// API key and the extra headers' values) is masked out of every message
-// and field.
-type tflogLogger struct {
-	mask []string
-}
-
-func (l tflogLogger) masked(ctx context.Context) context.Context {
-	if len(l.mask) == 0 {
-		return ctx
-	}
-	ctx = tflog.MaskMessageStrings(ctx, l.mask...)
-	return tflog.MaskAllFieldValuesStrings(ctx, l.mask...)
-}
-
-func (l tflogLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Debug(l.masked(ctx), msg, fields)
-}
-
-func (l tflogLogger) Info(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Info(l.masked(ctx), msg, fields)
-}
-
-func (l tflogLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Warn(l.masked(ctx), msg, fields)
-}
-
 // addCreateError reports a failed create; a create whose outcome could not
 // be told gets its own diagnostic, since the website may exist, and so does
 // one that left several websites with the domain.
@@ -199,7 +169,7 @@ func addOwnerMismatch(diags *diag.Diagnostics, op, domain, id string, remembered
 }
 
 // addVanishedError reports a website that the API reports missing but that
-// the vanishGuard did not let leave the state.
+// the missingWebsiteGuard did not let leave the state.
 func addVanishedError(diags *diag.Diagnostics, op, domain, id string, key *websiteOwner, err error) {
 	if !errors.Is(err, errVanished) {
 		diags.AddError("Timed Out Talking to the Analytics API",
@@ -212,6 +182,30 @@ func addVanishedError(diags *diag.Diagnostics, op, domain, id string, key *websi
 			"That is what a valid API key of another user of the installation looks like, so the state was kept as "+
 			"it is. Check the provider's api_key (or the ANALYTICS_API_KEY environment variable). If the websites "+
 			"were really deleted, remove them from the state with terraform state rm.", op, domain, id, keyUser(key)))
+}
+
+// addClientCertError reports a client certificate or key that does not
+// parse or a pair that does not belong together.
+func addClientCertError(diags *diag.Diagnostics, err error, certSrc, keySrc settingSource) {
+	var ce *client.TLSConfigError
+	part := client.TLSPartClientPair
+	if errors.As(err, &ce) {
+		part = ce.Part
+		err = ce.Err
+	}
+	switch part {
+	case client.TLSPartClientCert:
+		diags.AddAttributeError(certSrc.path, "Invalid Client Certificate",
+			fmt.Sprintf("The client certificate in %s is not usable: %s. Give a PEM certificate in %s.", certSrc.name, err, certSetting.names()))
+	case client.TLSPartClientKey:
+		diags.AddAttributeError(keySrc.path, "Invalid Client Key",
+			fmt.Sprintf("The private key in %s is not usable: %s. Give the certificate's unencrypted PEM private key in %s.",
+				keySrc.name, err, keySetting.names()))
+	default:
+		diags.AddAttributeError(keySrc.path, "Client Certificate and Key Do Not Match",
+			fmt.Sprintf("The private key in %s does not belong to the certificate in %s (%s). Give the key that was "+
+				"issued with the certificate.", keySrc.name, certSrc.name, err))
+	}
 }
 
 // addTLSError reports a failed TLS connection: what is wrong with the

@@ -14,32 +14,15 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Who owns a website, and when a website may leave the state.
-//
-// The API answers "Resource not found." both for a website that was deleted
-// and for one that belongs to another user of the installation, so a
-// pipeline given another user's (valid) key would see every managed website
-// vanish. Two defences:
-//
-//   - Where the server answers GET /account (newer builds), the provider
-//     learns once per run which user the key belongs to, and remembers in
-//     each website's private state the user that created or imported it
-//     (ownerKey). A website whose remembered owner is not the key's user is
-//     never read, changed, deleted or dropped: the operation fails naming
-//     both users. A website whose owner is the key's user and that the API
-//     reports missing was really deleted.
-//   - Where the owner is not known (older builds without /account, or a
-//     state written by provider 0.1.0 that has not been refreshed since), a
-//     "not found" goes through the vanishGuard: it may leave the state only
-//     if this run has also found a website, or if it is the only one that
-//     vanished. A refresh in which every managed website vanishes at once
-//     fails instead.
-//
-// The client, for its part, reports client.ErrNotFound only for the
-// application's own answer at a base URL proven to serve the API, so a
-// wrong base_url never reaches these rules (see client.ErrNotAPI).
-
-// ownerKey is the private state key of a website's websiteOwner.
+// ownerKey is the private state key of a website's owner: the user that
+// created or imported it (remember). The API answers "Resource not found."
+// both for a website that was deleted and for one that belongs to another
+// user of the installation, so a pipeline given another user's (valid) key
+// would see every managed website vanish. Where the server answers GET
+// /account (newer builds), the provider learns once per run whose the key
+// is (providerData.keyOwner) and checkOwner refuses the websites of another
+// user; a website of the key's user that the API reports missing was really
+// deleted. Where the owner is not known, missingWebsiteGuard decides.
 const ownerKey = "owner"
 
 // websiteOwner is a user of the installation, as GET /account describes it.
@@ -101,8 +84,7 @@ func rememberedOwner(ctx context.Context, p privateGetter, diags *diag.Diagnosti
 // remember stores o's id as the website's owner in its private state. Only
 // the id: Terraform writes the whole state file after every change, so each
 // byte of a website's state costs a little in every step of an apply of
-// many websites (a name and an e-mail address made a destroy of 500 about
-// a tenth slower; see BENCHMARKS.md). Messages name the key's user in full.
+// many websites (see BENCHMARKS.md). Messages name the key's user in full.
 func remember(ctx context.Context, p privateSetter, o *websiteOwner, diags *diag.Diagnostics) {
 	if o == nil || p == nil {
 		return
@@ -115,25 +97,10 @@ func remember(ctx context.Context, p privateSetter, o *websiteOwner, diags *diag
 	diags.Append(p.SetKey(ctx, ownerKey, raw)...)
 }
 
-// keyOwner returns the user the API key belongs to, fetched once per run, or
-// nil on servers without GET /account (older builds).
-func (d *providerData) keyOwner(ctx context.Context) (*websiteOwner, error) {
-	a, err := d.client.Account(ctx)
-	if errors.Is(err, client.ErrAccountUnsupported) {
-		d.logNoAccount.Do(func() {
-			tflog.Debug(ctx, "this server has no GET /api/v1/account (an older build): the owner of websites cannot be "+
-				"checked; a refresh in which every managed website vanishes at once is refused instead")
-		})
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return ownerOf(a), nil
-}
-
 // checkOwner fails when the website's remembered owner is not the key's
-// user. key is nil when the server cannot tell (older builds).
+// user: such a website is never read, changed, deleted or dropped, and the
+// error names both users. key is nil when the server cannot tell (older
+// builds).
 func checkOwner(diags *diag.Diagnostics, op string, m websiteResourceModel, remembered, key *websiteOwner) bool {
 	if remembered == nil || key == nil || remembered.ID == key.ID {
 		return true
@@ -142,13 +109,19 @@ func checkOwner(diags *diag.Diagnostics, op string, m websiteResourceModel, reme
 	return false
 }
 
-// Defaults of vanishGuard.
-const defaultVanishQuiet = time.Second
+// defaultQuietPeriod is how long no read or delete must have started or
+// ended before missingWebsiteGuard gives its verdict.
+const defaultQuietPeriod = time.Second
 
-// vanishGuard decides, for the websites of one run whose owner is unknown,
-// whether a "not found" may remove a website from the state. One guard
-// serves every read and delete of a provider instance (one Terraform
-// command).
+// missingWebsiteGuard decides, for the websites whose owner is unknown
+// (older builds without GET /account, or a state written by provider 0.1.0
+// that has not been refreshed since), whether one the API reports missing
+// may leave the state, so that a refresh with another user's key, in which
+// every managed website vanishes at once, fails instead. One guard serves
+// every read and delete of a provider instance (one Terraform command).
+// (The client reports client.ErrNotFound only for the application's own
+// answer at a base URL proven to serve the API, so a wrong base_url never
+// comes here: see client.ErrNotAPI.)
 //
 // Terraform reads the managed websites concurrently without saying how many
 // there are. A missing website may leave the state at once when the run has
@@ -157,42 +130,44 @@ const defaultVanishQuiet = time.Second
 // is under way and none has started for the quiet period: if it is then the
 // only missing one, it may leave; if several vanished and none was found,
 // every one of them is refused, and so is every later one of the run.
-type vanishGuard struct {
+type missingWebsiteGuard struct {
 	quiet time.Duration
 
-	mu      sync.Mutex
-	active  int // operations under way that have not reported missing
-	waiting int // missing websites waiting for the verdict
-	found   int // operations that found their website
-	alone   int // websites allowed to leave while nothing was found
-	refused bool
-	last    time.Time     // last start or end of an operation
-	changed chan struct{} // closed and replaced whenever the above change
+	mu                 sync.Mutex
+	active             int           // operations under way that have not reported missing
+	waiting            int           // missing websites waiting for the verdict
+	found              int           // operations that found their website
+	leftWhileNoneFound int           // websites allowed to leave while nothing was found
+	refused            bool          // once set, every website reported missing in the run is refused
+	last               time.Time     // last start or end of an operation
+	changed            chan struct{} // closed and replaced whenever the above change
 }
 
-func newVanishGuard(quiet time.Duration) *vanishGuard {
+func newMissingWebsiteGuard(quiet time.Duration) *missingWebsiteGuard {
 	if quiet <= 0 {
-		quiet = defaultVanishQuiet
+		quiet = defaultQuietPeriod
 	}
-	return &vanishGuard{quiet: quiet, changed: make(chan struct{})}
+	return &missingWebsiteGuard{quiet: quiet, changed: make(chan struct{})}
 }
 
-// guardOp is one read or delete of a managed website.
-type guardOp struct {
-	g    *vanishGuard
+// guardedOp is one read or delete of a managed website.
+type guardedOp struct {
+	g    *missingWebsiteGuard
 	done bool
 }
 
-// begin registers an operation; end it with found, or ask mayForget.
-func (g *vanishGuard) begin() *guardOp {
+// begin registers an operation; end it with found, or ask mayLeaveState.
+func (g *missingWebsiteGuard) begin() *guardedOp {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.active++
-	g.touchLocked()
-	return &guardOp{g: g}
+	g.markChangedLocked()
+	return &guardedOp{g: g}
 }
 
-func (g *vanishGuard) touchLocked() {
+// markChangedLocked records that an operation started or ended, and wakes
+// the waiting verdicts. The caller holds g.mu.
+func (g *missingWebsiteGuard) markChangedLocked() {
 	g.last = time.Now()
 	close(g.changed)
 	g.changed = make(chan struct{})
@@ -200,7 +175,7 @@ func (g *vanishGuard) touchLocked() {
 
 // end reports that the operation ended without a verdict to ask for (an
 // error, or a website found when found is true). It is safe to call twice.
-func (op *guardOp) end(found bool) {
+func (op *guardedOp) end(found bool) {
 	g := op.g
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -212,15 +187,15 @@ func (op *guardOp) end(found bool) {
 	if found {
 		g.found++
 	}
-	g.touchLocked()
+	g.markChangedLocked()
 }
 
-// errVanished is returned by mayForget when a website may not leave.
+// errVanished is returned by mayLeaveState when a website may not leave.
 var errVanished = errors.New("every managed website read so far in this run vanished at once")
 
-// mayForget waits for the verdict on a website the API reported missing:
-// nil means it may leave the state.
-func (op *guardOp) mayForget(ctx context.Context) error {
+// mayLeaveState waits for the verdict on a website the API reported
+// missing: nil means it may leave the state.
+func (op *guardedOp) mayLeaveState(ctx context.Context) error {
 	g := op.g
 	g.mu.Lock()
 	if !op.done {
@@ -228,10 +203,10 @@ func (op *guardOp) mayForget(ctx context.Context) error {
 		g.active--
 	}
 	g.waiting++
-	g.touchLocked()
+	g.markChangedLocked()
 	defer func() {
 		g.waiting--
-		g.touchLocked()
+		g.markChangedLocked()
 		g.mu.Unlock()
 	}()
 	for {
@@ -243,11 +218,11 @@ func (op *guardOp) mayForget(ctx context.Context) error {
 		}
 		quietFor := time.Since(g.last)
 		if g.active == 0 && quietFor >= g.quiet {
-			if g.waiting >= 2 || g.alone >= 1 {
+			if g.waiting >= 2 || g.leftWhileNoneFound >= 1 {
 				g.refused = true
 				return errVanished
 			}
-			g.alone++
+			g.leftWhileNoneFound++
 			return nil
 		}
 		wait := g.quiet - quietFor

@@ -15,25 +15,25 @@ const testQuiet = 30 * time.Millisecond
 
 // missing runs n operations that all find nothing, concurrently, and
 // returns their verdicts.
-func missing(g *vanishGuard, n int) []error {
-	ops := make([]*guardOp, n)
+func missing(g *missingWebsiteGuard, n int) []error {
+	ops := make([]*guardedOp, n)
 	for i := range ops {
 		ops[i] = g.begin()
 	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i, op := range ops {
-		wg.Go(func() { errs[i] = op.mayForget(context.Background()) })
+		wg.Go(func() { errs[i] = op.mayLeaveState(context.Background()) })
 	}
 	wg.Wait()
 	return errs
 }
 
-func TestVanishGuard(t *testing.T) {
+func TestMissingWebsiteGuard(t *testing.T) {
 	t.Parallel()
 	t.Run("one website deleted, nothing else read", func(t *testing.T) {
 		t.Parallel()
-		if errs := missing(newVanishGuard(testQuiet), 1); errs[0] != nil {
+		if errs := missing(newMissingWebsiteGuard(testQuiet), 1); errs[0] != nil {
 			t.Errorf("refused: %v", errs[0])
 		}
 	})
@@ -42,7 +42,7 @@ func TestVanishGuard(t *testing.T) {
 	for _, n := range []int{2, 3} {
 		t.Run(fmt.Sprintf("all %d websites vanished at once", n), func(t *testing.T) {
 			t.Parallel()
-			for i, err := range missing(newVanishGuard(testQuiet), n) {
+			for i, err := range missing(newMissingWebsiteGuard(testQuiet), n) {
 				if !errors.Is(err, errVanished) {
 					t.Errorf("website %d of %d: %v, want refused", i+1, n, err)
 				}
@@ -51,7 +51,7 @@ func TestVanishGuard(t *testing.T) {
 	}
 	t.Run("a second vanishes later in the run", func(t *testing.T) {
 		t.Parallel()
-		g := newVanishGuard(testQuiet)
+		g := newMissingWebsiteGuard(testQuiet)
 		if errs := missing(g, 1); errs[0] != nil {
 			t.Fatalf("first refused: %v", errs[0])
 		}
@@ -61,7 +61,7 @@ func TestVanishGuard(t *testing.T) {
 	})
 	t.Run("another website was found", func(t *testing.T) {
 		t.Parallel()
-		g := newVanishGuard(time.Hour) // the verdict must not wait for quiet
+		g := newMissingWebsiteGuard(time.Hour) // the verdict must not wait for quiet
 		g.begin().end(true)
 		for i, err := range missing(g, 2) {
 			if err != nil {
@@ -71,11 +71,11 @@ func TestVanishGuard(t *testing.T) {
 	})
 	t.Run("waits for a read under way", func(t *testing.T) {
 		t.Parallel()
-		g := newVanishGuard(testQuiet)
+		g := newMissingWebsiteGuard(testQuiet)
 		slow := g.begin()
 		done := make(chan error, 1)
 		op := g.begin()
-		go func() { done <- op.mayForget(context.Background()) }()
+		go func() { done <- op.mayLeaveState(context.Background()) }()
 		select {
 		case err := <-done:
 			t.Fatalf("decided while another read was under way: %v", err)
@@ -88,21 +88,21 @@ func TestVanishGuard(t *testing.T) {
 	})
 	t.Run("an operation that ended without a website does not hold the verdict", func(t *testing.T) {
 		t.Parallel()
-		g := newVanishGuard(testQuiet)
+		g := newMissingWebsiteGuard(testQuiet)
 		g.begin().end(false) // e.g. a read that failed
 		ctx, cancel := context.WithTimeout(context.Background(), 20*testQuiet)
 		defer cancel()
-		if err := g.begin().mayForget(ctx); err != nil {
+		if err := g.begin().mayLeaveState(ctx); err != nil {
 			t.Errorf("got %v, want the lone missing website let go once all is quiet", err)
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		t.Parallel()
-		g := newVanishGuard(time.Hour)
+		g := newMissingWebsiteGuard(time.Hour)
 		g.begin() // never ends
 		ctx, cancel := context.WithTimeout(context.Background(), testQuiet)
 		defer cancel()
-		if err := g.begin().mayForget(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		if err := g.begin().mayLeaveState(ctx); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("got %v, want the context's error", err)
 		}
 	})

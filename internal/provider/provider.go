@@ -4,14 +4,9 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"net"
-	"net/url"
-	"os"
-	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -25,12 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
-)
-
-// Environment variables read when the matching attribute is not configured.
-const (
-	EnvBaseURL = "ANALYTICS_BASE_URL"
-	EnvAPIKey  = "ANALYTICS_API_KEY"
 )
 
 var (
@@ -49,32 +38,35 @@ type analyticsProvider struct {
 	version string
 }
 
-type providerModel struct {
-	BaseURL           types.String `tfsdk:"base_url"`
-	APIKey            types.String `tfsdk:"api_key"`
-	Timeout           types.String `tfsdk:"timeout"`
-	MaxRetries        types.Int64  `tfsdk:"max_retries"`
-	RequestsPerMinute types.Int64  `tfsdk:"requests_per_minute"`
-	// The network path (provider_settings.go).
-	CAFile     types.String `tfsdk:"ca_file"`
-	CAPEM      types.String `tfsdk:"ca_pem"`
-	CertFile   types.String `tfsdk:"cert_file"`
-	CertPEM    types.String `tfsdk:"cert_pem"`
-	KeyFile    types.String `tfsdk:"key_file"`
-	KeyPEM     types.String `tfsdk:"key_pem"`
-	SkipVerify types.Bool   `tfsdk:"skip_verify"`
-	Headers    types.Map    `tfsdk:"headers"`
-	// The tracking code's settings (tracking_code.go).
-	TrackingURL        types.String `tfsdk:"tracking_url"`
-	TrackingRespectDNT types.Bool   `tfsdk:"tracking_respect_dnt"`
-}
-
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "analytics"
 	resp.Version = p.version
 }
 
 func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	// The file and PEM forms of one input conflict; "a certificate needs its
+	// key" is checked by resolveNetwork, as either may come from the
+	// environment.
+	fileAttr := func(s pemSetting, desc string) schema.StringAttribute {
+		return schema.StringAttribute{
+			MarkdownDescription: desc + " Conflicts with `" + s.pemAttr + "`. Defaults to the `" + s.fileEnv + "` environment " +
+				"variable (used only when neither `" + s.fileAttr + "` nor `" + s.pemAttr + "` is set). Not sent to the API.",
+			Optional: true,
+			Validators: []validator.String{
+				stringvalidator.LengthAtLeast(1),
+				stringvalidator.ConflictsWith(path.MatchRoot(s.pemAttr)),
+			},
+		}
+	}
+	pemAttr := func(s pemSetting, desc, summary string, check func(string) error, sensitive bool) schema.StringAttribute {
+		return schema.StringAttribute{
+			MarkdownDescription: desc + " Conflicts with `" + s.fileAttr + "`. Defaults to the `" + s.pemEnv + "` environment " +
+				"variable (used only when neither `" + s.fileAttr + "` nor `" + s.pemAttr + "` is set). Not sent to the API.",
+			Optional:   true,
+			Sensitive:  sensitive,
+			Validators: []validator.String{pemValidator(s.pemAttr, summary, check)},
+		}
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages the tracked websites of a self-hosted phpAnalytics installation " +
 			"(or one of its white-label brands) through its Website API (`/api/v1/websites`).",
@@ -84,7 +76,7 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"under a path prefix, `https://example.com/analytics`; `/api/v1` is appended once. " +
 					"Defaults to the `" + EnvBaseURL + "` environment variable. One of the two is required.",
 				Optional:   true,
-				Validators: []validator.String{baseURLValidator()},
+				Validators: []validator.String{baseURLRule.validator()},
 			},
 			"api_key": schema.StringAttribute{
 				MarkdownDescription: "Personal API key of the user that owns the websites (sent only as " +
@@ -92,7 +84,7 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"One of the two is required.",
 				Optional:   true,
 				Sensitive:  true,
-				Validators: []validator.String{apiKeyValidator()},
+				Validators: []validator.String{apiKeyRule.validator()},
 			},
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of one HTTP request, as a Go duration such as `30s` or `2m`; every retry " +
@@ -118,39 +110,65 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
+			"ca_file": fileAttr(caSetting, "Path of a PEM file of one or more CA certificates that sign the installation's "+
+				"certificate (a private or corporate CA). They are trusted in addition to the system's roots."),
+			"ca_pem": pemAttr(caSetting, "PEM text of one or more CA certificates, as `ca_file` holds them (e.g. "+
+				"`file(\"ca.pem\")`).", "Invalid CA Certificate", func(s string) error { _, err := client.ParseCABundle([]byte(s)); return err }, false),
+			"cert_file": fileAttr(certSetting, "Path of a PEM client certificate (optionally followed by its intermediates), "+
+				"for an installation or proxy that requires mutual TLS. Needs `key_file` or `key_pem`."),
+			"cert_pem": pemAttr(certSetting, "PEM text of the client certificate, as `cert_file` holds it. Needs `key_file` "+
+				"or `key_pem`.", "Invalid Client Certificate", client.CheckCertificatePEM, false),
+			"key_file": fileAttr(keySetting, "Path of the PEM private key of the client certificate (unencrypted: PKCS #8, "+
+				"PKCS #1 or SEC 1). Needs `cert_file` or `cert_pem`."),
+			"key_pem": pemAttr(keySetting, "PEM text of the client certificate's private key, as `key_file` holds it. "+
+				"Sensitive, never logged. Needs `cert_file` or `cert_pem`.", "Invalid Client Key", client.CheckKeyPEM, true),
+			"skip_verify": schema.BoolAttribute{
+				MarkdownDescription: "Accept any server certificate, without checking who signed it, its host name or its dates. " +
+					"Anyone on the network path can then read the API key, so every run warns; give the CA in `ca_file` or " +
+					"`ca_pem` instead. Defaults to the `" + EnvSkipVerify + "` environment variable (`true` or `false`), else `false`.",
+				Optional: true,
+			},
+			"headers": schema.MapAttribute{
+				MarkdownDescription: "Extra HTTP headers sent with every request, e.g. the service token of an access proxy in " +
+					"front of the installation (`CF-Access-Client-Id`, `CF-Access-Client-Secret`). Sensitive: values are " +
+					"never logged. Headers the provider sets itself (`Authorization`, `Accept`, `Content-Type`, `User-Agent`), " +
+					"`Host`, `Proxy-Authorization` and those Go's HTTP transport manages are refused. Defaults to the `" +
+					EnvHeaders + "` environment variable, a JSON object of names to values such as " +
+					"`{\"CF-Access-Client-Id\":\"...\"}`, used only when `headers` is not set.",
+				Optional:    true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+				Validators:  []validator.Map{headersValidator()},
+			},
+			"tracking_url": schema.StringAttribute{
+				MarkdownDescription: "The installation's address as visitors' browsers reach it, used in `tracking_code` " +
+					"(the script's `src` and `data-host`), e.g. `https://analytics.example.com` or, under a path prefix, " +
+					"`https://example.com/analytics`. Set it when the API is reached through another address (an internal " +
+					"host name, a proxy, a tunnel) than the public one. Defaults to the `" + EnvTrackingURL + "` environment " +
+					"variable, else `base_url` (without `/api/v1`). Not sent to the API.",
+				Optional:   true,
+				Validators: []validator.String{trackingURLRule.validator()},
+			},
+			"tracking_respect_dnt": schema.BoolAttribute{
+				MarkdownDescription: "Whether the tracking script sends nothing for visitors whose browser asks not to be " +
+					"tracked (`navigator.doNotTrack`): `data-dnt=\"true\"` in `tracking_code`. Defaults to the `" +
+					EnvTrackingRespectDNT + "` environment variable (`true` or `false`), else `false`, the application's " +
+					"default. Not sent to the API.",
+				Optional: true,
+			},
 		},
 	}
-	for name, a := range networkAttributes() {
-		resp.Schema.Attributes[name] = a
-	}
-	for name, a := range trackingAttributes() {
-		resp.Schema.Attributes[name] = a
-	}
 }
 
-// providerConfigValue resolves one setting from configuration, then the
-// environment. It reports unknown when the configured value is unknown.
-func providerConfigValue(v types.String, env string) (value string, unknown bool) {
-	if v.IsUnknown() {
-		return "", true
-	}
-	if !v.IsNull() {
-		return v.ValueString(), false
-	}
-	return os.Getenv(env), false
-}
-
+// Configure resolves the provider block into the providerData that
+// resources and data sources share (provider_config.go).
 func (p *analyticsProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-
-	baseURL, baseUnknown := providerConfigValue(cfg.BaseURL, EnvBaseURL)
-	apiKey, keyUnknown := providerConfigValue(cfg.APIKey, EnvAPIKey)
-	if baseUnknown || keyUnknown || cfg.Timeout.IsUnknown() || cfg.MaxRetries.IsUnknown() || cfg.RequestsPerMinute.IsUnknown() ||
-		networkSettingsUnknown(cfg) || cfg.TrackingURL.IsUnknown() || cfg.TrackingRespectDNT.IsUnknown() {
+	if cfg.unknown() {
 		if req.ClientCapabilities.DeferralAllowed {
 			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 			return
@@ -161,106 +179,14 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 		tflog.Debug(ctx, "provider configuration depends on values unknown until apply")
 		return
 	}
-
-	if strings.TrimSpace(baseURL) == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing Analytics Base URL",
-			"The provider needs the URL of the analytics installation. Set the \"base_url\" attribute in the provider "+
-				"block or the "+EnvBaseURL+" environment variable, e.g. https://analytics.example.com.")
-	}
-	if strings.TrimSpace(apiKey) == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing Analytics API Key",
-			"The provider needs an API key (Account > API in the analytics web interface). Set the \"api_key\" "+
-				"attribute in the provider block or the "+EnvAPIKey+" environment variable.")
-	}
-	if resp.Diagnostics.HasError() {
+	data := resolveProviderData(ctx, cfg, p.version, req.TerraformVersion, &resp.Diagnostics)
+	if data == nil {
 		return
 	}
-	// The attribute validators have checked configured values; values from
-	// the environment are checked here, with the same messages.
-	if p := baseURLProblem(settingName(cfg.BaseURL, "base_url", EnvBaseURL), baseURL); p != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Analytics Base URL", p)
-	}
-	if p := apiKeyProblem(settingName(cfg.APIKey, "api_key", EnvAPIKey), apiKey); p != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Invalid Analytics API Key", p)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	timeout := client.DefaultTimeout
-	if !cfg.Timeout.IsNull() {
-		d, err := time.ParseDuration(cfg.Timeout.ValueString())
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Invalid Timeout", err.Error())
-			return
-		}
-		timeout = d
-	}
-
-	u, err := client.ParseBaseURL(baseURL)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Analytics Base URL",
-			fmt.Sprintf("%s. Set \"base_url\" (or %s) to the installation's URL, e.g. https://analytics.example.com.", err, EnvBaseURL))
-		return
-	}
-	if u.Scheme == "http" && !isLoopback(u) {
-		resp.Diagnostics.AddAttributeWarning(path.Root("base_url"), "API Key Sent Unencrypted",
-			fmt.Sprintf("The base URL %q uses plain http:// to a host that is not loopback, so the API key travels "+
-				"in clear text over the network. Use https:// unless the connection is otherwise protected.", u.Redacted()))
-	}
-
-	retry := retryOptions(cfg, &resp.Diagnostics)
-	network := resolveNetwork(cfg, &resp.Diagnostics)
-	tracking := resolveTrackingCode(cfg, u.String(), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if u.Scheme == "http" && network.tls != nil {
-		resp.Diagnostics.AddAttributeWarning(path.Root("base_url"), "TLS Settings Unused",
-			fmt.Sprintf("The base URL %q uses plain http://, so the TLS settings (ca_*, cert_*, key_*, skip_verify, or "+
-				"their ANALYTICS_* environment variables) have no effect. Use https:// if the installation serves it.", u.Redacted()))
-	}
-	logger := tflogLogger{mask: network.secrets(apiKey)}
-	c, err := client.New(baseURL, apiKey, client.Options{
-		Timeout:        timeout,
-		Version:        p.version,
-		UserAgentExtra: "Terraform/" + req.TerraformVersion,
-		Retry:          retry,
-		Logger:         logger,
-		TLS:            network.tls,
-		Headers:        network.headers,
-	})
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Create Analytics API Client", err.Error())
-		return
-	}
-	tflog.Debug(logger.masked(ctx), "configured analytics API client", network.logFields(map[string]any{"base_url": c.BaseURL(),
-		"timeout": timeout.String(), "max_retries": retry.MaxRetries, "requests_per_minute": retry.RequestsPerMinute}))
-
-	data := newProviderData(c)
-	data.trackingCode = tracking
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
 	resp.ActionData = data
-}
-
-// settingName names where a provider setting came from, for messages: the
-// attribute, or the environment variable when the attribute is not set.
-func settingName(v types.String, attr, env string) string {
-	if v.IsNull() {
-		return "The " + env + " environment variable"
-	}
-	return attr
-}
-
-func isLoopback(u *url.URL) bool {
-	host := u.Hostname()
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (p *analyticsProvider) Resources(context.Context) []func() resource.Resource {

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -16,14 +18,14 @@ import (
 // what one provider instance (one Terraform command) shares.
 type providerData struct {
 	client *client.Client
-	// trackingCode is the installation's tracking code (tracking_code.go).
+	// trackingCode is the installation's tracking code (resolveTrackingCode).
 	trackingCode string
 	// websites serves the reads of websites by id, from a list sweep when
 	// Terraform refreshes many at once; mutations must Forget the website.
 	websites *client.BulkReader
 	// guard decides whether a website whose owner is unknown may leave the
 	// state (see owner.go).
-	guard *vanishGuard
+	guard *missingWebsiteGuard
 	// statistics is the budget of the plan-time statistics checks of the
 	// websites a plan destroys (see website_destroy.go).
 	statistics *statisticsBudget
@@ -44,7 +46,7 @@ func newProviderData(c *client.Client) *providerData {
 	return &providerData{
 		client:   c,
 		websites: client.NewBulkReader(c, client.BulkReaderOptions{}),
-		guard:    newVanishGuard(0),
+		guard:    newMissingWebsiteGuard(0),
 
 		statistics: newStatisticsBudget(),
 	}
@@ -104,4 +106,40 @@ func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned i
 		return 0, 0, 0, false, d.countErr
 	}
 	return a.WebsiteLimit, d.count, int(atomic.AddInt64(&d.creates, 1)), true, nil
+}
+
+// trackingCodeValue is the tracking code as an attribute value; unknown when
+// the provider is not configured yet.
+func (d *providerData) trackingCodeValue() types.String {
+	if d == nil {
+		return types.StringUnknown()
+	}
+	return types.StringValue(d.trackingCode)
+}
+
+// trackingCodeOr returns planned, or the tracking code when planned is
+// unknown (the provider was not configured at plan time). A known planned
+// value is kept as it is: the apply must produce what the plan showed.
+func (d *providerData) trackingCodeOr(planned types.String) types.String {
+	if planned.IsUnknown() {
+		return d.trackingCodeValue()
+	}
+	return planned
+}
+
+// keyOwner returns the user the API key belongs to, fetched once per run, or
+// nil on servers without GET /account (older builds).
+func (d *providerData) keyOwner(ctx context.Context) (*websiteOwner, error) {
+	a, err := d.client.Account(ctx)
+	if errors.Is(err, client.ErrAccountUnsupported) {
+		d.logNoAccount.Do(func() {
+			tflog.Debug(ctx, "this server has no GET /api/v1/account (an older build): the owner of websites cannot be "+
+				"checked; a refresh in which every managed website vanishes at once is refused instead")
+		})
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ownerOf(a), nil
 }

@@ -107,11 +107,11 @@ func TestTrackingURLProblem(t *testing.T) {
 		"https://analytics.example/\nx":       "white space or a line break",
 		"https://analytics.example.com/a b/c": "white space or a line break",
 	} {
-		got := trackingURLProblem("tracking_url", raw)
+		got, _ := trackingURLRule.check("tracking_url", raw)
 		if (want == "") != (got == "") || !strings.Contains(got, want) {
-			t.Errorf("trackingURLProblem(%q) = %q, want it to contain %q", raw, got, want)
+			t.Errorf("trackingURLRule.check(%q) = %q, want it to contain %q", raw, got, want)
 		} else if want != "" && !strings.HasPrefix(got, "tracking_url") {
-			t.Errorf("trackingURLProblem(%q) = %q: does not name the setting", raw, got)
+			t.Errorf("trackingURLRule.check(%q) = %q: does not name the setting", raw, got)
 		}
 	}
 }

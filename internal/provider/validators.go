@@ -5,161 +5,20 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"golang.org/x/net/idna"
 )
 
 // numericID matches a website id as the API knows it.
 var numericID = regexp.MustCompile(`^[1-9][0-9]*$`)
-
-// maxDomainLength is the server's limit on domain (max:255).
-const maxDomainLength = 255
-
-// canonicalDomain rewrites a domain the way the server does before it
-// validates and stores it: lower case, every "http://" and "https://"
-// removed, and, when the result starts with "www.", every "www." removed.
-func canonicalDomain(s string) string {
-	s = strings.ToLower(s)
-	s = strings.ReplaceAll(s, "http://", "")
-	s = strings.ReplaceAll(s, "https://", "")
-	if strings.HasPrefix(s, "www.") {
-		s = strings.ReplaceAll(s, "www.", "")
-	}
-	return s
-}
-
-// domainProblem returns why the server would refuse domain or store it in
-// another form, as a sentence that says how to fix it, or "" when the domain
-// is accepted as it is.
-func domainProblem(domain string) string {
-	switch {
-	case domain == "":
-		return "The domain must not be empty. Set it to the host name of the website, e.g. \"example.com\"."
-	case strings.TrimSpace(domain) == "":
-		return "The domain is only white space. Set it to the host name of the website, e.g. \"example.com\"."
-	case strings.ContainsFunc(domain, unicode.IsSpace):
-		return fmt.Sprintf("The domain %q contains white space or a line break. %s",
-			domain, suggestDomain(strings.Join(strings.Fields(domain), "")))
-	}
-	if scheme, rest, ok := strings.Cut(domain, "://"); ok && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
-		return fmt.Sprintf("The domain %q starts with the URL scheme %q, which the server does not remove (it only "+
-			"removes http:// and https://) and refuses. %s", domain, scheme+"://", suggestDomain(rest))
-	}
-	canonical := canonicalDomain(domain)
-	if canonical == "" {
-		return fmt.Sprintf("The domain %q is empty once the server removes the scheme and \"www.\". Set it to the "+
-			"host name of the website, e.g. \"example.com\".", domain)
-	}
-	p := canonicalProblem(canonical)
-	if p == "" && canonical != domain {
-		return fmt.Sprintf("The server stores the domain %q as %q (it lower-cases domains and removes the scheme "+
-			"and a leading \"www.\"). Set domain = %q so that plans stay stable.", domain, canonical, canonical)
-	}
-	return p
-}
-
-// suggestDomain proposes fixed, a shortened form of a refused domain, when
-// the server accepts it (possibly after its own rewriting).
-func suggestDomain(fixed string) string {
-	if c, p := canonicalDomainOf(fixed); p == "" {
-		return fmt.Sprintf("Set domain = %q.", c)
-	}
-	return "Set it to the bare host name of the website, e.g. \"example.com\"."
-}
-
-// canonicalProblem checks a domain already in canonical form.
-func canonicalProblem(d string) string {
-	if i := strings.IndexAny(d, "/?#"); i >= 0 {
-		return fmt.Sprintf("The domain %q contains a path or query (%q); the server does not strip it and refuses "+
-			"the domain. %s", d, d[i:], suggestDomain(d[:i]))
-	}
-	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
-		ascii, err := idna.Lookup.ToASCII(d)
-		if err != nil {
-			return fmt.Sprintf("The domain %q is not a valid internationalised domain name (%v). "+
-				"The server only accepts ASCII host names; give the punycode (xn--) form.", d, err)
-		}
-		return fmt.Sprintf("The domain %q contains non-ASCII characters, which the server refuses. "+
-			"Give its ASCII (punycode) form instead: domain = %q.", d, ascii)
-	}
-	if i := strings.LastIndex(d, "@"); i >= 0 && !strings.ContainsAny(d[:i], "/?#") {
-		// The part before "@" may be a password: it is not repeated.
-		return fmt.Sprintf("The domain contains user information (text before \"@\"), which is not part of a host "+
-			"name and which the server refuses. %s", suggestDomain(d[i+1:]))
-	}
-	if ip, ok := ipv6Host(d); ok {
-		return fmt.Sprintf("The domain %q is an IPv6 address (%s); the server accepts only host names and IPv4 "+
-			"addresses (\"Invalid domain name.\"). Use the website's host name, e.g. \"example.com\".", d, ip)
-	}
-	if host, port, ok := strings.Cut(d, ":"); ok {
-		return fmt.Sprintf("The domain %q contains a port (%q); websites are tracked per host name. Set %q.", d, port, host)
-	}
-	if trimmed := strings.TrimRight(d, "."); trimmed != d && trimmed != "" {
-		return fmt.Sprintf("The domain %q ends with a dot (a fully qualified name), which the server refuses. %s",
-			d, suggestDomain(trimmed))
-	}
-	if len(d) > maxDomainLength {
-		return fmt.Sprintf("The domain is %d characters long; the server accepts at most %d. Use the website's real "+
-			"host name.", len(d), maxDomainLength)
-	}
-	if !isHostname(d) && !isIPv4(d) {
-		return fmt.Sprintf("The domain %q is not a valid host name (the server answers \"Invalid domain name.\"). "+
-			"Use dot-separated labels of letters, digits and hyphens (not starting or ending with a hyphen, at most "+
-			"63 characters each), ending in a non-numeric top-level label, e.g. \"www2.example.com\", or an IPv4 address.", d)
-	}
-	return ""
-}
-
-// ipv6Host reports whether d is an IPv6 address, bare ("2001:db8::1") or in
-// brackets with an optional port ("[2001:db8::1]:8080").
-func ipv6Host(d string) (string, bool) {
-	host := d
-	if strings.HasPrefix(d, "[") {
-		end := strings.Index(d, "]")
-		if end < 0 {
-			return "", false
-		}
-		host = d[1:end]
-	} else if strings.Count(d, ":") < 2 {
-		return "", false
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil || !a.Is6() {
-		return "", false
-	}
-	return a.String(), true
-}
-
-func isHostname(d string) bool {
-	labels := strings.Split(d, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		if len(l) == 0 || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
-			return false
-		}
-		for _, r := range l {
-			if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
-				return false
-			}
-		}
-	}
-	tld := labels[len(labels)-1]
-	return strings.ContainsFunc(tld, func(r rune) bool { return r < '0' || r > '9' })
-}
-
-func isIPv4(d string) bool {
-	a, err := netip.ParseAddr(d)
-	return err == nil && a.Is4()
-}
 
 // stringCheck is a plan-time string validator made of a function that says
 // why a value is refused, as a sentence naming the attribute (path) and the
@@ -193,38 +52,61 @@ func domainValidator() validator.String {
 	}
 }
 
-// setStrings returns the known, non-null string elements of a set value.
-func setStrings(v types.Set) []string {
-	var out []string
-	for _, e := range v.Elements() {
-		if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
-			out = append(out, s.ValueString())
-		}
-	}
-	return out
+// setCheck is a plan-time validator of a set of strings: a null entry,
+// which Terraform accepts in a set of strings but the API cannot be sent,
+// is refused, and check adds the errors of the known entries.
+type setCheck struct {
+	description string
+	attr        string // named in messages
+	summary     string // of the error for a null entry
+	check       func(entries []string, at path.Path, diags *diag.Diagnostics)
 }
 
-// hasNullElement reports whether a set has a null element, which Terraform
-// accepts in a set of strings but the API cannot be sent.
-func hasNullElement(v types.Set) bool {
-	for _, e := range v.Elements() {
-		if e.IsNull() {
-			return true
+func (v setCheck) Description(context.Context) string { return v.description }
+
+func (v setCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v setCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var entries []string
+	hasNull := false
+	for _, e := range req.ConfigValue.Elements() {
+		hasNull = hasNull || e.IsNull()
+		if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			entries = append(entries, s.ValueString())
 		}
 	}
-	return false
+	if hasNull {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary,
+			"In "+v.attr+", an entry is null; remove it (compact() drops null entries from a list).")
+	}
+	v.check(entries, req.Path, &resp.Diagnostics)
 }
 
 // excludeIPsValidator checks that every entry is an IPv4/IPv6 address or
 // CIDR range, and that no two entries denote the same address or range.
-type excludeIPsValidator struct{}
-
-func (excludeIPsValidator) Description(context.Context) string {
-	return "each entry must be an IPv4 or IPv6 address or a CIDR range, listed once"
-}
-
-func (v excludeIPsValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
+var excludeIPsValidator = setCheck{
+	description: "each entry must be an IPv4 or IPv6 address or a CIDR range, listed once",
+	attr:        "exclude_ips",
+	summary:     "Invalid IP Exclusion",
+	check: func(entries []string, at path.Path, diags *diag.Diagnostics) {
+		seen := map[string]string{}
+		for _, s := range entries {
+			norm, problem := normalizeIPEntry(s)
+			if problem != "" {
+				diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, "+problem+".")
+				continue
+			}
+			if prev, dup := seen[norm]; dup {
+				diags.AddAttributeError(at, "Duplicate IP Exclusion",
+					fmt.Sprintf("In exclude_ips, %q and %q denote the same address or range (%s); keep only one.", prev, s, norm))
+				continue
+			}
+			seen[norm] = s
+		}
+	},
 }
 
 // normalizeIPEntry returns the canonical text of an address or range, or an
@@ -251,39 +133,22 @@ func normalizeIPEntry(s string) (string, string) {
 	return a.String(), ""
 }
 
-func (excludeIPsValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if hasNullElement(req.ConfigValue) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP Exclusion",
-			"In exclude_ips, an entry is null; remove it (compact() drops null entries from a list).")
-	}
-	seen := map[string]string{}
-	for _, s := range setStrings(req.ConfigValue) {
-		norm, problem := normalizeIPEntry(s)
-		if problem != "" {
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP Exclusion", "In exclude_ips, "+problem+".")
-			continue
-		}
-		if prev, dup := seen[norm]; dup {
-			resp.Diagnostics.AddAttributeError(req.Path, "Duplicate IP Exclusion",
-				fmt.Sprintf("In exclude_ips, %q and %q denote the same address or range (%s); keep only one.", prev, s, norm))
-			continue
-		}
-		seen[norm] = s
-	}
-}
-
 // excludeParamsValidator checks query parameter names.
-type excludeParamsValidator struct{}
-
-func (excludeParamsValidator) Description(context.Context) string {
-	return "each entry must be a query parameter name, or \"&\" alone for every parameter"
-}
-
-func (v excludeParamsValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
+var excludeParamsValidator = setCheck{
+	description: "each entry must be a query parameter name, or \"&\" alone for every parameter",
+	attr:        "exclude_params",
+	summary:     "Invalid Query Parameter Exclusion",
+	check: func(entries []string, at path.Path, diags *diag.Diagnostics) {
+		for _, s := range entries {
+			if p := paramProblem(s); p != "" {
+				diags.AddAttributeError(at, "Invalid Query Parameter Exclusion", "In exclude_params, "+p+".")
+			}
+		}
+		if len(entries) > 1 && slices.Contains(entries, "&") {
+			diags.AddAttributeError(at, "Conflicting Query Parameter Exclusions",
+				"In exclude_params, \"&\" already excludes every query parameter; remove the other entries or the \"&\".")
+		}
+	},
 }
 
 func paramProblem(s string) string {
@@ -298,31 +163,6 @@ func paramProblem(s string) string {
 		return fmt.Sprintf("%q is not a bare query parameter name (it contains one of & = ? #); give only the name, e.g. \"utm_source\"", s)
 	}
 	return ""
-}
-
-func (excludeParamsValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if hasNullElement(req.ConfigValue) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Query Parameter Exclusion",
-			"In exclude_params, an entry is null; remove it (compact() drops null entries from a list).")
-	}
-	entries := setStrings(req.ConfigValue)
-	for _, s := range entries {
-		if p := paramProblem(s); p != "" {
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Query Parameter Exclusion", "In exclude_params, "+p+".")
-		}
-	}
-	if len(entries) > 1 {
-		for _, s := range entries {
-			if s == "&" {
-				resp.Diagnostics.AddAttributeError(req.Path, "Conflicting Query Parameter Exclusions",
-					"In exclude_params, \"&\" already excludes every query parameter; remove the other entries or the \"&\".")
-				break
-			}
-		}
-	}
 }
 
 // maxPasswordLength is the server's limit on password (max:128).

@@ -16,8 +16,9 @@ import (
 )
 
 // The plan-time rules of the provider's own settings (the website's are in
-// validators.go): the base URL, the API key, durations, PEM certificates
-// and keys, and extra headers.
+// validators.go): the base URL, the API key, the tracking URL (applied to
+// values from the environment too, see settingRule), durations, PEM
+// certificates and keys, and extra headers.
 
 // durationValidator accepts a positive Go duration.
 func durationValidator() validator.String {
@@ -33,121 +34,98 @@ func durationValidator() validator.String {
 	}
 }
 
-// baseURLProblem returns why raw cannot be the installation's base URL, as a
-// sentence naming the setting (name: `base_url` or the environment
-// variable) and the fix, or "" when it is usable. It never repeats
+// baseURLRule: the installation's base URL. Its messages never repeat
 // credentials or a query string, which may hold secrets.
-func baseURLProblem(name, raw string) string {
-	example := "https://analytics.example.com"
-	if strings.TrimSpace(raw) == "" {
-		return fmt.Sprintf("%s is empty. Set it to the URL of the analytics installation, e.g. %s.", name, example)
-	}
-	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-		return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL of the installation, e.g. %s.", name, example)
-	}
-	if !strings.Contains(raw, "://") {
-		if strings.Contains(raw, "@") {
-			return fmt.Sprintf("%s has no scheme and contains user information (text before \"@\"). Set it to the URL "+
-				"of the installation starting with https://, without credentials, e.g. %s; the API key goes in api_key.", name, example)
+var baseURLRule = settingRule{
+	attr: "base_url", env: EnvBaseURL,
+	summary:     "Invalid Analytics Base URL",
+	description: "must be an http:// or https:// URL without credentials, query or fragment",
+	ifEmpty:     "Set it to the URL of the analytics installation, e.g. " + exampleURL + ".",
+	problem: func(name, raw string) string {
+		if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL of the installation, e.g. %s.", name, exampleURL)
 		}
-		return fmt.Sprintf("%s %q has no scheme. Write the URL with https:// (or http:// for a server on this "+
-			"machine), e.g. %q.", name, raw, "https://"+strings.TrimLeft(raw, "/"))
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		// url.Parse's error repeats the whole URL, which may contain
-		// credentials: it is not passed on.
-		return fmt.Sprintf("%s is not a valid URL (check for stray characters such as %% or quotes, and that a port "+
-			"is a number). Set it to the URL of the installation, e.g. %s.", name, example)
-	}
-	if u.User != nil {
-		return fmt.Sprintf("%s contains user credentials (user:password@ before the host). The API authenticates "+
-			"with the API key only: remove them, e.g. %q, and set api_key. Treat the credentials as exposed if the "+
-			"configuration is shared.", name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
-	}
-	if !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
-		return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %q.",
-			name, u.Scheme+"://", (&url.URL{Scheme: "https", Host: u.Host, Path: u.Path}).String())
-	}
-	if u.Host == "" || u.Hostname() == "" {
-		return fmt.Sprintf("%s %q has no host name. Set it to the URL of the installation, e.g. %s.", name, u.Redacted(), example)
-	}
-	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-		return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
-			"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %q.",
-			name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
-	}
-	return ""
+		if !strings.Contains(raw, "://") {
+			if strings.Contains(raw, "@") {
+				return fmt.Sprintf("%s has no scheme and contains user information (text before \"@\"). Set it to the URL "+
+					"of the installation starting with https://, without credentials, e.g. %s; the API key goes in api_key.", name, exampleURL)
+			}
+			return fmt.Sprintf("%s %q has no scheme. Write the URL with https:// (or http:// for a server on this "+
+				"machine), e.g. %q.", name, raw, "https://"+strings.TrimLeft(raw, "/"))
+		}
+		u, err := url.Parse(raw)
+		if err != nil {
+			// url.Parse's error repeats the whole URL, which may contain
+			// credentials: it is not passed on.
+			return fmt.Sprintf("%s is not a valid URL (check for stray characters such as %% or quotes, and that a port "+
+				"is a number). Set it to the URL of the installation, e.g. %s.", name, exampleURL)
+		}
+		if u.User != nil {
+			return fmt.Sprintf("%s contains user credentials (user:password@ before the host). The API authenticates "+
+				"with the API key only: remove them, e.g. %q, and set api_key. Treat the credentials as exposed if the "+
+				"configuration is shared.", name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+		}
+		if !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
+			return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %q.",
+				name, u.Scheme+"://", (&url.URL{Scheme: "https", Host: u.Host, Path: u.Path}).String())
+		}
+		if u.Host == "" || u.Hostname() == "" {
+			return fmt.Sprintf("%s %q has no host name. Set it to the URL of the installation, e.g. %s.", name, u.Redacted(), exampleURL)
+		}
+		if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
+				"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %q.",
+				name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+		}
+		return ""
+	},
 }
 
-// baseURLValidator checks the provider's base_url at plan time.
-func baseURLValidator() validator.String {
-	return stringCheck{
-		description: "must be an http:// or https:// URL without credentials, query or fragment",
-		summary:     "Invalid Analytics Base URL",
-		problem:     func(attr path.Path, v string) string { return baseURLProblem(attr.String(), v) },
-	}
+const exampleURL = "https://analytics.example.com"
+
+// trackingURLRule: the installation's public address (tracking_url).
+var trackingURLRule = settingRule{
+	attr: "tracking_url", env: EnvTrackingURL,
+	summary:     "Invalid Tracking URL",
+	description: "must be an absolute http:// or https:// URL without credentials, query or fragment",
+	ifEmpty:     "Set it to the installation's address as browsers reach it, e.g. " + exampleURL + ", or remove it to use base_url.",
+	problem: func(name, raw string) string {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		switch {
+		case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL browsers reach the "+
+				"installation at, e.g. %s.", name, exampleURL)
+		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
+			u.Hostname() == "" || u.Opaque != "":
+			return fmt.Sprintf("%s %q is not an absolute http:// or https:// URL. Set it to the installation's address "+
+				"as visitors' browsers reach it, with its scheme, e.g. %s (or https://example.com/analytics under a "+
+				"path prefix).", name, raw, exampleURL)
+		case u.User != nil:
+			return fmt.Sprintf("%s contains user credentials (user:password@ before the host), which the tracking code "+
+				"would publish in every page of the website. Remove them, e.g. %q.", name,
+				(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the tracking "+
+				"code appends /js/script.js and /api/event to it. Use %q.", name,
+				(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+		}
+		return ""
+	},
 }
 
-// trackingURLProblem returns why raw cannot be the installation's public
-// address (tracking_url), naming the setting (name), or "".
-func trackingURLProblem(name, raw string) string {
-	example := "https://analytics.example.com"
-	u, err := url.Parse(strings.TrimSpace(raw))
-	switch {
-	case strings.TrimSpace(raw) == "":
-		return fmt.Sprintf("%s is empty. Set it to the installation's address as browsers reach it, e.g. %s, or "+
-			"remove it to use base_url.", name, example)
-	case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
-		return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL browsers reach the "+
-			"installation at, e.g. %s.", name, example)
-	case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
-		u.Hostname() == "" || u.Opaque != "":
-		return fmt.Sprintf("%s %q is not an absolute http:// or https:// URL. Set it to the installation's address "+
-			"as visitors' browsers reach it, with its scheme, e.g. %s (or https://example.com/analytics under a "+
-			"path prefix).", name, raw, example)
-	case u.User != nil:
-		return fmt.Sprintf("%s contains user credentials (user:password@ before the host), which the tracking code "+
-			"would publish in every page of the website. Remove them, e.g. %q.", name,
-			(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
-	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-		return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the tracking "+
-			"code appends /js/script.js and /api/event to it. Use %q.", name,
-			(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
-	}
-	return ""
-}
-
-// trackingURLValidator checks the provider's tracking_url at plan time.
-func trackingURLValidator() validator.String {
-	return stringCheck{
-		description: "must be an absolute http:// or https:// URL without credentials, query or fragment",
-		summary:     "Invalid Tracking URL",
-		problem:     func(attr path.Path, v string) string { return trackingURLProblem(attr.String(), v) },
-	}
-}
-
-// apiKeyProblem returns why key cannot be an API key, naming the setting
-// (name), or "". It never repeats the key.
-func apiKeyProblem(name, key string) string {
-	switch {
-	case strings.TrimSpace(key) == "":
-		return fmt.Sprintf("%s is empty. Set it to the personal API key shown under Account > API in the analytics "+
-			"web interface.", name)
-	case strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
-		return fmt.Sprintf("%s contains white space or a line break (a key read with file() keeps the file's "+
-			"trailing newline). Remove it, e.g. with trimspace(file(\"...\")).", name)
-	}
-	return ""
-}
-
-// apiKeyValidator checks the provider's api_key at plan time.
-func apiKeyValidator() validator.String {
-	return stringCheck{
-		description: "must be a non-empty API key without white space",
-		summary:     "Invalid Analytics API Key",
-		problem:     func(attr path.Path, v string) string { return apiKeyProblem(attr.String(), v) },
-	}
+// apiKeyRule: the API key. Its messages never repeat the key.
+var apiKeyRule = settingRule{
+	attr: "api_key", env: EnvAPIKey,
+	summary:     "Invalid Analytics API Key",
+	description: "must be a non-empty API key without white space",
+	ifEmpty:     "Set it to the personal API key shown under Account > API in the analytics web interface.",
+	problem: func(name, key string) string {
+		if strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+			return fmt.Sprintf("%s contains white space or a line break (a key read with file() keeps the file's "+
+				"trailing newline). Remove it, e.g. with trimspace(file(\"...\")).", name)
+		}
+		return ""
+	},
 }
 
 // pemValidator checks PEM text given in the provider block (ca_pem,

@@ -1,0 +1,118 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// ValidateConfig checks the rules that span attributes, at plan time. That
+// "password" privacy needs a password is checked by ModifyPlan, since it
+// depends on the prior state.
+func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg websiteResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || cfg.Privacy.IsUnknown() {
+		return
+	}
+	privacy := cfg.Privacy.ValueString()
+	if cfg.Privacy.IsNull() {
+		privacy = privacyPublic
+	}
+	if privacy == privacyPassword {
+		return
+	}
+	// Both set at once is refused by password_wo's ConflictsWith.
+	for _, a := range []struct {
+		name string
+		set  bool
+	}{{"password", !cfg.Password.IsNull()}, {"password_wo", !cfg.PasswordWO.IsNull()}} {
+		if a.set {
+			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Password Without Password Privacy",
+				fmt.Sprintf("A password only takes effect when privacy = \"password\", but privacy is %q. "+
+					"Set privacy = \"password\", or remove %s.", privacy, a.name))
+		}
+	}
+}
+
+// ModifyPlan checks, at plan time, what depends on the prior state or on the
+// server: a website that gets "password" privacy (new, or switched to it)
+// needs a password, creating more websites than the user's plan allows is
+// warned about, and so is a destroy or replacement that deletes statistics
+// (see website_destroy.go).
+func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		if !req.State.Raw.IsNull() { // destroy
+			var state websiteResourceModel
+			resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+			if !resp.Diagnostics.HasError() {
+				r.planDestroy(ctx, state, "", false, &resp.Diagnostics)
+			}
+		}
+		return
+	}
+	var plan, cfg websiteResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.data != nil && !plan.TrackingCode.Equal(r.data.trackingCodeValue()) {
+		// The provider's tracking settings changed (or the website is new):
+		// planned here, applied without a request (onlyLocalChange).
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tracking_code"), r.data.trackingCodeValue())...)
+	}
+	creating := req.State.Raw.IsNull()
+	priorPrivacy := ""
+	if !creating {
+		var state websiteResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		priorPrivacy = state.Privacy.ValueString()
+		if !plan.Domain.Equal(state.Domain) { // domain requires replacement
+			r.planDestroy(ctx, state, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
+		}
+	}
+	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
+		cfg.Password.IsNull() && cfg.PasswordWO.IsNull() {
+		what := "A new website with privacy = \"password\""
+		if !creating {
+			what = fmt.Sprintf("Switching privacy from %q to \"password\"", priorPrivacy)
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
+			what+" protects the statistics page with a password, so \"password\" or \"password_wo\" must be set. "+
+				"Set password (e.g. from a variable marked sensitive), or password_wo with password_wo_version to keep "+
+				"the password out of the state (Terraform 1.11 or later), or choose privacy \"public\" or \"private\".")
+	}
+	if creating && r.data != nil && !resp.Diagnostics.HasError() {
+		r.warnWebsiteLimit(ctx, plan, resp)
+	}
+}
+
+// warnWebsiteLimit warns when this plan creates more websites than the key
+// user's plan allows (GET /account, newer builds): the server would refuse
+// them with "You created too many websites.".
+//
+// It is the first request of a plan that only creates websites, so a
+// connection that cannot work fails here: a TLS failure (certificate,
+// client certificate) is an error, since the apply could not succeed
+// either; any other failure is a warning that the check was skipped.
+func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
+	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
+	if err != nil {
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain.ValueString(), err)
+		return
+	}
+	if !ok || have+planned <= limit {
+		return
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("domain"), "Website Limit Would Be Exceeded",
+		fmt.Sprintf("Creating the website %q would make %d websites, but the API key's user has %d and its plan allows "+
+			"%d, so the server will refuse it with \"You created too many websites.\". Remove websites you no longer "+
+			"need, or ask the installation's administrator for a larger plan, before applying.",
+			plan.Domain.ValueString(), have+planned, have, limit))
+}
