@@ -13,16 +13,12 @@ const (
 	// DefaultBulkMaxAge bounds how long it is served while reads go on.
 	DefaultBulkMaxAge = 10 * time.Minute
 	// DefaultBulkProbe is the number of reads answered with individual GETs
-	// before the reader looks at the first list page. One: a refresh of N
-	// websites then costs one GET and ⌈N/100⌉ pages, and reading one
-	// website among thousands a single GET.
+	// before the reader looks at the first list page.
 	DefaultBulkProbe = 1
 	// DefaultBulkPageConcurrency is the number of list pages a sweep
 	// requests at once.
 	DefaultBulkPageConcurrency = 4
-	// DefaultBulkLinger is how long a read that the first page did not
-	// answer waits for more reads to arrive before it reads its website
-	// individually (see BulkReaderOptions.Linger).
+	// DefaultBulkLinger is the default of BulkReaderOptions.Linger.
 	DefaultBulkLinger = 50 * time.Millisecond
 	// maxBulkLinger bounds the whole wait of one read for more reads.
 	maxBulkLinger = time.Second
@@ -115,13 +111,9 @@ type BulkStats struct {
 // during a sweep. A page that fails falls back to individual GETs (and no
 // new sweep starts for a TTL).
 //
-// What a sweep read is served for TTL after the sweep ended, or, while the
-// burst of reads that caused it goes on (no pause longer than TTL), for as
-// long as it goes on, up to MaxAge: one refresh is served from one sweep,
-// however long Terraform takes to walk it, as if Terraform had read those
-// websites first. Forget drops a website after the caller changed or deleted
-// it, including from a sweep that is running at the time. A BulkReader is
-// safe for concurrent use.
+// What a sweep read is served as BulkReaderOptions.TTL and MaxAge say.
+// Forget drops a website after the caller changed or deleted it, including
+// from a sweep running at the time. A BulkReader is safe for concurrent use.
 type BulkReader struct {
 	c      *Client
 	ttl    time.Duration

@@ -39,9 +39,8 @@ func (e *CreateOutcomeUnknownError) Error() string {
 		"server although it is not in the Terraform state", e.Domain, e.Attempts, e.Err, e.LookupErr)
 }
 
-// lookupGrace bounds the lookup that settles a create whose outcome is
-// unknown when the operation's deadline has already passed: one more short
-// request is better than leaving a website the state does not know about.
+// lookupGrace bounds the lookups that settle a create after the operation's
+// deadline has passed (see lookupContext).
 const lookupGrace = 15 * time.Second
 
 // CreateWebsite stores a website (POST /websites) and makes sure that

@@ -167,15 +167,11 @@ func (p *pacer) waitLimiter(ctx context.Context) error {
 		return &DeadlineError{Wait: d, Left: time.Until(dl),
 			Reason: fmt.Sprintf("requests_per_minute = %d allows no request sooner", p.rpm)}
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
+	if err := sleepCtx(ctx, d); err != nil {
 		r.Cancel()
-		return ctx.Err()
-	case <-t.C:
-		return nil
+		return err
 	}
+	return nil
 }
 
 // release records the outcome of an attempt (resp is nil when no answer

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -180,9 +181,7 @@ type retryState struct {
 
 func (st *retryState) fields(extra map[string]any) map[string]any {
 	f := map[string]any{"method": st.method, "path": st.path, "attempt": st.attempts}
-	for k, v := range extra {
-		f[k] = v
-	}
+	maps.Copy(f, extra)
 	return f
 }
 
