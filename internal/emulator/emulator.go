@@ -1,22 +1,8 @@
 // Package emulator is a local, quirk-faithful emulator of the phpAnalytics
-// Website API (a Laravel 10 application), as described in README.md beside
-// this file.
-//
-// By default it answers like a real installation (the newest build),
-// quirks included: input strings are trimmed (except passwords) and empty
-// ones become NULL, as Laravel's TrimStrings and ConvertEmptyStringsToNull
-// middleware do; store answers 201 with "status":200 in the body, store and
-// update echo the submitted strings ("2") while show and list return
-// integers, absent privacy/email are stored as NULL, update of an unknown id
-// is a 500, validation errors are {"message":{field:[...]},"status":422}, a
-// request without Accept: application/json and without a valid key is
-// redirected to a login page, GET /api/v1/account describes the key's user,
-// any other unknown path under /api/v1 is the API's fallback 404 "Resource
-// not found." while a path outside it is Laravel's "The route ... could not
-// be found.", and JSON is encoded like PHP's json_encode (with "\/").
-// Options turn on the ways older builds differ; Faults injects the failures
-// of a real deployment, among them maintenance mode and the slow store
-// that lets one domain be stored twice (there is no unique index on domain).
+// Website API (a Laravel 10 application). By default it answers like the
+// newest real installation, quirks included, as README.md beside this file
+// describes them; Options turn on the ways older builds differ, and Faults
+// injects the failures of a real deployment.
 //
 // The emulator is an http.Handler. Tests usually start one per test with
 // NewServer; the analytics-emulator command serves one as a standalone process.
