@@ -18,15 +18,9 @@
 // internal/emulator/README.md): a page that carries a website's
 // tracking_code sends its pageviews here from a real browser.
 //
-// By default it answers like the newest real installation; -no-trim-strings,
-// -no-account-endpoint, -omit-favorite and -legacy-update-404 emulate other
-// builds.
-//
-// -faults injects failures for reliability testing, e.g.
-//
-//	analytics-emulator -faults 'seed=7,latency=5ms,error=0.05,throttle=0.01,reset-after=0.02,malformed=0.02'
-//
-// (see emulator.ParseFaults for every key).
+// By default it answers like the newest real installation; -help lists the
+// flags that emulate older builds, and -faults (see emulator.ParseFaults)
+// injects failures for reliability testing.
 package main
 
 import (
