@@ -12,14 +12,7 @@
 // terraform-plugin-framework provider that does no I/O, launched through
 // dev_overrides too) and on N terraform_data resources (built into
 // Terraform: no plugin at all), run interleaved with them, are the
-// baselines. Then the refresh of one managed website among 5,000 on the
-// server, a pass under the emulator's throttle with a shortened window, the
-// adoption of websites made outside Terraform with import blocks (with and
-// without the throttle), with terraform query (a newer Terraform, see
-// query.go), a plan that destroys websites with statistics (whose
-// statistics the provider checks), a read of 365 days of statistics with
-// the statistics data source (statsread.go), and a CPU profile of the provider processes during
-// a create of 500 websites.
+// baselines. Config lists the other passes, each in a file of its own.
 package bench
 
 import (
