@@ -64,9 +64,7 @@ var errWarmUp = errors.New("warm-up")
 // queryPasses runs the query pass at every size.
 func (b *bench) queryPasses(ctx context.Context, res *Results) error {
 	for _, n := range b.cfg.QuerySizes {
-		run, err := b.queryPass(ctx, n)
-		res.Runs = append(res.Runs, run)
-		if err != nil {
+		if err := res.add(b.queryPass(ctx, n)); err != nil {
 			return err
 		}
 	}
@@ -78,7 +76,12 @@ func (b *bench) exportPasses(ctx context.Context, res *Results) error {
 	if b.cfg.ExportDays <= 0 {
 		return nil
 	}
-	run, err := b.exportPass(ctx, b.cfg.ExportDays, b.cfg.ExportPages)
+	return res.add(b.exportPass(ctx, b.cfg.ExportDays, b.cfg.ExportPages))
+}
+
+// add records the run of a pass, also when the pass failed, and returns its
+// error.
+func (res *Results) add(run *Run, err error) error {
 	res.Runs = append(res.Runs, run)
 	return err
 }
@@ -107,16 +110,12 @@ func (b *bench) allPasses(ctx context.Context, res *Results) error {
 		}
 	}
 	if cfg.Among > 0 {
-		run, err := b.amongPass(ctx, cfg.Among)
-		res.Runs = append(res.Runs, run)
-		if err != nil {
+		if err := res.add(b.amongPass(ctx, cfg.Among)); err != nil {
 			return err
 		}
 	}
 	if cfg.ThrottledN > 0 {
-		run, err := b.throttledPass(ctx, cfg.ThrottledN)
-		res.Runs = append(res.Runs, run)
-		if err != nil {
+		if err := res.add(b.throttledPass(ctx, cfg.ThrottledN)); err != nil {
 			return err
 		}
 	}
@@ -126,9 +125,7 @@ func (b *bench) allPasses(ctx context.Context, res *Results) error {
 	}
 	for _, throttled := range throttles {
 		for _, n := range cfg.AdoptSizes {
-			run, err := b.adoptPass(ctx, n, throttled)
-			res.Runs = append(res.Runs, run)
-			if err != nil {
+			if err := res.add(b.adoptPass(ctx, n, throttled)); err != nil {
 				return err
 			}
 		}
@@ -137,16 +134,12 @@ func (b *bench) allPasses(ctx context.Context, res *Results) error {
 		return err
 	}
 	if cfg.DestroyPlanN > 0 {
-		run, err := b.destroyPlanPass(ctx, cfg.DestroyPlanN)
-		res.Runs = append(res.Runs, run)
-		if err != nil {
+		if err := res.add(b.destroyPlanPass(ctx, cfg.DestroyPlanN)); err != nil {
 			return err
 		}
 	}
 	if cfg.StatisticsDays > 0 {
-		run, err := b.statisticsPass(ctx, cfg.StatisticsDays)
-		res.Runs = append(res.Runs, run)
-		if err != nil {
+		if err := res.add(b.statisticsPass(ctx, cfg.StatisticsDays)); err != nil {
 			return err
 		}
 	}
