@@ -13,22 +13,13 @@ import (
 	"sync/atomic"
 )
 
-// Telling "no such website" from "wrong base URL".
-//
-// The application answers {"message":"Resource not found.","status":404}
-// for a website that does not exist or belongs to another user, and also
-// for ANY unknown path under /api/v1 (its fallback route), e.g. when the
-// base URL ends in /api/v1/something. Other wrong base URLs get other 404s:
-// Laravel's {"message":"The route ... could not be found."} outside
-// /api/v1, or a web server's HTML page. So:
-//   - a 404 of any other shape is ErrNotAPI at once;
-//   - the application's own 404 is ErrNotFound only once this Client has
-//     seen an answer that only the API gives (a list envelope, a website
-//     record, a delete confirmation, an account): the proof. Until then, the
-//     client proves it with one list request (VerifyAPI); if that fails too,
-//     the 404 is ErrNotAPI.
-
-// apiProof records whether the base URL answered as the API.
+// apiProof records whether the base URL answered as the API, which tells
+// "no such website" from "wrong base URL": the application's own 404
+// "Resource not found." also answers ANY unknown path under /api/v1 (its
+// fallback route), so it is ErrNotFound only once this Client has seen an
+// answer that only the API gives (a list envelope, a website record, a
+// delete confirmation, an account), or VerifyAPI's list request succeeded;
+// a 404 of any other shape is ErrNotAPI at once.
 type apiProof struct {
 	ok atomic.Bool
 	mu sync.Mutex // serialises VerifyAPI
