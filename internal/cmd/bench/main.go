@@ -42,16 +42,16 @@ func main() {
 func run(ctx context.Context, args []string) error {
 	cfg := bench.DefaultConfig()
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	sizes := fs.String("sizes", joinInts(cfg.Sizes), "comma-separated numbers of websites of the main pass")
+	fs.Var(sizesFlag{&cfg.Sizes, false}, "sizes", "comma-separated numbers of websites of the main pass")
 	fs.IntVar(&cfg.Parallelism, "parallelism", cfg.Parallelism, "terraform -parallelism")
 	fs.IntVar(&cfg.Rounds, "rounds", cfg.Rounds, "rounds of the create / update / destroy comparison at N=500 (the targets take the median)")
 	fs.IntVar(&cfg.Among, "among", cfg.Among, "websites on the server for the refresh of one among many (0 = skip)")
 	fs.IntVar(&cfg.ThrottledN, "throttled-n", cfg.ThrottledN, "websites of the throttled pass (0 = skip)")
 	fs.IntVar(&cfg.RateLimit, "rate-limit", cfg.RateLimit, "requests per window in the throttled pass")
 	fs.DurationVar(&cfg.RateWindow, "rate-window", cfg.RateWindow, "throttle window of the throttled pass (the real API: 1m)")
-	adoptSizes := fs.String("adopt-sizes", joinInts(cfg.AdoptSizes), "comma-separated numbers of websites of the adoption pass (empty = skip)")
+	fs.Var(sizesFlag{&cfg.AdoptSizes, true}, "adopt-sizes", "comma-separated numbers of websites of the adoption pass (empty = skip)")
 	fs.BoolVar(&cfg.AdoptThrottled, "adopt-throttled", cfg.AdoptThrottled, "run the adoption pass under the throttle too")
-	querySizes := fs.String("query-sizes", joinInts(cfg.QuerySizes), "comma-separated numbers of websites of the terraform query pass (empty = skip)")
+	fs.Var(sizesFlag{&cfg.QuerySizes, true}, "query-sizes", "comma-separated numbers of websites of the terraform query pass (empty = skip)")
 	fs.StringVar(&cfg.QueryTerraform, "query-terraform", "", "Terraform CLI of the query pass, 1.14 or later (default the newest .tools/bin/terraform-<version>, built if absent)")
 	fs.BoolVar(&cfg.QueryOnly, "query-only", false, "run the query pass alone")
 	fs.IntVar(&cfg.DestroyPlanN, "destroy-plan-n", cfg.DestroyPlanN, "websites with statistics of the destroy-plan pass (0 = skip)")
@@ -73,22 +73,6 @@ func run(ctx context.Context, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", fs.Args())
-	}
-	var err error
-	if cfg.Sizes, err = parseInts(*sizes); err != nil {
-		return fmt.Errorf("-sizes: %w", err)
-	}
-	cfg.AdoptSizes = nil
-	if strings.TrimSpace(*adoptSizes) != "" {
-		if cfg.AdoptSizes, err = parseInts(*adoptSizes); err != nil {
-			return fmt.Errorf("-adopt-sizes: %w", err)
-		}
-	}
-	cfg.QuerySizes = nil
-	if strings.TrimSpace(*querySizes) != "" {
-		if cfg.QuerySizes, err = parseInts(*querySizes); err != nil {
-			return fmt.Errorf("-query-sizes: %w", err)
-		}
 	}
 	if cfg.QueryOnly && len(cfg.QuerySizes) == 0 {
 		return errors.New("-query-only needs -query-sizes")
@@ -172,28 +156,39 @@ func inRoot(root, p string) string {
 	return filepath.Join(root, p)
 }
 
-func parseInts(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("%q is not a positive number", f)
-		}
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no sizes")
-	}
-	return out, nil
+// sizesFlag is a flag of comma-separated positive numbers; an optional one
+// may be set empty to skip its pass.
+type sizesFlag struct {
+	dst      *[]int
+	optional bool
 }
 
-func joinInts(ns []int) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
+func (f sizesFlag) String() string {
+	if f.dst == nil {
+		return ""
+	}
+	s := make([]string, len(*f.dst))
+	for i, n := range *f.dst {
 		s[i] = strconv.Itoa(n)
 	}
 	return strings.Join(s, ",")
+}
+
+func (f sizesFlag) Set(s string) error {
+	var out []int
+	for _, field := range strings.Split(s, ",") {
+		if field = strings.TrimSpace(field); field == "" {
+			continue
+		}
+		n, err := strconv.Atoi(field)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("%q is not a positive number", field)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 && !f.optional {
+		return errors.New("no sizes")
+	}
+	*f.dst = out
+	return nil
 }
