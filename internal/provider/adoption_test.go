@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -14,14 +15,14 @@ import (
 // what the API cannot return, plans no change once imported, and a change
 // made in it loses nothing on the server.
 func TestAccWebsite_generatedConfig(t *testing.T) {
-	needsEmulator(t, "seeds exclude_params and passwords as the web interface stores them and counts the emulator's requests")
+	acctest.NeedsEmulator(t, "seeds exclude_params and passwords as the web interface stores them and counts the emulator's requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, emulator.Options{})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1),
 		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.1\r\n10.0.0.2\r\n"})
 	env.Seed(env.Key, emulator.Website{Domain: "gen-secret.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0),
 		ExcludeBots: ptr(0), ExcludeParams: "&"})
-	w.write("main.tf", env.providerConfig()+fmt.Sprintf(`
+	w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 import {
   to = analytics_website.public
   id = "%d"
@@ -57,12 +58,12 @@ import {
 		"gen-public.example.com": {"utm_source\nfbclid", ""},
 		"gen-secret.example.com": {"&", "from-the-ui"},
 	} {
-		got, _ := env.websiteByDomain(t, domain)
+		got, _ := env.WebsiteByDomain(domain)
 		if got.ExcludeParams != want[0] || got.Password != want[1] {
 			t.Errorf("%s: exclude_params %q (want %q), password changed: %v", domain, got.ExcludeParams, want[0], got.Password != want[1])
 		}
 	}
-	if got, _ := env.websiteByDomain(t, "gen-public.example.com"); got.Email == nil || *got.Email != 0 {
+	if got, _ := env.WebsiteByDomain("gen-public.example.com"); got.Email == nil || *got.Email != 0 {
 		t.Errorf("the change was not applied: email = %v", got.Email)
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode")
@@ -72,12 +73,12 @@ import {
 // the user's plan allows (GET /account) warns at plan time; one that fits
 // does not.
 func TestAccWebsite_websiteLimitWarning(t *testing.T) {
-	needsEmulator(t, "needs a user whose plan allows 3 websites")
+	acctest.NeedsEmulator(t, "needs a user whose plan allows 3 websites")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, WebsiteLimit: 3}}})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, WebsiteLimit: 3}}}))
 	env.Seed(env.Key, emulator.Website{Domain: "existing.example.com"})
 	plan := func(n int) string {
-		w.write("main.tf", env.providerConfig()+fmt.Sprintf(`
+		w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 resource "analytics_website" "new" {
   count  = %d
   domain = "new-${count.index}.example.com"

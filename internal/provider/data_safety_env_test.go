@@ -11,66 +11,58 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// The fixtures of the data-safety tests (data_safety_test.go): two users,
-// two websites, the operations that must leave the state alone and the step
-// that shows it did, for the in-process emulator (testEnv) and for any
-// installation (accEnv).
-
-// Keys of the two users of the data-safety tests.
-const (
-	keyOwner = emulator.DefaultAPIKey
-	keyOther = "OtherUsersValidApiKey0123456789abcdefghijklmnopqrstuvwxyzABCDE"
-)
-
-func twoUsers(opts emulator.Options) emulator.Options {
-	opts.Users = []emulator.User{
-		{Key: keyOwner, Name: "Alice", Email: "alice@example.test"},
-		{Key: keyOther, Name: "Bob", Email: "bob@example.test"},
-	}
-	return opts
-}
+// The fixtures of the data-safety tests (data_safety_test.go): two
+// websites, the operations that must leave the state alone and the step
+// that shows it did.
 
 // twoWebsites is the configuration of the data-safety tests: two websites,
 // so that "every website vanished at once" can be told from one deletion.
-func twoWebsites() string {
-	return websiteHCL(`
-  domain         = "safe-a.example.com"
+func twoWebsites(env *acctest.Env) string {
+	return websiteHCL(fmt.Sprintf(`
+  domain         = %q
   exclude_params = ["utm_source"]
-`) + `
+`, env.Domain("safe-a"))) + fmt.Sprintf(`
 resource "analytics_website" "second" {
-  domain = "safe-b.example.com"
+  domain = %q
 }
-`
+`, env.Domain("safe-b"))
 }
 
 // configAt is the provider block with another base_url or key, and the
-// websites.
-func (env *testEnv) configAt(baseURL, key string) string {
-	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n}\n", baseURL, key) + twoWebsites()
+// test's two websites.
+func configAt(env *acctest.Env, baseURL, key string) string {
+	return env.ProviderBlockAt(baseURL, key) + twoWebsites(env)
 }
 
 // keptSteps are the operations a user runs against a wrong base_url or with
 // a wrong key, each of which must fail with want and leave the state alone:
 // plan (a refresh), destroy and import. (apply -refresh-only: see
 // TestAccWebsite_refreshOnlyKeepsState.)
-func keptSteps(cfg, want, importWant string) []resource.TestStep {
+func keptSteps(t *testing.T, env *acctest.Env, cfg, want, importWant string) []resource.TestStep {
+	t.Helper()
 	return []resource.TestStep{
 		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
 		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
-		{ // an import block adopting website 1 under another address
-			Config: cfg + `
+		{ // an import block adopting the first website under another address
+			PreConfig: func() {
+				t.Setenv("TF_VAR_adopt_id", fmt.Sprint(env.MustWebsite(t, env.Domain("safe-a")).ID))
+			},
+			Config: cfg + fmt.Sprintf(`
+variable "adopt_id" {
+  type = string
+}
 import {
   to = analytics_website.adopted
-  id = "1"
+  id = var.adopt_id
 }
 resource "analytics_website" "adopted" {
-  domain = "safe-b.example.com"
+  domain = %q
 }
-`,
+`, env.Domain("safe-b")),
 			PlanOnly:    true,
 			ExpectError: expectError(importWant),
 		},
@@ -78,19 +70,14 @@ resource "analytics_website" "adopted" {
 }
 
 // keptState is the last step: with the right settings, the plan is empty,
-// so the state still holds both websites as they are on the server.
-func keptState(env *testEnv) resource.TestStep {
-	return keptStateStep(env.configAt(env.URL, keyOwner), func() (int, error) { return len(env.Websites()), nil })
-}
-
-// keptStateStep is keptState's step, with serverWebsites counting the
-// websites of the test on the server. It is a plan-only step (an apply
-// would repair what it checks), and terraform-plugin-testing runs neither
-// Check nor ConfigStateChecks in those: the checks are plan checks of the
-// refreshed plan, which it runs.
-func keptStateStep(cfg string, serverWebsites func() (int, error)) resource.TestStep {
+// so the state still holds both websites as they are on the server (in the
+// emulator's memory, or read through the API). It is a plan-only step (an
+// apply would repair what it checks), and terraform-plugin-testing runs
+// neither Check nor ConfigStateChecks in those: the checks are plan checks
+// of the refreshed plan, which it runs.
+func keptState(env *acctest.Env) resource.TestStep {
 	return resource.TestStep{
-		Config:   cfg,
+		Config:   configAt(env, env.URL, env.Key),
 		PlanOnly: true,
 		ConfigPlanChecks: resource.ConfigPlanChecks{
 			PostApplyPostRefresh: []plancheck.PlanCheck{
@@ -105,9 +92,14 @@ func keptStateStep(cfg string, serverWebsites func() (int, error)) resource.Test
 					if n != 2 {
 						return fmt.Errorf("the state holds %d websites, want 2", n)
 					}
-					n, err := serverWebsites()
-					if err != nil {
-						return err
+					if env.Emulator != nil {
+						n = len(env.Websites())
+					} else {
+						ws, err := env.TestWebsites(env.Key)
+						if err != nil {
+							return err
+						}
+						n = len(ws)
 					}
 					if n != 2 {
 						return fmt.Errorf("the server holds %d websites of the test, want 2", n)
@@ -126,52 +118,11 @@ func (f planCheckFunc) CheckPlan(_ context.Context, req plancheck.CheckPlanReque
 	resp.Error = f(req)
 }
 
-// twoWebsites is twoWebsites with the test's domains.
-func (env *accEnv) twoWebsites() string {
-	return strings.NewReplacer(`"safe-a.example.com"`, fmt.Sprintf("%q", env.domain("safe-a")),
-		`"safe-b.example.com"`, fmt.Sprintf("%q", env.domain("safe-b"))).Replace(twoWebsites())
-}
-
-// configAt is the provider block with another base_url or key, and the
-// test's two websites.
-func (env *accEnv) configAt(baseURL, key string) string {
-	return env.providerBlock(baseURL, key) + env.twoWebsites()
-}
-
-// keptSteps is keptSteps for an accEnv: the import step adopts the test's
-// first website by its id (read through the API when the step starts).
-func (env *accEnv) keptSteps(t *testing.T, cfg, want, importWant string) []resource.TestStep {
-	t.Helper()
-	return []resource.TestStep{
-		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
-		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
-		{ // an import block adopting the first website under another address
-			PreConfig: func() {
-				t.Setenv("TF_VAR_adopt_id", fmt.Sprint(env.mustWebsite(t, env.domain("safe-a")).ID))
-			},
-			Config: cfg + fmt.Sprintf(`
-variable "adopt_id" {
-  type = string
-}
-import {
-  to = analytics_website.adopted
-  id = var.adopt_id
-}
-resource "analytics_website" "adopted" {
-  domain = %q
-}
-`, env.domain("safe-b")),
-			PlanOnly:    true,
-			ExpectError: expectError(importWant),
-		},
-	}
-}
-
 // account is key's user, as GET /account describes it; the test skips on
 // an installation without that endpoint (an older build).
-func (env *accEnv) account(t *testing.T, key string) websiteOwner {
+func account(t *testing.T, env *acctest.Env, key string) websiteOwner {
 	t.Helper()
-	a, err := env.api(key).Account(t.Context())
+	a, err := env.API(key).Account(t.Context())
 	if errors.Is(err, client.ErrAccountUnsupported) {
 		t.Skip("the installation has no GET /api/v1/account (an older build): the messages differ (see the emulated case)")
 	}
@@ -179,15 +130,6 @@ func (env *accEnv) account(t *testing.T, key string) websiteOwner {
 		t.Fatalf("GET /account: %v", err)
 	}
 	return *ownerOf(a)
-}
-
-// keptState is keptState for an accEnv: the server, read through the API,
-// still holds both websites.
-func (env *accEnv) keptState() resource.TestStep {
-	return keptStateStep(env.configAt(env.URL, env.Key), func() (int, error) {
-		ws, err := env.testWebsites(env.Key)
-		return len(ws), err
-	})
 }
 
 // proxy404 answers the paths under /proxy/ as a web server in front of the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -32,7 +33,7 @@ var guideUsers = emulator.Options{Users: []emulator.User{{Key: emulator.DefaultA
 // interface makes (password privacy, exclusions the API never returns, CRLF
 // lists, NULL columns, an IPv4 address as domain) and one website of another
 // user, and returns the key user's websites.
-func seedAccount(env *testEnv, n int) []emulator.Website {
+func seedAccount(env *acctest.Env, n int) []emulator.Website {
 	var out []emulator.Website
 	for i := range n {
 		w := emulator.Website{Domain: fmt.Sprintf("adopt-%03d.example.com", i)}
@@ -56,7 +57,7 @@ func seedAccount(env *testEnv, n int) []emulator.Website {
 
 // checkUnchanged fails unless every website still holds what it was seeded
 // with, including what the API never returns.
-func checkUnchanged(t *testing.T, env *testEnv, seeded []emulator.Website) {
+func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	t.Helper()
 	now := map[int64]emulator.Website{}
 	for _, w := range env.Websites() {
@@ -81,11 +82,11 @@ func checkUnchanged(t *testing.T, env *testEnv, seeded []emulator.Website) {
 // next plan is empty, and a website created later in the web interface is
 // imported by the next plan.
 func TestAccGuide_adoptAll(t *testing.T) {
-	needsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
+	acctest.NeedsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, guideUsers)
+	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.providerConfig()+guideExample(t, "adopt-all"))
+	w.write("main.tf", env.ProviderBlock()+guideExample(t, "adopt-all"))
 
 	env.ResetStats()
 	out := w.mustRun(0, "plan")
@@ -122,11 +123,11 @@ func TestAccGuide_adoptAll(t *testing.T) {
 // import blocks written from the list data source, then
 // -generate-config-out.
 func TestAccGuide_adoptGenerated(t *testing.T) {
-	needsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
+	acctest.NeedsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, guideUsers)
+	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 30)
-	w.write("main.tf", env.providerConfig()+guideExample(t, "adopt-generated"))
+	w.write("main.tf", env.ProviderBlock()+guideExample(t, "adopt-generated"))
 
 	w.mustRun(0, "apply", "-auto-approve")
 	imports := w.mustRun(0, "output", "-raw", "import_blocks")
@@ -154,9 +155,9 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 // per website), the result is the websites themselves, and another user's
 // domain in the same plan is still "not found", with the usual hint.
 func TestAccImport_byDomainFromSweep(t *testing.T) {
-	needsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
+	acctest.NeedsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, guideUsers)
+	env := acctest.New(t, acctest.Emulator(guideUsers))
 	var domains []string
 	for i := range 120 {
 		d := fmt.Sprintf("by-domain-%03d.example.com", i)
@@ -165,7 +166,7 @@ func TestAccImport_byDomainFromSweep(t *testing.T) {
 	}
 	env.Seed(guideOtherKey, emulator.Website{Domain: "theirs.example.com"})
 	config := func(domains []string) string {
-		return env.providerConfig() + fmt.Sprintf(`
+		return env.ProviderBlock() + fmt.Sprintf(`
 locals {
   domains = toset([%s])
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
@@ -213,21 +214,21 @@ func describeSent(pw *string) string {
 // to "public" or "private" keeps that password on the server: Terraform
 // never set it, so it never clears it.
 func TestAccWebsite_leavingPasswordPrivacyKeepsForeignPassword(t *testing.T) {
-	needsEmulator(t, "reads the password the server stores, which the API never returns")
+	acctest.NeedsEmulator(t, "reads the password the server stores, which the API never returns")
 	for _, to := range []string{privacyPublic, privacyPrivate} {
 		t.Run("to "+to, func(t *testing.T) {
 			const domain = "tf-acc-pw-ui.example.com"
-			env := newTestEnv(t, emulator.Options{})
+			env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 			w := env.Seed(env.Key, emulator.Website{Domain: domain, Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1)})
 			cfg := func(privacy string) string {
-				return env.config(fmt.Sprintf(`
+				return env.Config(fmt.Sprintf(`
 import {
   to = analytics_website.test
   id = "%d"
 }
 `, w.ID), websiteHCL(fmt.Sprintf("  domain  = %q\n  privacy = %q\n", domain, privacy)))
 			}
-			env.test(t, []resource.TestStep{
+			env.Test(t, []resource.TestStep{
 				{
 					Config: cfg(privacyPassword),
 					ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -241,7 +242,7 @@ import {
 						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 					},
 					Check: resource.ComposeTestCheckFunc(
-						checkEmulator(env, domain, func(w emulator.Website) error {
+						env.CheckEmulator(domain, func(w emulator.Website) error {
 							return intIs("privacy", w.Privacy, map[string]int{privacyPublic: 0, privacyPrivate: 1}[to])
 						}),
 						checkStoredPassword(env, domain, "from-the-ui"),
@@ -257,10 +258,10 @@ import {
 // is refused before anything is sent.
 func TestAccWebsite_passwordZeroUnknownAtPlan(t *testing.T) {
 	const domain = "tf-acc-pw-zero.example.com"
-	env := newTestEnv(t, emulator.Options{})
-	env.test(t, []resource.TestStep{
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	env.Test(t, []resource.TestStep{
 		{
-			Config: env.config(passwordFromData("0"), websiteHCL(fmt.Sprintf(`
+			Config: env.Config(passwordFromData("0"), websiteHCL(fmt.Sprintf(`
   domain   = %q
   privacy  = "password"
   password = terraform_data.password.output
@@ -273,7 +274,7 @@ func TestAccWebsite_passwordZeroUnknownAtPlan(t *testing.T) {
 					t.Errorf("the refused apply left %d websites on the server", n)
 				}
 			},
-			Config: env.config(passwordFromData("pw-one-two"), websiteHCL(fmt.Sprintf(`
+			Config: env.Config(passwordFromData("pw-one-two"), websiteHCL(fmt.Sprintf(`
   domain   = %q
   privacy  = "password"
   password = terraform_data.password.output
@@ -328,9 +329,9 @@ func storesAsNone(next http.Handler) http.Handler {
 // update. The next plan sets the password again, in place.
 func TestAccWebsite_passwordStoredAsNone(t *testing.T) {
 	const domain = "tf-acc-pw-none.example.com"
-	env := newTestEnv(t, emulator.Options{}, storesAsNone)
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(storesAsNone))
 	cfg := func(password string) string {
-		return env.config(websiteHCL(fmt.Sprintf("  domain   = %q\n  privacy  = \"password\"\n  password = %q\n", domain, password)))
+		return env.Config(websiteHCL(fmt.Sprintf("  domain   = %q\n  privacy  = \"password\"\n  password = %q\n", domain, password)))
 	}
 	var id string
 	keptInPlace := func(s *terraform.State) error {
@@ -357,7 +358,7 @@ func TestAccWebsite_passwordStoredAsNone(t *testing.T) {
 	actionIs := func(a plancheck.ResourceActionType) resource.ConfigPlanChecks {
 		return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, a)}}
 	}
-	env.test(t, []resource.TestStep{
+	env.Test(t, []resource.TestStep{
 		{
 			Config:            cfg(storedAsNone),
 			ConfigPlanChecks:  actionIs(plancheck.ResourceActionCreate),

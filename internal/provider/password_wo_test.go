@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -27,7 +28,7 @@ import (
 // TestAccWebsite_passwordWriteOnly.) Write-only attributes need Terraform or
 // OpenTofu 1.11 or later.
 func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
-	needsEmulator(t, "removes the password between the refresh and the apply with a handler in front of the API, and reads the stored password, which the API never returns")
+	acctest.NeedsEmulator(t, "removes the password between the refresh and the apply with a handler in front of the API, and reads the stored password, which the API never returns")
 	const password = "WriteOnlyUnseen-5c81a7"
 	cases := []struct {
 		name string
@@ -43,27 +44,27 @@ func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
 			domain := fmt.Sprintf("tf-acc-pw-wo-unseen-%d.example.com", i+1)
 			audit := &requestAudit{key: emulator.DefaultAPIKey}
 			var (
-				env      *testEnv
+				env      *acctest.Env
 				removeAt atomic.Bool // remove the password when the next update arrives
 			)
 			removePassword := func() {
-				w, ok := env.websiteByDomain(t, domain)
+				w, ok := env.WebsiteByDomain(domain)
 				if !ok {
 					t.Errorf("the emulator has no website %s", domain)
 					return
 				}
 				env.UpdateWebsite(w.ID, func(w *emulator.Website) { w.Password = "" })
 			}
-			env = newTestEnv(t, emulator.Options{}, audit.wrap, func(next http.Handler) http.Handler {
+			env = acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(audit.wrap, func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.Method == http.MethodPut && removeAt.CompareAndSwap(true, false) {
 						removePassword()
 					}
 					next.ServeHTTP(w, r)
 				})
-			})
+			}))
 			cfg := func(extra string) string {
-				return env.config(websiteHCL(fmt.Sprintf(`
+				return env.Config(websiteHCL(fmt.Sprintf(`
   domain              = %q
   privacy             = "password"
   password_wo         = %q
@@ -103,7 +104,7 @@ func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
 						},
 						checkStoredPassword(env, domain, password),
 						audit.checkLastWrite(http.MethodPut, ptr(password)),
-						checkEmulator(env, domain, func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
+						env.CheckEmulator(domain, func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
 					),
 				},
 			}
@@ -127,10 +128,10 @@ func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
 			}
 			resource.Test(t, resource.TestCase{
 				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				ProtoV6ProviderFactories: acctest.Factories,
 				AdditionalCLIOptions:     opts,
-				CheckDestroy:             checkDestroyed(env),
+				CheckDestroy:             env.CheckDestroy,
 				Steps:                    steps,
 			})
 			if !t.Failed() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
 )
@@ -48,7 +49,7 @@ func TestProviderConfigure_tlsSettings(t *testing.T) {
 
 	for _, tc := range []struct {
 		name  string
-		env   *testEnv
+		env   *acctest.Env
 		attrs map[string]any
 		vars  map[string]string
 		warn  string
@@ -100,7 +101,7 @@ func TestProviderConfigure_tlsSettings(t *testing.T) {
 	// Without the setting, each server is refused, for the reason it
 	// stands for (the diagnostics are tested with the acceptance tests).
 	for _, tc := range []struct {
-		env   *testEnv
+		env   *acctest.Env
 		attrs map[string]any
 		want  client.TLSProblem
 	}{

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -14,10 +15,10 @@ import (
 // another user's key or behind a redirect, fails and leaves the state file
 // exactly as it was.
 func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
-	needsEmulator(t, "puts a web server's HTML 404 and a redirect in front of the API (handlers around the emulator)")
+	acctest.NeedsEmulator(t, "puts a web server's HTML 404 and a redirect in front of the API (handlers around the emulator)")
 	w := newCLIWorkdir(t)
 	var redirect atomic.Bool
-	env := newTestEnv(t, twoUsers(emulator.Options{}), proxy404, func(next http.Handler) http.Handler {
+	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})), acctest.Wrap(proxy404, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			if redirect.Load() {
 				http.Redirect(rw, r, "https://"+r.Host+r.URL.RequestURI(), http.StatusFound)
@@ -25,8 +26,8 @@ func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
 			}
 			next.ServeHTTP(rw, r)
 		})
-	})
-	w.write("main.tf", env.configAt(env.URL, keyOwner))
+	}))
+	w.write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
 	w.mustRun(0, "apply", "-auto-approve")
 	state := w.read("terraform.tfstate")
 
@@ -34,16 +35,16 @@ func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
 		name, baseURL, key, want string
 		redirect                 bool
 	}{
-		{"moved path prefix", env.URL + "/analytics", keyOwner, "Unexpected Answer at base_url", false},
-		{"proxy HTML 404", env.URL + "/proxy", keyOwner, "Unexpected Answer at base_url", false},
-		{"unknown path under /api/v1", env.URL + "/api/v1/v2", keyOwner, "Unexpected Answer at base_url", false},
-		{"another user's key", env.URL, keyOther, "Website Belongs to Another User", false},
-		{"redirect to https", env.URL, keyOwner, "set base_url to https://", true},
+		{"moved path prefix", env.URL + "/analytics", acctest.KeyOwner, "Unexpected Answer at base_url", false},
+		{"proxy HTML 404", env.URL + "/proxy", acctest.KeyOwner, "Unexpected Answer at base_url", false},
+		{"unknown path under /api/v1", env.URL + "/api/v1/v2", acctest.KeyOwner, "Unexpected Answer at base_url", false},
+		{"another user's key", env.URL, acctest.KeyOther, "Website Belongs to Another User", false},
+		{"redirect to https", env.URL, acctest.KeyOwner, "set base_url to https://", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			redirect.Store(c.redirect)
 			defer redirect.Store(false)
-			w.write("main.tf", env.configAt(c.baseURL, c.key))
+			w.write("main.tf", configAt(env, c.baseURL, c.key))
 			out := w.mustRun(1, "apply", "-refresh-only", "-auto-approve")
 			if !strings.Contains(strings.Join(strings.Fields(out), " "), c.want) {
 				t.Errorf("output lacks %q:\n%s", c.want, out)
@@ -53,7 +54,7 @@ func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
 			}
 		})
 	}
-	w.write("main.tf", env.configAt(env.URL, keyOwner))
+	w.write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
 	w.mustRun(0, "plan", "-detailed-exitcode")
 	w.mustRun(0, "destroy", "-auto-approve")
 }

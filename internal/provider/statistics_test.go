@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -46,7 +47,7 @@ func (c *shiftClock) setDay(t *testing.T, day string) {
 
 // statsEnv is an emulator with a shiftClock and a CLI working directory.
 type statsEnv struct {
-	*testEnv
+	*acctest.Env
 	w     *cliWorkdir
 	clock *shiftClock
 }
@@ -58,7 +59,7 @@ func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	clock.offset.Store(math.MinInt64)
 	clock.setDay(t, "2023-01-01") // before every day the tests record
 	opts.Clock = clock.now
-	return &statsEnv{testEnv: newTestEnv(t, opts), w: w, clock: clock}
+	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts)), w: w, clock: clock}
 }
 
 // hit sends one pageview of page as a browser would and returns the
@@ -78,7 +79,7 @@ func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 	for _, day := range days {
 		s.clock.setDay(t, day)
 		for _, d := range domains {
-			if got := s.hit(t, "https://"+d+"/", browserUA); got != "200" {
+			if got := s.hit(t, "https://"+d+"/", acctest.BrowserUA); got != "200" {
 				t.Fatalf("pageview of %s on %s: tracking answered %q", d, day, got)
 			}
 		}
@@ -87,7 +88,7 @@ func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 
 func (s *statsEnv) apply(t *testing.T, hcl string) {
 	t.Helper()
-	s.w.write("main.tf", s.config(hcl))
+	s.w.write("main.tf", s.Config(hcl))
 	s.w.mustRun(0, "apply", "-auto-approve")
 }
 
@@ -109,7 +110,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	}
 
 	// A new domain replaces the website: the plan names the loss.
-	s.w.write("main.tf", s.config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
 	diags := s.w.planDiags()
 	loss := withSummary(diags, lossReplace)
@@ -132,7 +133,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// terraform destroy: a warning for the website with statistics only,
 	// though the quiet one is checked too.
-	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
 	diags = s.w.planDiags("-destroy")
 	loss = withSummary(diags, lossDestroy)
@@ -146,11 +147,11 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// A removed resource is destroyed too; a website without statistics
 	// gets no warning.
-	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")))
 	if diags := s.w.planDiags(); len(diags) != 0 {
 		t.Errorf("removing the website without statistics warned: %+v", diags)
 	}
-	s.w.write("main.tf", s.config(websiteBlock("quiet", quiet, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("quiet", quiet, "")))
 	if loss := withSummary(s.w.planDiags(), lossDestroy); len(loss) != 1 || !strings.Contains(loss[0].Detail, domain) {
 		t.Errorf("removing the website with statistics: %+v", loss)
 	}
@@ -227,7 +228,7 @@ resource "analytics_website" "many" {
 func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 	// Skips here, not only in each case, so that the live pass does not
 	// count it as passed.
-	needsEmulator(t, "injects faults into the statistics endpoint")
+	acctest.NeedsEmulator(t, "injects faults into the statistics endpoint")
 	tests := []struct {
 		name   string
 		faults *emulator.Faults
@@ -238,16 +239,16 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 		{"server error", &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}, "", "HTTP 500"},
 		{"throttled", &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}, "", "request limit was reached"},
 		{"network error", &emulator.Faults{ResetBeforeRate: 1}, "", "could not be reached"},
-		{"another user's website", nil, keyOther, "404"},
+		{"another user's website", nil, acctest.KeyOther, "404"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStatsEnv(t, twoUsers(emulator.Options{}))
+			s := newStatsEnv(t, acctest.TwoUsers(emulator.Options{}))
 			const domain = "tf-acc-stats-fail.example.com"
 			s.apply(t, websiteBlock("main", domain, ""))
 			s.pageviews(t, []string{domain}, "2024-03-01")
 			if tc.key != "" {
-				s.w.write("main.tf", s.configAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
+				s.w.write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
 			}
 			if err := s.SetFaults(tc.faults); err != nil {
 				t.Fatal(err)
@@ -261,7 +262,7 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 			if err := s.SetFaults(nil); err != nil {
 				t.Fatal(err)
 			}
-			s.w.write("main.tf", s.config(websiteBlock("main", domain, "")))
+			s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")))
 			s.w.mustRun(0, "destroy", "-auto-approve")
 		})
 	}
@@ -277,15 +278,15 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	// Setting skip_destroy alone sends nothing to the server.
 	s.ResetStats()
 	s.apply(t, websiteBlock("main", old, keep))
-	if n := writes(s.testEnv); n != 0 {
+	if n := writes(s.Env); n != 0 {
 		t.Errorf("setting skip_destroy sent %d write requests", n)
 	}
-	oldSite, _ := s.websiteByDomain(t, old)
+	oldSite, _ := s.WebsiteByDomain(old)
 	before := s.Statistics(oldSite.ID)
 
 	// A new domain: the plan says the old website is kept, with no
 	// statistics request; the apply creates the new one beside it.
-	s.w.write("main.tf", s.config(websiteBlock("main", renamed, keep)))
+	s.w.write("main.tf", s.Config(websiteBlock("main", renamed, keep)))
 	s.ResetStats()
 	diags := s.w.planDiags()
 	if kept := withSummary(diags, keptSummary); len(kept) != 1 || len(diags) != 1 || !strings.Contains(kept[0].Detail, old) {
@@ -301,7 +302,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	if got := s.Statistics(oldSite.ID); fmt.Sprint(got) != fmt.Sprint(before) || len(got) == 0 {
 		t.Errorf("the old website's statistics changed:\n%v\nwant\n%v", got, before)
 	}
-	newSite, ok := s.websiteByDomain(t, renamed)
+	newSite, ok := s.WebsiteByDomain(renamed)
 	if !ok {
 		t.Fatal("the new website was not created")
 	}
@@ -316,7 +317,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 		t.Errorf("destroy plan: want the website kept, got %+v", kept)
 	}
 	s.w.mustRun(0, "destroy", "-auto-approve")
-	if n := writes(s.testEnv); n != 0 || s.statsRequests() != 0 {
+	if n := writes(s.Env); n != 0 || s.statsRequests() != 0 {
 		t.Errorf("the destroy sent %d write and %d statistics requests: %v", n, s.statsRequests(), s.Stats().ByRoute)
 	}
 	for _, id := range []int64{oldSite.ID, newSite.ID} {
@@ -344,17 +345,17 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	for _, tc := range []struct {
 		page, ua, want string
 	}{
-		{"https://" + params + "/landing?utm_source=news&keep=1&fbclid=x", browserUA, "200"},
-		{"https://www." + params + "/bot-visit", googlebotUA, "403"}, // exclude_bots defaults to true
-		{"https://" + ips + "/", browserUA, "403"},                   // this test's address is excluded
-		{"https://tf-acc-stats-bots.example.com/", googlebotUA, "200"},
-		{"https://tf-acc-stats-unknown.example.com/", browserUA, "404"},
+		{"https://" + params + "/landing?utm_source=news&keep=1&fbclid=x", acctest.BrowserUA, "200"},
+		{"https://www." + params + "/bot-visit", acctest.GooglebotUA, "403"}, // exclude_bots defaults to true
+		{"https://" + ips + "/", acctest.BrowserUA, "403"},                   // this test's address is excluded
+		{"https://tf-acc-stats-bots.example.com/", acctest.GooglebotUA, "200"},
+		{"https://tf-acc-stats-unknown.example.com/", acctest.BrowserUA, "404"},
 	} {
 		if got := s.hit(t, tc.page, tc.ua); got != tc.want {
 			t.Errorf("tracking %s (%s): %q, want %q", tc.page, tc.ua, got, tc.want)
 		}
 	}
-	p, _ := s.websiteByDomain(t, params)
+	p, _ := s.WebsiteByDomain(params)
 	var pages []string
 	for _, st := range s.Statistics(p.ID) {
 		if st.Name == "page" {
@@ -364,7 +365,7 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	if fmt.Sprint(pages) != "[/landing?keep=1]" {
 		t.Errorf("recorded pages %v, want [/landing?keep=1] (excluded parameters gone, the bot not recorded)", pages)
 	}
-	ipSite, _ := s.websiteByDomain(t, ips)
+	ipSite, _ := s.WebsiteByDomain(ips)
 	if got := s.Statistics(ipSite.ID); len(got) != 0 {
 		t.Errorf("an excluded address was recorded: %+v", got)
 	}
@@ -418,7 +419,7 @@ func testUpgradeFromSchema(t *testing.T, version int) {
 	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
 	s.w.mustRun(0, "plan", "-detailed-exitcode")
 	s.w.mustRun(0, "apply", "-auto-approve")
-	if n := writes(s.testEnv); n != 0 {
+	if n := writes(s.Env); n != 0 {
 		t.Errorf("the upgrade sent %d write requests", n)
 	}
 	if st := s.w.read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||

@@ -3,9 +3,9 @@ package provider
 import (
 	"crypto/tls"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
 )
@@ -41,23 +41,10 @@ func serverTLS(leaf *tlstest.Leaf, clientCA *tlstest.CA) *tls.Config {
 	return cfg
 }
 
-// newTLSTestEnv is newTestEnv served over TLS with cfg:
+// newTLSTestEnv is an emulator served over TLS with cfg:
 // https://127.0.0.1:port. wrap, if given, wraps the emulator's handler.
-func newTLSTestEnv(t *testing.T, cfg *tls.Config, wrap ...func(http.Handler) http.Handler) *testEnv {
+func newTLSTestEnv(t *testing.T, cfg *tls.Config, wrap ...func(http.Handler) http.Handler) *acctest.Env {
 	t.Helper()
-	needsEmulator(t, "serves the emulator over TLS with certificates made by the test (a private CA, client certificates, a wrong host name)")
-	e, err := emulator.New(emulator.Options{RateLimit: testRateLimit, RateWindow: testRateWindow})
-	if err != nil {
-		t.Fatalf("emulator: %v", err)
-	}
-	var h http.Handler = e
-	for _, w := range wrap {
-		h = w(h)
-	}
-	srv := httptest.NewUnstartedServer(h)
-	srv.TLS = cfg
-	srv.Config.ErrorLog = tlstest.QuietLog() // failed handshakes are what these tests make
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	return &testEnv{Emulator: e, URL: srv.URL, Key: emulator.DefaultAPIKey}
+	acctest.NeedsEmulator(t, "serves the emulator over TLS with certificates made by the test (a private CA, client certificates, a wrong host name)")
+	return acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.TLS(cfg), acctest.Wrap(wrap...))
 }

@@ -1,23 +1,19 @@
 package provider
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // writes counts the requests that change something on the server.
-func writes(env *testEnv) int {
+func writes(env *acctest.Env) int {
 	s := env.Stats()
 	return s.ByMethod["POST"] + s.ByMethod["PUT"] + s.ByMethod["PATCH"] + s.ByMethod["DELETE"]
-}
-
-func (env *testEnv) providerBlockFor(key string) string {
-	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n}\n", env.URL, key)
 }
 
 // TestAccWebsite_upgradeFrom010 starts from the state that provider 0.1.0
@@ -28,13 +24,13 @@ func (env *testEnv) providerBlockFor(key string) string {
 // unrelated change must keep the exclusions; another user's key must not
 // empty the state, although 0.1.0 remembered no owner.
 func TestAccWebsite_upgradeFrom010(t *testing.T) {
-	needsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
+	acctest.NeedsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, twoUsers(emulator.Options{}))
-	env.Seed(keyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1), Password: "s3cret-pass"})
-	env.Seed(keyOwner, emulator.Website{ID: 2, Domain: "managed.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
+	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1), Password: "s3cret-pass"})
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 2, Domain: "managed.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
 		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.0/8"})
-	env.Seed(keyOwner, emulator.Website{ID: 3, Domain: "plain.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 3, Domain: "plain.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
 		ExcludeParams: "ref\nutm_campaign"})
 
 	data, err := os.ReadFile(filepath.Join("testdata", "upgrade-0.1.0", "terraform.tfstate"))
@@ -51,7 +47,7 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 
 	// Another user's key: every website reads as "not found", and 0.1.0
 	// remembered no owner; the state must be kept.
-	w.write("main.tf", env.providerBlockFor(keyOther)+config)
+	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOther)+config)
 	out := w.mustRun(1, "apply", "-refresh-only", "-auto-approve")
 	if !strings.Contains(out, "Every Managed Website Vanished") {
 		t.Errorf("refresh with another user's key: want the vanished-websites error, got:\n%s", out)
@@ -61,7 +57,7 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	}
 
 	// The right key: no change planned, nothing written.
-	w.write("main.tf", env.providerBlockFor(keyOwner)+config)
+	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+config)
 	env.ResetStats()
 	w.mustRun(0, "plan", "-detailed-exitcode")
 	if n := writes(env); n != 0 {
@@ -70,7 +66,7 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 
 	// An unrelated change keeps the exclusions made in the web interface,
 	// and those Terraform set.
-	w.write("main.tf", env.providerBlockFor(keyOwner)+strings.Replace(config,
+	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+strings.Replace(config,
 		`domain = "plain.example"`, "domain        = \"plain.example\"\n  email_reports = true", 1))
 	w.mustRun(0, "apply", "-auto-approve")
 	for id, want := range map[int64]string{2: "utm_source\nfbclid", 3: "ref\nutm_campaign"} {
