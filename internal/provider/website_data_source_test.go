@@ -200,3 +200,17 @@ data "analytics_websites" "desc" {
 	}
 	env.Test(t, append(steps, last)...)
 }
+
+// The data sources follow the same rule: an answer that is not the API's is
+// an error naming base_url, not "not found" (nor an empty list).
+func TestAccDataSources_wrongBaseURL(t *testing.T) {
+	env := acctest.New(t)
+	w := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("ds"), ExcludeBots: true})
+	wrong := env.ProviderBlockAt(env.URL+"/analytics", env.Key)
+	want := expectError(`Unexpected Answer at base_url.*could not be found`)
+	env.Test(t,
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_id" { id = "%d" }`, w.ID), ExpectError: want},
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_domain" { domain = %q }`, w.Domain), ExpectError: want},
+		resource.TestStep{Config: wrong + `data "analytics_websites" "all" {}`, ExpectError: want},
+	)
+}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -372,59 +373,61 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }
 
-// TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
-// and tracking_code existed (schema version 1, no such attributes) upgrades
-// to false and the tracking code and plans no change, with or without a
-// refresh; so does one of version 2 (no tracking_code).
-func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
-	for _, version := range []int{1, 2} {
-		t.Run(fmt.Sprintf("version %d", version), func(t *testing.T) { testUpgradeFromSchema(t, version) })
-	}
+// The warnings of a plan, as the tests that drive the CLI themselves read
+// them: from `plan -json` (the human output merges warnings that share a
+// summary). Shared by the statistics tests on the in-process emulator
+// (statistics_test.go) and those that also run on an installation
+// (statistics_acc_test.go).
+
+// Summaries of the warnings a plan that destroys or replaces a website
+// gives (diagnostics_statistics.go).
+const (
+	lossDestroy = "Destroying the Website Deletes Its Statistics"
+	lossReplace = "Replacing the Website Deletes Its Statistics"
+	notChecked  = "Statistics Not Checked"
+	budgetSpent = "Statistics of Some Websites Not Checked"
+	keptSummary = "Website Will Be Kept on the Server"
+)
+
+// planDiag is a diagnostic of `plan -json`.
+type planDiag struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+	Address  string `json:"address"`
 }
 
-func testUpgradeFromSchema(t *testing.T, version int) {
-	s := newStatsEnv(t, emulator.Options{})
-	domain := fmt.Sprintf("tf-acc-stats-v%d.example.com", version)
-	s.apply(t, websiteBlock("main", domain, ""))
-
-	var st map[string]any
-	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
-		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
-			m := inst.(map[string]any) //nolint:forcetypeassert // as above
-			m["schema_version"] = version
-			attrs := m["attributes"].(map[string]any) //nolint:forcetypeassert // as above
-			if _, ok := attrs["tracking_code"]; !ok {
-				t.Fatalf("the state lacks tracking_code before the test removes it: %v", attrs)
-			}
-			delete(attrs, "tracking_code")
-			if version < 2 {
-				delete(attrs, "skip_destroy")
-			}
-			found = true
+// planDiags runs `plan -json args...`, wants exit code 0 and returns its
+// diagnostics but the CLI's own about dev_overrides.
+func (w *cliWorkdir) planDiags(args ...string) []planDiag {
+	w.t.Helper()
+	out := w.mustRun(0, append([]string{"plan", "-json"}, args...)...)
+	var diags []planDiag
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type       string    `json:"type"`
+			Diagnostic *planDiag `json:"diagnostic"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic != nil &&
+			!strings.HasPrefix(line.Diagnostic.Summary, "Provider development overrides") { // the tests' dev_overrides
+			diags = append(diags, *line.Diagnostic)
 		}
 	}
-	if !found {
-		t.Fatal("no resource instance in the state")
+	return diags
+}
+
+func withSummary(diags []planDiag, summary string) []planDiag {
+	var out []planDiag
+	for _, d := range diags {
+		if d.Summary == summary {
+			out = append(out, d)
+		}
 	}
-	raw, err := json.Marshal(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.w.write("terraform.tfstate", string(raw))
-	s.ResetStats()
-	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
-	s.w.mustRun(0, "plan", "-detailed-exitcode")
-	s.w.mustRun(0, "apply", "-auto-approve")
-	if n := writes(s.Env); n != 0 {
-		t.Errorf("the upgrade sent %d write requests", n)
-	}
-	if st := s.w.read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
-		!strings.Contains(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) {
-		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code:\n%s", st)
-	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	return out
+}
+
+func websiteBlock(name, domain, extra string) string {
+	return fmt.Sprintf("resource \"analytics_website\" %q {\n  domain = %q\n%s}\n", name, domain, extra)
 }

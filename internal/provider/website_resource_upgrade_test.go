@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,4 +84,61 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 		t.Error("the password of secret.example changed")
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode")
+}
+
+// TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
+// and tracking_code existed (schema version 1, no such attributes) upgrades
+// to false and the tracking code and plans no change, with or without a
+// refresh; so does one of version 2 (no tracking_code).
+func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
+	for _, version := range []int{1, 2} {
+		t.Run(fmt.Sprintf("version %d", version), func(t *testing.T) { testUpgradeFromSchema(t, version) })
+	}
+}
+
+func testUpgradeFromSchema(t *testing.T, version int) {
+	s := newStatsEnv(t, emulator.Options{})
+	domain := fmt.Sprintf("tf-acc-stats-v%d.example.com", version)
+	s.apply(t, websiteBlock("main", domain, ""))
+
+	var st map[string]any
+	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
+		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
+			m := inst.(map[string]any) //nolint:forcetypeassert // as above
+			m["schema_version"] = version
+			attrs := m["attributes"].(map[string]any) //nolint:forcetypeassert // as above
+			if _, ok := attrs["tracking_code"]; !ok {
+				t.Fatalf("the state lacks tracking_code before the test removes it: %v", attrs)
+			}
+			delete(attrs, "tracking_code")
+			if version < 2 {
+				delete(attrs, "skip_destroy")
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no resource instance in the state")
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w.write("terraform.tfstate", string(raw))
+	s.ResetStats()
+	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
+	s.w.mustRun(0, "plan", "-detailed-exitcode")
+	s.w.mustRun(0, "apply", "-auto-approve")
+	if n := writes(s.Env); n != 0 {
+		t.Errorf("the upgrade sent %d write requests", n)
+	}
+	if st := s.w.read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
+		!strings.Contains(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) {
+		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code:\n%s", st)
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
 }
