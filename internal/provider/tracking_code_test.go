@@ -118,7 +118,7 @@ func TestTrackingURLProblem(t *testing.T) {
 }
 
 // trackingSurfaces reads tracking_code from every surface but the list
-// resource (query_test.go checks that one): the resource, both data
+// resource (website_list_resource_query_test.go checks that one): the resource, both data
 // sources, and an output, as a pipeline would hand it on.
 const trackingSurfaces = `
 resource "analytics_website" "shop" {

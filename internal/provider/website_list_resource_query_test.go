@@ -69,11 +69,8 @@ func byDomain(domain string) queryfilter.QueryFilter {
 // the values the API never returns; the filters and the limit apply.
 func TestAccWebsiteList_query(t *testing.T) {
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
+	env.TestCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{
 			{Config: env.Config(queryWebsites)},
 			{

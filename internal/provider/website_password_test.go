@@ -498,13 +498,10 @@ func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
 					),
 				})
 			}
-			resource.Test(t, resource.TestCase{
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.Factories,
-				AdditionalCLIOptions:     opts,
-				CheckDestroy:             env.CheckDestroy,
-				Steps:                    steps,
+			env.TestCase(t, resource.TestCase{
+				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+				AdditionalCLIOptions:   opts,
+				Steps:                  steps,
 			})
 			if !t.Failed() {
 				audit.verify(t, env)

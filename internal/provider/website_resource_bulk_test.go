@@ -71,10 +71,7 @@ resource "analytics_website" "bulk" {
 `, n, extra))
 	}
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{ // create: exactly one POST each, nothing else
 				PreConfig: env.ResetStats,

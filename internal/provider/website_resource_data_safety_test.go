@@ -426,7 +426,7 @@ data "analytics_website" "after" {
 	}...)
 }
 
-// The fixtures of the data-safety tests (data_safety_test.go): two
+// The fixtures of the data-safety tests above: two
 // websites, the operations that must leave the state alone and the step
 // that shows it did.
 

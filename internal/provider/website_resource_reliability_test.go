@@ -127,9 +127,6 @@ func chaosSteps(t *testing.T, env *acctest.Env, settings string, n int) resource
 	t.Helper()
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	return resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
 		Steps: []resource.TestStep{
 			{
 				Config:           reliableConfig(env, settings, websitesHCL(n, 0)),
@@ -167,7 +164,7 @@ func TestAccWebsite_chaos(t *testing.T) {
 		SlowBodyRate:         0.04, SlowBodyDelay: 5 * time.Millisecond,
 	}}))
 	start := time.Now()
-	resource.Test(t, chaosSteps(t, env, chaosSettings, 50))
+	env.TestCase(t, chaosSteps(t, env, chaosSettings, 50))
 	t.Logf("50 websites under faults in %s; faults injected: %v; requests answered: %v",
 		time.Since(start).Round(time.Millisecond), env.FaultCountsByMethod(), env.Stats().ByStatus)
 	// With these rates some creates lose their answer after the commit
@@ -201,7 +198,7 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 			f := tc.faults
 			f.Seed = 7
 			env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &f}))
-			resource.Test(t, chaosSteps(t, env, chaosSettings, 6))
+			env.TestCase(t, chaosSteps(t, env, chaosSettings, 6))
 			t.Logf("faults injected: %v", env.FaultCountsByMethod())
 			kinds := 0
 			for k, n := range env.FaultCounts() {
@@ -223,10 +220,7 @@ func TestAccWebsite_throttle(t *testing.T) {
 	acctest.NeedsEmulator(t, "shortens the throttle window to 2s and applies 100 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 20, RateWindow: 2 * time.Second}))
 	start := time.Now()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           env.Config(websitesHCL(100, 0)),
 			Check:            checkServerMatchesState(env, 100),
@@ -247,10 +241,7 @@ func TestAccWebsite_requestsPerMinute(t *testing.T) {
 	acctest.NeedsEmulator(t, "measures the client-side cap with the emulator's request counts")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	var applied time.Duration
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			PreConfig: func() { env.ResetStats(); applied = -time.Duration(time.Now().UnixNano()) },
 			Config:    reliableConfig(env, "requests_per_minute = 600", websitesHCL(6, 0)),
@@ -296,10 +287,7 @@ func TestAccWebsite_malformedAnswer(t *testing.T) {
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	cfg := reliableConfig(env, "max_retries = 1", websiteHCL(`domain = "example.com"`))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{

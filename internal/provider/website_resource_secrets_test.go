@@ -299,10 +299,7 @@ provider "analytics" {
   exclude_ips = ["192.0.2.1"]
 `+extra)
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { t.Setenv("TF_VAR_site_password", password1) },
@@ -438,12 +435,9 @@ variable "site_password" {
 		return w.ID
 	}
 
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
-		WorkingDir:               workDir,
+	env.TestCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		WorkingDir:             workDir,
 		Steps: []resource.TestStep{
 			{ // create: the password is sent, and not stored
 				PreConfig:         setPassword(password1),

@@ -15,7 +15,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Statistics on any installation. The tests of statistics_test.go need the
+// Statistics on any installation. The tests of website_resource_statistics_test.go need the
 // in-process emulator (a clock moved to days in the past, request counts,
 // fault injection); these need nothing but the public API and the tracking
 // endpoint, so they run in the live mode too (acctest.New). They make at most

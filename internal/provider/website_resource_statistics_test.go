@@ -2,7 +2,6 @@ package provider
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -20,8 +19,8 @@ import (
 // What a destroy or a replacement deletes, on the in-process emulator with
 // a clock of the tests' own: the tests make statistics the way a browser
 // does, through the tracking endpoint, and read the plan's warnings from
-// `plan -json` (plan_warnings_test.go). statistics_acc_test.go has those
-// that run on an installation too.
+// `plan -json` (planDiags, below). website_resource_statistics_live_test.go
+// has those that run on an installation too.
 
 const statsRoute = "GET /api/v1/stats/{id}"
 
@@ -63,24 +62,13 @@ func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts)), w: w, clock: clock}
 }
 
-// hit sends one pageview of page as a browser would and returns the
-// tracking endpoint's answer ("200", "403", "404").
-func (s *statsEnv) hit(t *testing.T, page, userAgent string) string {
-	t.Helper()
-	got, err := emulator.SendHit(context.Background(), nil, s.URL, emulator.Hit{Page: page, UserAgent: userAgent})
-	if err != nil {
-		t.Fatalf("tracking %s: %v", page, err)
-	}
-	return got
-}
-
 // pageviews records one pageview of each domain on each day (in order).
 func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 	t.Helper()
 	for _, day := range days {
 		s.clock.setDay(t, day)
 		for _, d := range domains {
-			if got := s.hit(t, "https://"+d+"/", acctest.BrowserUA); got != "200" {
+			if got := s.Hit(t, "https://"+d+"/", acctest.BrowserUA); got != "200" {
 				t.Fatalf("pageview of %s on %s: tracking answered %q", d, day, got)
 			}
 		}
@@ -352,7 +340,7 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 		{"https://tf-acc-stats-bots.example.com/", acctest.GooglebotUA, "200"},
 		{"https://tf-acc-stats-unknown.example.com/", acctest.BrowserUA, "404"},
 	} {
-		if got := s.hit(t, tc.page, tc.ua); got != tc.want {
+		if got := s.Hit(t, tc.page, tc.ua); got != tc.want {
 			t.Errorf("tracking %s (%s): %q, want %q", tc.page, tc.ua, got, tc.want)
 		}
 	}
@@ -376,8 +364,8 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 // The warnings of a plan, as the tests that drive the CLI themselves read
 // them: from `plan -json` (the human output merges warnings that share a
 // summary). Shared by the statistics tests on the in-process emulator
-// (statistics_test.go) and those that also run on an installation
-// (statistics_acc_test.go).
+// (above) and those that also run on an installation
+// (website_resource_statistics_live_test.go).
 
 // Summaries of the warnings a plan that destroys or replaces a website
 // gives (diagnostics_statistics.go).

@@ -335,10 +335,7 @@ func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 			next.ServeHTTP(w, r)
 		})
 	}))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.Factories,
-		CheckDestroy:             env.CheckDestroy,
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: env.Config(websiteHCL(`domain = "gone.example.com"`))},
 			{
