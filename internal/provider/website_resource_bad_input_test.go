@@ -602,7 +602,7 @@ func TestAccBadInputCatalog(t *testing.T) {
 	if env.Emulator == nil {
 		return
 	}
-	if s := env.Emulator.Stats(); s.Total != s.ByRoute["GET /api/v1/account"] {
+	if s := env.Stats(); s.Total != s.ByRoute["GET /api/v1/account"] {
 		t.Errorf("the plan-time catalog sent API requests other than GET /account: %+v", s.ByRoute)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -25,18 +24,6 @@ const websiteAddr = "analytics_website.test"
 
 func websiteHCL(body string) string {
 	return "resource \"analytics_website\" \"test\" {\n" + body + "\n}\n"
-}
-
-// checkEmulator runs fn against the emulator's record of domain.
-func checkEmulator(env *acctest.Env, domain string, fn func(w emulator.Website) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		for _, w := range env.Websites() {
-			if w.Domain == domain {
-				return fn(w)
-			}
-		}
-		return fmt.Errorf("the emulator has no website %q", domain)
-	}
 }
 
 func intIs(name string, p *int, want int) error {
@@ -59,15 +46,6 @@ func sortedLines(s string) string {
 		}
 	}
 	return strings.Join(lines, ",")
-}
-
-func checkDestroyed(env *acctest.Env) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if ws := env.Websites(); len(ws) != 0 {
-			return fmt.Errorf("the emulator still holds %d websites after destroy, e.g. %q", len(ws), ws[0].Domain)
-		}
-		return nil
-	}
 }
 
 // sameLines reports whether the API's exclusion list holds want, in any

@@ -255,7 +255,7 @@ func TestAccWebsiteStatisticsDataSource_checkBlock(t *testing.T) {
 	s.write(checkBlock("tracked", fmt.Sprintf("domain = %q", tracked.Domain)) +
 		checkBlock("untracked", fmt.Sprintf("website_id = %q", strconv.FormatInt(untracked.ID, 10))))
 	if s.Emulator != nil {
-		s.Emulator.ResetStats()
+		s.ResetStats()
 	}
 	diags := s.w.planDiags()
 	if len(diags) != 1 || diags[0].Severity != "warning" ||
@@ -266,7 +266,7 @@ func TestAccWebsiteStatisticsDataSource_checkBlock(t *testing.T) {
 	if s.Emulator == nil {
 		return // requests are counted on the in-process emulator only
 	}
-	if st := s.Emulator.Stats(); st.ByRoute[statsRoute] != 4 || st.ByRoute["GET /api/v1/websites"] != 1 || st.Total != 5 {
+	if st := s.Stats(); st.ByRoute[statsRoute] != 4 || st.ByRoute["GET /api/v1/websites"] != 1 || st.Total != 5 {
 		t.Errorf("the plan sent %v, want 4 statistics requests (pageviews and visitors of each website) and one search", st.ByRoute)
 	}
 }
