@@ -143,7 +143,7 @@ func checkRecorded(ctx context.Context, env *acctest.Env, c *client.Client, id i
 			"nothing came from a bot's user agent or an excluded address)", recordTimeout, env.Stats().ByRoute["POST /api/event"])
 	}
 	if len(pageviews) != 1 || pageviews[0].Count != 1 || !days[pageviews[0].Value] {
-		return fmt.Errorf("pageviews %+v, want one pageview on one of %v", pageviews, sortedDays(days))
+		return fmt.Errorf("pageviews %+v, want one pageview on one of %v", pageviews, sortedKeys(days))
 	}
 	var errs []error
 	for name, want := range map[string]string{"page": recordedPage, "resolution": v.Screen} {

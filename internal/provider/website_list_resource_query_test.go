@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -138,16 +136,6 @@ list "analytics_website" "wrong" {
 	})
 }
 
-// queryExample returns the adoption guide's query file.
-func queryExample(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", "adopt-query", "websites.tfquery.hcl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 // skipBelowQuery skips a CLI-driven test on CLIs without terraform query.
 func (w *cliWorkdir) skipBelowQuery() {
 	w.t.Helper()
@@ -170,7 +158,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 150)
 	w.write("main.tf", env.ProviderBlock())
-	w.write("websites.tfquery.hcl", queryExample(t))
+	w.write("websites.tfquery.hcl", guideFile(t, "adopt-query", "websites.tfquery.hcl"))
 	w.mustRun(0, "validate", "-query")
 
 	// The guide's commands, in order.

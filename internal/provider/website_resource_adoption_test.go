@@ -101,12 +101,12 @@ resource "analytics_website" "new" {
 	}
 }
 
-// guideExample returns an example configuration of the adoption guide
+// guideFile returns a file of an example of the adoption guide
 // (templates/guides/adopting-existing-websites.md.tmpl), as the guide shows
 // it.
-func guideExample(t *testing.T, name string) string {
+func guideFile(t *testing.T, example, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", name, "main.tf"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", example, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestAccGuide_adoptAll(t *testing.T) {
 	w := newCLIWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.ProviderBlock()+guideExample(t, "adopt-all"))
+	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-all", "main.tf"))
 
 	env.ResetStats()
 	out := w.mustRun(0, "plan")
@@ -216,7 +216,7 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 	w := newCLIWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 30)
-	w.write("main.tf", env.ProviderBlock()+guideExample(t, "adopt-generated"))
+	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-generated", "main.tf"))
 
 	w.mustRun(0, "apply", "-auto-approve")
 	imports := w.mustRun(0, "output", "-raw", "import_blocks")

@@ -3,8 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -282,14 +283,8 @@ func hclValue(v any) string {
 	panic(fmt.Sprintf("hclValue: unsupported %T", v))
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+// sortedKeys lists m's keys in order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // hclBody renders attributes (and map values as nested blocks).
 func hclBody(attrs map[string]any) string {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,16 +116,6 @@ func hitDays(from, to time.Time) map[string]bool {
 	return days
 }
 
-// sortedDays lists days in order.
-func sortedDays(days map[string]bool) []string {
-	out := make([]string, 0, len(days))
-	for d := range days {
-		out = append(out, d)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // pageviewDaysRE reads what a warning says of a website's pageviews
 // (pageviewDays in diagnostics_statistics.go): "1 day with pageviews, 2024-05-01" or
 // "3 days with pageviews, from 2024-05-01 to 2024-05-03".
@@ -145,7 +134,7 @@ func checkOneDay(t *testing.T, detail string, days map[string]bool) {
 	case m[3] != "" && m[3] != m[2]:
 		t.Errorf("the warning's first day %s differs from its last %s:\n%s", m[2], m[3], detail)
 	case !days[m[2]]:
-		t.Errorf("the warning's day is %s, want the day of the hit, one of %v:\n%s", m[2], sortedDays(days), detail)
+		t.Errorf("the warning's day is %s, want the day of the hit, one of %v:\n%s", m[2], sortedKeys(days), detail)
 	}
 }
 
@@ -222,7 +211,7 @@ func TestAccWebsiteStatistics_skipDestroyKeepsStatistics(t *testing.T) {
 	}
 	if sum.Days != 1 || sum.First != sum.Last || !days[sum.First] {
 		t.Errorf("the kept website has %d days with pageviews, from %q to %q; want 1, one of %v",
-			sum.Days, sum.First, sum.Last, sortedDays(days))
+			sum.Days, sum.First, sum.Last, sortedKeys(days))
 	}
 }
 
@@ -244,7 +233,7 @@ func TestAccWebsiteStatistics_trackingAppliesConfig(t *testing.T) {
 			t.Errorf("tracking %s (%s): %q, want %q", tc.page, tc.ua, got, tc.want)
 		}
 	}
-	days := sortedDays(hitDays(before, time.Now()))
+	days := sortedKeys(hitDays(before, time.Now()))
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

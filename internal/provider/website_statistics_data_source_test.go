@@ -105,7 +105,7 @@ func TestAccWebsiteStatisticsDataSource_pageviews(t *testing.T) {
 		}
 	}
 	days := hitDays(before, time.Now())
-	sorted := sortedDays(days)
+	sorted := sortedKeys(days)
 	from, to := sorted[0], sorted[len(sorted)-1]
 	n := int64(len(sorted))
 	rng := map[string]any{"from": from, "to": to}

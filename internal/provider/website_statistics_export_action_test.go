@@ -617,7 +617,7 @@ func TestAccStatisticsExport_live(t *testing.T) {
 	}
 	pageviews := exportedRows(t, folder, "pageviews", exportFormatCSV)
 	if len(pageviews) != 1 || !strings.HasSuffix(pageviews[0], "=1") || !days[strings.TrimSuffix(pageviews[0], "=1")] {
-		t.Errorf("pageviews %v, want one pageview on one of %v", pageviews, sortedDays(days))
+		t.Errorf("pageviews %v, want one pageview on one of %v", pageviews, sortedKeys(days))
 	}
 	if got := exportedRows(t, folder, "page", exportFormatCSV); fmt.Sprint(got) != "[/=1]" {
 		t.Errorf("pages %v, want [/=1]", got)
