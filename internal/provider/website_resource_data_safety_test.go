@@ -458,9 +458,13 @@ func keptSteps(t *testing.T, env *acctest.Env, cfg, want, importWant string) []r
 	return []resource.TestStep{
 		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
 		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
-		{ // an import block adopting the first website under another address
+		{ // an import block adopting a website of the test under another address
 			PreConfig: func() {
-				t.Setenv("TF_VAR_adopt_id", fmt.Sprint(env.MustWebsite(t, env.Domain("safe-a")).ID))
+				id := "1" // the emulator's first website, which the emulator's cases name
+				if env.Emulator == nil {
+					id = fmt.Sprint(env.MustWebsite(t, env.Domain("safe-a")).ID)
+				}
+				t.Setenv("TF_VAR_adopt_id", id)
 			},
 			Config: cfg + fmt.Sprintf(`
 variable "adopt_id" {
