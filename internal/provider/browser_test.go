@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
@@ -48,25 +49,20 @@ func browserPreCheck(t *testing.T) {
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Fatal("the browser tests are acceptance tests: set TF_ACC=1 and TF_ACC_TERRAFORM_PATH (make test-browser does)")
 	}
-	if liveMode() {
-		t.Fatalf("the browser tests run against the in-process emulator only (nothing may leave the machine): unset %s", envAccBaseURL)
+	if acctest.LiveMode() {
+		t.Fatalf("the browser tests run against the in-process emulator only (nothing may leave the machine): unset %s", acctest.EnvBaseURL)
 	}
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("the browser tests need Chromium at %s (install it with `apt-get install chromium`): %v", chromiumPath, err)
 	}
-	testAccPreCheck(t)
+	acctest.PreCheck(t)
 }
 
 // browserConfig is a website of domain that excludes the utm_source
 // parameter, with its tracking_code as an output, under a provider block
 // with settings added.
-func (env *testEnv) browserConfig(settings, domain string) string {
-	return fmt.Sprintf(`
-provider "analytics" {
-  base_url = %q
-  api_key  = %q
-%s}
-
+func browserConfig(env *acctest.Env, settings, domain string) string {
+	return env.ProviderBlock(settings) + fmt.Sprintf(`
 resource "analytics_website" "shop" {
   domain         = %q
   exclude_params = ["utm_source"]
@@ -75,7 +71,7 @@ resource "analytics_website" "shop" {
 output "tracking_code" {
   value = analytics_website.shop.tracking_code
 }
-`, env.URL, env.Key, settings, domain)
+`, domain)
 }
 
 // trackingOutput returns the tracking_code output and the website's id
@@ -101,7 +97,7 @@ func trackingOutput(st *terraform.State) (code string, id int64, err error) {
 }
 
 // statsClient reads the statistics of env's emulator through the API.
-func statsClient(t *testing.T, env *testEnv) *client.Client {
+func statsClient(t *testing.T, env *acctest.Env) *client.Client {
 	t.Helper()
 	c, err := client.New(env.URL, env.Key, client.Options{Version: "browser-test"})
 	if err != nil {
@@ -137,7 +133,7 @@ func waitForPageviews(ctx context.Context, c *client.Client, id int64) ([]client
 // checkRecorded fails unless website id has exactly one pageview, on one of
 // days, of recordedPage, at the visit's screen resolution, and the
 // emulator got exactly one request at its tracking endpoint.
-func checkRecorded(ctx context.Context, env *testEnv, c *client.Client, id int64, v *visit, days map[string]bool) error {
+func checkRecorded(ctx context.Context, env *acctest.Env, c *client.Client, id int64, v *visit, days map[string]bool) error {
 	pageviews, err := waitForPageviews(ctx, c, id)
 	if err != nil {
 		return err
@@ -147,7 +143,7 @@ func checkRecorded(ctx context.Context, env *testEnv, c *client.Client, id int64
 			"nothing came from a bot's user agent or an excluded address)", recordTimeout, env.Stats().ByRoute["POST /api/event"])
 	}
 	if len(pageviews) != 1 || pageviews[0].Count != 1 || !days[pageviews[0].Value] {
-		return fmt.Errorf("pageviews %+v, want one pageview on one of %v", pageviews, sortedDays(days))
+		return fmt.Errorf("pageviews %+v, want one pageview on one of %v", pageviews, sortedKeys(days))
 	}
 	var errs []error
 	for name, want := range map[string]string{"page": recordedPage, "resolution": v.Screen} {
@@ -170,11 +166,11 @@ func checkRecorded(ctx context.Context, env *testEnv, c *client.Client, id int64
 // excluded query parameter.
 func TestBrowser_pageviewRecorded(t *testing.T) {
 	browserPreCheck(t)
-	env := newTestEnv(t, emulator.Options{})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	c := statsClient(t, env)
-	domain := "shop-" + randomLabel(t, 8) + ".test"
-	env.test(t, resource.TestStep{
-		Config: env.browserConfig("", domain),
+	domain := "shop-" + acctest.RandomLabel(t, 8) + ".test"
+	env.Test(t, resource.TestStep{
+		Config: browserConfig(env, "", domain),
 		Check: func(st *terraform.State) error {
 			code, id, err := trackingOutput(st)
 			if err != nil {
@@ -219,7 +215,7 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 func TestBrowser_doNotTrack(t *testing.T) {
 	browserPreCheck(t)
 	const prefix = "/analytics"
-	env := newTestEnv(t, emulator.Options{PathPrefix: prefix})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{PathPrefix: prefix}))
 	u, err := url.Parse(env.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -227,10 +223,10 @@ func TestBrowser_doNotTrack(t *testing.T) {
 	env.URL += prefix // base_url
 	c := statsClient(t, env)
 	publicURL := "http://analytics.test:" + u.Port() + prefix
-	domain := "shop-" + randomLabel(t, 8) + ".test"
+	domain := "shop-" + acctest.RandomLabel(t, 8) + ".test"
 	settings := fmt.Sprintf("  tracking_url         = %q\n  tracking_respect_dnt = true\n", publicURL)
-	env.test(t, resource.TestStep{
-		Config: env.browserConfig(settings, domain),
+	env.Test(t, resource.TestStep{
+		Config: browserConfig(env, settings, domain),
 		Check: func(st *terraform.State) error {
 			code, id, err := trackingOutput(st)
 			if err != nil {

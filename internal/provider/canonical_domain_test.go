@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // canonicalCases are inputs of canonical_domain with the domain it returns,
@@ -98,9 +100,9 @@ func TestCanonicalDomainMatchesValidator(t *testing.T) {
 // its errors, and a website whose domain it computed, which applies and
 // then plans empty.
 func TestAccFunction_canonicalDomain(t *testing.T) {
-	env := newAccEnv(t)
+	env := acctest.New(t)
 	// The website's domain, written as a user might paste a URL.
-	name := strings.TrimSuffix(env.domain("function"), ".example.com")
+	name := strings.TrimSuffix(env.Domain("function"), ".example.com")
 	fromURL := "https://www." + strings.ToUpper(name) + ".Example.com/landing?utm_source=x"
 	var outputs strings.Builder
 	checks := []statecheck.StateCheck{}
@@ -112,7 +114,7 @@ func TestAccFunction_canonicalDomain(t *testing.T) {
 		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("c%d", i), knownvalue.StringExact(tc.want)))
 	}
 	steps := []resource.TestStep{{
-		Config: env.config(outputs.String(), fmt.Sprintf(`
+		Config: env.Config(outputs.String(), fmt.Sprintf(`
 resource "analytics_website" "from_url" {
   domain = provider::analytics::canonical_domain(%q)
 }
@@ -123,18 +125,18 @@ resource "analytics_website" "from_url" {
 	for _, tc := range canonicalCases {
 		if want, isErr := strings.CutPrefix(tc.want, "!"); isErr {
 			steps = append(steps, resource.TestStep{
-				Config:      env.config(fmt.Sprintf("output \"bad\" {\n  value = provider::analytics::canonical_domain(%q)\n}\n", tc.in)),
+				Config:      env.Config(fmt.Sprintf("output \"bad\" {\n  value = provider::analytics::canonical_domain(%q)\n}\n", tc.in)),
 				ExpectError: regexp.MustCompile(`(?s)canonical_domain.*` + strings.ReplaceAll(regexp.QuoteMeta(want), " ", `\s+`)),
 			})
 		}
 	}
 	// The post-test destroy runs the last configuration: a valid one.
-	steps = append(steps, resource.TestStep{Config: env.config(`
+	steps = append(steps, resource.TestStep{Config: env.Config(`
 output "ok" {
   value = provider::analytics::canonical_domain("WWW.example.org")
 }
 `), ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("ok", knownvalue.StringExact("example.org"))}})
-	env.testCase(t, resource.TestCase{
+	env.TestCase(t, resource.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
 		Steps:                  steps,
 	})

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // Tests that need what terraform-plugin-testing cannot do (a state written
@@ -93,7 +95,7 @@ func newCLIWorkdir(t *testing.T) *cliWorkdir {
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
-	testAccPreCheck(t)
+	acctest.PreCheck(t)
 	return &cliWorkdir{t: t, cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir(), cliConfig: builtProvider(t)}
 }
 

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // TestAccExamplesValidate runs `terraform validate` (or `tofu validate`) on
@@ -125,7 +127,7 @@ func cliTest(t *testing.T) (cli, root string) {
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
-	testAccPreCheck(t)
+	acctest.PreCheck(t)
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func checkWarnings(t *testing.T, diags []planDiag, want string) []planDiag {
 // the check's warning; a visit makes it go.
 func TestAccGuide_trackingCheck(t *testing.T) {
 	s := newAccStatsEnv(t)
-	domain := s.domain("shop")
+	domain := s.Domain("shop")
 	s.write(strings.ReplaceAll(trackingGuideExample(t, "tracking"), "shop.example.com", domain))
 	out := s.w.mustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, "Check block assertion failed") || !strings.Contains(out, domain+" recorded no pageview since") {
@@ -63,7 +63,7 @@ func TestAccGuide_trackingCheck(t *testing.T) {
 // for_each names those that record nothing, and only those.
 func TestAccGuide_trackingCheckMany(t *testing.T) {
 	s := newAccStatsEnv(t)
-	shop, blog := s.domain("shop"), s.domain("blog")
+	shop, blog := s.Domain("shop"), s.Domain("blog")
 	vars, err := json.Marshal(map[string]any{"domains": []string{shop, blog}})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestAccGuide_trackingCheckMany(t *testing.T) {
 	s.apply(trackingGuideExample(t, "tracking-many"))
 
 	s.pageview(t, shop)
-	site, err := s.website(s.Key, shop)
+	site, err := s.FindWebsite(s.Key, shop)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
 )
@@ -191,9 +192,9 @@ func TestProviderNotConfigured(t *testing.T) {
 // once the provider is configured at apply; a data source, which must be
 // read during the plan, gets the "Provider Not Configured" error.
 func TestAccProvider_unknownConfiguration(t *testing.T) {
-	env := newAccEnv(t)
-	domain := env.domain("unknown-provider")
-	key, decl := env.apiKeyRef(env.Key)
+	env := acctest.New(t)
+	domain := env.Domain("unknown-provider")
+	key, decl := env.APIKeyRef(env.Key)
 	cfg := func(extra string) string {
 		return decl + `
 resource "terraform_data" "url" {
@@ -206,9 +207,9 @@ provider "analytics" {
 }
 ` + extra
 	}
-	env.test(t, []resource.TestStep{
+	env.Test(t, []resource.TestStep{
 		{
-			Config:      cfg(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.domain("seen-late"))),
+			Config:      cfg(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.Domain("seen-late"))),
 			ExpectError: expectError(`Provider Not Configured.*base_url or api_key is not known yet.*apply those first`),
 		},
 		{
@@ -216,7 +217,7 @@ provider "analytics" {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
 			},
-			Check: env.checkWebsite(domain, func(client.Website) error { return nil }),
+			Check: env.CheckWebsite(domain, func(client.Website) error { return nil }),
 		},
 	}...)
 }
@@ -257,7 +258,7 @@ func TestProviderConfigure_tlsSettings(t *testing.T) {
 
 	for _, tc := range []struct {
 		name  string
-		env   *testEnv
+		env   *acctest.Env
 		attrs map[string]any
 		vars  map[string]string
 		warn  string
@@ -309,7 +310,7 @@ func TestProviderConfigure_tlsSettings(t *testing.T) {
 	// Without the setting, each server is refused, for the reason it
 	// stands for (the diagnostics are tested with the acceptance tests).
 	for _, tc := range []struct {
-		env   *testEnv
+		env   *acctest.Env
 		attrs map[string]any
 		want  client.TLSProblem
 	}{

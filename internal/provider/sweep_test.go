@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
@@ -26,7 +27,7 @@ import (
 // of the tests. They delete, at the installation of ANALYTICS_ACC_BASE_URL,
 // every website of ANALYTICS_ACC_API_KEY's user (and of
 // ANALYTICS_ACC_API_KEY2's, if set) whose domain starts with
-// testDomainPrefix, which the acceptance tests leave behind only when they
+// acctest.DomainPrefix, which the acceptance tests leave behind only when they
 // are cut off, and no other website.
 
 func init() {
@@ -38,13 +39,13 @@ func init() {
 
 // sweepWebsites is the analytics_website sweeper; the region is ignored.
 func sweepWebsites(string) error {
-	baseURL, key := os.Getenv(envAccBaseURL), os.Getenv(envAccAPIKey)
+	baseURL, key := os.Getenv(acctest.EnvBaseURL), os.Getenv(acctest.EnvAPIKey)
 	if baseURL == "" || key == "" {
 		return fmt.Errorf("the sweeper needs %s and %s (and %s for a second user, if the tests had one)",
-			envAccBaseURL, envAccAPIKey, envAccAPIKey2)
+			acctest.EnvBaseURL, acctest.EnvAPIKey, acctest.EnvAPIKey2)
 	}
 	keys := []string{key}
-	if key2 := os.Getenv(envAccAPIKey2); key2 != "" && key2 != key {
+	if key2 := os.Getenv(acctest.EnvAPIKey2); key2 != "" && key2 != key {
 		keys = append(keys, key2)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -69,20 +70,15 @@ func sweepWebsites(string) error {
 	return errors.Join(errs...)
 }
 
-// isTestDomain reports whether domain is one the acceptance tests make.
-func isTestDomain(domain string) bool {
-	return strings.HasPrefix(strings.ToLower(domain), testDomainPrefix)
-}
-
 // sweepTestWebsites deletes every website of c's user whose domain starts
-// with testDomainPrefix, calling deleted for each, and returns them. A
+// with acctest.DomainPrefix, calling deleted for each, and returns them. A
 // website already gone counts as deleted.
 func sweepTestWebsites(ctx context.Context, c *client.Client, deleted func(client.Website)) ([]client.Website, error) {
 	// search is a substring match: the prefix is checked again below.
 	// The list is read to the end before deleting, so that the deletions do
 	// not shift its pages.
 	var ws []client.Website
-	for w, err := range c.AllWebsites(ctx, client.ListOptions{Search: testDomainPrefix, SortBy: client.SortByID, Sort: client.SortAsc}) {
+	for w, err := range c.AllWebsites(ctx, client.ListOptions{Search: acctest.DomainPrefix, SortBy: client.SortByID, Sort: client.SortAsc}) {
 		if err != nil {
 			return nil, fmt.Errorf("listing websites: %w", err)
 		}
@@ -93,7 +89,7 @@ func sweepTestWebsites(ctx context.Context, c *client.Client, deleted func(clien
 		errs []error
 	)
 	for _, w := range ws {
-		if !isTestDomain(w.Domain) {
+		if !acctest.IsTestDomain(w.Domain) {
 			continue
 		}
 		if err := c.DeleteWebsite(ctx, w.ID); err != nil && !errors.Is(err, client.ErrNotFound) {
@@ -120,8 +116,8 @@ func TestIsTestDomain(t *testing.T) {
 		"www.tf-acc-x.example.com":            false,
 		"tfacc-x.example.com":                 false,
 	} {
-		if got := isTestDomain(domain); got != want {
-			t.Errorf("isTestDomain(%q) = %v, want %v", domain, got, want)
+		if got := acctest.IsTestDomain(domain); got != want {
+			t.Errorf("acctest.IsTestDomain(%q) = %v, want %v", domain, got, want)
 		}
 	}
 }
@@ -137,7 +133,7 @@ type sweepFixture struct {
 
 func newSweepFixture(t *testing.T) *sweepFixture {
 	t.Helper()
-	e, err := emulator.New(twoUsers(emulator.Options{RateLimit: testRateLimit, RateWindow: testRateWindow}))
+	e, err := emulator.New(acctest.TwoUsers(emulator.Options{RateLimit: acctest.RateLimit, RateWindow: acctest.RateWindow}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +141,7 @@ func newSweepFixture(t *testing.T) *sweepFixture {
 	t.Cleanup(srv.Close)
 	f := &sweepFixture{url: srv.URL, emu: e}
 	f.keep = []string{"example.com", "shop-tf-acc-x.example.com", "a.tf-acc-y.example.com", "tf-acc.example.com", "my-tf-acc-z.example.org"}
-	for _, key := range []string{keyOwner, keyOther} {
+	for _, key := range []string{acctest.KeyOwner, acctest.KeyOther} {
 		for _, d := range f.keep {
 			e.Seed(key, emulator.Website{Domain: strings.Replace(d, "example", "example-"+key[:4], 1)})
 		}
@@ -155,9 +151,9 @@ func newSweepFixture(t *testing.T) *sweepFixture {
 		f.keep = append(f.keep, w.Domain)
 	}
 	for i := range 105 {
-		e.Seed(keyOwner, emulator.Website{Domain: fmt.Sprintf("tf-acc-run%03d-lifecycle.example.com", i)})
+		e.Seed(acctest.KeyOwner, emulator.Website{Domain: fmt.Sprintf("tf-acc-run%03d-lifecycle.example.com", i)})
 	}
-	e.Seed(keyOther, emulator.Website{Domain: "tf-acc-other-user.example.com"})
+	e.Seed(acctest.KeyOther, emulator.Website{Domain: "tf-acc-other-user.example.com"})
 	return f
 }
 
@@ -185,7 +181,7 @@ func (f *sweepFixture) remaining() []string {
 func TestSweepTestWebsites(t *testing.T) {
 	t.Parallel()
 	f := newSweepFixture(t)
-	c, err := client.New(f.url, keyOwner, client.Options{Retry: &client.RetryOptions{MaxRetries: client.DefaultMaxRetries}})
+	c, err := client.New(f.url, acctest.KeyOwner, client.Options{Retry: &client.RetryOptions{MaxRetries: client.DefaultMaxRetries}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +194,7 @@ func TestSweepTestWebsites(t *testing.T) {
 		t.Errorf("deleted %d websites (%d reported), want 105", len(deleted), logged)
 	}
 	for _, w := range deleted {
-		if !isTestDomain(w.Domain) {
+		if !acctest.IsTestDomain(w.Domain) {
 			t.Errorf("deleted %s", w.Domain)
 		}
 	}
@@ -213,9 +209,9 @@ func TestSweepTestWebsites(t *testing.T) {
 // users of the ANALYTICS_ACC_* environment and keeps every other website.
 func TestSweeper_fromEnvironment(t *testing.T) {
 	f := newSweepFixture(t)
-	t.Setenv(envAccBaseURL, f.url)
-	t.Setenv(envAccAPIKey, keyOwner)
-	t.Setenv(envAccAPIKey2, keyOther)
+	t.Setenv(acctest.EnvBaseURL, f.url)
+	t.Setenv(acctest.EnvAPIKey, acctest.KeyOwner)
+	t.Setenv(acctest.EnvAPIKey2, acctest.KeyOther)
 	if err := sweepWebsites("all"); err != nil {
 		t.Fatal(err)
 	}
@@ -224,12 +220,12 @@ func TestSweeper_fromEnvironment(t *testing.T) {
 	if got := f.remaining(); !slices.Equal(got, want) {
 		t.Errorf("left %q, want %q", got, want)
 	}
-	if n := len(f.domains()[keyOther]); n != len(f.keep)/2 {
+	if n := len(f.domains()[acctest.KeyOther]); n != len(f.keep)/2 {
 		t.Errorf("the second user holds %d websites, want %d", n, len(f.keep)/2)
 	}
 
-	t.Setenv(envAccAPIKey, "")
-	if err := sweepWebsites("all"); err == nil || !strings.Contains(err.Error(), envAccAPIKey) {
-		t.Errorf("without a key: %v, want an error naming %s", err, envAccAPIKey)
+	t.Setenv(acctest.EnvAPIKey, "")
+	if err := sweepWebsites("all"); err == nil || !strings.Contains(err.Error(), acctest.EnvAPIKey) {
+		t.Errorf("without a key: %v, want an error naming %s", err, acctest.EnvAPIKey)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -116,13 +117,8 @@ func TestTrackingURLProblem(t *testing.T) {
 	}
 }
 
-// trackingProviderBlock is a provider block for env with extra settings.
-func trackingProviderBlock(url, key, extra string) string {
-	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n%s\n}\n", url, key, extra)
-}
-
 // trackingSurfaces reads tracking_code from every surface but the list
-// resource (query_test.go checks that one): the resource, both data
+// resource (website_list_resource_query_test.go checks that one): the resource, both data
 // sources, and an output, as a pipeline would hand it on.
 const trackingSurfaces = `
 resource "analytics_website" "shop" {
@@ -185,10 +181,10 @@ func (c onlyAttributeChanges) CheckPlan(_ context.Context, req plancheck.CheckPl
 // their environment variables) changes only tracking_code in the plan, and
 // the apply sends no request that changes anything on the server.
 func TestAccTrackingCode_everySurface(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking.example.com"
 	config := func(extra string) string {
-		return trackingProviderBlock(env.URL, env.Key, extra) + fmt.Sprintf(trackingSurfaces, domain)
+		return env.ProviderBlock(extra) + fmt.Sprintf(trackingSurfaces, domain)
 	}
 	const public = "https://stats.example.org/analytics"
 	var before int
@@ -202,7 +198,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 		plancheck.ExpectResourceAction("analytics_website.shop", plancheck.ResourceActionUpdate),
 		onlyAttributeChanges{"analytics_website.shop", "tracking_code"},
 	}
-	env.test(t,
+	env.Test(t,
 		resource.TestStep{
 			Config:            config(""),
 			ConfigStateChecks: expectTrackingCode(wantTrackingCode(env.URL, false)),
@@ -260,14 +256,14 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 // TestAccTrackingCode_invalidURL: a tracking_url that is not an absolute
 // http(s) URL fails at plan time, naming the setting, before any request.
 func TestAccTrackingCode_invalidURL(t *testing.T) {
-	env := newAccEnv(t)
+	env := acctest.New(t)
 	for _, tc := range []struct{ value, want string }{
 		{"stats.example.com", `tracking_url "stats.example.com" is not an absolute http:// or https:// URL`},
 		{"https://stats.example.com/?site=1", `tracking_url must not contain a query string or fragment`},
 	} {
-		env.test(t, resource.TestStep{
-			Config: trackingProviderBlock(env.URL, env.Key, fmt.Sprintf("  tracking_url = %q", tc.value)) +
-				fmt.Sprintf(trackingSurfaces, env.domain("bad-tracking-url")),
+		env.Test(t, resource.TestStep{
+			Config: env.ProviderBlock(fmt.Sprintf("  tracking_url = %q", tc.value)) +
+				fmt.Sprintf(trackingSurfaces, env.Domain("bad-tracking-url")),
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`Invalid Tracking URL[\s\S]*` + strings.ReplaceAll(regexp.QuoteMeta(tc.want), " ", `\s+`)),
 		})
@@ -278,16 +274,16 @@ func TestAccTrackingCode_invalidURL(t *testing.T) {
 // installation of the live mode (or the local one), with a path prefix in
 // tracking_url.
 func TestAccTrackingCode_live(t *testing.T) {
-	env := newAccEnv(t)
+	env := acctest.New(t)
 	const public = "https://www.example.net/analytics"
-	env.test(t,
+	env.Test(t,
 		resource.TestStep{
-			Config:            trackingProviderBlock(env.URL, env.Key, "") + fmt.Sprintf(trackingSurfaces, env.domain("tracking")),
+			Config:            env.ProviderBlock("") + fmt.Sprintf(trackingSurfaces, env.Domain("tracking")),
 			ConfigStateChecks: expectTrackingCode(wantTrackingCode(strings.TrimSuffix(strings.TrimRight(env.URL, "/"), "/api/v1"), false)),
 		},
 		resource.TestStep{
-			Config: trackingProviderBlock(env.URL, env.Key, fmt.Sprintf("  tracking_url = %q\n  tracking_respect_dnt = true", public)) +
-				fmt.Sprintf(trackingSurfaces, env.domain("tracking")),
+			Config: env.ProviderBlock(fmt.Sprintf("  tracking_url = %q\n  tracking_respect_dnt = true", public)) +
+				fmt.Sprintf(trackingSurfaces, env.Domain("tracking")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				onlyAttributeChanges{"analytics_website.shop", "tracking_code"},
 			}},

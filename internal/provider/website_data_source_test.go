@@ -12,13 +12,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // seed250 gives the default user 250 websites site-000 .. site-249, a
 // decoy whose domain contains site-042's, and another user's websites.
-func seed250(env *testEnv) map[string]int64 {
+func seed250(env *acctest.Env) map[string]int64 {
 	ids := map[string]int64{}
 	for i := range 250 {
 		d := fmt.Sprintf("site-%03d.example.com", i)
@@ -38,17 +39,17 @@ func seed250(env *testEnv) map[string]int64 {
 }
 
 func TestAccWebsiteDataSources(t *testing.T) {
-	needsEmulator(t, "seeds 250 websites (about 500 requests, over 8 minutes of a 60 requests/minute throttle) and expects the exact list of the user's websites, which on an installation holds the user's own")
-	env := newTestEnv(t, emulator.Options{})
+	acctest.NeedsEmulator(t, "seeds 250 websites (about 500 requests, over 8 minutes of a 60 requests/minute throttle) and expects the exact list of the user's websites, which on an installation holds the user's own")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	ids := seed250(env)
 	id7 := strconv.FormatInt(ids["site-007.example.com"], 10)
 
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
 			{
-				Config: env.config(fmt.Sprintf(`
+				Config: env.Config(fmt.Sprintf(`
 data "analytics_website" "by_id" {
   id = %q
 }
@@ -98,27 +99,27 @@ data "analytics_websites" "newest_first" {}
 				},
 			},
 			{
-				Config:      env.config(`data "analytics_website" "x" { domain = "missing.example.com" }`),
+				Config:      env.Config(`data "analytics_website" "x" { domain = "missing.example.com" }`),
 				ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"missing.example.com"`),
 			},
 			{ // another user's website is not visible
-				Config:      env.config(`data "analytics_website" "x" { domain = "site-other.example.com" }`),
+				Config:      env.Config(`data "analytics_website" "x" { domain = "site-other.example.com" }`),
 				ExpectError: expectError(`Website Not Found`),
 			},
 			{
-				Config:      env.config(`data "analytics_website" "x" { id = "99999" }`),
+				Config:      env.Config(`data "analytics_website" "x" { id = "99999" }`),
 				ExpectError: expectError(`Website Not Found.*No website with id 99999`),
 			},
 			{
-				Config:      env.config(`data "analytics_website" "x" {}`),
+				Config:      env.Config(`data "analytics_website" "x" {}`),
 				ExpectError: expectError(`Invalid Attribute Combination.*id.*domain`),
 			},
 			{
-				Config:      env.config(`data "analytics_websites" "x" { sort_by = "name" }`),
+				Config:      env.Config(`data "analytics_websites" "x" { sort_by = "name" }`),
 				ExpectError: expectError(`sort_by.*value must be one of`),
 			},
 			{ // a valid last step, so that the post-test destroy can run
-				Config: env.config(`data "analytics_websites" "x" { search = "site-00" }`),
+				Config: env.Config(`data "analytics_websites" "x" { search = "site-00" }`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.analytics_websites.x", tfjsonpath.New("websites"), knownvalue.ListSizeExact(10)),
 				},
@@ -132,20 +133,20 @@ data "analytics_websites" "newest_first" {}
 // case-insensitive search sorted both ways, a missing domain and another
 // user's website.
 func TestAccWebsiteDataSources_fewWebsites(t *testing.T) {
-	env := newAccEnv(t)
-	a := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds-a"), Privacy: client.PrivacyPrivate, Email: true,
+	env := acctest.New(t)
+	a := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("ds-a"), Privacy: client.PrivacyPrivate, Email: true,
 		ExcludeBots: true, ExcludeIPs: []string{"192.0.2.1\r", "2001:db8::/32"}})
-	env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds-b"), Privacy: client.PrivacyPassword, Password: ptr("pw-ds-b"), ExcludeBots: true})
-	decoy := env.seed(t, env.Key, client.WebsiteInput{Domain: env.run + "-x" + a.Domain, ExcludeBots: true})
+	env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("ds-b"), Privacy: client.PrivacyPassword, Password: ptr("pw-ds-b"), ExcludeBots: true})
+	decoy := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Run() + "-x" + a.Domain, ExcludeBots: true})
 	last := resource.TestStep{ // a valid last step, so that the post-test destroy can run
-		Config: env.config(fmt.Sprintf(`data "analytics_websites" "x" { search = %q }`, env.run)),
+		Config: env.Config(fmt.Sprintf(`data "analytics_websites" "x" { search = %q }`, env.Run())),
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue("data.analytics_websites.x", tfjsonpath.New("websites"), knownvalue.ListSizeExact(3)),
 		},
 	}
 	steps := []resource.TestStep{
 		{
-			Config: env.config(fmt.Sprintf(`
+			Config: env.Config(fmt.Sprintf(`
 data "analytics_website" "by_id" {
   id = "%d"
 }
@@ -165,7 +166,7 @@ data "analytics_websites" "desc" {
   sort_by = "domain"
   sort    = "desc"
 }
-`, a.ID, a.Domain, strings.ToUpper(env.run), env.run)),
+`, a.ID, a.Domain, strings.ToUpper(env.Run()), env.Run())),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("domain"), knownvalue.StringExact(a.Domain)),
 				statecheck.ExpectKnownValue("data.analytics_website.by_id", tfjsonpath.New("privacy"), knownvalue.StringExact("private")),
@@ -185,17 +186,31 @@ data "analytics_websites" "desc" {
 			},
 		},
 		{
-			Config:      env.config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.domain("missing"))),
-			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + regexp.QuoteMeta(env.domain("missing")) + `"`),
+			Config:      env.Config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.Domain("missing"))),
+			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + regexp.QuoteMeta(env.Domain("missing")) + `"`),
 		},
 	}
 	if env.Key2 != "" { // another user's website is not visible
-		other := env.seed(t, env.Key2, client.WebsiteInput{Domain: env.domain("ds-other"), ExcludeBots: true})
+		other := env.SeedViaAPI(t, env.Key2, client.WebsiteInput{Domain: env.Domain("ds-other"), ExcludeBots: true})
 		steps = append(steps, resource.TestStep{
-			Config:      env.config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, other.Domain)),
+			Config:      env.Config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, other.Domain)),
 			ExpectError: expectError(`Website Not Found`),
 		})
 		// and the last step's search, 3 websites, shows none of the other user's
 	}
-	env.test(t, append(steps, last)...)
+	env.Test(t, append(steps, last)...)
+}
+
+// The data sources follow the same rule: an answer that is not the API's is
+// an error naming base_url, not "not found" (nor an empty list).
+func TestAccDataSources_wrongBaseURL(t *testing.T) {
+	env := acctest.New(t)
+	w := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("ds"), ExcludeBots: true})
+	wrong := env.ProviderBlockAt(env.URL+"/analytics", env.Key)
+	want := expectError(`Unexpected Answer at base_url.*could not be found`)
+	env.Test(t,
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_id" { id = "%d" }`, w.ID), ExpectError: want},
+		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_domain" { domain = %q }`, w.Domain), ExpectError: want},
+		resource.TestStep{Config: wrong + `data "analytics_websites" "all" {}`, ExpectError: want},
+	)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,9 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
@@ -24,18 +25,6 @@ const websiteAddr = "analytics_website.test"
 
 func websiteHCL(body string) string {
 	return "resource \"analytics_website\" \"test\" {\n" + body + "\n}\n"
-}
-
-// checkEmulator runs fn against the emulator's record of domain.
-func checkEmulator(env *testEnv, domain string, fn func(w emulator.Website) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		for _, w := range env.Websites() {
-			if w.Domain == domain {
-				return fn(w)
-			}
-		}
-		return fmt.Errorf("the emulator has no website %q", domain)
-	}
 }
 
 func intIs(name string, p *int, want int) error {
@@ -50,23 +39,8 @@ func intIs(name string, p *int, want int) error {
 
 func sortedLines(s string) string {
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
-	for i := range lines {
-		for j := i + 1; j < len(lines); j++ {
-			if lines[j] < lines[i] {
-				lines[i], lines[j] = lines[j], lines[i]
-			}
-		}
-	}
+	slices.Sort(lines)
 	return strings.Join(lines, ",")
-}
-
-func checkDestroyed(env *testEnv) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if ws := env.Websites(); len(ws) != 0 {
-			return fmt.Errorf("the emulator still holds %d websites after destroy, e.g. %q", len(ws), ws[0].Domain)
-		}
-		return nil
-	}
 }
 
 // sameLines reports whether the API's exclusion list holds want, in any
@@ -79,13 +53,13 @@ func sameLines(name string, got []string, want string) error {
 }
 
 func TestAccWebsite_lifecycle(t *testing.T) {
-	env := newAccEnv(t)
-	domain, domain2 := env.domain("lifecycle"), env.domain("www2-lifecycle")
+	env := acctest.New(t)
+	domain, domain2 := env.Domain("lifecycle"), env.Domain("www2-lifecycle")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 
-	env.test(t, []resource.TestStep{
+	env.Test(t, []resource.TestStep{
 		{ // create with defaults
-			Config: env.config(websiteHCL(fmt.Sprintf(`domain = %q`, domain))),
+			Config: env.Config(websiteHCL(fmt.Sprintf(`domain = %q`, domain))),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -101,7 +75,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("exclude_ips"), knownvalue.SetSizeExact(0)),
 				statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
 			},
-			Check: env.checkWebsite(domain, func(w client.Website) error {
+			Check: env.CheckWebsite(domain, func(w client.Website) error {
 				// every field is sent explicitly: no NULL privacy/email
 				if err := intIs("privacy", w.Privacy, 0); err != nil {
 					return err
@@ -113,7 +87,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 			}),
 		},
 		{ // in-place update of every mutable attribute
-			Config: env.config(websiteHCL(fmt.Sprintf(`
+			Config: env.Config(websiteHCL(fmt.Sprintf(`
   domain         = %q
   privacy        = "password"
   password       = "s3cret-pass"
@@ -134,7 +108,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 				})),
 			},
 			Check: resource.ComposeTestCheckFunc(
-				env.checkWebsite(domain, func(w client.Website) error {
+				env.CheckWebsite(domain, func(w client.Website) error {
 					for _, c := range []struct {
 						name string
 						p    *int
@@ -149,7 +123,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 					}
 					return sameLines("exclude_ips", w.ExcludeIPs, "10.0.0.0/8,2001:db8::/32,203.0.113.7")
 				}),
-				env.checkStored(domain, func(w emulator.Website) error { // what the API never returns
+				env.CheckStored(domain, func(w emulator.Website) error { // what the API never returns
 					if w.Password != "s3cret-pass" {
 						return fmt.Errorf("password on the server is not the configured one")
 					}
@@ -161,7 +135,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 			),
 		},
 		{ // leaving password privacy clears the password on the server
-			Config: env.config(websiteHCL(fmt.Sprintf(`
+			Config: env.Config(websiteHCL(fmt.Sprintf(`
   domain         = %q
   privacy        = "private"
   exclude_params = ["utm_source"]
@@ -170,7 +144,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 			},
 			ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(websiteAddr, tfjsonpath.New("id"))},
-			Check: env.checkWebsite(domain, func(w client.Website) error {
+			Check: env.CheckWebsite(domain, func(w client.Website) error {
 				if w.PasswordSet {
 					return fmt.Errorf("the password is still stored after leaving password privacy")
 				}
@@ -181,7 +155,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 			}),
 		},
 		{ // a new domain replaces the website
-			Config: env.config(websiteHCL(fmt.Sprintf(`
+			Config: env.Config(websiteHCL(fmt.Sprintf(`
   domain         = %q
   privacy        = "private"
   exclude_params = ["utm_source"]
@@ -190,8 +164,8 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionDestroyBeforeCreate)},
 			},
 			Check: resource.ComposeTestCheckFunc(
-				env.checkGone(domain),
-				env.checkWebsite(domain2, func(client.Website) error { return nil }),
+				env.CheckGone(domain),
+				env.CheckWebsite(domain2, func(client.Website) error { return nil }),
 			),
 		},
 		{ // import by id
@@ -212,15 +186,15 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 
 // An import block by domain plans no change for a matching configuration.
 func TestAccWebsite_importBlockByDomain(t *testing.T) {
-	env := newAccEnv(t)
-	domain := env.domain("shop")
-	seeded := env.seed(t, env.Key, client.WebsiteInput{Domain: domain, Privacy: 1, Email: true, ExcludeBots: false,
+	env := acctest.New(t)
+	domain := env.Domain("shop")
+	seeded := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: domain, Privacy: 1, Email: true, ExcludeBots: false,
 		ExcludeIPs: []string{"192.0.2.1\r", "192.0.2.0/24"}})
 	// a substring match that must not be taken for the website
-	env.seed(t, env.Key, client.WebsiteInput{Domain: env.run + "-my" + domain, ExcludeBots: true})
+	env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Run() + "-my" + domain, ExcludeBots: true})
 
-	env.test(t, resource.TestStep{
-		Config: env.config(fmt.Sprintf(`
+	env.Test(t, resource.TestStep{
+		Config: env.Config(fmt.Sprintf(`
 import {
   to = analytics_website.test
   id = %[1]q
@@ -243,27 +217,27 @@ import {
 }
 
 func TestAccWebsite_drift(t *testing.T) {
-	env := newAccEnv(t)
-	domain := env.domain("drift")
-	cfg := env.config(websiteHCL(fmt.Sprintf(`
+	env := acctest.New(t)
+	domain := env.Domain("drift")
+	cfg := env.Config(websiteHCL(fmt.Sprintf(`
   domain        = %q
   privacy       = "password"
   password      = "initial-pass"
   email_reports = true
   exclude_ips   = ["1.2.3.4", "5.6.7.8"]
 `, domain)))
-	env.test(t, []resource.TestStep{
+	env.Test(t, []resource.TestStep{
 		{Config: cfg},
 		{ // the web UI stores CRLF line ends: no diff
 			PreConfig: func() {
-				env.change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"5.6.7.8\r", "1.2.3.4\r\n"} })
+				env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"5.6.7.8\r", "1.2.3.4\r\n"} })
 			},
 			Config:   cfg,
 			PlanOnly: true,
 		},
 		{ // changed behind Terraform's back: plan updates, apply restores
 			PreConfig: func() {
-				env.change(t, domain, func(in *client.WebsiteInput) {
+				env.Change(t, domain, func(in *client.WebsiteInput) {
 					// the API clears a password only with privacy 0 or 1
 					in.Privacy, in.Email, in.ExcludeBots = 0, false, false
 					in.Password = ptr("")
@@ -278,7 +252,7 @@ func TestAccWebsite_drift(t *testing.T) {
 				},
 			},
 			Check: resource.ComposeTestCheckFunc(
-				env.checkWebsite(domain, func(w client.Website) error {
+				env.CheckWebsite(domain, func(w client.Website) error {
 					if !w.PasswordSet {
 						return fmt.Errorf("the password removed outside Terraform was not restored")
 					}
@@ -293,7 +267,7 @@ func TestAccWebsite_drift(t *testing.T) {
 					}
 					return intIs("email", w.Email, 1)
 				}),
-				env.checkStored(domain, func(w emulator.Website) error {
+				env.CheckStored(domain, func(w emulator.Website) error {
 					if w.Password != "initial-pass" {
 						return fmt.Errorf("the password restored is not the configured one")
 					}
@@ -302,12 +276,12 @@ func TestAccWebsite_drift(t *testing.T) {
 			),
 		},
 		{ // deleted behind Terraform's back: plan recreates
-			PreConfig: func() { env.remove(t, domain) },
+			PreConfig: func() { env.Remove(t, domain) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
 			},
-			Check: env.checkWebsite(domain, func(client.Website) error { return nil }),
+			Check: env.CheckWebsite(domain, func(client.Website) error { return nil }),
 		},
 	}...)
 }
@@ -315,7 +289,7 @@ func TestAccWebsite_drift(t *testing.T) {
 // The real server answers an update of a deleted website with a 500; the
 // provider must say what happened, and the next apply recreates it.
 func TestAccWebsite_updateOfDeletedWebsite(t *testing.T) {
-	needsEmulator(t, "deletes the website between Terraform's refresh and its update (a handler around the emulator), and emulates an older build's 404")
+	acctest.NeedsEmulator(t, "deletes the website between Terraform's refresh and its update (a handler around the emulator), and emulates an older build's 404")
 	for name, legacy := range map[string]bool{"current build answers 500": false, "older build answers 404": true} {
 		t.Run(name, func(t *testing.T) { testUpdateOfDeletedWebsite(t, legacy) })
 	}
@@ -323,8 +297,8 @@ func TestAccWebsite_updateOfDeletedWebsite(t *testing.T) {
 
 func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 	var armed atomic.Bool
-	var env *testEnv
-	env = newTestEnv(t, emulator.Options{LegacyUpdateNotFound: legacyUpdateNotFound}, func(next http.Handler) http.Handler {
+	var env *acctest.Env
+	env = acctest.New(t, acctest.Emulator(emulator.Options{LegacyUpdateNotFound: legacyUpdateNotFound}), acctest.Wrap(func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPut && armed.CompareAndSwap(true, false) {
 				for _, ws := range env.Websites() {
@@ -333,24 +307,21 @@ func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 			}
 			next.ServeHTTP(w, r)
 		})
-	})
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	}))
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: env.config(websiteHCL(`domain = "gone.example.com"`))},
+			{Config: env.Config(websiteHCL(`domain = "gone.example.com"`))},
 			{
 				PreConfig:   func() { armed.Store(true) },
-				Config:      env.config(websiteHCL("domain = \"gone.example.com\"\nemail_reports = true")),
+				Config:      env.Config(websiteHCL("domain = \"gone.example.com\"\nemail_reports = true")),
 				ExpectError: expectError(`Website Deleted Outside Terraform.*was deleted outside Terraform.*created anew`),
 			},
 			{
-				Config: env.config(websiteHCL("domain = \"gone.example.com\"\nemail_reports = true")),
+				Config: env.Config(websiteHCL("domain = \"gone.example.com\"\nemail_reports = true")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionCreate)},
 				},
-				Check: checkEmulator(env, "gone.example.com", func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
+				Check: env.CheckEmulator("gone.example.com", func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
 			},
 		},
 	})
@@ -359,48 +330,48 @@ func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 // Errors only the server can detect: a domain another user of the
 // installation holds, and a key it does not know.
 func TestAccWebsite_serverErrors(t *testing.T) {
-	env := newAccEnv(t)
-	env.needsKey2(t)
-	taken := env.domain("taken")
-	env.seed(t, env.Key2, client.WebsiteInput{Domain: taken, ExcludeBots: true})
+	env := acctest.New(t)
+	env.NeedsKey2(t)
+	taken := env.Domain("taken")
+	env.SeedViaAPI(t, env.Key2, client.WebsiteInput{Domain: taken, ExcludeBots: true})
 	step := func(key, domain, want string) resource.TestStep {
 		return resource.TestStep{
-			Config:      env.providerConfigWithKey(key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
+			Config:      env.ProviderBlockAt(env.URL, key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
 			ExpectError: expectError(want),
 		}
 	}
-	env.test(t,
+	env.Test(t,
 		step(env.Key, taken, `Domain Already Exists.*The domain has already been taken.*terraform\s+import`),
-		step("wrong-key", env.domain("new"), `API Key Rejected.*HTTP 401.*ANALYTICS_API_KEY`),
+		step("wrong-key", env.Domain("new"), `API Key Rejected.*HTTP 401.*ANALYTICS_API_KEY`),
 	)
-	if ws, err := env.testWebsites(env.Key); err != nil || len(ws) != 0 {
+	if ws, err := env.TestWebsites(env.Key); err != nil || len(ws) != 0 {
 		t.Errorf("the first user holds %v (%v), want no website", ws, err)
 	}
-	if _, err := env.website(env.Key2, taken); err != nil {
+	if _, err := env.FindWebsite(env.Key2, taken); err != nil {
 		t.Errorf("the other user's website: %v", err)
 	}
 }
 
 // Errors of a user's plan: its website limit, and no API access.
 func TestAccWebsite_planErrors(t *testing.T) {
-	needsEmulator(t, "needs users whose plan limits websites or lacks API access, which the emulator sets up")
+	acctest.NeedsEmulator(t, "needs users whose plan limits websites or lacks API access, which the emulator sets up")
 	const (
 		keyLimited = "limited-key-000000000000000000000000000000000000000000000000000"
 		keyNoAPI   = "no-api-key-0000000000000000000000000000000000000000000000000000"
 	)
-	env := newTestEnv(t, emulator.Options{Users: []emulator.User{
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Users: []emulator.User{
 		{Key: keyLimited, WebsiteLimit: 1}, {Key: keyNoAPI, NoAPIAccess: true},
-	}})
+	}}))
 	env.Seed(keyLimited, emulator.Website{Domain: "tf-acc-first.example.com"})
 	step := func(key, domain, want string) resource.TestStep {
 		return resource.TestStep{
-			Config:      env.providerConfigWithKey(key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
+			Config:      env.ProviderBlockAt(env.URL, key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
 			ExpectError: expectError(want),
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
 			step(keyLimited, "tf-acc-second.example.com", `Website Limit Reached.*You created too many websites`),
 			step(keyNoAPI, "tf-acc-new.example.com", `API Access Denied.*You don't have access to this feature.*API access`),

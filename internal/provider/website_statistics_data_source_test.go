@@ -15,12 +15,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // The analytics_website_statistics data source. The first tests run on any
-// installation (newAccEnv: pageviews sent now, as a browser sends them);
+// installation (acctest.New: pageviews sent now, as a browser sends them);
 // those further down need the in-process emulator (a clock moved to days in
 // the past, request counts, a build without the statistics endpoint).
 
@@ -94,17 +95,17 @@ func checkDaily(name, from, to string, pageviews, visitors int64, allowed map[st
 // values, by domain and by id; a website without statistics reads as
 // zeros; an unknown id and a missing domain are errors naming them.
 func TestAccWebsiteStatisticsDataSource_pageviews(t *testing.T) {
-	env := newAccEnv(t)
-	tracked := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("wss"), ExcludeBots: true})
-	quiet := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("wss-quiet"), ExcludeBots: true})
+	env := acctest.New(t)
+	tracked := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("wss"), ExcludeBots: true})
+	quiet := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("wss-quiet"), ExcludeBots: true})
 	before := time.Now()
 	for _, page := range []string{"/", "/landing", "/"} {
-		if got := env.hit(t, "https://"+tracked.Domain+page, browserUA); got != "200" {
+		if got := env.Hit(t, "https://"+tracked.Domain+page, acctest.BrowserUA); got != "200" {
 			t.Fatalf("pageview of %s%s: the tracking endpoint answered %q, want 200", tracked.Domain, page, got)
 		}
 	}
 	days := hitDays(before, time.Now())
-	sorted := sortedDays(days)
+	sorted := sortedKeys(days)
 	from, to := sorted[0], sorted[len(sorted)-1]
 	n := int64(len(sorted))
 	rng := map[string]any{"from": from, "to": to}
@@ -145,11 +146,11 @@ func TestAccWebsiteStatisticsDataSource_pageviews(t *testing.T) {
 	// Each read costs 4 requests by domain with a dimension, 2 by id: the
 	// live mode shares the installation's throttle.
 	last := resource.TestStep{ // a valid last step, so that the post-test destroy can run
-		Config: env.config(statsData("quiet", map[string]any{"website_id": quietID, "days": 1})),
+		Config: env.Config(statsData("quiet", map[string]any{"website_id": quietID, "days": 1})),
 	}
-	env.test(t,
+	env.Test(t,
 		resource.TestStep{
-			Config: env.config(
+			Config: env.Config(
 				statsData("by_domain", with(map[string]any{"domain": tracked.Domain, "dimension": "page", "limit": 2})),
 				statsData("by_id", with(map[string]any{"website_id": id})),
 				statsData("quiet", with(map[string]any{"website_id": quietID, "dimension": "page"})),
@@ -161,12 +162,12 @@ func TestAccWebsiteStatisticsDataSource_pageviews(t *testing.T) {
 			),
 		},
 		resource.TestStep{
-			Config:      env.config(statsData("x", map[string]any{"website_id": "999999999"})),
+			Config:      env.Config(statsData("x", map[string]any{"website_id": "999999999"})),
 			ExpectError: expectError(`Website Not Found.*website_id = "999999999".*No website with id 999999999 belongs to this API key's user`),
 		},
 		resource.TestStep{
-			Config:      env.config(statsData("x", map[string]any{"domain": env.domain("wss-missing")})),
-			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + env.domain("wss-missing") + `"`),
+			Config:      env.Config(statsData("x", map[string]any{"domain": env.Domain("wss-missing")})),
+			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + env.Domain("wss-missing") + `"`),
 		},
 		last,
 	)
@@ -175,21 +176,21 @@ func TestAccWebsiteStatisticsDataSource_pageviews(t *testing.T) {
 // TestAccWebsiteStatisticsDataSource_otherUsersWebsite: another user's
 // website, by id or by domain, is an error naming it.
 func TestAccWebsiteStatisticsDataSource_otherUsersWebsite(t *testing.T) {
-	env := newAccEnv(t)
-	env.needsKey2(t)
-	theirs := env.seed(t, env.Key2, client.WebsiteInput{Domain: env.domain("wss-theirs"), ExcludeBots: true})
-	mine := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("wss-mine"), ExcludeBots: true})
-	env.test(t,
+	env := acctest.New(t)
+	env.NeedsKey2(t)
+	theirs := env.SeedViaAPI(t, env.Key2, client.WebsiteInput{Domain: env.Domain("wss-theirs"), ExcludeBots: true})
+	mine := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("wss-mine"), ExcludeBots: true})
+	env.Test(t,
 		resource.TestStep{
-			Config:      env.config(statsData("x", map[string]any{"website_id": strconv.FormatInt(theirs.ID, 10)})),
+			Config:      env.Config(statsData("x", map[string]any{"website_id": strconv.FormatInt(theirs.ID, 10)})),
 			ExpectError: expectError(fmt.Sprintf(`Website Not Found.*No website with id %d belongs to this API key's user`, theirs.ID)),
 		},
 		resource.TestStep{
-			Config:      env.config(statsData("x", map[string]any{"domain": theirs.Domain})),
+			Config:      env.Config(statsData("x", map[string]any{"domain": theirs.Domain})),
 			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + theirs.Domain + `"`),
 		},
 		resource.TestStep{ // the same key reads its own website
-			Config: env.config(statsData("x", map[string]any{"website_id": strconv.FormatInt(mine.ID, 10), "days": 1})),
+			Config: env.Config(statsData("x", map[string]any{"website_id": strconv.FormatInt(mine.ID, 10), "days": 1})),
 			ConfigStateChecks: expectStats("x", map[string]knownvalue.Check{
 				"pageviews": knownvalue.Int64Exact(0), "days": knownvalue.Int64Exact(1),
 				"daily": knownvalue.ListSizeExact(1),
@@ -224,7 +225,7 @@ func (s *accStatsEnv) skipUnlessInWindow(t *testing.T, id int64) time.Time {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sum, err := s.api(s.Key).SummarizePageviews(ctx, id, nil)
+	sum, err := s.API(s.Key).SummarizePageviews(ctx, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,16 +246,16 @@ func (s *accStatsEnv) skipUnlessInWindow(t *testing.T, id int64) time.Time {
 // search for the one given by domain.
 func TestAccWebsiteStatisticsDataSource_checkBlock(t *testing.T) {
 	s := newAccStatsEnv(t)
-	tracked := s.seed(t, s.Key, client.WebsiteInput{Domain: s.domain("wss-check"), ExcludeBots: true})
-	untracked := s.seed(t, s.Key, client.WebsiteInput{Domain: s.domain("wss-check-none"), ExcludeBots: true})
+	tracked := s.SeedViaAPI(t, s.Key, client.WebsiteInput{Domain: s.Domain("wss-check"), ExcludeBots: true})
+	untracked := s.SeedViaAPI(t, s.Key, client.WebsiteInput{Domain: s.Domain("wss-check-none"), ExcludeBots: true})
 	s.pageview(t, tracked.Domain)
 
 	today := s.skipUnlessInWindow(t, tracked.ID)
 
 	s.write(checkBlock("tracked", fmt.Sprintf("domain = %q", tracked.Domain)) +
 		checkBlock("untracked", fmt.Sprintf("website_id = %q", strconv.FormatInt(untracked.ID, 10))))
-	if s.emu != nil {
-		s.emu.ResetStats()
+	if s.Emulator != nil {
+		s.ResetStats()
 	}
 	diags := s.w.planDiags()
 	if len(diags) != 1 || diags[0].Severity != "warning" ||
@@ -262,10 +263,10 @@ func TestAccWebsiteStatisticsDataSource_checkBlock(t *testing.T) {
 			today.AddDate(0, 0, -1).Format(time.DateOnly))) {
 		t.Fatalf("want one warning, about the untracked website %d, got %+v", untracked.ID, diags)
 	}
-	if s.emu == nil {
+	if s.Emulator == nil {
 		return // requests are counted on the in-process emulator only
 	}
-	if st := s.emu.Stats(); st.ByRoute[statsRoute] != 4 || st.ByRoute["GET /api/v1/websites"] != 1 || st.Total != 5 {
+	if st := s.Stats(); st.ByRoute[statsRoute] != 4 || st.ByRoute["GET /api/v1/websites"] != 1 || st.Total != 5 {
 		t.Errorf("the plan sent %v, want 4 statistics requests (pageviews and visitors of each website) and one search", st.ByRoute)
 	}
 }
@@ -283,7 +284,7 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 	year := s.Seed(s.Key, emulator.Website{Domain: long})
 	visit := func(page, referrer string) {
 		t.Helper()
-		got, err := emulator.SendHit(context.Background(), nil, s.URL, emulator.Hit{Page: "https://" + domain + page, Referrer: referrer, UserAgent: browserUA})
+		got, err := emulator.SendHit(context.Background(), nil, s.URL, emulator.Hit{Page: "https://" + domain + page, Referrer: referrer, UserAgent: acctest.BrowserUA})
 		if err != nil || got != "200" {
 			t.Fatalf("tracking %s: %q, %v", page, got, err)
 		}
@@ -321,10 +322,10 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 	}
 	today := time.Now().UTC()
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
-			Config: s.config(
+			Config: s.Config(
 				statsData("march", withMarch("dimension", "page", "limit", 2)),
 				statsData("referrers", withMarch("dimension", "referrer")),
 				statsData("default", map[string]any{"domain": domain}),
@@ -368,7 +369,7 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 		{"365 days and a dimension", map[string]any{"website_id": yearID, "from": "2023-01-01", "to": "2024-12-31", "dimension": "page"}, 9, 0},
 		{"no data in the window", map[string]any{"website_id": yearID, "days": 7}, 2, 0},
 	} {
-		s.w.write("main.tf", s.config(statsData("x", tc.attrs), `output "pageviews" { value = data.analytics_website_statistics.x.pageviews }`))
+		s.w.write("main.tf", s.Config(statsData("x", tc.attrs), `output "pageviews" { value = data.analytics_website_statistics.x.pageviews }`))
 		s.ResetStats()
 		s.w.mustRun(0, "plan")
 		if st := s.Stats(); st.ByRoute[statsRoute] != tc.stats || st.ByRoute["GET /api/v1/websites"] != tc.search || st.Total != tc.stats+tc.search {
@@ -382,11 +383,11 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 // missing; an unknown id is still "not found".
 func TestAccWebsiteStatisticsDataSource_noStatisticsEndpoint(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{NoStatisticsEndpoint: true})
-	env := s.testEnv
+	env := s.Env
 	w := env.Seed(env.Key, emulator.Website{Domain: "tf-acc-wss-old.example.com"})
 
 	// In a check block, as the guide shows it, the error is a warning.
-	s.w.write("main.tf", s.config(checkBlock("old", fmt.Sprintf("website_id = %q", strconv.FormatInt(w.ID, 10)))))
+	s.w.write("main.tf", s.Config(checkBlock("old", fmt.Sprintf("website_id = %q", strconv.FormatInt(w.ID, 10)))))
 	diags := s.w.planDiags()
 	if len(diags) != 1 || diags[0].Severity != "warning" || diags[0].Summary != "Statistics Not Supported by the Server" ||
 		!strings.Contains(diags[0].Detail, fmt.Sprintf("Could not read the statistics of the website (id %d): the API at", w.ID)) {
@@ -394,16 +395,16 @@ func TestAccWebsiteStatisticsDataSource_noStatisticsEndpoint(t *testing.T) {
 	}
 
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
 			{
-				Config: env.config(statsData("x", map[string]any{"domain": w.Domain})),
+				Config: env.Config(statsData("x", map[string]any{"domain": w.Domain})),
 				ExpectError: expectError(fmt.Sprintf(`Statistics Not Supported by the Server.*the website\s+"%s"\s+\(id %d\).*`+
 					`GET\s+/api/v1/stats/%d.*no\s+statistics\s+API.*Upgrade the installation`, w.Domain, w.ID, w.ID)),
 			},
 			{
-				Config:      env.config(statsData("x", map[string]any{"website_id": strconv.FormatInt(w.ID+1, 10)})),
+				Config:      env.Config(statsData("x", map[string]any{"website_id": strconv.FormatInt(w.ID+1, 10)})),
 				ExpectError: expectError(fmt.Sprintf(`Website Not Found.*No website with id %d`, w.ID+1)),
 			},
 		},

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
@@ -172,19 +173,19 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 			s.setDay(t, h.day)
 			day = h.day
 		}
-		h.hit.UserAgent = browserUA
+		h.hit.UserAgent = acctest.BrowserUA
 		got, err := emulator.SendHit(context.Background(), nil, s.URL, h.hit)
 		if err != nil || got != h.want {
 			t.Fatalf("tracking %+v: %q, %v", h.hit, got, err)
 		}
 	}
-	site, _ := s.websiteByDomain(t, domain)
+	site, _ := s.WebsiteByDomain(domain)
 	before := s.Statistics(site.ID)
 
 	for _, format := range exportFormats {
 		t.Run(format, func(t *testing.T) {
 			out := filepath.Join(dir, format)
-			s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf(
+			s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    website_id = analytics_website.main.id\n    directory  = %q\n    format     = %q\n", out, format))))
 			s.ResetStats()
 			log := s.w.mustRun(0, "apply", "-auto-approve", "-invoke=action.analytics_website_statistics_export.keep")
@@ -241,7 +242,7 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
 		t.Errorf("the export changed the statistics")
 	}
-	s.w.write("main.tf", s.config(website))
+	s.w.write("main.tf", s.Config(website))
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }
 
@@ -282,7 +283,7 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 		t.Run(step.name, func(t *testing.T) {
 			s.pageviews(t, []string{step.domain}, day)
 			day = fmt.Sprintf("2024-03-%02d", i+2)
-			old, _ := s.websiteByDomain(t, step.domain)
+			old, _ := s.WebsiteByDomain(step.domain)
 			want := wantExport(s, old.ID)
 			if len(want["pageviews"]) != 1 {
 				t.Fatalf("website %d has pageviews %v, want one day", old.ID, want["pageviews"])
@@ -292,7 +293,7 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 			if step.next == "" {
 				config = exportedWebsite(step.domain, out)
 			}
-			s.w.write("main.tf", s.config(config))
+			s.w.write("main.tf", s.Config(config))
 			log := s.w.mustRun(0, step.args...)
 			if !strings.Contains(log, "triggered by analytics_website.main") {
 				t.Errorf("the output does not show the action:\n%s", log)
@@ -306,7 +307,7 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 				t.Errorf("website %d is still on the server", old.ID)
 			}
 			if step.next != "" {
-				if _, ok := s.websiteByDomain(t, step.next); !ok {
+				if _, ok := s.WebsiteByDomain(step.next); !ok {
 					t.Errorf("the new website %s was not created", step.next)
 				}
 			}
@@ -315,13 +316,13 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 }
 
 // newExportEnvWrapped is newExportEnv with the emulator's handler wrapped
-// (see newTestEnv).
+// (see acctest.Wrap).
 func newExportEnvWrapped(t *testing.T, opts emulator.Options, wrap func(http.Handler) http.Handler) *statsEnv {
 	t.Helper()
 	w := newCLIWorkdir(t)
 	w.needsCLI(t, tfversion.Version1_14_0, "actions")
 	clock := statsClock(&opts)
-	return &statsEnv{testEnv: newTestEnv(t, opts, wrap), w: w, clock: clock}
+	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts), acctest.Wrap(wrap)), w: w, clock: clock}
 }
 
 // wantExport is what an export of the website id must hold, from the
@@ -368,7 +369,7 @@ var invokeExport = []string{"apply", "-auto-approve", "-refresh=false", "-invoke
 func TestAccStatisticsExport_failures(t *testing.T) {
 	// Skips here, not only in each case, so that a skip is not counted as
 	// a pass.
-	needsEmulator(t, "injects faults and maintenance into the emulator")
+	acctest.NeedsEmulator(t, "injects faults and maintenance into the emulator")
 	newCLIWorkdir(t).needsCLI(t, tfversion.Version1_14_0, "actions")
 	const domain = "tf-acc-export-fail.example.com"
 	tests := []struct {
@@ -416,9 +417,9 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 			website := websiteBlock("main", domain, "")
 			s.apply(t, website)
 			s.pageviews(t, []string{domain}, "2024-04-01", "2024-04-02")
-			site, _ := s.websiteByDomain(t, domain)
+			site, _ := s.WebsiteByDomain(domain)
 			before := s.Statistics(site.ID)
-			s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf(
+			s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    domain     = %q\n    directory  = %q\n%s", domain, dir, tc.extra))))
 			if err := s.SetFaults(tc.faults); err != nil {
 				t.Fatal(err)
@@ -442,7 +443,7 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 			if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
 				t.Errorf("the statistics changed")
 			}
-			s.w.write("main.tf", s.config(website))
+			s.w.write("main.tf", s.Config(website))
 			s.w.mustRun(0, "destroy", "-auto-approve")
 		})
 	}
@@ -463,7 +464,7 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 	unwritable := filepath.Join(file, "exports") // under a file: cannot be created
 	s.apply(t, exportedWebsite(domain, unwritable))
 	s.pageviews(t, []string{domain}, "2024-05-01", "2024-05-02")
-	site, _ := s.websiteByDomain(t, domain)
+	site, _ := s.WebsiteByDomain(domain)
 	before := s.Statistics(site.ID)
 	state := s.w.read("terraform.tfstate")
 
@@ -478,13 +479,13 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 			`Unable to Write the Statistics Export.*Error: Website Kept: Its Statistics Export Failed.*Refusing to delete the website "` + domain + `"`},
 	} {
 		t.Run(step.name, func(t *testing.T) {
-			s.w.write("main.tf", s.config(exportedWebsite(step.domain, unwritable)))
+			s.w.write("main.tf", s.Config(exportedWebsite(step.domain, unwritable)))
 			s.ResetStats()
 			out := s.w.mustRun(1, step.args...)
 			if !expectError(step.want).MatchString(out) {
 				t.Errorf("the output does not match %q:\n%s", step.want, out)
 			}
-			if n := writes(s.testEnv); n != 0 {
+			if n := writes(s.Env); n != 0 {
 				t.Errorf("%d write requests reached the server: %v", n, s.Stats().ByRoute)
 			}
 			if w, ok := s.Website(site.ID); !ok || w.Domain != domain {
@@ -493,7 +494,7 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 			if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
 				t.Errorf("the statistics changed")
 			}
-			if _, ok := s.websiteByDomain(t, renamed); ok {
+			if _, ok := s.WebsiteByDomain(renamed); ok {
 				t.Errorf("the replacement was created")
 			}
 			if got := s.w.read("terraform.tfstate"); !strings.Contains(got, `"id": "`+fmt.Sprint(site.ID)+`"`) {
@@ -502,7 +503,7 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 		})
 	}
 	// Once the export can be written, the destroy goes ahead.
-	s.w.write("main.tf", s.config(exportedWebsite(domain, filepath.Join(t.TempDir(), "exports"))))
+	s.w.write("main.tf", s.Config(exportedWebsite(domain, filepath.Join(t.TempDir(), "exports"))))
 	s.w.mustRun(0, "destroy", "-auto-approve")
 	if _, ok := s.Website(site.ID); ok {
 		t.Errorf("website %d is still on the server", site.ID)
@@ -518,9 +519,9 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	website := websiteBlock("main", domain, "")
 	s.apply(t, website)
 	s.pageviews(t, []string{domain}, "2024-06-01", "2024-06-02", "2024-06-03")
-	site, _ := s.websiteByDomain(t, domain)
+	site, _ := s.WebsiteByDomain(domain)
 	want := wantExport(s, site.ID)
-	s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf(
+	s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 		"    website_id = %q\n    directory  = %q\n    format     = \"csv\"\n    timeout    = \"2m\"\n", fmt.Sprint(site.ID), dir))))
 	if err := s.SetFaults(&emulator.Faults{ThrottleRate: 0.25, ThrottleFor: 2 * time.Second, MaxFaults: 3, Seed: 7}); err != nil {
 		t.Fatal(err)
@@ -540,7 +541,7 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	if m.Requests != len(client.StatisticNames)+1 {
 		t.Errorf("the manifest counts %d requests, want %d (retries are not counted)", m.Requests, len(client.StatisticNames)+1)
 	}
-	s.w.write("main.tf", s.config(website))
+	s.w.write("main.tf", s.Config(website))
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }
 
@@ -553,7 +554,7 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	website := websiteBlock("main", domain, "")
 	s.apply(t, website)
 	s.pageviews(t, []string{domain}, "2024-07-01")
-	s.w.write("main.tf", s.config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
+	s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
 	// Earlier exports under every name the next minute can give.
 	now := time.Now()
 	for i := -2; i < 60; i++ {
@@ -584,7 +585,7 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 			t.Errorf("%s changed: %v, manifest %q (%v)", f, files, got, err)
 		}
 	}
-	s.w.write("main.tf", s.config(website))
+	s.w.write("main.tf", s.Config(website))
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }
 
@@ -594,7 +595,7 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 func TestAccStatisticsExport_live(t *testing.T) {
 	s := newAccStatsEnv(t)
 	s.w.needsCLI(t, tfversion.Version1_14_0, "actions")
-	domain := s.domain("export")
+	domain := s.Domain("export")
 	dir := t.TempDir()
 	website := websiteBlock("main", domain, "")
 	s.apply(website)
@@ -612,7 +613,7 @@ func TestAccStatisticsExport_live(t *testing.T) {
 	}
 	pageviews := exportedRows(t, folder, "pageviews", exportFormatCSV)
 	if len(pageviews) != 1 || !strings.HasSuffix(pageviews[0], "=1") || !days[strings.TrimSuffix(pageviews[0], "=1")] {
-		t.Errorf("pageviews %v, want one pageview on one of %v", pageviews, sortedDays(days))
+		t.Errorf("pageviews %v, want one pageview on one of %v", pageviews, sortedKeys(days))
 	}
 	if got := exportedRows(t, folder, "page", exportFormatCSV); fmt.Sprint(got) != "[/=1]" {
 		t.Errorf("pages %v, want [/=1]", got)
@@ -634,8 +635,8 @@ func TestAccStatisticsExport_removedBlockSkipsTrigger(t *testing.T) {
 	dir := t.TempDir()
 	s.apply(t, exportedWebsite(domain, dir))
 	s.pageviews(t, []string{domain}, "2024-08-01")
-	site, _ := s.websiteByDomain(t, domain)
-	s.w.write("main.tf", s.config(exportAction("keep", fmt.Sprintf("    website_id = \"%d\"\n    directory  = %q\n", site.ID, dir))))
+	site, _ := s.WebsiteByDomain(domain)
+	s.w.write("main.tf", s.Config(exportAction("keep", fmt.Sprintf("    website_id = \"%d\"\n    directory  = %q\n", site.ID, dir))))
 	out := s.w.mustRun(0, "apply", "-auto-approve")
 	if strings.Contains(out, "Action started") {
 		t.Errorf("the trigger ran for a removed block: update the docs, which say it does not:\n%s", out)

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -67,14 +66,11 @@ func byDomain(domain string) queryfilter.QueryFilter {
 // name; with include_resource, the resource as an import reads it, without
 // the values the API never returns; the filters and the limit apply.
 func TestAccWebsiteList_query(t *testing.T) {
-	env := newTestEnv(t, emulator.Options{})
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	env.TestCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []resource.TestStep{
-			{Config: env.config(queryWebsites)},
+			{Config: env.Config(queryWebsites)},
 			{
 				Query: true,
 				Config: queryList("all", "include_resource = true", "") +
@@ -140,16 +136,6 @@ list "analytics_website" "wrong" {
 	})
 }
 
-// queryExample returns the adoption guide's query file.
-func queryExample(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", "adopt-query", "websites.tfquery.hcl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 // skipBelowQuery skips a CLI-driven test on CLIs without terraform query.
 func (w *cliWorkdir) skipBelowQuery() {
 	w.t.Helper()
@@ -169,10 +155,10 @@ func (w *cliWorkdir) skipBelowQuery() {
 func TestAccGuide_adoptQuery(t *testing.T) {
 	w := newCLIWorkdir(t)
 	w.skipBelowQuery()
-	env := newTestEnv(t, guideUsers)
+	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.providerConfig())
-	w.write("websites.tfquery.hcl", queryExample(t))
+	w.write("main.tf", env.ProviderBlock())
+	w.write("websites.tfquery.hcl", guideFile(t, "adopt-query", "websites.tfquery.hcl"))
 	w.mustRun(0, "validate", "-query")
 
 	// The guide's commands, in order.
@@ -248,7 +234,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	// List results carry no private state; the import that follows
 	// remembered the owner: with another user's key, the plan fails naming
 	// both users and drops nothing.
-	w.write("main.tf", env.providerConfigWithKey(guideOtherKey))
+	w.write("main.tf", env.ProviderBlockAt(env.URL, guideOtherKey))
 	out, code := w.run("plan")
 	if code == 0 || !expectError(`Website Belongs to Another User.*created or imported by user #1`).MatchString(out) {
 		t.Errorf("another user's key: exit code %d:\n%.3000s", code, out)
@@ -259,7 +245,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 // checkKept fails unless every website still holds the exclude_params and
 // the password it was seeded with (which the API never returns) and the
 // same excluded IPs (an update rewrites the list one per line).
-func checkKept(t *testing.T, env *testEnv, seeded []emulator.Website) {
+func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	t.Helper()
 	ips := func(s string) string {
 		f := strings.FieldsFunc(s, func(r rune) bool { return r == '\r' || r == '\n' })
@@ -284,11 +270,11 @@ func checkKept(t *testing.T, env *testEnv, seeded []emulator.Website) {
 func TestAccWebsiteList_limitCLI(t *testing.T) {
 	w := newCLIWorkdir(t)
 	w.skipBelowQuery()
-	env := newTestEnv(t, emulator.Options{})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	for i := range 250 {
 		env.Seed(env.Key, emulator.Website{Domain: fmt.Sprintf("tf-acc-limit-%03d.example.com", i)})
 	}
-	w.write("main.tf", env.providerConfig())
+	w.write("main.tf", env.ProviderBlock())
 	for _, c := range []struct {
 		limit, search string
 		want, reqs    int

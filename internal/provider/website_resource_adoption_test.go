@@ -8,15 +8,105 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// guideExample returns an example configuration of the adoption guide
+// TestAccWebsite_generatedConfig adopts websites made in the web interface
+// with import blocks and -generate-config-out, as a user would: the
+// generated configuration validates, holds nothing that would overwrite
+// what the API cannot return, plans no change once imported, and a change
+// made in it loses nothing on the server.
+func TestAccWebsite_generatedConfig(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds exclude_params and passwords as the web interface stores them and counts the emulator's requests")
+	w := newCLIWorkdir(t)
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1),
+		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.1\r\n10.0.0.2\r\n"})
+	env.Seed(env.Key, emulator.Website{Domain: "gen-secret.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0),
+		ExcludeBots: ptr(0), ExcludeParams: "&"})
+	w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+import {
+  to = analytics_website.public
+  id = "%d"
+}
+import {
+  to = analytics_website.secret
+  id = "gen-secret.example.com"
+}
+`, public.ID))
+
+	env.ResetStats()
+	w.mustRun(0, "plan", "-generate-config-out=generated.tf")
+	gen := w.read("generated.tf")
+	if m := regexp.MustCompile(`(?m)^\s*exclude_params\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
+		t.Errorf("the generated configuration sets exclude_params, which the API never returns: %q\n%s", m, gen)
+	}
+	w.mustRun(0, "validate")
+	w.mustRun(0, "apply", "-auto-approve")
+	if n := writes(env); n != 0 {
+		t.Errorf("adopting sent %d write requests: %v", n, env.Stats().ByRoute)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+
+	// A change in the generated configuration loses nothing.
+	changed := regexp.MustCompile(`(email_reports\s*=\s*)true`).ReplaceAllString(gen, "${1}false")
+	changed = regexp.MustCompile(`(exclude_bots\s*=\s*)false`).ReplaceAllString(changed, "${1}true")
+	if changed == gen {
+		t.Fatalf("the generated configuration does not have the expected attributes:\n%s", gen)
+	}
+	w.write("generated.tf", changed)
+	w.mustRun(0, "apply", "-auto-approve")
+	for domain, want := range map[string][2]string{
+		"gen-public.example.com": {"utm_source\nfbclid", ""},
+		"gen-secret.example.com": {"&", "from-the-ui"},
+	} {
+		got, _ := env.WebsiteByDomain(domain)
+		if got.ExcludeParams != want[0] || got.Password != want[1] {
+			t.Errorf("%s: exclude_params %q (want %q), password changed: %v", domain, got.ExcludeParams, want[0], got.Password != want[1])
+		}
+	}
+	if got, _ := env.WebsiteByDomain("gen-public.example.com"); got.Email == nil || *got.Email != 0 {
+		t.Errorf("the change was not applied: email = %v", got.Email)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+}
+
+// TestAccWebsite_websiteLimitWarning: a plan that creates more websites than
+// the user's plan allows (GET /account) warns at plan time; one that fits
+// does not.
+func TestAccWebsite_websiteLimitWarning(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan allows 3 websites")
+	w := newCLIWorkdir(t)
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, WebsiteLimit: 3}}}))
+	env.Seed(env.Key, emulator.Website{Domain: "existing.example.com"})
+	plan := func(n int) string {
+		w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+resource "analytics_website" "new" {
+  count  = %d
+  domain = "new-${count.index}.example.com"
+}
+`, n))
+		return w.mustRun(0, "plan")
+	}
+	if out := plan(2); regexp.MustCompile(`Website Limit`).MatchString(out) {
+		t.Errorf("2 new websites for a limit of 3 with 1 existing: unexpected warning:\n%s", out)
+	}
+	out := plan(3)
+	if n := len(regexp.MustCompile(`Warning: Website Limit Would Be Exceeded`).FindAllString(out, -1)); n != 1 {
+		t.Errorf("3 new websites for a limit of 3 with 1 existing: %d warnings, want 1 (the third):\n%s", n, out)
+	}
+	if !expectError(`would make 4 websites, but the API key's user has 1 and its plan allows 3`).MatchString(out) {
+		t.Errorf("the warning does not give the numbers:\n%s", out)
+	}
+}
+
+// guideFile returns a file of an example of the adoption guide
 // (templates/guides/adopting-existing-websites.md.tmpl), as the guide shows
 // it.
-func guideExample(t *testing.T, name string) string {
+func guideFile(t *testing.T, example, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", name, "main.tf"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", example, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +122,7 @@ var guideUsers = emulator.Options{Users: []emulator.User{{Key: emulator.DefaultA
 // interface makes (password privacy, exclusions the API never returns, CRLF
 // lists, NULL columns, an IPv4 address as domain) and one website of another
 // user, and returns the key user's websites.
-func seedAccount(env *testEnv, n int) []emulator.Website {
+func seedAccount(env *acctest.Env, n int) []emulator.Website {
 	var out []emulator.Website
 	for i := range n {
 		w := emulator.Website{Domain: fmt.Sprintf("adopt-%03d.example.com", i)}
@@ -56,7 +146,7 @@ func seedAccount(env *testEnv, n int) []emulator.Website {
 
 // checkUnchanged fails unless every website still holds what it was seeded
 // with, including what the API never returns.
-func checkUnchanged(t *testing.T, env *testEnv, seeded []emulator.Website) {
+func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	t.Helper()
 	now := map[int64]emulator.Website{}
 	for _, w := range env.Websites() {
@@ -81,11 +171,11 @@ func checkUnchanged(t *testing.T, env *testEnv, seeded []emulator.Website) {
 // next plan is empty, and a website created later in the web interface is
 // imported by the next plan.
 func TestAccGuide_adoptAll(t *testing.T) {
-	needsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
+	acctest.NeedsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, guideUsers)
+	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.providerConfig()+guideExample(t, "adopt-all"))
+	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-all", "main.tf"))
 
 	env.ResetStats()
 	out := w.mustRun(0, "plan")
@@ -122,11 +212,11 @@ func TestAccGuide_adoptAll(t *testing.T) {
 // import blocks written from the list data source, then
 // -generate-config-out.
 func TestAccGuide_adoptGenerated(t *testing.T) {
-	needsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
+	acctest.NeedsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, guideUsers)
+	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 30)
-	w.write("main.tf", env.providerConfig()+guideExample(t, "adopt-generated"))
+	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-generated", "main.tf"))
 
 	w.mustRun(0, "apply", "-auto-approve")
 	imports := w.mustRun(0, "output", "-raw", "import_blocks")
@@ -154,9 +244,9 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 // per website), the result is the websites themselves, and another user's
 // domain in the same plan is still "not found", with the usual hint.
 func TestAccImport_byDomainFromSweep(t *testing.T) {
-	needsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
+	acctest.NeedsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, guideUsers)
+	env := acctest.New(t, acctest.Emulator(guideUsers))
 	var domains []string
 	for i := range 120 {
 		d := fmt.Sprintf("by-domain-%03d.example.com", i)
@@ -165,7 +255,7 @@ func TestAccImport_byDomainFromSweep(t *testing.T) {
 	}
 	env.Seed(guideOtherKey, emulator.Website{Domain: "theirs.example.com"})
 	config := func(domains []string) string {
-		return env.providerConfig() + fmt.Sprintf(`
+		return env.ProviderBlock() + fmt.Sprintf(`
 locals {
   domains = toset([%s])
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -16,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
@@ -32,23 +35,23 @@ func TestAccWebsite_wrongBaseURL(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			env := newAccEnv(t)
+			env := acctest.New(t)
 			pinTrackingURL(t, env.URL)
-			steps := []resource.TestStep{{Config: env.configAt(env.URL, env.Key)}}
-			steps = append(steps, keptSteps(env.configAt(env.URL+c.suffix, env.Key), c.want, c.want)...)
-			steps = append(steps, env.keptState())
-			env.test(t, steps...)
+			steps := []resource.TestStep{{Config: configAt(env, env.URL, env.Key)}}
+			steps = append(steps, keptSteps(t, env, configAt(env, env.URL+c.suffix, env.Key), c.want, c.want)...)
+			steps = append(steps, keptState(env))
+			env.Test(t, steps...)
 		})
 	}
 	t.Run("proxy HTML 404", func(t *testing.T) {
-		needsEmulator(t, "a web server's own HTML 404 page in front of the API (a handler around the emulator)")
+		acctest.NeedsEmulator(t, "a web server's own HTML 404 page in front of the API (a handler around the emulator)")
 		want := `Unexpected Answer at base_url.*404 Not Found`
-		env := newTestEnv(t, emulator.Options{}, proxy404)
+		env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(proxy404))
 		pinTrackingURL(t, env.URL)
-		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
-		steps = append(steps, keptSteps(env.configAt(env.URL+"/proxy", keyOwner), want, want)...)
+		steps := []resource.TestStep{{Config: configAt(env, env.URL, acctest.KeyOwner)}}
+		steps = append(steps, keptSteps(t, env, configAt(env, env.URL+"/proxy", acctest.KeyOwner), want, want)...)
 		steps = append(steps, keptState(env))
-		env.test(t, steps...)
+		env.Test(t, steps...)
 	})
 }
 
@@ -64,51 +67,36 @@ func pinTrackingURL(t *testing.T, url string) {
 
 func TestAccWebsite_otherUsersKey(t *testing.T) {
 	t.Run("server with GET /account", func(t *testing.T) {
-		env := newAccEnv(t)
-		env.needsKey2(t)
-		owner, other := env.account(t, env.Key), env.account(t, env.Key2)
-		steps := []resource.TestStep{{Config: env.configAt(env.URL, env.Key)}}
-		steps = append(steps, env.keptSteps(t, env.configAt(env.URL, env.Key2),
+		env := acctest.New(t)
+		env.NeedsKey2(t)
+		owner, other := account(t, env, env.Key), account(t, env, env.Key2)
+		steps := []resource.TestStep{{Config: configAt(env, env.URL, env.Key)}}
+		steps = append(steps, keptSteps(t, env, configAt(env, env.URL, env.Key2),
 			`Website Belongs to Another User.*created or imported by `+regexp.QuoteMeta(fmt.Sprintf("user #%d", owner.ID))+
 				`\b[^(]*api_key belongs to `+regexp.QuoteMeta(other.String())+`.*Check the provider's api_key`,
 			`Website Not Found.*No website with id [0-9]+ belongs to this API key's user, `+regexp.QuoteMeta(other.String()))...)
-		steps = append(steps, env.keptState())
-		env.test(t, steps...)
+		steps = append(steps, keptState(env))
+		env.Test(t, steps...)
 	})
 	t.Run("older build without GET /account", func(t *testing.T) {
-		needsEmulator(t, "emulates an older build without GET /account, and its expected messages name the emulator's website id 1")
-		env := newTestEnv(t, twoUsers(emulator.Options{NoAccountEndpoint: true}))
-		steps := []resource.TestStep{{Config: env.configAt(env.URL, keyOwner)}}
-		steps = append(steps, keptSteps(env.configAt(env.URL, keyOther),
+		acctest.NeedsEmulator(t, "emulates an older build without GET /account, and its expected messages name the emulator's website id 1")
+		env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{NoAccountEndpoint: true})))
+		steps := []resource.TestStep{{Config: configAt(env, env.URL, acctest.KeyOwner)}}
+		steps = append(steps, keptSteps(t, env, configAt(env, env.URL, acctest.KeyOther),
 			`Every Managed Website Vanished.*another user of the installation.*Check the provider's api_key`,
 			`Website Not Found.*No website with id 1 belongs to this API key's user`)...)
 		steps = append(steps, keptState(env),
 			resource.TestStep{ // one website deleted outside Terraform still leaves the state
 				PreConfig: func() {
-					w, _ := env.websiteByDomain(t, "safe-b.example.com")
+					w, _ := env.WebsiteByDomain(env.Domain("safe-b"))
 					env.DeleteWebsite(w.ID)
 				},
-				Config: env.configAt(env.URL, keyOwner),
+				Config: configAt(env, env.URL, acctest.KeyOwner),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("analytics_website.second", plancheck.ResourceActionCreate)},
 				},
 			})
-		env.test(t, steps...)
-	})
-}
-
-// testWithoutRefresh runs steps as env.test does, but every plan with
-// -refresh=false, as `terraform destroy -refresh=false` plans: Delete then
-// gets the state as it is, without a Read before it that would catch a
-// foreign key or vanished websites first.
-func (env *testEnv) testWithoutRefresh(t *testing.T, steps ...resource.TestStep) {
-	t.Helper()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		AdditionalCLIOptions:     &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}},
-		CheckDestroy:             checkDestroyed(env),
-		Steps:                    steps,
+		env.Test(t, steps...)
 	})
 }
 
@@ -116,22 +104,22 @@ func (env *testEnv) testWithoutRefresh(t *testing.T, steps ...resource.TestStep)
 // drops nothing from the state: Delete checks the owner itself, and, where
 // the server cannot tell the owner, the vanish guard refuses both websites.
 func TestAccWebsite_otherUsersKeyDestroyWithoutRefresh(t *testing.T) {
-	needsEmulator(t, "its users are the emulator's (the messages name user #1 and Bob), one case emulates an older build without GET /account, and the websites left are counted in its memory")
+	acctest.NeedsEmulator(t, "its users are the emulator's (the messages name user #1 and Bob), one case emulates an older build without GET /account, and the websites left are counted in its memory")
 	cases := []struct {
 		name string
 		opts emulator.Options
 		want string
 	}{
-		{"server with GET /account", twoUsers(emulator.Options{}),
+		{"server with GET /account", acctest.TwoUsers(emulator.Options{}),
 			`Website Belongs to Another User.*Refusing to delete .*created or imported by user #1\b[^(]*api_key belongs to user #2 \(Bob`},
-		{"older build without GET /account", twoUsers(emulator.Options{NoAccountEndpoint: true}),
+		{"older build without GET /account", acctest.TwoUsers(emulator.Options{NoAccountEndpoint: true}),
 			`Every Managed Website Vanished.*Could not delete`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			env := newTestEnv(t, c.opts)
+			env := acctest.New(t, acctest.Emulator(c.opts))
 			cfg := func(key string) string {
-				return env.providerConfigWithKey(key) + `
+				return env.ProviderBlockAt(env.URL, key) + `
 resource "analytics_website" "a" {
   domain = "tf-acc-norefresh-a.example.com"
 }
@@ -140,20 +128,24 @@ resource "analytics_website" "b" {
 }
 `
 			}
-			env.testWithoutRefresh(t,
-				resource.TestStep{Config: cfg(keyOwner)},
-				resource.TestStep{Config: cfg(keyOther), Destroy: true, ExpectError: expectError(c.want)},
+			// Every plan with -refresh=false, as `terraform destroy
+			// -refresh=false` plans: Delete then gets the state as it is,
+			// without a Read before it that would catch a foreign key or
+			// vanished websites first.
+			env.TestCase(t, resource.TestCase{AdditionalCLIOptions: &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}}, Steps: []resource.TestStep{
+				{Config: cfg(acctest.KeyOwner)},
+				{Config: cfg(acctest.KeyOther), Destroy: true, ExpectError: expectError(c.want)},
 				// Without refresh, the plan is empty only if the state still
 				// holds both websites.
-				resource.TestStep{
+				{
 					PreConfig: func() {
 						if n := len(env.Websites()); n != 2 {
 							t.Errorf("the server holds %d websites, want 2", n)
 						}
 					},
-					Config: cfg(keyOwner), PlanOnly: true,
+					Config: cfg(acctest.KeyOwner), PlanOnly: true,
 				},
-			)
+			}})
 		})
 	}
 }
@@ -161,12 +153,12 @@ resource "analytics_website" "b" {
 // Adopting a website whose exclude_params were set in the web interface,
 // then changing something else, must not erase them.
 func TestAccWebsite_importKeepsExcludeParams(t *testing.T) {
-	needsEmulator(t, "checks exclude_params and the password on the server, which the API never returns, and seeds exclude_params as the web interface stores them")
-	env := newTestEnv(t, emulator.Options{})
+	acctest.NeedsEmulator(t, "checks exclude_params and the password on the server, which the API never returns, and seeds exclude_params as the web interface stores them")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	byID := env.Seed(env.Key, emulator.Website{Domain: "adopt-id.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nref"})
 	env.Seed(env.Key, emulator.Website{Domain: "adopt-domain.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "&"})
 	cfg := func(extra string) string {
-		return env.config(fmt.Sprintf(`
+		return env.Config(fmt.Sprintf(`
 import {
   to = analytics_website.by_id
   id = "%d"
@@ -188,7 +180,7 @@ resource "analytics_website" "by_domain" {
 	}
 	unchanged := func(emulator.Website) error { return nil }
 	checkKept := func(domain, params, password string) resource.TestCheckFunc {
-		return checkEmulator(env, domain, func(w emulator.Website) error {
+		return env.CheckEmulator(domain, func(w emulator.Website) error {
 			if w.ExcludeParams != params {
 				return fmt.Errorf("%s: exclude_params is %q on the server, want %q", domain, w.ExcludeParams, params)
 			}
@@ -198,7 +190,7 @@ resource "analytics_website" "by_domain" {
 			return nil
 		})
 	}
-	env.test(t, []resource.TestStep{
+	env.Test(t, []resource.TestStep{
 		{
 			Config: cfg(""),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -211,7 +203,7 @@ resource "analytics_website" "by_domain" {
 				statecheck.ExpectKnownValue("analytics_website.by_id", tfjsonpath.New("exclude_params"), knownvalue.Null()),
 				statecheck.ExpectKnownValue("analytics_website.by_domain", tfjsonpath.New("password"), knownvalue.Null()),
 			},
-			Check: checkEmulator(env, "adopt-id.example.com", unchanged),
+			Check: env.CheckEmulator("adopt-id.example.com", unchanged),
 		},
 		{ // an unrelated change keeps what the API cannot return
 			Config: cfg("email_reports = true"),
@@ -221,7 +213,7 @@ resource "analytics_website" "by_domain" {
 			Check: resource.ComposeTestCheckFunc(
 				checkKept("adopt-id.example.com", "utm_source\nref", ""),
 				checkKept("adopt-domain.example.com", "&", "from-the-ui"),
-				checkEmulator(env, "adopt-id.example.com", func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
+				env.CheckEmulator("adopt-id.example.com", func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
 			),
 		},
 		{ // managed from now on: sent, and then cleared when Terraform set it and the configuration removes it
@@ -245,38 +237,38 @@ func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
 	// "0" is stored but reads back as no password, like an empty one.
 	for _, removed := range []string{"", "0"} {
 		t.Run(fmt.Sprintf("stored %q", removed), func(t *testing.T) {
-			env := newAccEnv(t)
-			domain := env.domain("pw-drift")
-			cfg := env.config(websiteHCL(fmt.Sprintf(`
+			env := acctest.New(t)
+			domain := env.Domain("pw-drift")
+			cfg := env.Config(websiteHCL(fmt.Sprintf(`
   domain   = %q
   privacy  = "password"
   password = "pw-one-two"
 `, domain)))
-			env.test(t, []resource.TestStep{
+			env.Test(t, []resource.TestStep{
 				{Config: cfg},
 				{
 					PreConfig: func() {
 						if removed == "" {
 							// The API clears a password only with privacy 0
 							// or 1; privacy 2 sent without one keeps none.
-							env.change(t, domain, func(in *client.WebsiteInput) { in.Privacy, in.Password = 1, ptr("") })
-							env.change(t, domain, func(in *client.WebsiteInput) { in.Privacy = 2 })
+							env.Change(t, domain, func(in *client.WebsiteInput) { in.Privacy, in.Password = 1, ptr("") })
+							env.Change(t, domain, func(in *client.WebsiteInput) { in.Privacy = 2 })
 							return
 						}
-						env.change(t, domain, func(in *client.WebsiteInput) { in.Password = ptr(removed) })
+						env.Change(t, domain, func(in *client.WebsiteInput) { in.Password = ptr(removed) })
 					},
 					Config: cfg,
 					ConfigPlanChecks: resource.ConfigPlanChecks{
 						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 					},
 					Check: resource.ComposeTestCheckFunc(
-						env.checkWebsite(domain, func(w client.Website) error {
+						env.CheckWebsite(domain, func(w client.Website) error {
 							if !w.PasswordSet || w.PrivacyValue() != client.PrivacyPassword {
 								return fmt.Errorf("password set %v, privacy %d on the server; want a password and privacy 2", w.PasswordSet, w.PrivacyValue())
 							}
 							return nil
 						}),
-						env.checkStored(domain, func(w emulator.Website) error {
+						env.CheckStored(domain, func(w emulator.Website) error {
 							if w.Password != "pw-one-two" {
 								return fmt.Errorf("the password stored on the server is not the configured one")
 							}
@@ -293,19 +285,19 @@ func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
 // server never matches, shows as a difference that the apply repairs; line
 // breaks of every kind do not.
 func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
-	env := newAccEnv(t)
-	domain := env.domain("ips")
-	cfg := env.config(websiteHCL(fmt.Sprintf(`
+	env := acctest.New(t)
+	domain := env.Domain("ips")
+	cfg := env.Config(websiteHCL(fmt.Sprintf(`
   domain      = %q
   exclude_ips = ["10.0.0.1", "10.0.0.2"]
 `, domain)))
 	// setIPs stores v as the exclusion list (the API joins lines with LF).
 	setIPs := func(v ...string) func() {
 		return func() {
-			env.change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = v })
+			env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = v })
 		}
 	}
-	env.test(t, []resource.TestStep{
+	env.Test(t, []resource.TestStep{
 		{Config: cfg},
 		{
 			PreConfig: setIPs("10.0.0.1 ", "10.0.0.2"),
@@ -313,7 +305,7 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 			},
-			Check: env.checkWebsite(domain, func(w client.Website) error {
+			Check: env.CheckWebsite(domain, func(w client.Website) error {
 				raw := ""
 				if w.ExcludeIPsRaw != nil {
 					raw = *w.ExcludeIPsRaw
@@ -336,11 +328,11 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 // first store lands: only the settle window (waiting for that store before
 // sending again) keeps the second from passing the uniqueness check too.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
-	needsEmulator(t, "injects a slow commit of the create (fault injection)")
+	acctest.NeedsEmulator(t, "injects a slow commit of the create (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
-	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}})
-	cfg := env.reliableConfig(`timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
-	env.test(t, []resource.TestStep{
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}}))
+	cfg := reliableConfig(env, `timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
+	env.Test(t, []resource.TestStep{
 		{
 			Config: cfg,
 			Check: func(s *terraform.State) error {
@@ -367,9 +359,9 @@ func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 // A redirect to another URL (http:// to https://, say) names the URL to
 // use, and changes nothing.
 func TestAccWebsite_redirect(t *testing.T) {
-	needsEmulator(t, "turns a redirect on and off between steps (a handler around the emulator)")
+	acctest.NeedsEmulator(t, "turns a redirect on and off between steps (a handler around the emulator)")
 	var redirect atomic.Bool
-	env := newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if redirect.Load() {
 				http.Redirect(w, r, "https://"+r.Host+r.URL.RequestURI(), http.StatusMovedPermanently)
@@ -377,17 +369,17 @@ func TestAccWebsite_redirect(t *testing.T) {
 			}
 			next.ServeHTTP(w, r)
 		})
-	})
+	}))
 	host := strings.TrimPrefix(env.URL, "http://")
-	env.test(t, []resource.TestStep{
-		{Config: env.configAt(env.URL, keyOwner)},
+	env.Test(t, []resource.TestStep{
+		{Config: configAt(env, env.URL, acctest.KeyOwner)},
 		{
 			PreConfig:   func() { redirect.Store(true) },
-			Config:      env.configAt(env.URL, keyOwner),
+			Config:      configAt(env, env.URL, acctest.KeyOwner),
 			PlanOnly:    true,
 			ExpectError: expectError(`Unexpected Answer at base_url.*redirect.*https://` + strings.ReplaceAll(host, ".", `\.`) + `.*base_url`),
 		},
-		{PreConfig: func() { redirect.Store(false) }, Config: env.configAt(env.URL, keyOwner), PlanOnly: true},
+		{PreConfig: func() { redirect.Store(false) }, Config: configAt(env, env.URL, acctest.KeyOwner), PlanOnly: true},
 	}...)
 }
 
@@ -395,11 +387,11 @@ func TestAccWebsite_redirect(t *testing.T) {
 // a data source that depends on it) returns the new record, not one the
 // bulk reader read before the update.
 func TestAccWebsite_readAfterUpdateInOneRun(t *testing.T) {
-	env := newAccEnv(t)
-	domain := env.domain("fresh")
-	w := env.seed(t, env.Key, client.WebsiteInput{Domain: domain, ExcludeBots: true})
+	env := acctest.New(t)
+	domain := env.Domain("fresh")
+	w := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: domain, ExcludeBots: true})
 	cfg := func(trigger string) string {
-		return env.config(fmt.Sprintf(`
+		return env.Config(fmt.Sprintf(`
 resource "terraform_data" "trigger" {
   input = %[2]q
 }
@@ -423,7 +415,7 @@ data "analytics_website" "after" {
 }
 `, w.ID, trigger, domain))
 	}
-	env.test(t, []resource.TestStep{
+	env.Test(t, []resource.TestStep{
 		{
 			Config: cfg("one"),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -434,16 +426,186 @@ data "analytics_website" "after" {
 	}...)
 }
 
-// The data sources follow the same rule: an answer that is not the API's is
-// an error naming base_url, not "not found" (nor an empty list).
-func TestAccDataSources_wrongBaseURL(t *testing.T) {
-	env := newAccEnv(t)
-	w := env.seed(t, env.Key, client.WebsiteInput{Domain: env.domain("ds"), ExcludeBots: true})
-	wrong := env.providerBlock(env.URL+"/analytics", env.Key)
-	want := expectError(`Unexpected Answer at base_url.*could not be found`)
-	env.test(t,
-		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_id" { id = "%d" }`, w.ID), ExpectError: want},
-		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_domain" { domain = %q }`, w.Domain), ExpectError: want},
-		resource.TestStep{Config: wrong + `data "analytics_websites" "all" {}`, ExpectError: want},
-	)
+// The fixtures of the data-safety tests above: two
+// websites, the operations that must leave the state alone and the step
+// that shows it did.
+
+// twoWebsites is the configuration of the data-safety tests: two websites,
+// so that "every website vanished at once" can be told from one deletion.
+func twoWebsites(env *acctest.Env) string {
+	return websiteHCL(fmt.Sprintf(`
+  domain         = %q
+  exclude_params = ["utm_source"]
+`, env.Domain("safe-a"))) + fmt.Sprintf(`
+resource "analytics_website" "second" {
+  domain = %q
+}
+`, env.Domain("safe-b"))
+}
+
+// configAt is the provider block with another base_url or key, and the
+// test's two websites.
+func configAt(env *acctest.Env, baseURL, key string) string {
+	return env.ProviderBlockAt(baseURL, key) + twoWebsites(env)
+}
+
+// keptSteps are the operations a user runs against a wrong base_url or with
+// a wrong key, each of which must fail with want and leave the state alone:
+// plan (a refresh), destroy and import. (apply -refresh-only: see
+// TestAccWebsite_refreshOnlyKeepsState.)
+func keptSteps(t *testing.T, env *acctest.Env, cfg, want, importWant string) []resource.TestStep {
+	t.Helper()
+	return []resource.TestStep{
+		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
+		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
+		{ // an import block adopting a website of the test under another address
+			PreConfig: func() {
+				id := "1" // the emulator's first website, which the emulator's cases name
+				if env.Emulator == nil {
+					id = fmt.Sprint(env.MustWebsite(t, env.Domain("safe-a")).ID)
+				}
+				t.Setenv("TF_VAR_adopt_id", id)
+			},
+			Config: cfg + fmt.Sprintf(`
+variable "adopt_id" {
+  type = string
+}
+import {
+  to = analytics_website.adopted
+  id = var.adopt_id
+}
+resource "analytics_website" "adopted" {
+  domain = %q
+}
+`, env.Domain("safe-b")),
+			PlanOnly:    true,
+			ExpectError: expectError(importWant),
+		},
+	}
+}
+
+// keptState is the last step: with the right settings, the plan is empty,
+// so the state still holds both websites as they are on the server (in the
+// emulator's memory, or read through the API). It is a plan-only step (an
+// apply would repair what it checks), and terraform-plugin-testing runs
+// neither Check nor ConfigStateChecks in those: the checks are plan checks
+// of the refreshed plan, which it runs.
+func keptState(env *acctest.Env) resource.TestStep {
+	return resource.TestStep{
+		Config:   configAt(env, env.URL, env.Key),
+		PlanOnly: true,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PostApplyPostRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionNoop),
+				plancheck.ExpectResourceAction("analytics_website.second", plancheck.ResourceActionNoop),
+				planCheckFunc(func(req plancheck.CheckPlanRequest) error {
+					var n int // resources in the refreshed state the plan was made from
+					if p := req.Plan; p.PriorState != nil && p.PriorState.Values != nil && p.PriorState.Values.RootModule != nil {
+						n = len(p.PriorState.Values.RootModule.Resources)
+					}
+					if n != 2 {
+						return fmt.Errorf("the state holds %d websites, want 2", n)
+					}
+					if env.Emulator != nil {
+						n = len(env.Websites())
+					} else {
+						ws, err := env.TestWebsites(env.Key)
+						if err != nil {
+							return err
+						}
+						n = len(ws)
+					}
+					if n != 2 {
+						return fmt.Errorf("the server holds %d websites of the test, want 2", n)
+					}
+					return nil
+				}),
+			},
+		},
+	}
+}
+
+// planCheckFunc is a plan check written as a function.
+type planCheckFunc func(plancheck.CheckPlanRequest) error
+
+func (f planCheckFunc) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = f(req)
+}
+
+// account is key's user, as GET /account describes it; the test skips on
+// an installation without that endpoint (an older build).
+func account(t *testing.T, env *acctest.Env, key string) websiteOwner {
+	t.Helper()
+	a, err := env.API(key).Account(t.Context())
+	if errors.Is(err, client.ErrAccountUnsupported) {
+		t.Skip("the installation has no GET /api/v1/account (an older build): the messages differ (see the emulated case)")
+	}
+	if err != nil {
+		t.Fatalf("GET /account: %v", err)
+	}
+	return *ownerOf(a)
+}
+
+// proxy404 answers the paths under /proxy/ as a web server in front of the
+// application would: with its own HTML 404 page.
+func proxy404(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/proxy/") {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte("<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TestAccWebsite_refreshOnlyKeepsState: `terraform apply -refresh-only`,
+// which saves whatever the refresh read, against a wrong base_url, with
+// another user's key or behind a redirect, fails and leaves the state file
+// exactly as it was.
+func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
+	acctest.NeedsEmulator(t, "puts a web server's HTML 404 and a redirect in front of the API (handlers around the emulator)")
+	w := newCLIWorkdir(t)
+	var redirect atomic.Bool
+	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})), acctest.Wrap(proxy404, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if redirect.Load() {
+				http.Redirect(rw, r, "https://"+r.Host+r.URL.RequestURI(), http.StatusFound)
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}))
+	w.write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
+	w.mustRun(0, "apply", "-auto-approve")
+	state := w.read("terraform.tfstate")
+
+	for _, c := range []struct {
+		name, baseURL, key, want string
+		redirect                 bool
+	}{
+		{"moved path prefix", env.URL + "/analytics", acctest.KeyOwner, "Unexpected Answer at base_url", false},
+		{"proxy HTML 404", env.URL + "/proxy", acctest.KeyOwner, "Unexpected Answer at base_url", false},
+		{"unknown path under /api/v1", env.URL + "/api/v1/v2", acctest.KeyOwner, "Unexpected Answer at base_url", false},
+		{"another user's key", env.URL, acctest.KeyOther, "Website Belongs to Another User", false},
+		{"redirect to https", env.URL, acctest.KeyOwner, "set base_url to https://", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			redirect.Store(c.redirect)
+			defer redirect.Store(false)
+			w.write("main.tf", configAt(env, c.baseURL, c.key))
+			out := w.mustRun(1, "apply", "-refresh-only", "-auto-approve")
+			if !strings.Contains(strings.Join(strings.Fields(out), " "), c.want) {
+				t.Errorf("output lacks %q:\n%s", c.want, out)
+			}
+			if got := w.read("terraform.tfstate"); got != state {
+				t.Errorf("the state changed:\n%s", got)
+			}
+		})
+	}
+	w.write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.mustRun(0, "destroy", "-auto-approve")
 }

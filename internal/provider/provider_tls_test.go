@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/tlstest"
 )
@@ -26,12 +28,6 @@ import (
 // another host, each reached through every setting and its environment
 // variable, on the CLI the run uses. None of them can be parallel: they
 // set the environment (t.Setenv), which the in-process provider reads.
-
-// tlsProvider is a provider block for env with extra settings lines.
-func (env *testEnv) tlsProvider(settings ...string) string {
-	return fmt.Sprintf("provider \"analytics\" {\n  base_url = %q\n  api_key  = %q\n  %s\n}\n",
-		env.URL, env.Key, strings.Join(settings, "\n  "))
-}
 
 // listAll reads the websites: a data source is read at plan time, so it
 // is the first request of the run.
@@ -71,37 +67,37 @@ func TestAccProvider_privateCA(t *testing.T) {
 	ca := string(p.ca.PEM)
 	expired := newTLSTestEnv(t, serverTLS(p.ca.Issue(t, tlstest.LeafOptions{Hosts: []string{"127.0.0.1"}, Expired: true}), nil))
 	const domain = "tf-acc-tls-ca.example.com"
-	env.test(t,
+	env.Test(t,
 		// An expired certificate: the CA cannot help.
-		errorStep(t, expired.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)))+listAll, nil,
+		errorStep(t, expired.ProviderBlock(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)))+listAll, nil,
 			`Server Certificate Expired or Not Yet Valid.*the server's certificate expired at .*Renew the installation's certificate`),
 		// Without the CA: the first request of the plan names the problem
 		// and the settings, whether it is a data source's read or the
 		// website limit check of a plan that only creates.
-		errorStep(t, env.tlsProvider()+listAll, nil,
+		errorStep(t, env.ProviderBlock()+listAll, nil,
 			`Server Certificate Signed by an Unknown Authority.*list the websites.*unknown authority \(issuer "CN=tf-acc private CA.*ca_file or ca_pem \(or the ANALYTICS_CA_FILE or ANALYTICS_CA_PEM environment variable\)`),
-		errorStep(t, env.tlsProvider()+websiteHCL(`domain = "`+domain+`"`), nil,
+		errorStep(t, env.ProviderBlock()+websiteHCL(`domain = "`+domain+`"`), nil,
 			`Server Certificate Signed by an Unknown Authority.*plan the creation of the website "`+domain+`".*ca_file or ca_pem`),
 		// A CA that did not sign the server's certificate.
-		errorStep(t, env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.otherCA.PEM)))+listAll, nil,
+		errorStep(t, env.ProviderBlock(fmt.Sprintf("ca_pem = %q", string(p.otherCA.PEM)))+listAll, nil,
 			`Server Certificate Signed by an Unknown Authority.*do not include the one that signed`),
-		listStep(t, env.tlsProvider(fmt.Sprintf("ca_file = %q", caFile)), nil),
-		listStep(t, env.tlsProvider(fmt.Sprintf("ca_pem = %q", ca)), nil),
-		listStep(t, env.tlsProvider(), map[string]string{EnvCAFile: caFile}),
-		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca}),
+		listStep(t, env.ProviderBlock(fmt.Sprintf("ca_file = %q", caFile)), nil),
+		listStep(t, env.ProviderBlock(fmt.Sprintf("ca_pem = %q", ca)), nil),
+		listStep(t, env.ProviderBlock(), map[string]string{EnvCAFile: caFile}),
+		listStep(t, env.ProviderBlock(), map[string]string{EnvCAPEM: ca}),
 		// PEM that does not parse fails at plan time too.
-		errorStep(t, env.tlsProvider(`ca_pem = "not a certificate"`)+listAll, nil,
+		errorStep(t, env.ProviderBlock(`ca_pem = "not a certificate"`)+listAll, nil,
 			`Invalid CA Certificate.*ca_pem is not usable: no PEM certificate found`),
-		errorStep(t, env.tlsProvider()+listAll, map[string]string{EnvCAPEM: "not a certificate"},
+		errorStep(t, env.ProviderBlock()+listAll, map[string]string{EnvCAPEM: "not a certificate"},
 			`Invalid CA Certificate.*the ANALYTICS_CA_PEM environment variable is not usable: no PEM certificate found`),
 		// A file that is not there fails at plan time, naming it.
-		errorStep(t, env.tlsProvider(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
+		errorStep(t, env.ProviderBlock(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
 			`Unreadable CA Bundle File.*ca_file "/nonexistent/tf-acc-ca.pem".*no such file or directory`),
 		// A whole lifecycle over TLS (the last step: the test's destroy
 		// runs with its configuration).
 		resource.TestStep{
 			PreConfig: withEnv(t, map[string]string{EnvCAFile: caFile}),
-			Config:    env.tlsProvider() + websiteHCL(`domain = "`+domain+`"`),
+			Config:    env.ProviderBlock() + websiteHCL(`domain = "`+domain+`"`),
 			Check:     resource.TestCheckResourceAttr(websiteAddr, "domain", domain),
 		},
 	)
@@ -114,27 +110,27 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 	keyFile := tlstest.WriteFile(t, "client-key.pem", p.clientCert.KeyPEM)
 	ca, cert, key := string(p.ca.PEM), string(p.clientCert.CertPEM), string(p.clientCert.KeyPEM)
 	caLine := fmt.Sprintf("ca_pem = %q", ca)
-	env.test(t,
-		errorStep(t, env.tlsProvider(caLine)+listAll, nil,
+	env.Test(t,
+		errorStep(t, env.ProviderBlock(caLine)+listAll, nil,
 			`Client Certificate Required.*the server requires a client certificate and none was sent.*cert_file and key_file, or cert_pem and key_pem \(or the ANALYTICS_CERT_FILE and ANALYTICS_KEY_FILE, or ANALYTICS_CERT_PEM and ANALYTICS_KEY_PEM environment variables\)`),
-		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_pem = %q", string(p.foreignClient.CertPEM)),
+		errorStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_pem = %q", string(p.foreignClient.CertPEM)),
 			fmt.Sprintf("key_pem = %q", string(p.foreignClient.KeyPEM)))+listAll, nil,
 			`Client Certificate Rejected.*did not accept the configured client certificate`),
-		listStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("key_file = %q", keyFile)), nil),
-		listStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_pem = %q", cert), fmt.Sprintf("key_pem = %q", key)), nil),
-		listStep(t, env.tlsProvider(caLine), map[string]string{EnvCertFile: certFile, EnvKeyFile: keyFile}),
+		listStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("key_file = %q", keyFile)), nil),
+		listStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_pem = %q", cert), fmt.Sprintf("key_pem = %q", key)), nil),
+		listStep(t, env.ProviderBlock(caLine), map[string]string{EnvCertFile: certFile, EnvKeyFile: keyFile}),
 		// A certificate without its key fails at plan time.
-		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
+		errorStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
 			`Client Certificate Without Key.*key_file or key_pem \(or the ANALYTICS_KEY_FILE or ANALYTICS_KEY_PEM environment variable\)`),
 		// Headers that would override the provider's own are refused.
-		errorStep(t, env.tlsProvider(caLine, `headers = { Authorization = "Bearer other" }`)+listAll, nil,
+		errorStep(t, env.ProviderBlock(caLine, `headers = { Authorization = "Bearer other" }`)+listAll, nil,
 			`Invalid Header.*"Authorization" cannot be set: the provider sends the API key in it`),
-		errorStep(t, env.tlsProvider(caLine)+listAll, map[string]string{EnvHeaders: `{"authorization": "Bearer other"}`},
+		errorStep(t, env.ProviderBlock(caLine)+listAll, map[string]string{EnvHeaders: `{"authorization": "Bearer other"}`},
 			`Invalid Header.*the ANALYTICS_HEADERS environment variable.*"Authorization" cannot be set`),
 		// file and pem of the same thing conflict.
-		errorStep(t, env.tlsProvider(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
+		errorStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
 			fmt.Sprintf("key_file = %q", keyFile))+listAll, nil, `Invalid Attribute Combination.*cert_pem`),
-		listStep(t, env.tlsProvider(), map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}),
+		listStep(t, env.ProviderBlock(), map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}),
 	)
 }
 
@@ -149,21 +145,20 @@ func TestAccProvider_hostNameMismatch(t *testing.T) {
 	ca := fmt.Sprintf("ca_pem = %q", string(p.ca.PEM))
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(env.URL, "https://"))
 	proxy := newConnectProxy(t, "127.0.0.1:"+port)
-	named := *env
-	named.URL = "https://tf-acc-other.example.com:" + port
+	named := "https://tf-acc-other.example.com:" + port
 	t.Setenv("NO_PROXY", "")
 	t.Setenv("no_proxy", "")
-	env.test(t,
-		errorStep(t, env.tlsProvider(ca)+listAll, nil,
+	env.Test(t,
+		errorStep(t, env.ProviderBlock(ca)+listAll, nil,
 			`Server Certificate Does Not Match base_url.*not valid for the host name "127.0.0.1" \(it is for tf-acc-other.example.com\).*use one of "tf-acc-other.example.com" in base_url`),
-		listStep(t, env.tlsProvider("skip_verify = true"), nil),
-		listStep(t, env.tlsProvider(), map[string]string{EnvSkipVerify: "true"}),
+		listStep(t, env.ProviderBlock("skip_verify = true"), nil),
+		listStep(t, env.ProviderBlock(), map[string]string{EnvSkipVerify: "true"}),
 		resource.TestStep{
 			PreConfig: func() {
 				withEnv(t, nil)()
 				t.Setenv("HTTPS_PROXY", proxy.URL)
 			},
-			Config: named.tlsProvider(ca) + listAll,
+			Config: env.ProviderBlockAt(named, env.Key, ca) + listAll,
 			Check: func(*terraform.State) error {
 				if n := proxy.connects(); n == 0 {
 					return fmt.Errorf("no CONNECT reached the proxy")
@@ -258,9 +253,9 @@ variable "access_token" {
   type      = string
   sensitive = true
 }
-` + env.tlsProvider(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)), fmt.Sprintf("cert_pem = %q", string(p.clientCert.CertPEM)),
+` + env.ProviderBlock(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)), fmt.Sprintf("cert_pem = %q", string(p.clientCert.CertPEM)),
 		"key_pem = var.client_key", `headers = { "X-Access-Token" = var.access_token }`) + websiteHCL(`domain = "`+domain+`"`)
-	env.test(t, resource.TestStep{Config: cfg, Check: resource.TestCheckResourceAttr(websiteAddr, "domain", domain)})
+	env.Test(t, resource.TestStep{Config: cfg, Check: resource.TestCheckResourceAttr(websiteAddr, "domain", domain)})
 	if t.Failed() {
 		return
 	}
@@ -302,7 +297,7 @@ variable "access_token" {
 // the plan goes on with a warning that says so, instead of in silence.
 func TestAccWebsite_websiteLimitNotChecked(t *testing.T) {
 	w := newCLIWorkdir(t)
-	env := newTestEnv(t, emulator.Options{}, func(next http.Handler) http.Handler {
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			if strings.HasSuffix(r.URL.Path, "/api/v1/account") {
 				http.Error(rw, "<html><body>502 Bad Gateway</body></html>", http.StatusBadGateway)
@@ -310,10 +305,49 @@ func TestAccWebsite_websiteLimitNotChecked(t *testing.T) {
 			}
 			next.ServeHTTP(rw, r)
 		})
-	})
-	w.write("main.tf", env.tlsProvider("max_retries = 0")+websiteHCL(`domain = "tf-acc-limit-unchecked.example.com"`))
+	}))
+	w.write("main.tf", env.ProviderBlock("max_retries = 0")+websiteHCL(`domain = "tf-acc-limit-unchecked.example.com"`))
 	out := w.mustRun(0, "plan", "-no-color")
 	if !expectError(`Warning: Website Limit Not Checked.*creating the website "tf-acc-limit-unchecked.example.com".*HTTP 502`).MatchString(out) {
 		t.Errorf("the plan does not warn that the check was skipped:\n%s", out)
 	}
+}
+
+// testPKI is a private CA, the certificates of the TLS test servers it
+// signs, and a client certificate. Generated for each test; no key is
+// committed.
+type testPKI struct {
+	ca, otherCA   *tlstest.CA
+	server        *tlstest.Leaf // for 127.0.0.1
+	wrongHost     *tlstest.Leaf // for tf-acc-other.example.com only
+	clientCert    *tlstest.Leaf
+	foreignClient *tlstest.Leaf // signed by otherCA
+}
+
+func newTestPKI(t *testing.T) *testPKI {
+	t.Helper()
+	p := &testPKI{ca: tlstest.NewCA(t, "tf-acc private CA"), otherCA: tlstest.NewCA(t, "tf-acc other CA")}
+	p.server = p.ca.Issue(t, tlstest.LeafOptions{Hosts: []string{"127.0.0.1"}})
+	p.wrongHost = p.ca.Issue(t, tlstest.LeafOptions{Hosts: []string{"tf-acc-other.example.com"}})
+	p.clientCert = p.ca.Issue(t, tlstest.LeafOptions{Client: true})
+	p.foreignClient = p.otherCA.Issue(t, tlstest.LeafOptions{Client: true})
+	return p
+}
+
+// serverTLS is the TLS configuration of a test server presenting leaf;
+// with clientCA set, it requires a client certificate that clientCA signed.
+func serverTLS(leaf *tlstest.Leaf, clientCA *tlstest.CA) *tls.Config {
+	cfg := &tls.Config{Certificates: []tls.Certificate{leaf.TLS}, MinVersion: tls.VersionTLS12}
+	if clientCA != nil {
+		cfg.ClientAuth, cfg.ClientCAs = tls.RequireAndVerifyClientCert, clientCA.Pool()
+	}
+	return cfg
+}
+
+// newTLSTestEnv is an emulator served over TLS with cfg:
+// https://127.0.0.1:port. wrap, if given, wraps the emulator's handler.
+func newTLSTestEnv(t *testing.T, cfg *tls.Config, wrap ...func(http.Handler) http.Handler) *acctest.Env {
+	t.Helper()
+	acctest.NeedsEmulator(t, "serves the emulator over TLS with certificates made by the test (a private CA, client certificates, a wrong host name)")
+	return acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.TLS(cfg), acctest.Wrap(wrap...))
 }

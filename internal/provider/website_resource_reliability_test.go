@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -25,14 +26,8 @@ import (
 const chaosSettings = "max_retries = 10\n  timeout = \"3s\""
 
 // reliableConfig is a provider block with retry settings, followed by hcl.
-func (env *testEnv) reliableConfig(settings string, hcl ...string) string {
-	return fmt.Sprintf(`
-provider "analytics" {
-  base_url = %q
-  api_key  = %q
-  %s
-}
-`, env.URL, env.Key, settings) + strings.Join(hcl, "\n")
+func reliableConfig(env *acctest.Env, settings string, hcl ...string) string {
+	return env.ProviderBlock(settings) + strings.Join(hcl, "\n")
 }
 
 // websitesHCL is n websites analytics_website.w[i] whose settings vary with
@@ -54,7 +49,7 @@ resource "analytics_website" "w" {
 // checkServerMatchesState checks that the emulator holds exactly the n
 // websites of websitesHCL (no duplicate, none missing, none foreign) and
 // that the state agrees with it field by field.
-func checkServerMatchesState(env *testEnv, n int) resource.TestCheckFunc {
+func checkServerMatchesState(env *acctest.Env, n int) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		ws := env.Websites()
 		if len(ws) != n {
@@ -128,21 +123,18 @@ func intString(p *int) string {
 // chaosSteps creates n websites, updates them all, and (through
 // CheckDestroy) destroys them, checking the server against the state each
 // time and that a second plan is empty.
-func chaosSteps(t *testing.T, env *testEnv, settings string, n int) resource.TestCase {
+func chaosSteps(t *testing.T, env *acctest.Env, settings string, n int) resource.TestCase {
 	t.Helper()
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	return resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
 		Steps: []resource.TestStep{
 			{
-				Config:           env.reliableConfig(settings, websitesHCL(n, 0)),
+				Config:           reliableConfig(env, settings, websitesHCL(n, 0)),
 				Check:            checkServerMatchesState(env, n),
 				ConfigPlanChecks: empty,
 			},
 			{
-				Config: env.reliableConfig(settings, websitesHCL(n, 1)),
+				Config: reliableConfig(env, settings, websitesHCL(n, 1)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("analytics_website.w[0]", plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -156,9 +148,9 @@ func chaosSteps(t *testing.T, env *testEnv, settings string, n int) resource.Tes
 // TestAccWebsite_chaos applies, updates and destroys 50 websites while the
 // server injects every kind of fault.
 func TestAccWebsite_chaos(t *testing.T) {
-	needsEmulator(t, "injects every kind of fault into the server (fault injection)")
+	acctest.NeedsEmulator(t, "injects every kind of fault into the server (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
-	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{
 		Seed:    20240601,
 		Latency: time.Millisecond, LatencyJitter: 3 * time.Millisecond,
 		ErrorRate:            0.06,
@@ -170,9 +162,9 @@ func TestAccWebsite_chaos(t *testing.T) {
 		TruncateRate:         0.04,
 		MalformedRate:        0.04,
 		SlowBodyRate:         0.04, SlowBodyDelay: 5 * time.Millisecond,
-	}})
+	}}))
 	start := time.Now()
-	resource.Test(t, chaosSteps(t, env, chaosSettings, 50))
+	env.TestCase(t, chaosSteps(t, env, chaosSettings, 50))
 	t.Logf("50 websites under faults in %s; faults injected: %v; requests answered: %v",
 		time.Since(start).Round(time.Millisecond), env.FaultCountsByMethod(), env.Stats().ByStatus)
 	// With these rates some creates lose their answer after the commit
@@ -186,7 +178,7 @@ func TestAccWebsite_chaos(t *testing.T) {
 // TestAccWebsite_chaosEachFault runs the same lifecycle on a few websites
 // with one kind of fault at a time, at a high rate.
 func TestAccWebsite_chaosEachFault(t *testing.T) {
-	needsEmulator(t, "injects one kind of fault at a time into the server (fault injection)")
+	acctest.NeedsEmulator(t, "injects one kind of fault at a time into the server (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	for _, tc := range []struct {
 		name   string
@@ -205,8 +197,8 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tc.faults
 			f.Seed = 7
-			env := newTestEnv(t, emulator.Options{Faults: &f})
-			resource.Test(t, chaosSteps(t, env, chaosSettings, 6))
+			env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &f}))
+			env.TestCase(t, chaosSteps(t, env, chaosSettings, 6))
 			t.Logf("faults injected: %v", env.FaultCountsByMethod())
 			kinds := 0
 			for k, n := range env.FaultCounts() {
@@ -225,15 +217,12 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 // throttle (20 requests per 2s window, a shortened minute) with Terraform's
 // default parallelism of 10: the pacer keeps below it, without errors.
 func TestAccWebsite_throttle(t *testing.T) {
-	needsEmulator(t, "shortens the throttle window to 2s and applies 100 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
-	env := newTestEnv(t, emulator.Options{RateLimit: 20, RateWindow: 2 * time.Second})
+	acctest.NeedsEmulator(t, "shortens the throttle window to 2s and applies 100 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 20, RateWindow: 2 * time.Second}))
 	start := time.Now()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           env.config(websitesHCL(100, 0)),
+			Config:           env.Config(websitesHCL(100, 0)),
 			Check:            checkServerMatchesState(env, 100),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
@@ -249,16 +238,13 @@ func TestAccWebsite_throttle(t *testing.T) {
 
 // TestAccWebsite_requestsPerMinute caps the request rate client-side.
 func TestAccWebsite_requestsPerMinute(t *testing.T) {
-	needsEmulator(t, "measures the client-side cap with the emulator's request counts")
-	env := newTestEnv(t, emulator.Options{})
+	acctest.NeedsEmulator(t, "measures the client-side cap with the emulator's request counts")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	var applied time.Duration
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			PreConfig: func() { env.ResetStats(); applied = -time.Duration(time.Now().UnixNano()) },
-			Config:    env.reliableConfig("requests_per_minute = 600", websitesHCL(6, 0)),
+			Config:    reliableConfig(env, "requests_per_minute = 600", websitesHCL(6, 0)),
 			Check: func(s *terraform.State) error {
 				applied += time.Duration(time.Now().UnixNano())
 				// 6 creates at 10 per second take at least half a second.
@@ -275,16 +261,16 @@ func TestAccWebsite_requestsPerMinute(t *testing.T) {
 // lost meets a domain that existed before the apply: it is not adopted, and
 // the error says to import it.
 func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
-	needsEmulator(t, "loses the first answer of a create (fault injection)")
+	acctest.NeedsEmulator(t, "loses the first answer of a create (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
-	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}}))
 	env.Seed(env.Key, emulator.Website{Domain: "taken.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
 		CreatedAt: time.Now().Add(-time.Hour)})
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
-			Config:      env.reliableConfig("", websiteHCL(`domain = "taken.example.com"`)),
+			Config:      reliableConfig(env, "", websiteHCL(`domain = "taken.example.com"`)),
 			ExpectError: expectError(`Domain Already Exists .*already been taken.*import it`),
 		}},
 	})
@@ -297,14 +283,11 @@ func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 // malformed JSON fails the refresh with an error that says what was
 // expected.
 func TestAccWebsite_malformedAnswer(t *testing.T) {
-	needsEmulator(t, "makes the server answer with malformed JSON (fault injection)")
+	acctest.NeedsEmulator(t, "makes the server answer with malformed JSON (fault injection)")
 	t.Setenv(EnvTestRetryWaitMin, "5ms")
-	env := newTestEnv(t, emulator.Options{})
-	cfg := env.reliableConfig("max_retries = 1", websiteHCL(`domain = "example.com"`))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	cfg := reliableConfig(env, "max_retries = 1", websiteHCL(`domain = "example.com"`))
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
@@ -334,14 +317,14 @@ func TestAccWebsite_malformedAnswer(t *testing.T) {
 // TestAccWebsite_retryPastDeadline: a server that asks for a wait longer
 // than the operation's time limit makes the create fail at once, saying so.
 func TestAccWebsite_retryPastDeadline(t *testing.T) {
-	needsEmulator(t, "makes the server throttle every create for a minute (fault injection)")
-	env := newTestEnv(t, emulator.Options{Faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute, Methods: []string{"POST"}}})
+	acctest.NeedsEmulator(t, "makes the server throttle every create for a minute (fault injection)")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute, Methods: []string{"POST"}}}))
 	start := time.Now()
 	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
-			Config: env.reliableConfig("", websiteHCL(`
+			Config: reliableConfig(env, "", websiteHCL(`
   domain = "example.com"
   timeouts {
     create = "20s"

@@ -3,8 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // The catalog of bad input: every attribute's invalid values, each with
@@ -280,14 +283,8 @@ func hclValue(v any) string {
 	panic(fmt.Sprintf("hclValue: unsupported %T", v))
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+// sortedKeys lists m's keys in order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // hclBody renders attributes (and map values as nested blocks).
 func hclBody(attrs map[string]any) string {
@@ -564,12 +561,12 @@ func TestBadInputCatalog(t *testing.T) {
 // TestAccBadInputCatalog runs the whole catalog through the real CLI as
 // PlanOnly steps and checks that none of them reached the API.
 func TestAccBadInputCatalog(t *testing.T) {
-	env := newAccEnv(t)
+	env := acctest.New(t)
 	var steps []resource.TestStep
 	for _, c := range badInputCatalog() {
 		steps = append(steps, resource.TestStep{
 			PreConfig:   func() { setCaseEnv(t, c) },
-			Config:      c.hcl(env.providerConfig()),
+			Config:      c.hcl(env.ProviderBlock()),
 			PlanOnly:    true,
 			ExpectError: expectError(c.want),
 		})
@@ -583,12 +580,12 @@ func TestAccBadInputCatalog(t *testing.T) {
 		}
 		steps = append(steps, resource.TestStep{
 			PreConfig:          func() { setCaseEnv(t, badInput{}) },
-			Config:             c.hcl(env.providerConfig()),
+			Config:             c.hcl(env.ProviderBlock()),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 		})
 	}
-	env.testCase(t, resource.TestCase{
+	env.TestCase(t, resource.TestCase{
 		// Every step only plans: nothing is made, and nothing is listed to
 		// show it, so that the request count below holds only the plans'.
 		CheckDestroy: func(*terraform.State) error { return nil },
@@ -597,10 +594,10 @@ func TestAccBadInputCatalog(t *testing.T) {
 	// Only the plans of valid new websites ask who the key belongs to (for
 	// the website limit check); nothing else reaches the API. (Requests are
 	// counted on the in-process emulator only.)
-	if env.emu == nil {
+	if env.Emulator == nil {
 		return
 	}
-	if s := env.emu.Stats(); s.Total != s.ByRoute["GET /api/v1/account"] {
+	if s := env.Stats(); s.Total != s.ByRoute["GET /api/v1/account"] {
 		t.Errorf("the plan-time catalog sent API requests other than GET /account: %+v", s.ByRoute)
 	}
 }

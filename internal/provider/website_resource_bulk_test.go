@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -18,7 +19,7 @@ import (
 // accounts GET /account (one per Terraform command that creates, imports,
 // updates or deletes; none for a refresh of websites whose owner the state
 // remembers), and exactly the given count per method.
-func requestsCheck(env *testEnv, maxTotal, accounts int, exact map[string]int) error {
+func requestsCheck(env *acctest.Env, maxTotal, accounts int, exact map[string]int) error {
 	s := env.Stats()
 	account := s.ByRoute["GET /api/v1/account"]
 	if account > accounts {
@@ -41,7 +42,7 @@ func requestsCheck(env *testEnv, maxTotal, accounts int, exact map[string]int) e
 
 // requestsPlanCheck is requestsCheck as a plan check.
 type requestsPlanCheck struct {
-	env      *testEnv
+	env      *acctest.Env
 	maxTotal int
 	accounts int
 }
@@ -56,12 +57,12 @@ func (c requestsPlanCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanReq
 // and no GET /account: the state remembers every website's owner) instead
 // of 150 reads.
 func TestAccWebsite_bulk(t *testing.T) {
-	needsEmulator(t, "counts the emulator's requests per operation with the throttle off (150 websites)")
+	acctest.NeedsEmulator(t, "counts the emulator's requests per operation with the throttle off (150 websites)")
 	const n = 150
 	// A throttle that never refuses: this test counts requests.
-	env := newTestEnv(t, emulator.Options{RateLimit: 100000, RateWindow: time.Second})
+	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 100000, RateWindow: time.Second}))
 	websites := func(extra string) string {
-		return env.config(fmt.Sprintf(`
+		return env.Config(fmt.Sprintf(`
 resource "analytics_website" "bulk" {
   count  = %d
   domain = "bulk-${count.index}.example.com"
@@ -70,10 +71,7 @@ resource "analytics_website" "bulk" {
 `, n, extra))
 	}
 
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{ // create: exactly one POST each, nothing else
 				PreConfig: env.ResetStats,

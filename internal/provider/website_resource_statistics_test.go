@@ -1,7 +1,7 @@
 package provider
 
 import (
-	"context"
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
@@ -17,8 +18,8 @@ import (
 // What a destroy or a replacement deletes, on the in-process emulator with
 // a clock of the tests' own: the tests make statistics the way a browser
 // does, through the tracking endpoint, and read the plan's warnings from
-// `plan -json` (plan_warnings_test.go). statistics_acc_test.go has those
-// that run on an installation too.
+// `plan -json` (planDiags, below). website_resource_statistics_live_test.go
+// has those that run on an installation too.
 
 const statsRoute = "GET /api/v1/stats/{id}"
 
@@ -34,7 +35,7 @@ func statsClock(opts *emulator.Options) *testclock.Clock {
 
 // statsEnv is an emulator with a statsClock and a CLI working directory.
 type statsEnv struct {
-	*testEnv
+	*acctest.Env
 	w     *cliWorkdir
 	clock *testclock.Clock
 }
@@ -57,18 +58,7 @@ func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	t.Helper()
 	w := newCLIWorkdir(t)
 	clock := statsClock(&opts)
-	return &statsEnv{testEnv: newTestEnv(t, opts), w: w, clock: clock}
-}
-
-// hit sends one pageview of page as a browser would and returns the
-// tracking endpoint's answer ("200", "403", "404").
-func (s *statsEnv) hit(t *testing.T, page, userAgent string) string {
-	t.Helper()
-	got, err := emulator.SendHit(context.Background(), nil, s.URL, emulator.Hit{Page: page, UserAgent: userAgent})
-	if err != nil {
-		t.Fatalf("tracking %s: %v", page, err)
-	}
-	return got
+	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts)), w: w, clock: clock}
 }
 
 // pageviews records one pageview of each domain on each day (in order).
@@ -77,7 +67,7 @@ func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 	for _, day := range days {
 		s.setDay(t, day)
 		for _, d := range domains {
-			if got := s.hit(t, "https://"+d+"/", browserUA); got != "200" {
+			if got := s.Hit(t, "https://"+d+"/", acctest.BrowserUA); got != "200" {
 				t.Fatalf("pageview of %s on %s: tracking answered %q", d, day, got)
 			}
 		}
@@ -86,7 +76,7 @@ func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 
 func (s *statsEnv) apply(t *testing.T, hcl string) {
 	t.Helper()
-	s.w.write("main.tf", s.config(hcl))
+	s.w.write("main.tf", s.Config(hcl))
 	s.w.mustRun(0, "apply", "-auto-approve")
 }
 
@@ -108,7 +98,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	}
 
 	// A new domain replaces the website: the plan names the loss.
-	s.w.write("main.tf", s.config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
 	diags := s.w.planDiags()
 	loss := withSummary(diags, lossReplace)
@@ -131,7 +121,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// terraform destroy: a warning for the website with statistics only,
 	// though the quiet one is checked too.
-	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
 	diags = s.w.planDiags("-destroy")
 	loss = withSummary(diags, lossDestroy)
@@ -145,11 +135,11 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// A removed resource is destroyed too; a website without statistics
 	// gets no warning.
-	s.w.write("main.tf", s.config(websiteBlock("main", domain, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")))
 	if diags := s.w.planDiags(); len(diags) != 0 {
 		t.Errorf("removing the website without statistics warned: %+v", diags)
 	}
-	s.w.write("main.tf", s.config(websiteBlock("quiet", quiet, "")))
+	s.w.write("main.tf", s.Config(websiteBlock("quiet", quiet, "")))
 	if loss := withSummary(s.w.planDiags(), lossDestroy); len(loss) != 1 || !strings.Contains(loss[0].Detail, domain) {
 		t.Errorf("removing the website with statistics: %+v", loss)
 	}
@@ -226,7 +216,7 @@ resource "analytics_website" "many" {
 func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 	// Skips here, not only in each case, so that the live pass does not
 	// count it as passed.
-	needsEmulator(t, "injects faults into the statistics endpoint")
+	acctest.NeedsEmulator(t, "injects faults into the statistics endpoint")
 	tests := []struct {
 		name   string
 		faults *emulator.Faults
@@ -237,16 +227,16 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 		{"server error", &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}, "", "HTTP 500"},
 		{"throttled", &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}, "", "request limit was reached"},
 		{"network error", &emulator.Faults{ResetBeforeRate: 1}, "", "could not be reached"},
-		{"another user's website", nil, keyOther, "404"},
+		{"another user's website", nil, acctest.KeyOther, "404"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStatsEnv(t, twoUsers(emulator.Options{}))
+			s := newStatsEnv(t, acctest.TwoUsers(emulator.Options{}))
 			const domain = "tf-acc-stats-fail.example.com"
 			s.apply(t, websiteBlock("main", domain, ""))
 			s.pageviews(t, []string{domain}, "2024-03-01")
 			if tc.key != "" {
-				s.w.write("main.tf", s.configAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
+				s.w.write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
 			}
 			if err := s.SetFaults(tc.faults); err != nil {
 				t.Fatal(err)
@@ -260,7 +250,7 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 			if err := s.SetFaults(nil); err != nil {
 				t.Fatal(err)
 			}
-			s.w.write("main.tf", s.config(websiteBlock("main", domain, "")))
+			s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")))
 			s.w.mustRun(0, "destroy", "-auto-approve")
 		})
 	}
@@ -276,15 +266,15 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	// Setting skip_destroy alone sends nothing to the server.
 	s.ResetStats()
 	s.apply(t, websiteBlock("main", old, keep))
-	if n := writes(s.testEnv); n != 0 {
+	if n := writes(s.Env); n != 0 {
 		t.Errorf("setting skip_destroy sent %d write requests", n)
 	}
-	oldSite, _ := s.websiteByDomain(t, old)
+	oldSite, _ := s.WebsiteByDomain(old)
 	before := s.Statistics(oldSite.ID)
 
 	// A new domain: the plan says the old website is kept, with no
 	// statistics request; the apply creates the new one beside it.
-	s.w.write("main.tf", s.config(websiteBlock("main", renamed, keep)))
+	s.w.write("main.tf", s.Config(websiteBlock("main", renamed, keep)))
 	s.ResetStats()
 	diags := s.w.planDiags()
 	if kept := withSummary(diags, keptSummary); len(kept) != 1 || len(diags) != 1 || !strings.Contains(kept[0].Detail, old) {
@@ -300,7 +290,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	if got := s.Statistics(oldSite.ID); fmt.Sprint(got) != fmt.Sprint(before) || len(got) == 0 {
 		t.Errorf("the old website's statistics changed:\n%v\nwant\n%v", got, before)
 	}
-	newSite, ok := s.websiteByDomain(t, renamed)
+	newSite, ok := s.WebsiteByDomain(renamed)
 	if !ok {
 		t.Fatal("the new website was not created")
 	}
@@ -315,7 +305,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 		t.Errorf("destroy plan: want the website kept, got %+v", kept)
 	}
 	s.w.mustRun(0, "destroy", "-auto-approve")
-	if n := writes(s.testEnv); n != 0 || s.statsRequests() != 0 {
+	if n := writes(s.Env); n != 0 || s.statsRequests() != 0 {
 		t.Errorf("the destroy sent %d write and %d statistics requests: %v", n, s.statsRequests(), s.Stats().ByRoute)
 	}
 	for _, id := range []int64{oldSite.ID, newSite.ID} {
@@ -343,17 +333,17 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	for _, tc := range []struct {
 		page, ua, want string
 	}{
-		{"https://" + params + "/landing?utm_source=news&keep=1&fbclid=x", browserUA, "200"},
-		{"https://www." + params + "/bot-visit", googlebotUA, "403"}, // exclude_bots defaults to true
-		{"https://" + ips + "/", browserUA, "403"},                   // this test's address is excluded
-		{"https://tf-acc-stats-bots.example.com/", googlebotUA, "200"},
-		{"https://tf-acc-stats-unknown.example.com/", browserUA, "404"},
+		{"https://" + params + "/landing?utm_source=news&keep=1&fbclid=x", acctest.BrowserUA, "200"},
+		{"https://www." + params + "/bot-visit", acctest.GooglebotUA, "403"}, // exclude_bots defaults to true
+		{"https://" + ips + "/", acctest.BrowserUA, "403"},                   // this test's address is excluded
+		{"https://tf-acc-stats-bots.example.com/", acctest.GooglebotUA, "200"},
+		{"https://tf-acc-stats-unknown.example.com/", acctest.BrowserUA, "404"},
 	} {
-		if got := s.hit(t, tc.page, tc.ua); got != tc.want {
+		if got := s.Hit(t, tc.page, tc.ua); got != tc.want {
 			t.Errorf("tracking %s (%s): %q, want %q", tc.page, tc.ua, got, tc.want)
 		}
 	}
-	p, _ := s.websiteByDomain(t, params)
+	p, _ := s.WebsiteByDomain(params)
 	var pages []string
 	for _, st := range s.Statistics(p.ID) {
 		if st.Name == "page" {
@@ -363,66 +353,68 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	if fmt.Sprint(pages) != "[/landing?keep=1]" {
 		t.Errorf("recorded pages %v, want [/landing?keep=1] (excluded parameters gone, the bot not recorded)", pages)
 	}
-	ipSite, _ := s.websiteByDomain(t, ips)
+	ipSite, _ := s.WebsiteByDomain(ips)
 	if got := s.Statistics(ipSite.ID); len(got) != 0 {
 		t.Errorf("an excluded address was recorded: %+v", got)
 	}
 	s.w.mustRun(0, "destroy", "-auto-approve")
 }
 
-// TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
-// and tracking_code existed (schema version 1, no such attributes) upgrades
-// to false and the tracking code and plans no change, with or without a
-// refresh; so does one of version 2 (no tracking_code).
-func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
-	for _, version := range []int{1, 2} {
-		t.Run(fmt.Sprintf("version %d", version), func(t *testing.T) { testUpgradeFromSchema(t, version) })
-	}
+// The warnings of a plan, as the tests that drive the CLI themselves read
+// them: from `plan -json` (the human output merges warnings that share a
+// summary). Shared by the statistics tests on the in-process emulator
+// (above) and those that also run on an installation
+// (website_resource_statistics_live_test.go).
+
+// Summaries of the warnings a plan that destroys or replaces a website
+// gives (diagnostics_statistics.go).
+const (
+	lossDestroy = "Destroying the Website Deletes Its Statistics"
+	lossReplace = "Replacing the Website Deletes Its Statistics"
+	notChecked  = "Statistics Not Checked"
+	budgetSpent = "Statistics of Some Websites Not Checked"
+	keptSummary = "Website Will Be Kept on the Server"
+)
+
+// planDiag is a diagnostic of `plan -json`.
+type planDiag struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+	Address  string `json:"address"`
 }
 
-func testUpgradeFromSchema(t *testing.T, version int) {
-	s := newStatsEnv(t, emulator.Options{})
-	domain := fmt.Sprintf("tf-acc-stats-v%d.example.com", version)
-	s.apply(t, websiteBlock("main", domain, ""))
-
-	var st map[string]any
-	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
-		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
-			m := inst.(map[string]any) //nolint:forcetypeassert // as above
-			m["schema_version"] = version
-			attrs := m["attributes"].(map[string]any) //nolint:forcetypeassert // as above
-			if _, ok := attrs["tracking_code"]; !ok {
-				t.Fatalf("the state lacks tracking_code before the test removes it: %v", attrs)
-			}
-			delete(attrs, "tracking_code")
-			if version < 2 {
-				delete(attrs, "skip_destroy")
-			}
-			found = true
+// planDiags runs `plan -json args...`, wants exit code 0 and returns its
+// diagnostics but the CLI's own about dev_overrides.
+func (w *cliWorkdir) planDiags(args ...string) []planDiag {
+	w.t.Helper()
+	out := w.mustRun(0, append([]string{"plan", "-json"}, args...)...)
+	var diags []planDiag
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type       string    `json:"type"`
+			Diagnostic *planDiag `json:"diagnostic"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic != nil &&
+			!strings.HasPrefix(line.Diagnostic.Summary, "Provider development overrides") { // the tests' dev_overrides
+			diags = append(diags, *line.Diagnostic)
 		}
 	}
-	if !found {
-		t.Fatal("no resource instance in the state")
+	return diags
+}
+
+func withSummary(diags []planDiag, summary string) []planDiag {
+	var out []planDiag
+	for _, d := range diags {
+		if d.Summary == summary {
+			out = append(out, d)
+		}
 	}
-	raw, err := json.Marshal(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.w.write("terraform.tfstate", string(raw))
-	s.ResetStats()
-	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
-	s.w.mustRun(0, "plan", "-detailed-exitcode")
-	s.w.mustRun(0, "apply", "-auto-approve")
-	if n := writes(s.testEnv); n != 0 {
-		t.Errorf("the upgrade sent %d write requests", n)
-	}
-	if st := s.w.read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
-		!strings.Contains(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) {
-		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code:\n%s", st)
-	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	return out
+}
+
+func websiteBlock(name, domain, extra string) string {
+	return fmt.Sprintf("resource \"analytics_website\" %q {\n  domain = %q\n%s}\n", name, domain, extra)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -100,7 +101,7 @@ func (a *requestAudit) check(r *http.Request, body []byte) {
 }
 
 // verify fails the test on any problem, or if no request was seen at all.
-func (a *requestAudit) verify(t *testing.T, env *testEnv) {
+func (a *requestAudit) verify(t *testing.T, env *acctest.Env) {
 	t.Helper()
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -145,8 +146,8 @@ func (a *requestAudit) checkLastWrite(method string, wantPassword *string) resou
 	}
 }
 
-func checkStoredPassword(env *testEnv, domain, want string) resource.TestCheckFunc {
-	return checkEmulator(env, domain, func(w emulator.Website) error {
+func checkStoredPassword(env *acctest.Env, domain, want string) resource.TestCheckFunc {
+	return env.CheckEmulator(domain, func(w emulator.Website) error {
 		if w.Password != want {
 			return fmt.Errorf("the password stored on the server is not the expected one (%d characters, want %d)",
 				len(w.Password), len(want))
@@ -247,7 +248,7 @@ func planOutputs(log string) []string {
 // trace level, so literal secrets in the test configuration would be found
 // in the log without any fault of Terraform or the provider.
 func TestAccWebsite_secretsNotLogged(t *testing.T) {
-	needsEmulator(t, "audits every request the emulator receives for the key and the password (a handler around the emulator)")
+	acctest.NeedsEmulator(t, "audits every request the emulator receives for the key and the password (a handler around the emulator)")
 	const (
 		apiKey    = "SecretApiKey0x5d1c0ffee0ddba11b16b00b57e57ab1e0123456789abcdefZZ" // 64 characters
 		password1 = "SecretPassOne-8c6f1e2d4a"
@@ -258,7 +259,7 @@ func TestAccWebsite_secretsNotLogged(t *testing.T) {
 	secrets := []string{apiKey, password1, password2}
 
 	audit := &requestAudit{key: apiKey}
-	env := newTestEnv(t, emulator.Options{Users: []emulator.User{{Key: apiKey}}}, audit.wrap)
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Users: []emulator.User{{Key: apiKey}}}), acctest.Wrap(audit.wrap))
 
 	logPath := filepath.Join(t.TempDir(), "terraform-acc.log")
 	// TF_ACC_LOG_PATH: Terraform's log (TF_LOG_PATH of every CLI run) and
@@ -298,10 +299,7 @@ provider "analytics" {
   exclude_ips = ["192.0.2.1"]
 `+extra)
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
+	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { t.Setenv("TF_VAR_site_password", password1) },
@@ -392,14 +390,14 @@ provider "analytics" {
 // test runs under OpenTofu 1.12 (see GNUmakefile) and is skipped under
 // Terraform 1.8.
 func TestAccWebsite_passwordWriteOnly(t *testing.T) {
-	needsEmulator(t, "audits the password sent in every request (a handler around the emulator) and reads the stored password, which the API never returns")
+	acctest.NeedsEmulator(t, "audits the password sent in every request (a handler around the emulator) and reads the stored password, which the API never returns")
 	const (
 		domain    = "write-only.example.com"
 		password1 = "WriteOnlyPassOne-71f3c2"
 		password2 = "WriteOnlyPassTwo-9d04e8"
 	)
 	audit := &requestAudit{key: emulator.DefaultAPIKey}
-	env := newTestEnv(t, emulator.Options{}, audit.wrap)
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(audit.wrap))
 	// Keep every step's working directory (state, saved plan) to scan it.
 	workDir := t.TempDir()
 	t.Setenv("TF_ACC_PERSIST_WORKING_DIR", "1")
@@ -408,7 +406,7 @@ func TestAccWebsite_passwordWriteOnly(t *testing.T) {
 	// attributes (and other ephemeral contexts) accept.
 	// The variable's value is set by each step's PreConfig (setPassword).
 	cfg := func(version int, extra string) string {
-		return env.config(`
+		return env.Config(`
 variable "site_password" {
   type      = string
   sensitive = true
@@ -430,19 +428,16 @@ variable "site_password" {
 		return statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("password_wo_version"), knownvalue.Int64Exact(v))
 	}
 	idOf := func() int64 {
-		w, ok := env.websiteByDomain(t, domain)
+		w, ok := env.WebsiteByDomain(domain)
 		if !ok {
 			t.Fatalf("the emulator has no website %s", domain)
 		}
 		return w.ID
 	}
 
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(env),
-		WorkingDir:               workDir,
+	env.TestCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		WorkingDir:             workDir,
 		Steps: []resource.TestStep{
 			{ // create: the password is sent, and not stored
 				PreConfig:         setPassword(password1),
@@ -463,7 +458,7 @@ variable "site_password" {
 				Check: resource.ComposeTestCheckFunc(
 					checkStoredPassword(env, domain, password1),
 					audit.checkLastWrite(http.MethodPut, nil),
-					checkEmulator(env, domain, func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
+					env.CheckEmulator(domain, func(w emulator.Website) error { return intIs("email", w.Email, 1) }),
 				),
 			},
 			{ // a new version sends the password again
@@ -499,7 +494,7 @@ variable "site_password" {
 				PlanOnly:  true,
 			},
 			{ // leaving password privacy clears the password
-				Config: env.config(websiteHCL(fmt.Sprintf("domain = %q\nprivacy = \"private\"", domain))),
+				Config: env.Config(websiteHCL(fmt.Sprintf("domain = %q\nprivacy = \"private\"", domain))),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(websiteAddr, tfjsonpath.New("password_wo_version"), knownvalue.Null()),
 				},
@@ -552,27 +547,27 @@ variable "site_password" {
 // Terraform before 1.11 cannot send write-only values: the framework refuses
 // password_wo at validation, naming the version needed.
 func TestAccWebsite_passwordWriteOnlyNeedsTerraform111(t *testing.T) {
-	env := newAccEnv(t)
-	env.testCase(t, resource.TestCase{
+	env := acctest.New(t)
+	env.TestCase(t, resource.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipAbove(tfversion.Version1_10_0)},
 		// Nothing was made, and nothing is listed to show it: the request
 		// count below must stay 0.
 		CheckDestroy: func(*terraform.State) error { return nil },
 		Steps: []resource.TestStep{{
-			Config: env.config(websiteHCL(fmt.Sprintf(`
+			Config: env.Config(websiteHCL(fmt.Sprintf(`
   domain              = %q
   privacy             = "password"
   password_wo         = "s3cret-pass"
   password_wo_version = 1
-`, env.domain("old-terraform")))),
+`, env.Domain("old-terraform")))),
 			PlanOnly:    true,
 			ExpectError: expectError(`WriteOnly Attribute Not Allowed.*password_wo.*only supported in Terraform 1.11 and later`),
 		}},
 	})
-	if env.emu == nil { // requests are counted on the in-process emulator only
+	if env.Emulator == nil { // requests are counted on the in-process emulator only
 		return
 	}
-	if n := env.emu.Stats().Total; n != 0 {
+	if n := env.Emulator.Stats().Total; n != 0 {
 		t.Errorf("%d API requests, want 0", n)
 	}
 }

@@ -5,20 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Statistics on any installation. The tests of statistics_test.go need the
+// Statistics on any installation. The tests of website_resource_statistics_test.go need the
 // in-process emulator (a clock moved to days in the past, request counts,
 // fault injection); these need nothing but the public API and the tracking
-// endpoint, so they run in the live mode too (newAccEnv). They make at most
-// two pageviews per website, now, as a browser does (env.hit), and keep
+// endpoint, so they run in the live mode too (acctest.New). They make at most
+// two pageviews per website, now, as a browser does (env.Hit), and keep
 // their plans cheap: with -refresh=false, the statistics are a plan's only
 // requests.
 //
@@ -31,21 +31,21 @@ import (
 // (behind NAT, a proxy or a load balancer) is not known to them, so no
 // exclude_ips entry can be known to match it.
 
-// accStatsEnv is an accEnv whose test drives the CLI itself, in a working
+// accStatsEnv is an acctest.Env whose test drives the CLI itself, in a working
 // directory: terraform-plugin-testing does not show a plan's warnings.
 type accStatsEnv struct {
-	*accEnv
+	*acctest.Env
 	w *cliWorkdir
 }
 
 func newAccStatsEnv(t *testing.T) *accStatsEnv {
 	t.Helper()
-	env := newAccEnv(t)
-	return &accStatsEnv{accEnv: env, w: newCLIWorkdir(t)}
+	env := acctest.New(t)
+	return &accStatsEnv{Env: env, w: newCLIWorkdir(t)}
 }
 
 // write sets the configuration: the provider block and hcl.
-func (s *accStatsEnv) write(hcl string) { s.w.write("main.tf", s.config(hcl)) }
+func (s *accStatsEnv) write(hcl string) { s.w.write("main.tf", s.Config(hcl)) }
 
 func (s *accStatsEnv) apply(hcl string) {
 	s.write(hcl)
@@ -57,7 +57,7 @@ func (s *accStatsEnv) apply(hcl string) {
 func (s *accStatsEnv) destroy(t *testing.T) {
 	t.Helper()
 	s.w.mustRun(0, "destroy", "-auto-approve")
-	if err := s.checkDestroyed(nil); err != nil {
+	if err := s.CheckDestroy(nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -97,7 +97,7 @@ func (s *accStatsEnv) stateID(t *testing.T, name string) int64 {
 func (s *accStatsEnv) pageview(t *testing.T, domain string) map[string]bool {
 	t.Helper()
 	before := time.Now()
-	if got := s.hit(t, "https://"+domain+"/", browserUA); got != "200" {
+	if got := s.Hit(t, "https://"+domain+"/", acctest.BrowserUA); got != "200" {
 		t.Fatalf("pageview of %s: the tracking endpoint answered %q, want 200 (recorded); a 403 for a website that "+
 			"excludes nothing means that the account is over its pageview limit", domain, got)
 	}
@@ -114,16 +114,6 @@ func hitDays(from, to time.Time) map[string]bool {
 		}
 	}
 	return days
-}
-
-// sortedDays lists days in order.
-func sortedDays(days map[string]bool) []string {
-	out := make([]string, 0, len(days))
-	for d := range days {
-		out = append(out, d)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // pageviewDaysRE reads what a warning says of a website's pageviews
@@ -144,7 +134,7 @@ func checkOneDay(t *testing.T, detail string, days map[string]bool) {
 	case m[3] != "" && m[3] != m[2]:
 		t.Errorf("the warning's first day %s differs from its last %s:\n%s", m[2], m[3], detail)
 	case !days[m[2]]:
-		t.Errorf("the warning's day is %s, want the day of the hit, one of %v:\n%s", m[2], sortedDays(days), detail)
+		t.Errorf("the warning's day is %s, want the day of the hit, one of %v:\n%s", m[2], sortedKeys(days), detail)
 	}
 }
 
@@ -152,7 +142,7 @@ func checkOneDay(t *testing.T, detail string, days map[string]bool) {
 // the day; a website without pageviews gets no warning.
 func TestAccWebsiteStatistics_pageviewWarns(t *testing.T) {
 	s := newAccStatsEnv(t)
-	domain, quiet, renamed := s.domain("stats"), s.domain("stats-quiet"), s.domain("stats-renamed")
+	domain, quiet, renamed := s.Domain("stats"), s.Domain("stats-quiet"), s.Domain("stats-renamed")
 	config := func(mainDomain string) string {
 		return websiteBlock("main", mainDomain, "") + websiteBlock("quiet", quiet, "")
 	}
@@ -192,7 +182,7 @@ func TestAccWebsiteStatistics_pageviewWarns(t *testing.T) {
 // would).
 func TestAccWebsiteStatistics_skipDestroyKeepsStatistics(t *testing.T) {
 	s := newAccStatsEnv(t)
-	domain := s.domain("stats-keep")
+	domain := s.Domain("stats-keep")
 	s.apply(websiteBlock("main", domain, "  skip_destroy = true\n"))
 	id := s.stateID(t, "main")
 	days := s.pageview(t, domain)
@@ -206,7 +196,7 @@ func TestAccWebsiteStatistics_skipDestroyKeepsStatistics(t *testing.T) {
 		t.Errorf("the destroyed website is still in the state:\n%s", s.w.read("terraform.tfstate"))
 	}
 
-	w, err := s.website(s.Key, domain)
+	w, err := s.FindWebsite(s.Key, domain)
 	if err != nil {
 		t.Fatalf("the website kept by skip_destroy: %v", err)
 	}
@@ -215,13 +205,13 @@ func TestAccWebsiteStatistics_skipDestroyKeepsStatistics(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sum, err := s.api(s.Key).SummarizePageviews(ctx, id, nil)
+	sum, err := s.API(s.Key).SummarizePageviews(ctx, id, nil)
 	if err != nil {
 		t.Fatalf("statistics of the kept website: %v", err)
 	}
 	if sum.Days != 1 || sum.First != sum.Last || !days[sum.First] {
 		t.Errorf("the kept website has %d days with pageviews, from %q to %q; want 1, one of %v",
-			sum.Days, sum.First, sum.Last, sortedDays(days))
+			sum.Days, sum.First, sum.Last, sortedKeys(days))
 	}
 }
 
@@ -230,24 +220,24 @@ func TestAccWebsiteStatistics_skipDestroyKeepsStatistics(t *testing.T) {
 // excluded parameters (exclude_params).
 func TestAccWebsiteStatistics_trackingAppliesConfig(t *testing.T) {
 	s := newAccStatsEnv(t)
-	domain := s.domain("stats-track")
+	domain := s.Domain("stats-track")
 	s.apply(websiteBlock("main", domain, "  exclude_bots   = true\n  exclude_params = [\"utm_source\", \"fbclid\"]\n"))
 	id := s.stateID(t, "main")
 
 	before := time.Now()
 	for _, tc := range []struct{ page, ua, want string }{
-		{"https://" + domain + "/landing?utm_source=news&keep=1&fbclid=x", browserUA, "200"},
-		{"https://" + domain + "/bot-visit", googlebotUA, "403"},
+		{"https://" + domain + "/landing?utm_source=news&keep=1&fbclid=x", acctest.BrowserUA, "200"},
+		{"https://" + domain + "/bot-visit", acctest.GooglebotUA, "403"},
 	} {
-		if got := s.hit(t, tc.page, tc.ua); got != tc.want {
+		if got := s.Hit(t, tc.page, tc.ua); got != tc.want {
 			t.Errorf("tracking %s (%s): %q, want %q", tc.page, tc.ua, got, tc.want)
 		}
 	}
-	days := sortedDays(hitDays(before, time.Now()))
+	days := sortedKeys(hitDays(before, time.Now()))
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	page, err := s.api(s.Key).GetStatistics(ctx, id, client.StatisticsQuery{Name: "page", From: days[0], To: days[len(days)-1]})
+	page, err := s.API(s.Key).GetStatistics(ctx, id, client.StatisticsQuery{Name: "page", From: days[0], To: days[len(days)-1]})
 	if err != nil {
 		t.Fatalf("page statistics: %v", err)
 	}

@@ -11,20 +11,22 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // Resource identity (Terraform 1.12 and OpenTofu 1.12 and later): the
 // identity is the website's id, set after create, refresh and update (older
 // clients send no prior identity), and import by identity plans clean.
 func TestAccWebsite_identity(t *testing.T) {
-	env := newAccEnv(t)
+	env := acctest.New(t)
 	idIs := regexp.MustCompile(`^[1-9][0-9]*$`)
 	// The import steps plan in a working directory of their own, where the
 	// provider's source must be named.
 	cfg := func(extra string) string {
-		return env.config(requiredProviders, websiteHCL(fmt.Sprintf("domain = %q\n", env.domain("identity"))+extra))
+		return env.Config(requiredProviders, websiteHCL(fmt.Sprintf("domain = %q\n", env.Domain("identity"))+extra))
 	}
-	env.testCase(t, resource.TestCase{
+	env.TestCase(t, resource.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []resource.TestStep{
 			{
@@ -64,12 +66,12 @@ func TestAccWebsite_identity(t *testing.T) {
 
 // An identity that is not a website id is refused, naming the form.
 func TestAccWebsite_identityImportInvalid(t *testing.T) {
-	env := newAccEnv(t)
-	domain := env.domain("identity-invalid")
-	env.testCase(t, resource.TestCase{
+	env := acctest.New(t)
+	domain := env.Domain("identity-invalid")
+	env.TestCase(t, resource.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []resource.TestStep{{
-			Config: env.config(fmt.Sprintf(`
+			Config: env.Config(fmt.Sprintf(`
 import {
   to       = analytics_website.test
   identity = { id = %q }

@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// writes counts the requests that change something on the server.
+func writes(env *acctest.Env) int {
+	s := env.Stats()
+	return s.ByMethod["POST"] + s.ByMethod["PUT"] + s.ByMethod["PATCH"] + s.ByMethod["DELETE"]
+}
+
+// TestAccWebsite_upgradeFrom010 starts from the state that provider 0.1.0
+// wrote for testdata/upgrade-0.1.0/websites.tf (schema version 0: an unset
+// exclude_params stored as an empty set), against a server on which
+// plain.example has since got query parameter exclusions in the web
+// interface. The upgrade must plan no change and write nothing; the first
+// unrelated change must keep the exclusions; another user's key must not
+// empty the state, although 0.1.0 remembered no owner.
+func TestAccWebsite_upgradeFrom010(t *testing.T) {
+	acctest.NeedsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
+	w := newCLIWorkdir(t)
+	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1), Password: "s3cret-pass"})
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 2, Domain: "managed.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
+		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.0/8"})
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 3, Domain: "plain.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
+		ExcludeParams: "ref\nutm_campaign"})
+
+	data, err := os.ReadFile(filepath.Join("testdata", "upgrade-0.1.0", "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := strings.ReplaceAll(string(data), "registry.terraform.io", w.registryHost())
+	w.write("terraform.tfstate", state)
+	websites, err := os.ReadFile(filepath.Join("testdata", "upgrade-0.1.0", "websites.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := "terraform {\n  required_providers {\n    analytics = { source = \"analytics-tf/analytics\" }\n  }\n}\n" + string(websites)
+
+	// Another user's key: every website reads as "not found", and 0.1.0
+	// remembered no owner; the state must be kept.
+	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOther)+config)
+	out := w.mustRun(1, "apply", "-refresh-only", "-auto-approve")
+	if !strings.Contains(out, "Every Managed Website Vanished") {
+		t.Errorf("refresh with another user's key: want the vanished-websites error, got:\n%s", out)
+	}
+	if got := w.read("terraform.tfstate"); got != state {
+		t.Errorf("refresh with another user's key changed the state:\n%s", got)
+	}
+
+	// The right key: no change planned, nothing written.
+	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+config)
+	env.ResetStats()
+	w.mustRun(0, "plan", "-detailed-exitcode")
+	if n := writes(env); n != 0 {
+		t.Errorf("planning after the upgrade sent %d write requests: %v", n, env.Stats().ByRoute)
+	}
+
+	// An unrelated change keeps the exclusions made in the web interface,
+	// and those Terraform set.
+	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+strings.Replace(config,
+		`domain = "plain.example"`, "domain        = \"plain.example\"\n  email_reports = true", 1))
+	w.mustRun(0, "apply", "-auto-approve")
+	for id, want := range map[int64]string{2: "utm_source\nfbclid", 3: "ref\nutm_campaign"} {
+		got, _ := env.Website(id)
+		if got.ExcludeParams != want {
+			t.Errorf("website %d: exclude_params is %q on the server after the change, want %q", id, got.ExcludeParams, want)
+		}
+	}
+	if got, _ := env.Website(3); got.Email == nil || *got.Email != 1 {
+		t.Errorf("the change was not applied: email = %v", got.Email)
+	}
+	if got, _ := env.Website(1); got.Password != "s3cret-pass" {
+		t.Error("the password of secret.example changed")
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode")
+}
+
+// TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
+// and tracking_code existed (schema version 1, no such attributes) upgrades
+// to false and the tracking code and plans no change, with or without a
+// refresh; so does one of version 2 (no tracking_code).
+func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
+	for _, version := range []int{1, 2} {
+		t.Run(fmt.Sprintf("version %d", version), func(t *testing.T) { testUpgradeFromSchema(t, version) })
+	}
+}
+
+func testUpgradeFromSchema(t *testing.T, version int) {
+	s := newStatsEnv(t, emulator.Options{})
+	domain := fmt.Sprintf("tf-acc-stats-v%d.example.com", version)
+	s.apply(t, websiteBlock("main", domain, ""))
+
+	var st map[string]any
+	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
+		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
+			m := inst.(map[string]any) //nolint:forcetypeassert // as above
+			m["schema_version"] = version
+			attrs := m["attributes"].(map[string]any) //nolint:forcetypeassert // as above
+			if _, ok := attrs["tracking_code"]; !ok {
+				t.Fatalf("the state lacks tracking_code before the test removes it: %v", attrs)
+			}
+			delete(attrs, "tracking_code")
+			if version < 2 {
+				delete(attrs, "skip_destroy")
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no resource instance in the state")
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w.write("terraform.tfstate", string(raw))
+	s.ResetStats()
+	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
+	s.w.mustRun(0, "plan", "-detailed-exitcode")
+	s.w.mustRun(0, "apply", "-auto-approve")
+	if n := writes(s.Env); n != 0 {
+		t.Errorf("the upgrade sent %d write requests", n)
+	}
+	if st := s.w.read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
+		!strings.Contains(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) {
+		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code:\n%s", st)
+	}
+	s.w.mustRun(0, "destroy", "-auto-approve")
+}
