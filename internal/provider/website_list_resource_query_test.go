@@ -130,18 +130,10 @@ list "analytics_website" "wrong" {
   config {}
 }
 `, env.URL+"/analytics", env.Key),
-				ExpectError: expectError(`Unexpected Answer at base_url.*Could not list the websites.*/analytics/api/v1`),
+				ExpectError: acctest.ExpectError(`Unexpected Answer at base_url.*Could not list the websites.*/analytics/api/v1`),
 			},
 		},
 	})
-}
-
-// skipBelowQuery skips a CLI-driven test on CLIs without terraform query.
-func (w *cliWorkdir) skipBelowQuery() {
-	w.t.Helper()
-	if w.isOpenTofu() || !cliAtLeast(w.t, w.cli, "1.14.0") {
-		w.t.Skip("terraform query needs Terraform 1.14 or later")
-	}
 }
 
 // TestAccGuide_adoptQuery runs the adoption guide's recipe for Terraform
@@ -153,21 +145,21 @@ func (w *cliWorkdir) skipBelowQuery() {
 // never returns (exclude_params, the password); the imports remember the
 // owner.
 func TestAccGuide_adoptQuery(t *testing.T) {
-	w := newCLIWorkdir(t)
-	w.skipBelowQuery()
+	w := acctest.NewWorkdir(t)
+	w.SkipBelowQuery()
 	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.ProviderBlock())
-	w.write("websites.tfquery.hcl", guideFile(t, "adopt-query", "websites.tfquery.hcl"))
-	w.mustRun(0, "validate", "-query")
+	w.Write("main.tf", env.ProviderBlock())
+	w.Write("websites.tfquery.hcl", guideFile(t, "adopt-query", "websites.tfquery.hcl"))
+	w.MustRun(0, "validate", "-query")
 
 	// The guide's commands, in order.
-	out := w.mustRun(0, "query")
+	out := w.MustRun(0, "query")
 	if n := strings.Count(out, "list.analytics_website.site "); n != 150 || !strings.Contains(out, "adopt-149.example.com") {
 		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
 	}
 	env.ResetStats()
-	out = w.mustRun(0, "query", "-generate-config-out=generated.tf")
+	out = w.MustRun(0, "query", "-generate-config-out=generated.tf")
 	if n := strings.Count(out, "list.analytics_website.site "); n != 150 {
 		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
 	}
@@ -175,7 +167,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	if s := env.Stats(); s.Total != 2 {
 		t.Errorf("the query of 150 websites cost %d requests, want 2 (list pages): %v", s.Total, s.ByRoute)
 	}
-	gen := w.read("generated.tf")
+	gen := w.Read("generated.tf")
 	if n := regexp.MustCompile(`(?m)^import \{\n\s+to\s+= analytics_website\.site_\d+\n(?:.*\n)*?\s+identity = \{`).
 		FindAllStringIndex(gen, -1); len(n) != 150 {
 		t.Errorf("%d import blocks by identity, want 150:\n%.2000s", len(n), gen)
@@ -186,7 +178,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	if strings.Contains(gen, "someone-else") {
 		t.Error("another user's website was listed")
 	}
-	w.mustRun(0, "validate")
+	w.MustRun(0, "validate")
 	// Renamed before the first apply, as the guide allows: the resource
 	// block and the import block's to.
 	renamed := strings.NewReplacer(`resource "analytics_website" "site_0" {`, `resource "analytics_website" "oldest" {`,
@@ -195,31 +187,31 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 		t.Fatalf("no analytics_website.site_0 to rename:\n%.1000s", gen)
 	}
 	gen = renamed
-	w.write("generated.tf", gen)
-	out = w.mustRun(0, "plan")
+	w.Write("generated.tf", gen)
+	out = w.MustRun(0, "plan")
 	if !strings.Contains(out, "Plan: 150 to import, 0 to add, 0 to change, 0 to destroy") ||
 		!strings.Contains(out, "analytics_website.oldest: Preparing import") {
 		t.Fatalf("the plan does more than import:\n%s", out)
 	}
 
 	env.ResetStats()
-	out = w.mustRun(0, "apply", "-auto-approve")
+	out = w.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, "150 imported, 0 added, 0 changed, 0 destroyed") {
 		t.Fatalf("the apply did more than import:\n%s", out)
 	}
 	// The account, a probe and the sweep's 2 pages: no request per website.
 	t.Logf("apply of 150 imports: %v", env.Stats().ByRoute)
-	if s := env.Stats(); writes(env) != 0 || s.Total > 4 {
-		t.Errorf("the apply cost %d requests (%d writes), want at most 4 and no write: %v", s.Total, writes(env), s.ByRoute)
+	if s := env.Stats(); env.Writes() != 0 || s.Total > 4 {
+		t.Errorf("the apply cost %d requests (%d writes), want at most 4 and no write: %v", s.Total, env.Writes(), s.ByRoute)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
 
 	// A first change to the generated configuration: e-mail reports on for
 	// every website. Only that changes on the server.
 	changed := regexp.MustCompile(`(email_reports\s*=\s*)false`).ReplaceAllString(gen, "${1}true")
-	w.write("generated.tf", changed)
-	out = w.mustRun(0, "apply", "-auto-approve")
+	w.Write("generated.tf", changed)
+	out = w.MustRun(0, "apply", "-auto-approve")
 	if !regexp.MustCompile(`0 added, \d+ changed, 0 destroyed`).MatchString(out) || changed == gen {
 		t.Fatalf("the change was not applied:\n%s", out)
 	}
@@ -229,14 +221,14 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 			t.Errorf("website %d (%s): e-mail reports %v after the change", ws.ID, ws.Domain, ws.Email)
 		}
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 
 	// List results carry no private state; the import that follows
 	// remembered the owner: with another user's key, the plan fails naming
 	// both users and drops nothing.
-	w.write("main.tf", env.ProviderBlockAt(env.URL, guideOtherKey))
-	out, code := w.run("plan")
-	if code == 0 || !expectError(`Website Belongs to Another User.*created or imported by user #1`).MatchString(out) {
+	w.Write("main.tf", env.ProviderBlockAt(env.URL, guideOtherKey))
+	out, code := w.Run("plan")
+	if code == 0 || !acctest.ExpectError(`Website Belongs to Another User.*created or imported by user #1`).MatchString(out) {
 		t.Errorf("another user's key: exit code %d:\n%.3000s", code, out)
 	}
 	checkKept(t, env, seeded)
@@ -268,13 +260,13 @@ func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 // query lists and the pages it reads; an empty list warns, naming whose
 // websites were listed; a server in maintenance is an error.
 func TestAccWebsiteList_limitCLI(t *testing.T) {
-	w := newCLIWorkdir(t)
-	w.skipBelowQuery()
+	w := acctest.NewWorkdir(t)
+	w.SkipBelowQuery()
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	for i := range 250 {
 		env.Seed(env.Key, emulator.Website{Domain: fmt.Sprintf("tf-acc-limit-%03d.example.com", i)})
 	}
-	w.write("main.tf", env.ProviderBlock())
+	w.Write("main.tf", env.ProviderBlock())
 	for _, c := range []struct {
 		limit, search string
 		want, reqs    int
@@ -284,7 +276,7 @@ func TestAccWebsiteList_limitCLI(t *testing.T) {
 		{"limit = 1000", "tf-acc-limit-", 250, 3},
 		{"limit = 1000", "tf-acc-limit-none", 0, 2}, // the list page and GET /account
 	} {
-		w.write("websites.tfquery.hcl", fmt.Sprintf(`
+		w.Write("websites.tfquery.hcl", fmt.Sprintf(`
 list "analytics_website" "limited" {
   provider = analytics
   %s
@@ -294,24 +286,24 @@ list "analytics_website" "limited" {
 }
 `, c.limit, c.search))
 		env.ResetStats()
-		out := w.mustRun(0, "query")
+		out := w.MustRun(0, "query")
 		if n := strings.Count(out, "list.analytics_website.limited "); n != c.want {
 			t.Errorf("%q: %d results, want %d", c.limit, n, c.want)
 		}
 		if s := env.Stats(); s.Total != c.reqs {
 			t.Errorf("%q: %d requests, want %d: %v", c.limit, s.Total, c.reqs, s.ByRoute)
 		}
-		if c.want == 0 && !expectError(`Warning: No Websites Found.*user #1 \(User 1, user1@example.test\) has no website that matches`).MatchString(out) {
+		if c.want == 0 && !acctest.ExpectError(`Warning: No Websites Found.*user #1 \(User 1, user1@example.test\) has no website that matches`).MatchString(out) {
 			t.Errorf("an empty list does not say whose websites were listed:\n%s", out)
 		}
 	}
 
 	// A server in maintenance: an error, not an empty list.
 	env.SetMaintenance(true)
-	w.write("main.tf", fmt.Sprintf("provider \"analytics\" {\n  base_url    = %q\n  api_key     = %q\n  max_retries = 0\n}\n", env.URL, env.Key))
-	out, code := w.run("query")
+	w.Write("main.tf", fmt.Sprintf("provider \"analytics\" {\n  base_url    = %q\n  api_key     = %q\n  max_retries = 0\n}\n", env.URL, env.Key))
+	out, code := w.Run("query")
 	if code == 0 || strings.Contains(out, "list.analytics_website.limited ") ||
-		!expectError(`Error: Analytics Server Unavailable.*Could not list the websites.*HTTP 503.*maintenance mode`).MatchString(out) {
+		!acctest.ExpectError(`Error: Analytics Server Unavailable.*Could not list the websites.*HTTP 503.*maintenance mode`).MatchString(out) {
 		t.Errorf("maintenance: exit code %d:\n%s", code, out)
 	}
 }

@@ -19,13 +19,13 @@ import (
 // made in it loses nothing on the server.
 func TestAccWebsite_generatedConfig(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds exclude_params and passwords as the web interface stores them and counts the emulator's requests")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1),
 		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.1\r\n10.0.0.2\r\n"})
 	env.Seed(env.Key, emulator.Website{Domain: "gen-secret.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0),
 		ExcludeBots: ptr(0), ExcludeParams: "&"})
-	w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 import {
   to = analytics_website.public
   id = "%d"
@@ -37,17 +37,17 @@ import {
 `, public.ID))
 
 	env.ResetStats()
-	w.mustRun(0, "plan", "-generate-config-out=generated.tf")
-	gen := w.read("generated.tf")
+	w.MustRun(0, "plan", "-generate-config-out=generated.tf")
+	gen := w.Read("generated.tf")
 	if m := regexp.MustCompile(`(?m)^\s*exclude_params\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
 		t.Errorf("the generated configuration sets exclude_params, which the API never returns: %q\n%s", m, gen)
 	}
-	w.mustRun(0, "validate")
-	w.mustRun(0, "apply", "-auto-approve")
-	if n := writes(env); n != 0 {
+	w.MustRun(0, "validate")
+	w.MustRun(0, "apply", "-auto-approve")
+	if n := env.Writes(); n != 0 {
 		t.Errorf("adopting sent %d write requests: %v", n, env.Stats().ByRoute)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 
 	// A change in the generated configuration loses nothing.
 	changed := regexp.MustCompile(`(email_reports\s*=\s*)true`).ReplaceAllString(gen, "${1}false")
@@ -55,8 +55,8 @@ import {
 	if changed == gen {
 		t.Fatalf("the generated configuration does not have the expected attributes:\n%s", gen)
 	}
-	w.write("generated.tf", changed)
-	w.mustRun(0, "apply", "-auto-approve")
+	w.Write("generated.tf", changed)
+	w.MustRun(0, "apply", "-auto-approve")
 	for domain, want := range map[string][2]string{
 		"gen-public.example.com": {"utm_source\nfbclid", ""},
 		"gen-secret.example.com": {"&", "from-the-ui"},
@@ -69,7 +69,7 @@ import {
 	if got, _ := env.WebsiteByDomain("gen-public.example.com"); got.Email == nil || *got.Email != 0 {
 		t.Errorf("the change was not applied: email = %v", got.Email)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 }
 
 // TestAccWebsite_websiteLimitWarning: a plan that creates more websites than
@@ -77,17 +77,17 @@ import {
 // does not.
 func TestAccWebsite_websiteLimitWarning(t *testing.T) {
 	acctest.NeedsEmulator(t, "needs a user whose plan allows 3 websites")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, WebsiteLimit: 3}}}))
 	env.Seed(env.Key, emulator.Website{Domain: "existing.example.com"})
 	plan := func(n int) string {
-		w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+		w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 resource "analytics_website" "new" {
   count  = %d
   domain = "new-${count.index}.example.com"
 }
 `, n))
-		return w.mustRun(0, "plan")
+		return w.MustRun(0, "plan")
 	}
 	if out := plan(2); regexp.MustCompile(`Website Limit`).MatchString(out) {
 		t.Errorf("2 new websites for a limit of 3 with 1 existing: unexpected warning:\n%s", out)
@@ -96,7 +96,7 @@ resource "analytics_website" "new" {
 	if n := len(regexp.MustCompile(`Warning: Website Limit Would Be Exceeded`).FindAllString(out, -1)); n != 1 {
 		t.Errorf("3 new websites for a limit of 3 with 1 existing: %d warnings, want 1 (the third):\n%s", n, out)
 	}
-	if !expectError(`would make 4 websites, but the API key's user has 1 and its plan allows 3`).MatchString(out) {
+	if !acctest.ExpectError(`would make 4 websites, but the API key's user has 1 and its plan allows 3`).MatchString(out) {
 		t.Errorf("the warning does not give the numbers:\n%s", out)
 	}
 }
@@ -172,13 +172,13 @@ func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 // imported by the next plan.
 func TestAccGuide_adoptAll(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-all", "main.tf"))
+	w.Write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-all", "main.tf"))
 
 	env.ResetStats()
-	out := w.mustRun(0, "plan")
+	out := w.MustRun(0, "plan")
 	if !regexp.MustCompile(`Plan: 150 to import, 0 to add, 0 to change, 0 to destroy`).MatchString(out) {
 		t.Fatalf("the plan does more than import:\n%s", out)
 	}
@@ -189,23 +189,23 @@ func TestAccGuide_adoptAll(t *testing.T) {
 		t.Errorf("the plan of 150 imports cost %d requests, want at most 3: %v", s.Total, s.ByRoute)
 	}
 	env.ResetStats()
-	w.mustRun(0, "apply", "-auto-approve")
-	if s := env.Stats(); writes(env) != 0 || s.Total > 3 {
-		t.Errorf("the apply cost %d requests (%d writes), want at most 3 and no write: %v", s.Total, writes(env), s.ByRoute)
+	w.MustRun(0, "apply", "-auto-approve")
+	if s := env.Stats(); env.Writes() != 0 || s.Total > 3 {
+		t.Errorf("the apply cost %d requests (%d writes), want at most 3 and no write: %v", s.Total, env.Writes(), s.ByRoute)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
 
 	later := env.Seed(env.Key, emulator.Website{Domain: "later.example.com", ExcludeParams: "ref"})
-	out = w.mustRun(0, "apply", "-auto-approve")
+	out = w.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, "1 imported, 0 added, 0 changed, 0 destroyed") {
 		t.Errorf("a website made later was not imported:\n%s", out)
 	}
 	checkUnchanged(t, env, append(seeded, later))
-	if strings.Contains(w.read("terraform.tfstate"), "someone-else") {
+	if strings.Contains(w.Read("terraform.tfstate"), "someone-else") {
 		t.Error("another user's website was adopted")
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 }
 
 // TestAccGuide_adoptGenerated runs the guide's one-block-per-website recipe:
@@ -213,29 +213,29 @@ func TestAccGuide_adoptAll(t *testing.T) {
 // -generate-config-out.
 func TestAccGuide_adoptGenerated(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(guideUsers))
 	seeded := seedAccount(env, 30)
-	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-generated", "main.tf"))
+	w.Write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-generated", "main.tf"))
 
-	w.mustRun(0, "apply", "-auto-approve")
-	imports := w.mustRun(0, "output", "-raw", "import_blocks")
+	w.MustRun(0, "apply", "-auto-approve")
+	imports := w.MustRun(0, "output", "-raw", "import_blocks")
 	if n := strings.Count(imports, "import {"); n != len(seeded) {
 		t.Fatalf("%d import blocks for %d websites:\n%s", n, len(seeded), imports)
 	}
-	w.write("imports.tf", imports)
-	w.mustRun(0, "plan", "-generate-config-out=generated.tf")
-	gen := w.read("generated.tf")
+	w.Write("imports.tf", imports)
+	w.MustRun(0, "plan", "-generate-config-out=generated.tf")
+	gen := w.Read("generated.tf")
 	if m := regexp.MustCompile(`(?m)^\s*(exclude_params|password)\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
 		t.Errorf("the generated configuration sets a value the API never returns: %q", m)
 	}
-	w.mustRun(0, "validate")
+	w.MustRun(0, "validate")
 	env.ResetStats()
-	out := w.mustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(seeded))) || writes(env) != 0 {
-		t.Errorf("the apply did more than import (%d writes):\n%s", writes(env), out)
+	out := w.MustRun(0, "apply", "-auto-approve")
+	if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(seeded))) || env.Writes() != 0 {
+		t.Errorf("the apply did more than import (%d writes):\n%s", env.Writes(), out)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
 }
 
@@ -245,7 +245,7 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 // domain in the same plan is still "not found", with the usual hint.
 func TestAccImport_byDomainFromSweep(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(guideUsers))
 	var domains []string
 	for i := range 120 {
@@ -271,24 +271,24 @@ resource "analytics_website" "site" {
 `, strings.Join(domains, ", "))
 	}
 
-	w.write("main.tf", config(append(domains[:3:3], `"theirs.example.com"`)))
-	out, code := w.run("plan")
-	if code == 0 || !expectError(`Website Not Found.*No website with the domain "theirs.example.com" belongs to this API key's user`).MatchString(out) {
+	w.Write("main.tf", config(append(domains[:3:3], `"theirs.example.com"`)))
+	out, code := w.Run("plan")
+	if code == 0 || !acctest.ExpectError(`Website Not Found.*No website with the domain "theirs.example.com" belongs to this API key's user`).MatchString(out) {
 		t.Errorf("another user's domain: exit code %d:\n%s", code, out)
 	}
 
-	w.write("main.tf", config(domains))
+	w.Write("main.tf", config(domains))
 	env.ResetStats()
-	out = w.mustRun(0, "apply", "-auto-approve")
+	out = w.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, "120 imported, 0 added, 0 changed, 0 destroyed") {
 		t.Fatalf("the apply did more than import:\n%s", out)
 	}
 	// The apply's plan: the account and the sweep's 2 pages; applying
 	// imports reads and writes nothing.
-	if s := env.Stats(); s.Total > 3 || writes(env) != 0 {
+	if s := env.Stats(); s.Total > 3 || env.Writes() != 0 {
 		t.Errorf("adopting 120 websites by domain cost %d requests: %v", s.Total, s.ByRoute)
 	}
-	state := w.read("terraform.tfstate")
+	state := w.Read("terraform.tfstate")
 	for _, ws := range env.Websites() {
 		if ws.Domain != "theirs.example.com" && !strings.Contains(state, fmt.Sprintf(`"id": "%d"`, ws.ID)) {
 			t.Errorf("website %d (%s) is not in the state", ws.ID, ws.Domain)
@@ -297,5 +297,5 @@ resource "analytics_website" "site" {
 			t.Errorf("website %d lost its exclude_params: %q", ws.ID, ws.ExcludeParams)
 		}
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 }
