@@ -46,7 +46,7 @@ func BuiltProvider(t *testing.T) (cliConfig string) {
 			providerBuild.err = err
 			return
 		}
-		build := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-analytics"), ".")
+		build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-analytics"), ".")
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
 			providerBuild.err = fmt.Errorf("building the provider: %w\n%s", err, out)
@@ -165,7 +165,7 @@ func (w *Workdir) Read(name string) string {
 // Run runs the CLI with args and returns its combined output and exit code.
 func (w *Workdir) Run(args ...string) (string, int) {
 	w.t.Helper()
-	cmd := exec.Command(w.CLI, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
+	cmd := exec.CommandContext(w.t.Context(), w.CLI, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
 	cmd.Dir = w.dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 	out, err := cmd.CombinedOutput()
@@ -222,7 +222,7 @@ func (w *Workdir) PlanDiags(args ...string) []PlanDiag {
 // CLIAtLeast reports whether the Terraform/OpenTofu CLI is at least min.
 func CLIAtLeast(t *testing.T, cli, minimum string) bool {
 	t.Helper()
-	out, err := exec.Command(cli, "version").Output()
+	out, err := exec.CommandContext(t.Context(), cli, "version").Output()
 	if err != nil {
 		t.Fatalf("%s version: %v", cli, err)
 	}

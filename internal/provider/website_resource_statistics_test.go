@@ -265,7 +265,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	// Setting skip_destroy alone sends nothing to the server.
 	s.ResetStats()
 	s.apply(t, websiteBlock("main", old, keep))
-	if n := s.Env.Writes(); n != 0 {
+	if n := s.Writes(); n != 0 {
 		t.Errorf("setting skip_destroy sent %d write requests", n)
 	}
 	oldSite, _ := s.WebsiteByDomain(old)
@@ -304,7 +304,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 		t.Errorf("destroy plan: want the website kept, got %+v", kept)
 	}
 	s.W.MustRun(0, "destroy", "-auto-approve")
-	if n := s.Env.Writes(); n != 0 || s.statsRequests() != 0 {
+	if n := s.Writes(); n != 0 || s.statsRequests() != 0 {
 		t.Errorf("the destroy sent %d write and %d statistics requests: %v", n, s.statsRequests(), s.Stats().ByRoute)
 	}
 	for _, id := range []int64{oldSite.ID, newSite.ID} {

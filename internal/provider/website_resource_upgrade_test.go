@@ -127,7 +127,7 @@ func testUpgradeFromSchema(t *testing.T, version int) {
 	s.W.MustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
 	s.W.MustRun(0, "plan", "-detailed-exitcode")
 	s.W.MustRun(0, "apply", "-auto-approve")
-	if n := s.Env.Writes(); n != 0 {
+	if n := s.Writes(); n != 0 {
 		t.Errorf("the upgrade sent %d write requests", n)
 	}
 	if st := s.W.Read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||

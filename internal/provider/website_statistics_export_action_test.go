@@ -485,7 +485,7 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 			if !acctest.ExpectError(step.want).MatchString(out) {
 				t.Errorf("the output does not match %q:\n%s", step.want, out)
 			}
-			if n := s.Env.Writes(); n != 0 {
+			if n := s.Writes(); n != 0 {
 				t.Errorf("%d write requests reached the server: %v", n, s.Stats().ByRoute)
 			}
 			if w, ok := s.Website(site.ID); !ok || w.Domain != domain {
