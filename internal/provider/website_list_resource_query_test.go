@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -134,126 +133,6 @@ list "analytics_website" "wrong" {
 			},
 		},
 	})
-}
-
-// TestAccGuide_adoptQuery runs the adoption guide's recipe for Terraform
-// 1.14 and later on an account of 150 websites made outside Terraform:
-// terraform query -generate-config-out costs one request per 100 websites
-// and writes import blocks by identity and resource blocks that validate,
-// hold nothing the API never returns, import with no write and plan no
-// change; a first change to them keeps what the server holds and the API
-// never returns (exclude_params, the password); the imports remember the
-// owner.
-func TestAccGuide_adoptQuery(t *testing.T) {
-	w := acctest.NewWorkdir(t)
-	w.SkipBelowQuery()
-	env := acctest.New(t, acctest.Emulator(guideUsers))
-	seeded := seedAccount(env, 150)
-	w.Write("main.tf", env.ProviderBlock())
-	w.Write("websites.tfquery.hcl", guideFile(t, "adopt-query", "websites.tfquery.hcl"))
-	w.MustRun(0, "validate", "-query")
-
-	// The guide's commands, in order.
-	out := w.MustRun(0, "query")
-	if n := strings.Count(out, "list.analytics_website.site "); n != 150 || !strings.Contains(out, "adopt-149.example.com") {
-		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
-	}
-	env.ResetStats()
-	out = w.MustRun(0, "query", "-generate-config-out=generated.tf")
-	if n := strings.Count(out, "list.analytics_website.site "); n != 150 {
-		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
-	}
-	t.Logf("query of 150 websites: %v", env.Stats().ByRoute)
-	if s := env.Stats(); s.Total != 2 {
-		t.Errorf("the query of 150 websites cost %d requests, want 2 (list pages): %v", s.Total, s.ByRoute)
-	}
-	gen := w.Read("generated.tf")
-	if n := regexp.MustCompile(`(?m)^import \{\n\s+to\s+= analytics_website\.site_\d+\n(?:.*\n)*?\s+identity = \{`).
-		FindAllStringIndex(gen, -1); len(n) != 150 {
-		t.Errorf("%d import blocks by identity, want 150:\n%.2000s", len(n), gen)
-	}
-	if m := regexp.MustCompile(`(?m)^\s*(exclude_params|password|password_wo|password_wo_version)\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
-		t.Errorf("the generated configuration sets a value the API never returns: %q", m)
-	}
-	if strings.Contains(gen, "someone-else") {
-		t.Error("another user's website was listed")
-	}
-	w.MustRun(0, "validate")
-	// Renamed before the first apply, as the guide allows: the resource
-	// block and the import block's to.
-	renamed := strings.NewReplacer(`resource "analytics_website" "site_0" {`, `resource "analytics_website" "oldest" {`,
-		"to       = analytics_website.site_0\n", "to       = analytics_website.oldest\n").Replace(gen)
-	if renamed == gen {
-		t.Fatalf("no analytics_website.site_0 to rename:\n%.1000s", gen)
-	}
-	gen = renamed
-	w.Write("generated.tf", gen)
-	out = w.MustRun(0, "plan")
-	if !strings.Contains(out, "Plan: 150 to import, 0 to add, 0 to change, 0 to destroy") ||
-		!strings.Contains(out, "analytics_website.oldest: Preparing import") {
-		t.Fatalf("the plan does more than import:\n%s", out)
-	}
-
-	env.ResetStats()
-	out = w.MustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, "150 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Fatalf("the apply did more than import:\n%s", out)
-	}
-	// The account, a probe and the sweep's 2 pages: no request per website.
-	t.Logf("apply of 150 imports: %v", env.Stats().ByRoute)
-	if s := env.Stats(); env.Writes() != 0 || s.Total > 4 {
-		t.Errorf("the apply cost %d requests (%d writes), want at most 4 and no write: %v", s.Total, env.Writes(), s.ByRoute)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode")
-	checkUnchanged(t, env, seeded)
-
-	// A first change to the generated configuration: e-mail reports on for
-	// every website. Only that changes on the server.
-	changed := regexp.MustCompile(`(email_reports\s*=\s*)false`).ReplaceAllString(gen, "${1}true")
-	w.Write("generated.tf", changed)
-	out = w.MustRun(0, "apply", "-auto-approve")
-	if !regexp.MustCompile(`0 added, \d+ changed, 0 destroyed`).MatchString(out) || changed == gen {
-		t.Fatalf("the change was not applied:\n%s", out)
-	}
-	checkKept(t, env, seeded)
-	for _, ws := range env.Websites() {
-		if ws.Owner == env.Key && (ws.Email == nil || *ws.Email != 1) {
-			t.Errorf("website %d (%s): e-mail reports %v after the change", ws.ID, ws.Domain, ws.Email)
-		}
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode")
-
-	// List results carry no private state; the import that follows
-	// remembered the owner: with another user's key, the plan fails naming
-	// both users and drops nothing.
-	w.Write("main.tf", env.ProviderBlockAt(env.URL, guideOtherKey))
-	out, code := w.Run("plan")
-	if code == 0 || !acctest.ExpectError(`Website Belongs to Another User.*created or imported by user #1`).MatchString(out) {
-		t.Errorf("another user's key: exit code %d:\n%.3000s", code, out)
-	}
-	checkKept(t, env, seeded)
-}
-
-// checkKept fails unless every website still holds the exclude_params and
-// the password it was seeded with (which the API never returns) and the
-// same excluded IPs (an update rewrites the list one per line).
-func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
-	t.Helper()
-	ips := func(s string) string {
-		f := strings.FieldsFunc(s, func(r rune) bool { return r == '\r' || r == '\n' })
-		slices.Sort(f)
-		return strings.Join(f, ",")
-	}
-	for _, w := range seeded {
-		got, ok := env.Website(w.ID)
-		switch {
-		case !ok:
-			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
-		case got.ExcludeParams != w.ExcludeParams || got.Password != w.Password || ips(got.ExcludeIPs) != ips(w.ExcludeIPs):
-			t.Errorf("website %d (%s) lost data: exclude_params %q (was %q), exclude_ips %q (was %q), password changed: %v",
-				w.ID, w.Domain, got.ExcludeParams, w.ExcludeParams, got.ExcludeIPs, w.ExcludeIPs, got.Password != w.Password)
-		}
-	}
 }
 
 // TestAccWebsiteList_limitCLI: the list block's limit bounds what terraform

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -101,144 +99,6 @@ resource "analytics_website" "new" {
 	}
 }
 
-// guideFile returns a file of an example of the adoption guide
-// (templates/guides/adopting-existing-websites.md.tmpl), as the guide shows
-// it.
-func guideFile(t *testing.T, example, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", example, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
-// guideOtherKey is the key of another user of the installation.
-const guideOtherKey = "GuideOtherUserKey0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"
-
-var guideUsers = emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}, {Key: guideOtherKey}}}
-
-// seedAccount fills the emulator with n websites of every kind that the web
-// interface makes (password privacy, exclusions the API never returns, CRLF
-// lists, NULL columns, an IPv4 address as domain) and one website of another
-// user, and returns the key user's websites.
-func seedAccount(env *acctest.Env, n int) []emulator.Website {
-	var out []emulator.Website
-	for i := range n {
-		w := emulator.Website{Domain: fmt.Sprintf("adopt-%03d.example.com", i)}
-		switch i % 6 {
-		case 1:
-			w.Privacy, w.Password, w.Email = ptr(2), "from-the-ui", ptr(1)
-		case 2:
-			w.Privacy, w.ExcludeParams, w.ExcludeIPs = ptr(1), "utm_source\nfbclid", "10.0.0.1\r\n10.0.0.0/8\r\n"
-		case 3:
-			w.Privacy, w.ExcludeBots, w.ExcludeParams = ptr(0), ptr(0), "&"
-		case 4:
-			w.Domain = fmt.Sprintf("192.0.2.%d", i)
-		case 5:
-			w.Privacy, w.Email, w.ExcludeBots = ptr(0), ptr(0), ptr(1)
-		}
-		out = append(out, env.Seed(env.Key, w))
-	}
-	env.Seed(guideOtherKey, emulator.Website{Domain: "someone-else.example.com"})
-	return out
-}
-
-// checkUnchanged fails unless every website still holds what it was seeded
-// with, including what the API never returns.
-func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
-	t.Helper()
-	now := map[int64]emulator.Website{}
-	for _, w := range env.Websites() {
-		now[w.ID] = w
-	}
-	for _, w := range seeded {
-		got, ok := now[w.ID]
-		switch {
-		case !ok:
-			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
-		case got.Domain != w.Domain || got.ExcludeParams != w.ExcludeParams || got.Password != w.Password ||
-			got.ExcludeIPs != w.ExcludeIPs:
-			t.Errorf("website %d changed: %+v, was %+v", w.ID, got, w)
-		}
-	}
-}
-
-// TestAccGuide_adoptAll runs the guide's one-plan adoption (data source,
-// for_each resource, for_each import blocks) on an account of 150 websites
-// made outside Terraform: the plan only imports, costs the list pages and
-// the key's account (no request per website), the apply writes nothing, the
-// next plan is empty, and a website created later in the web interface is
-// imported by the next plan.
-func TestAccGuide_adoptAll(t *testing.T) {
-	acctest.NeedsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
-	w := acctest.NewWorkdir(t)
-	env := acctest.New(t, acctest.Emulator(guideUsers))
-	seeded := seedAccount(env, 150)
-	w.Write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-all", "main.tf"))
-
-	env.ResetStats()
-	out := w.MustRun(0, "plan")
-	if !regexp.MustCompile(`Plan: 150 to import, 0 to add, 0 to change, 0 to destroy`).MatchString(out) {
-		t.Fatalf("the plan does more than import:\n%s", out)
-	}
-	// 2 list pages and GET /account; the imports and reads come from the
-	// data source's list.
-	t.Logf("plan of 150 imports: %v", env.Stats().ByRoute)
-	if s := env.Stats(); s.Total > 3 {
-		t.Errorf("the plan of 150 imports cost %d requests, want at most 3: %v", s.Total, s.ByRoute)
-	}
-	env.ResetStats()
-	w.MustRun(0, "apply", "-auto-approve")
-	if s := env.Stats(); env.Writes() != 0 || s.Total > 3 {
-		t.Errorf("the apply cost %d requests (%d writes), want at most 3 and no write: %v", s.Total, env.Writes(), s.ByRoute)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode")
-	checkUnchanged(t, env, seeded)
-
-	later := env.Seed(env.Key, emulator.Website{Domain: "later.example.com", ExcludeParams: "ref"})
-	out = w.MustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, "1 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("a website made later was not imported:\n%s", out)
-	}
-	checkUnchanged(t, env, append(seeded, later))
-	if strings.Contains(w.Read("terraform.tfstate"), "someone-else") {
-		t.Error("another user's website was adopted")
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode")
-}
-
-// TestAccGuide_adoptGenerated runs the guide's one-block-per-website recipe:
-// import blocks written from the list data source, then
-// -generate-config-out.
-func TestAccGuide_adoptGenerated(t *testing.T) {
-	acctest.NeedsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
-	w := acctest.NewWorkdir(t)
-	env := acctest.New(t, acctest.Emulator(guideUsers))
-	seeded := seedAccount(env, 30)
-	w.Write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-generated", "main.tf"))
-
-	w.MustRun(0, "apply", "-auto-approve")
-	imports := w.MustRun(0, "output", "-raw", "import_blocks")
-	if n := strings.Count(imports, "import {"); n != len(seeded) {
-		t.Fatalf("%d import blocks for %d websites:\n%s", n, len(seeded), imports)
-	}
-	w.Write("imports.tf", imports)
-	w.MustRun(0, "plan", "-generate-config-out=generated.tf")
-	gen := w.Read("generated.tf")
-	if m := regexp.MustCompile(`(?m)^\s*(exclude_params|password)\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
-		t.Errorf("the generated configuration sets a value the API never returns: %q", m)
-	}
-	w.MustRun(0, "validate")
-	env.ResetStats()
-	out := w.MustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(seeded))) || env.Writes() != 0 {
-		t.Errorf("the apply did more than import (%d writes):\n%s", env.Writes(), out)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode")
-	checkUnchanged(t, env, seeded)
-}
-
 // TestAccImport_byDomainFromSweep imports 120 websites by domain with a
 // for_each import block: one list sweep resolves every domain (no request
 // per website), the result is the websites themselves, and another user's
@@ -246,14 +106,14 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 func TestAccImport_byDomainFromSweep(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
 	w := acctest.NewWorkdir(t)
-	env := acctest.New(t, acctest.Emulator(guideUsers))
+	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
 	var domains []string
 	for i := range 120 {
 		d := fmt.Sprintf("by-domain-%03d.example.com", i)
 		env.Seed(env.Key, emulator.Website{Domain: d, Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "keep"})
 		domains = append(domains, fmt.Sprintf("%q", d))
 	}
-	env.Seed(guideOtherKey, emulator.Website{Domain: "theirs.example.com"})
+	env.Seed(acctest.KeyOther, emulator.Website{Domain: "theirs.example.com"})
 	config := func(domains []string) string {
 		return env.ProviderBlock() + fmt.Sprintf(`
 locals {

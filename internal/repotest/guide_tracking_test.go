@@ -1,9 +1,7 @@
-package provider
+package repotest
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,16 +11,6 @@ import (
 // The guide "Tracking a website" (templates/guides/tracking.md.tmpl): its
 // checks, as the guide shows them, warn while a website records nothing
 // and stop once a page of it is visited.
-
-// trackingGuideExample returns an example configuration of the guide.
-func trackingGuideExample(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", name, "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
 
 // checkWarnings are the warnings of failed check assertions among diags
 // whose detail contains want; every other diagnostic fails t.
@@ -44,7 +32,7 @@ func checkWarnings(t *testing.T, diags []acctest.PlanDiag, want string) []acctes
 func TestAccGuide_trackingCheck(t *testing.T) {
 	s := acctest.NewCLIEnv(t)
 	domain := s.Domain("shop")
-	s.Write(strings.ReplaceAll(trackingGuideExample(t, "tracking"), "shop.example.com", domain))
+	s.Write(strings.ReplaceAll(guideFile(t, "tracking", "main.tf"), "shop.example.com", domain))
 	out := s.W.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, "Check block assertion failed") || !strings.Contains(out, domain+" recorded no pageview since") {
 		t.Errorf("the apply of a new website did not warn that it records nothing:\n%s", out)
@@ -71,7 +59,7 @@ func TestAccGuide_trackingCheckMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.W.Write("terraform.tfvars.json", string(vars))
-	s.Apply(trackingGuideExample(t, "tracking-many"))
+	s.Apply(guideFile(t, "tracking-many", "main.tf"))
 
 	s.Pageview(t, shop)
 	site, err := s.FindWebsite(s.Key, shop)
