@@ -3,7 +3,6 @@ package acctest
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/bench"
 )
 
 // Tests that need what terraform-plugin-testing cannot do (a state written
@@ -28,13 +29,13 @@ var providerBuild struct {
 	err  error
 }
 
-// BuiltProvider builds the provider once per test binary and returns the
-// CLI configuration file that installs it through dev_overrides. Main
-// removes the build.
+// BuiltProvider builds the provider of the module above the test's package
+// (bench.FindRoot) once per test binary and returns the CLI configuration
+// file that installs it through dev_overrides. Main removes the build.
 func BuiltProvider(t *testing.T) (cliConfig string) {
 	t.Helper()
 	providerBuild.once.Do(func() {
-		root, err := moduleRoot()
+		root, err := bench.FindRoot(".")
 		if err != nil {
 			providerBuild.err = err
 			return
@@ -66,24 +67,6 @@ func BuiltProvider(t *testing.T) (cliConfig string) {
 		t.Fatal(providerBuild.err)
 	}
 	return filepath.Join(providerBuild.dir, "cli.tfrc")
-}
-
-// moduleRoot is the directory of go.mod, above the test's package.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
 }
 
 // Main is the TestMain of a package whose tests use BuiltProvider: it runs
