@@ -235,6 +235,13 @@ func (env *Env) WebsiteByDomain(domain string) (emulator.Website, bool) {
 	return emulator.Website{}, false
 }
 
+// Writes counts the requests to the in-process emulator that change
+// something on the server.
+func (env *Env) Writes() int {
+	s := env.Stats()
+	return s.ByMethod["POST"] + s.ByMethod["PUT"] + s.ByMethod["PATCH"] + s.ByMethod["DELETE"]
+}
+
 // CheckEmulator runs fn against the in-process emulator's record of domain.
 func (env *Env) CheckEmulator(domain string, fn func(w emulator.Website) error) resource.TestCheckFunc {
 	return func(*terraform.State) error {
@@ -283,6 +290,54 @@ func (env *Env) Hit(t *testing.T, page, userAgent string) string {
 		t.Fatalf("tracking %s: %v", page, err)
 	}
 	return got
+}
+
+// Pageview records one pageview of domain's home page as a browser does
+// and returns the days (UTC, YYYY-MM-DD) the installation can have
+// recorded it on.
+func (env *Env) Pageview(t *testing.T, domain string) map[string]bool {
+	t.Helper()
+	before := time.Now()
+	if got := env.Hit(t, "https://"+domain+"/", BrowserUA); got != "200" {
+		t.Fatalf("pageview of %s: the tracking endpoint answered %q, want 200 (recorded); a 403 for a website that "+
+			"excludes nothing means that the account is over its pageview limit", domain, got)
+	}
+	return HitDays(before, time.Now())
+}
+
+// HitDays are the days a hit sent between from and to is recorded on, in
+// any time zone: their UTC days, the day before and the day after.
+func HitDays(from, to time.Time) map[string]bool {
+	days := map[string]bool{}
+	for _, at := range []time.Time{from, to} {
+		for _, d := range []int{-1, 0, 1} {
+			days[at.UTC().AddDate(0, 0, d).Format(time.DateOnly)] = true
+		}
+	}
+	return days
+}
+
+// SkipUnlessInWindow skips t unless the pageviews of website id were
+// recorded yesterday or today in UTC, the window of `days = 2`, and
+// returns today (UTC). The installation records them on its own date: one
+// east of UTC may already be a day ahead. The in-process emulator is on UTC.
+func (env *Env) SkipUnlessInWindow(t *testing.T, id int64) time.Time {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sum, err := env.API(env.Key).SummarizePageviews(ctx, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().UTC()
+	if sum.Days == 0 {
+		t.Fatalf("website %d has no pageviews", id)
+	}
+	if sum.First != today.Format(time.DateOnly) && sum.First != today.AddDate(0, 0, -1).Format(time.DateOnly) {
+		t.Skipf("the installation recorded the pageview on %s, after today in UTC (%s): no window of days ending "+
+			"today in UTC holds it yet; run again later in the installation's day", sum.First, today.Format(time.DateOnly))
+	}
+	return today
 }
 
 // trackingClient sends the tests' pageviews. The tracking endpoint is

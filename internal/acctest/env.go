@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -302,6 +303,12 @@ func (env *Env) TestCase(t *testing.T, tc resource.TestCase) {
 		tc.CheckDestroy = env.CheckDestroy
 	}
 	resource.Test(t, tc)
+}
+
+// ExpectError compiles a pattern of an error message in which every space
+// matches any run of white space, since Terraform wraps long messages.
+func ExpectError(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + strings.ReplaceAll(pattern, " ", `\s+`))
 }
 
 // PreCheck makes sure acceptance tests never fall back to downloading

@@ -202,7 +202,7 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 			if err := checkLoopbackOnly(v.Requests); err != nil {
 				return err
 			}
-			return checkRecorded(t.Context(), env, c, id, v, hitDays(before, time.Now()))
+			return checkRecorded(t.Context(), env, c, id, v, acctest.HitDays(before, time.Now()))
 		},
 	})
 }
@@ -280,7 +280,7 @@ func TestBrowser_doNotTrack(t *testing.T) {
 			if err := checkLoopbackOnly(v.Requests); err != nil {
 				return err
 			}
-			return checkRecorded(t.Context(), env, c, id, v, hitDays(before, time.Now()))
+			return checkRecorded(t.Context(), env, c, id, v, acctest.HitDays(before, time.Now()))
 		},
 	})
 }

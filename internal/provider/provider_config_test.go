@@ -210,7 +210,7 @@ provider "analytics" {
 	env.Test(t, []resource.TestStep{
 		{
 			Config:      cfg(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.Domain("seen-late"))),
-			ExpectError: expectError(`Provider Not Configured.*base_url or api_key is not known yet.*apply those first`),
+			ExpectError: acctest.ExpectError(`Provider Not Configured.*base_url or api_key is not known yet.*apply those first`),
 		},
 		{
 			Config: cfg(websiteHCL(fmt.Sprintf(`domain = %q`, domain))),

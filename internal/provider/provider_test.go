@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -33,11 +31,10 @@ terraform {
 
 func ptr[T any](v T) *T { return &v }
 
-// expectError compiles a pattern of an error message in which every space
-// matches any run of white space, since Terraform wraps long messages.
-func expectError(pattern string) *regexp.Regexp {
-	return regexp.MustCompile(`(?s)` + strings.ReplaceAll(pattern, " ", `\s+`))
-}
+// TestMain runs the tests, or with -sweep the sweepers instead
+// (sweep_test.go), and removes the provider built for the tests that drive
+// the CLI themselves.
+func TestMain(m *testing.M) { acctest.Main(m) }
 
 // The tests' domains are ones the server accepts and stores as they are,
 // the sweepers recognise them, and each test's are its own.

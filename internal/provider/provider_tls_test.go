@@ -55,9 +55,9 @@ func listStep(t *testing.T, provider string, vars map[string]string) resource.Te
 	}
 }
 
-// errorStep is a plan that must fail with pattern (see expectError).
+// errorStep is a plan that must fail with pattern (see acctest.ExpectError).
 func errorStep(t *testing.T, config string, vars map[string]string, pattern string) resource.TestStep {
-	return resource.TestStep{PreConfig: withEnv(t, vars), Config: config, PlanOnly: true, ExpectError: expectError(pattern)}
+	return resource.TestStep{PreConfig: withEnv(t, vars), Config: config, PlanOnly: true, ExpectError: acctest.ExpectError(pattern)}
 }
 
 func TestAccProvider_privateCA(t *testing.T) {
@@ -296,7 +296,7 @@ variable "access_token" {
 // request: when it fails for another reason than TLS (here a proxy's 502),
 // the plan goes on with a warning that says so, instead of in silence.
 func TestAccWebsite_websiteLimitNotChecked(t *testing.T) {
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			if strings.HasSuffix(r.URL.Path, "/api/v1/account") {
@@ -306,9 +306,9 @@ func TestAccWebsite_websiteLimitNotChecked(t *testing.T) {
 			next.ServeHTTP(rw, r)
 		})
 	}))
-	w.write("main.tf", env.ProviderBlock("max_retries = 0")+websiteHCL(`domain = "tf-acc-limit-unchecked.example.com"`))
-	out := w.mustRun(0, "plan", "-no-color")
-	if !expectError(`Warning: Website Limit Not Checked.*creating the website "tf-acc-limit-unchecked.example.com".*HTTP 502`).MatchString(out) {
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+websiteHCL(`domain = "tf-acc-limit-unchecked.example.com"`))
+	out := w.MustRun(0, "plan", "-no-color")
+	if !acctest.ExpectError(`Warning: Website Limit Not Checked.*creating the website "tf-acc-limit-unchecked.example.com".*HTTP 502`).MatchString(out) {
 		t.Errorf("the plan does not warn that the check was skipped:\n%s", out)
 	}
 }

@@ -189,7 +189,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 	const public = "https://stats.example.org/analytics"
 	var before int
 	noWrites := func(*terraform.State) error {
-		if n := writes(env) - before; n != 0 {
+		if n := env.Writes() - before; n != 0 {
 			return fmt.Errorf("the apply of a tracking setting sent %d write requests: %v", n, env.Stats().ByRoute)
 		}
 		return nil
@@ -204,7 +204,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 			ConfigStateChecks: expectTrackingCode(wantTrackingCode(env.URL, false)),
 		},
 		resource.TestStep{
-			PreConfig: func() { before = writes(env) },
+			PreConfig: func() { before = env.Writes() },
 			Config:    config(fmt.Sprintf("  tracking_url = %q\n  tracking_respect_dnt = true", public+"/")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyTrackingCode,
 				plancheck.ExpectKnownValue("analytics_website.shop", tfjsonpath.New("tracking_code"),
@@ -216,7 +216,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 			// Through the environment: the variables apply where the block
 			// sets nothing.
 			PreConfig: func() {
-				before = writes(env)
+				before = env.Writes()
 				t.Setenv(EnvTrackingURL, "https://env.example.net")
 				t.Setenv(EnvTrackingRespectDNT, "false")
 			},
@@ -227,7 +227,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 		},
 		resource.TestStep{
 			PreConfig: func() {
-				before = writes(env)
+				before = env.Writes()
 				t.Setenv(EnvTrackingURL, "")
 				t.Setenv(EnvTrackingRespectDNT, "")
 			},

@@ -100,23 +100,23 @@ data "analytics_websites" "newest_first" {}
 			},
 			{
 				Config:      env.Config(`data "analytics_website" "x" { domain = "missing.example.com" }`),
-				ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"missing.example.com"`),
+				ExpectError: acctest.ExpectError(`Website Not Found.*No website with the exact domain\s+"missing.example.com"`),
 			},
 			{ // another user's website is not visible
 				Config:      env.Config(`data "analytics_website" "x" { domain = "site-other.example.com" }`),
-				ExpectError: expectError(`Website Not Found`),
+				ExpectError: acctest.ExpectError(`Website Not Found`),
 			},
 			{
 				Config:      env.Config(`data "analytics_website" "x" { id = "99999" }`),
-				ExpectError: expectError(`Website Not Found.*No website with id 99999`),
+				ExpectError: acctest.ExpectError(`Website Not Found.*No website with id 99999`),
 			},
 			{
 				Config:      env.Config(`data "analytics_website" "x" {}`),
-				ExpectError: expectError(`Invalid Attribute Combination.*id.*domain`),
+				ExpectError: acctest.ExpectError(`Invalid Attribute Combination.*id.*domain`),
 			},
 			{
 				Config:      env.Config(`data "analytics_websites" "x" { sort_by = "name" }`),
-				ExpectError: expectError(`sort_by.*value must be one of`),
+				ExpectError: acctest.ExpectError(`sort_by.*value must be one of`),
 			},
 			{ // a valid last step, so that the post-test destroy can run
 				Config: env.Config(`data "analytics_websites" "x" { search = "site-00" }`),
@@ -187,14 +187,14 @@ data "analytics_websites" "desc" {
 		},
 		{
 			Config:      env.Config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, env.Domain("missing"))),
-			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + regexp.QuoteMeta(env.Domain("missing")) + `"`),
+			ExpectError: acctest.ExpectError(`Website Not Found.*No website with the exact domain\s+"` + regexp.QuoteMeta(env.Domain("missing")) + `"`),
 		},
 	}
 	if env.Key2 != "" { // another user's website is not visible
 		other := env.SeedViaAPI(t, env.Key2, client.WebsiteInput{Domain: env.Domain("ds-other"), ExcludeBots: true})
 		steps = append(steps, resource.TestStep{
 			Config:      env.Config(fmt.Sprintf(`data "analytics_website" "x" { domain = %q }`, other.Domain)),
-			ExpectError: expectError(`Website Not Found`),
+			ExpectError: acctest.ExpectError(`Website Not Found`),
 		})
 		// and the last step's search, 3 websites, shows none of the other user's
 	}
@@ -207,7 +207,7 @@ func TestAccDataSources_wrongBaseURL(t *testing.T) {
 	env := acctest.New(t)
 	w := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: env.Domain("ds"), ExcludeBots: true})
 	wrong := env.ProviderBlockAt(env.URL+"/analytics", env.Key)
-	want := expectError(`Unexpected Answer at base_url.*could not be found`)
+	want := acctest.ExpectError(`Unexpected Answer at base_url.*could not be found`)
 	env.Test(t,
 		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_id" { id = "%d" }`, w.ID), ExpectError: want},
 		resource.TestStep{Config: wrong + fmt.Sprintf(`data "analytics_website" "by_domain" { domain = %q }`, w.Domain), ExpectError: want},

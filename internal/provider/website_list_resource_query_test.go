@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -130,151 +129,23 @@ list "analytics_website" "wrong" {
   config {}
 }
 `, env.URL+"/analytics", env.Key),
-				ExpectError: expectError(`Unexpected Answer at base_url.*Could not list the websites.*/analytics/api/v1`),
+				ExpectError: acctest.ExpectError(`Unexpected Answer at base_url.*Could not list the websites.*/analytics/api/v1`),
 			},
 		},
 	})
-}
-
-// skipBelowQuery skips a CLI-driven test on CLIs without terraform query.
-func (w *cliWorkdir) skipBelowQuery() {
-	w.t.Helper()
-	if w.isOpenTofu() || !cliAtLeast(w.t, w.cli, "1.14.0") {
-		w.t.Skip("terraform query needs Terraform 1.14 or later")
-	}
-}
-
-// TestAccGuide_adoptQuery runs the adoption guide's recipe for Terraform
-// 1.14 and later on an account of 150 websites made outside Terraform:
-// terraform query -generate-config-out costs one request per 100 websites
-// and writes import blocks by identity and resource blocks that validate,
-// hold nothing the API never returns, import with no write and plan no
-// change; a first change to them keeps what the server holds and the API
-// never returns (exclude_params, the password); the imports remember the
-// owner.
-func TestAccGuide_adoptQuery(t *testing.T) {
-	w := newCLIWorkdir(t)
-	w.skipBelowQuery()
-	env := acctest.New(t, acctest.Emulator(guideUsers))
-	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.ProviderBlock())
-	w.write("websites.tfquery.hcl", guideFile(t, "adopt-query", "websites.tfquery.hcl"))
-	w.mustRun(0, "validate", "-query")
-
-	// The guide's commands, in order.
-	out := w.mustRun(0, "query")
-	if n := strings.Count(out, "list.analytics_website.site "); n != 150 || !strings.Contains(out, "adopt-149.example.com") {
-		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
-	}
-	env.ResetStats()
-	out = w.mustRun(0, "query", "-generate-config-out=generated.tf")
-	if n := strings.Count(out, "list.analytics_website.site "); n != 150 {
-		t.Errorf("the query listed %d websites, want 150:\n%s", n, out)
-	}
-	t.Logf("query of 150 websites: %v", env.Stats().ByRoute)
-	if s := env.Stats(); s.Total != 2 {
-		t.Errorf("the query of 150 websites cost %d requests, want 2 (list pages): %v", s.Total, s.ByRoute)
-	}
-	gen := w.read("generated.tf")
-	if n := regexp.MustCompile(`(?m)^import \{\n\s+to\s+= analytics_website\.site_\d+\n(?:.*\n)*?\s+identity = \{`).
-		FindAllStringIndex(gen, -1); len(n) != 150 {
-		t.Errorf("%d import blocks by identity, want 150:\n%.2000s", len(n), gen)
-	}
-	if m := regexp.MustCompile(`(?m)^\s*(exclude_params|password|password_wo|password_wo_version)\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
-		t.Errorf("the generated configuration sets a value the API never returns: %q", m)
-	}
-	if strings.Contains(gen, "someone-else") {
-		t.Error("another user's website was listed")
-	}
-	w.mustRun(0, "validate")
-	// Renamed before the first apply, as the guide allows: the resource
-	// block and the import block's to.
-	renamed := strings.NewReplacer(`resource "analytics_website" "site_0" {`, `resource "analytics_website" "oldest" {`,
-		"to       = analytics_website.site_0\n", "to       = analytics_website.oldest\n").Replace(gen)
-	if renamed == gen {
-		t.Fatalf("no analytics_website.site_0 to rename:\n%.1000s", gen)
-	}
-	gen = renamed
-	w.write("generated.tf", gen)
-	out = w.mustRun(0, "plan")
-	if !strings.Contains(out, "Plan: 150 to import, 0 to add, 0 to change, 0 to destroy") ||
-		!strings.Contains(out, "analytics_website.oldest: Preparing import") {
-		t.Fatalf("the plan does more than import:\n%s", out)
-	}
-
-	env.ResetStats()
-	out = w.mustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, "150 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Fatalf("the apply did more than import:\n%s", out)
-	}
-	// The account, a probe and the sweep's 2 pages: no request per website.
-	t.Logf("apply of 150 imports: %v", env.Stats().ByRoute)
-	if s := env.Stats(); writes(env) != 0 || s.Total > 4 {
-		t.Errorf("the apply cost %d requests (%d writes), want at most 4 and no write: %v", s.Total, writes(env), s.ByRoute)
-	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
-	checkUnchanged(t, env, seeded)
-
-	// A first change to the generated configuration: e-mail reports on for
-	// every website. Only that changes on the server.
-	changed := regexp.MustCompile(`(email_reports\s*=\s*)false`).ReplaceAllString(gen, "${1}true")
-	w.write("generated.tf", changed)
-	out = w.mustRun(0, "apply", "-auto-approve")
-	if !regexp.MustCompile(`0 added, \d+ changed, 0 destroyed`).MatchString(out) || changed == gen {
-		t.Fatalf("the change was not applied:\n%s", out)
-	}
-	checkKept(t, env, seeded)
-	for _, ws := range env.Websites() {
-		if ws.Owner == env.Key && (ws.Email == nil || *ws.Email != 1) {
-			t.Errorf("website %d (%s): e-mail reports %v after the change", ws.ID, ws.Domain, ws.Email)
-		}
-	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
-
-	// List results carry no private state; the import that follows
-	// remembered the owner: with another user's key, the plan fails naming
-	// both users and drops nothing.
-	w.write("main.tf", env.ProviderBlockAt(env.URL, guideOtherKey))
-	out, code := w.run("plan")
-	if code == 0 || !expectError(`Website Belongs to Another User.*created or imported by user #1`).MatchString(out) {
-		t.Errorf("another user's key: exit code %d:\n%.3000s", code, out)
-	}
-	checkKept(t, env, seeded)
-}
-
-// checkKept fails unless every website still holds the exclude_params and
-// the password it was seeded with (which the API never returns) and the
-// same excluded IPs (an update rewrites the list one per line).
-func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
-	t.Helper()
-	ips := func(s string) string {
-		f := strings.FieldsFunc(s, func(r rune) bool { return r == '\r' || r == '\n' })
-		slices.Sort(f)
-		return strings.Join(f, ",")
-	}
-	for _, w := range seeded {
-		got, ok := env.Website(w.ID)
-		switch {
-		case !ok:
-			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
-		case got.ExcludeParams != w.ExcludeParams || got.Password != w.Password || ips(got.ExcludeIPs) != ips(w.ExcludeIPs):
-			t.Errorf("website %d (%s) lost data: exclude_params %q (was %q), exclude_ips %q (was %q), password changed: %v",
-				w.ID, w.Domain, got.ExcludeParams, w.ExcludeParams, got.ExcludeIPs, w.ExcludeIPs, got.Password != w.Password)
-		}
-	}
 }
 
 // TestAccWebsiteList_limitCLI: the list block's limit bounds what terraform
 // query lists and the pages it reads; an empty list warns, naming whose
 // websites were listed; a server in maintenance is an error.
 func TestAccWebsiteList_limitCLI(t *testing.T) {
-	w := newCLIWorkdir(t)
-	w.skipBelowQuery()
+	w := acctest.NewWorkdir(t)
+	w.SkipBelowQuery()
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	for i := range 250 {
 		env.Seed(env.Key, emulator.Website{Domain: fmt.Sprintf("tf-acc-limit-%03d.example.com", i)})
 	}
-	w.write("main.tf", env.ProviderBlock())
+	w.Write("main.tf", env.ProviderBlock())
 	for _, c := range []struct {
 		limit, search string
 		want, reqs    int
@@ -284,7 +155,7 @@ func TestAccWebsiteList_limitCLI(t *testing.T) {
 		{"limit = 1000", "tf-acc-limit-", 250, 3},
 		{"limit = 1000", "tf-acc-limit-none", 0, 2}, // the list page and GET /account
 	} {
-		w.write("websites.tfquery.hcl", fmt.Sprintf(`
+		w.Write("websites.tfquery.hcl", fmt.Sprintf(`
 list "analytics_website" "limited" {
   provider = analytics
   %s
@@ -294,24 +165,24 @@ list "analytics_website" "limited" {
 }
 `, c.limit, c.search))
 		env.ResetStats()
-		out := w.mustRun(0, "query")
+		out := w.MustRun(0, "query")
 		if n := strings.Count(out, "list.analytics_website.limited "); n != c.want {
 			t.Errorf("%q: %d results, want %d", c.limit, n, c.want)
 		}
 		if s := env.Stats(); s.Total != c.reqs {
 			t.Errorf("%q: %d requests, want %d: %v", c.limit, s.Total, c.reqs, s.ByRoute)
 		}
-		if c.want == 0 && !expectError(`Warning: No Websites Found.*user #1 \(User 1, user1@example.test\) has no website that matches`).MatchString(out) {
+		if c.want == 0 && !acctest.ExpectError(`Warning: No Websites Found.*user #1 \(User 1, user1@example.test\) has no website that matches`).MatchString(out) {
 			t.Errorf("an empty list does not say whose websites were listed:\n%s", out)
 		}
 	}
 
 	// A server in maintenance: an error, not an empty list.
 	env.SetMaintenance(true)
-	w.write("main.tf", fmt.Sprintf("provider \"analytics\" {\n  base_url    = %q\n  api_key     = %q\n  max_retries = 0\n}\n", env.URL, env.Key))
-	out, code := w.run("query")
+	w.Write("main.tf", fmt.Sprintf("provider \"analytics\" {\n  base_url    = %q\n  api_key     = %q\n  max_retries = 0\n}\n", env.URL, env.Key))
+	out, code := w.Run("query")
 	if code == 0 || strings.Contains(out, "list.analytics_website.limited ") ||
-		!expectError(`Error: Analytics Server Unavailable.*Could not list the websites.*HTTP 503.*maintenance mode`).MatchString(out) {
+		!acctest.ExpectError(`Error: Analytics Server Unavailable.*Could not list the websites.*HTTP 503.*maintenance mode`).MatchString(out) {
 		t.Errorf("maintenance: exit code %d:\n%s", code, out)
 	}
 }

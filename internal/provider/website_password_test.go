@@ -268,7 +268,7 @@ func TestAccWebsite_passwordZeroUnknownAtPlan(t *testing.T) {
   privacy  = "password"
   password = terraform_data.password.output
 `, domain))),
-			ExpectError: expectError(`Invalid Password.*The password "0" is stored, but the server treats it as no password`),
+			ExpectError: acctest.ExpectError(`Invalid Password.*The password "0" is stored, but the server treats it as no password`),
 		},
 		{
 			PreConfig: func() {

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,13 +17,13 @@ import (
 // made in it loses nothing on the server.
 func TestAccWebsite_generatedConfig(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds exclude_params and passwords as the web interface stores them and counts the emulator's requests")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1),
 		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.1\r\n10.0.0.2\r\n"})
 	env.Seed(env.Key, emulator.Website{Domain: "gen-secret.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0),
 		ExcludeBots: ptr(0), ExcludeParams: "&"})
-	w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 import {
   to = analytics_website.public
   id = "%d"
@@ -37,17 +35,17 @@ import {
 `, public.ID))
 
 	env.ResetStats()
-	w.mustRun(0, "plan", "-generate-config-out=generated.tf")
-	gen := w.read("generated.tf")
+	w.MustRun(0, "plan", "-generate-config-out=generated.tf")
+	gen := w.Read("generated.tf")
 	if m := regexp.MustCompile(`(?m)^\s*exclude_params\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
 		t.Errorf("the generated configuration sets exclude_params, which the API never returns: %q\n%s", m, gen)
 	}
-	w.mustRun(0, "validate")
-	w.mustRun(0, "apply", "-auto-approve")
-	if n := writes(env); n != 0 {
+	w.MustRun(0, "validate")
+	w.MustRun(0, "apply", "-auto-approve")
+	if n := env.Writes(); n != 0 {
 		t.Errorf("adopting sent %d write requests: %v", n, env.Stats().ByRoute)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 
 	// A change in the generated configuration loses nothing.
 	changed := regexp.MustCompile(`(email_reports\s*=\s*)true`).ReplaceAllString(gen, "${1}false")
@@ -55,8 +53,8 @@ import {
 	if changed == gen {
 		t.Fatalf("the generated configuration does not have the expected attributes:\n%s", gen)
 	}
-	w.write("generated.tf", changed)
-	w.mustRun(0, "apply", "-auto-approve")
+	w.Write("generated.tf", changed)
+	w.MustRun(0, "apply", "-auto-approve")
 	for domain, want := range map[string][2]string{
 		"gen-public.example.com": {"utm_source\nfbclid", ""},
 		"gen-secret.example.com": {"&", "from-the-ui"},
@@ -69,7 +67,7 @@ import {
 	if got, _ := env.WebsiteByDomain("gen-public.example.com"); got.Email == nil || *got.Email != 0 {
 		t.Errorf("the change was not applied: email = %v", got.Email)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 }
 
 // TestAccWebsite_websiteLimitWarning: a plan that creates more websites than
@@ -77,17 +75,17 @@ import {
 // does not.
 func TestAccWebsite_websiteLimitWarning(t *testing.T) {
 	acctest.NeedsEmulator(t, "needs a user whose plan allows 3 websites")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, WebsiteLimit: 3}}}))
 	env.Seed(env.Key, emulator.Website{Domain: "existing.example.com"})
 	plan := func(n int) string {
-		w.write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+		w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 resource "analytics_website" "new" {
   count  = %d
   domain = "new-${count.index}.example.com"
 }
 `, n))
-		return w.mustRun(0, "plan")
+		return w.MustRun(0, "plan")
 	}
 	if out := plan(2); regexp.MustCompile(`Website Limit`).MatchString(out) {
 		t.Errorf("2 new websites for a limit of 3 with 1 existing: unexpected warning:\n%s", out)
@@ -96,147 +94,9 @@ resource "analytics_website" "new" {
 	if n := len(regexp.MustCompile(`Warning: Website Limit Would Be Exceeded`).FindAllString(out, -1)); n != 1 {
 		t.Errorf("3 new websites for a limit of 3 with 1 existing: %d warnings, want 1 (the third):\n%s", n, out)
 	}
-	if !expectError(`would make 4 websites, but the API key's user has 1 and its plan allows 3`).MatchString(out) {
+	if !acctest.ExpectError(`would make 4 websites, but the API key's user has 1 and its plan allows 3`).MatchString(out) {
 		t.Errorf("the warning does not give the numbers:\n%s", out)
 	}
-}
-
-// guideFile returns a file of an example of the adoption guide
-// (templates/guides/adopting-existing-websites.md.tmpl), as the guide shows
-// it.
-func guideFile(t *testing.T, example, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", example, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
-// guideOtherKey is the key of another user of the installation.
-const guideOtherKey = "GuideOtherUserKey0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJ"
-
-var guideUsers = emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}, {Key: guideOtherKey}}}
-
-// seedAccount fills the emulator with n websites of every kind that the web
-// interface makes (password privacy, exclusions the API never returns, CRLF
-// lists, NULL columns, an IPv4 address as domain) and one website of another
-// user, and returns the key user's websites.
-func seedAccount(env *acctest.Env, n int) []emulator.Website {
-	var out []emulator.Website
-	for i := range n {
-		w := emulator.Website{Domain: fmt.Sprintf("adopt-%03d.example.com", i)}
-		switch i % 6 {
-		case 1:
-			w.Privacy, w.Password, w.Email = ptr(2), "from-the-ui", ptr(1)
-		case 2:
-			w.Privacy, w.ExcludeParams, w.ExcludeIPs = ptr(1), "utm_source\nfbclid", "10.0.0.1\r\n10.0.0.0/8\r\n"
-		case 3:
-			w.Privacy, w.ExcludeBots, w.ExcludeParams = ptr(0), ptr(0), "&"
-		case 4:
-			w.Domain = fmt.Sprintf("192.0.2.%d", i)
-		case 5:
-			w.Privacy, w.Email, w.ExcludeBots = ptr(0), ptr(0), ptr(1)
-		}
-		out = append(out, env.Seed(env.Key, w))
-	}
-	env.Seed(guideOtherKey, emulator.Website{Domain: "someone-else.example.com"})
-	return out
-}
-
-// checkUnchanged fails unless every website still holds what it was seeded
-// with, including what the API never returns.
-func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
-	t.Helper()
-	now := map[int64]emulator.Website{}
-	for _, w := range env.Websites() {
-		now[w.ID] = w
-	}
-	for _, w := range seeded {
-		got, ok := now[w.ID]
-		switch {
-		case !ok:
-			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
-		case got.Domain != w.Domain || got.ExcludeParams != w.ExcludeParams || got.Password != w.Password ||
-			got.ExcludeIPs != w.ExcludeIPs:
-			t.Errorf("website %d changed: %+v, was %+v", w.ID, got, w)
-		}
-	}
-}
-
-// TestAccGuide_adoptAll runs the guide's one-plan adoption (data source,
-// for_each resource, for_each import blocks) on an account of 150 websites
-// made outside Terraform: the plan only imports, costs the list pages and
-// the key's account (no request per website), the apply writes nothing, the
-// next plan is empty, and a website created later in the web interface is
-// imported by the next plan.
-func TestAccGuide_adoptAll(t *testing.T) {
-	acctest.NeedsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
-	w := newCLIWorkdir(t)
-	env := acctest.New(t, acctest.Emulator(guideUsers))
-	seeded := seedAccount(env, 150)
-	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-all", "main.tf"))
-
-	env.ResetStats()
-	out := w.mustRun(0, "plan")
-	if !regexp.MustCompile(`Plan: 150 to import, 0 to add, 0 to change, 0 to destroy`).MatchString(out) {
-		t.Fatalf("the plan does more than import:\n%s", out)
-	}
-	// 2 list pages and GET /account; the imports and reads come from the
-	// data source's list.
-	t.Logf("plan of 150 imports: %v", env.Stats().ByRoute)
-	if s := env.Stats(); s.Total > 3 {
-		t.Errorf("the plan of 150 imports cost %d requests, want at most 3: %v", s.Total, s.ByRoute)
-	}
-	env.ResetStats()
-	w.mustRun(0, "apply", "-auto-approve")
-	if s := env.Stats(); writes(env) != 0 || s.Total > 3 {
-		t.Errorf("the apply cost %d requests (%d writes), want at most 3 and no write: %v", s.Total, writes(env), s.ByRoute)
-	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
-	checkUnchanged(t, env, seeded)
-
-	later := env.Seed(env.Key, emulator.Website{Domain: "later.example.com", ExcludeParams: "ref"})
-	out = w.mustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, "1 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("a website made later was not imported:\n%s", out)
-	}
-	checkUnchanged(t, env, append(seeded, later))
-	if strings.Contains(w.read("terraform.tfstate"), "someone-else") {
-		t.Error("another user's website was adopted")
-	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
-}
-
-// TestAccGuide_adoptGenerated runs the guide's one-block-per-website recipe:
-// import blocks written from the list data source, then
-// -generate-config-out.
-func TestAccGuide_adoptGenerated(t *testing.T) {
-	acctest.NeedsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
-	w := newCLIWorkdir(t)
-	env := acctest.New(t, acctest.Emulator(guideUsers))
-	seeded := seedAccount(env, 30)
-	w.write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-generated", "main.tf"))
-
-	w.mustRun(0, "apply", "-auto-approve")
-	imports := w.mustRun(0, "output", "-raw", "import_blocks")
-	if n := strings.Count(imports, "import {"); n != len(seeded) {
-		t.Fatalf("%d import blocks for %d websites:\n%s", n, len(seeded), imports)
-	}
-	w.write("imports.tf", imports)
-	w.mustRun(0, "plan", "-generate-config-out=generated.tf")
-	gen := w.read("generated.tf")
-	if m := regexp.MustCompile(`(?m)^\s*(exclude_params|password)\s*=\s*[^n\s].*$`).FindString(gen); m != "" {
-		t.Errorf("the generated configuration sets a value the API never returns: %q", m)
-	}
-	w.mustRun(0, "validate")
-	env.ResetStats()
-	out := w.mustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(seeded))) || writes(env) != 0 {
-		t.Errorf("the apply did more than import (%d writes):\n%s", writes(env), out)
-	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
-	checkUnchanged(t, env, seeded)
 }
 
 // TestAccImport_byDomainFromSweep imports 120 websites by domain with a
@@ -245,15 +105,15 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 // domain in the same plan is still "not found", with the usual hint.
 func TestAccImport_byDomainFromSweep(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 120 websites into the emulator's memory and counts its requests")
-	w := newCLIWorkdir(t)
-	env := acctest.New(t, acctest.Emulator(guideUsers))
+	w := acctest.NewWorkdir(t)
+	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
 	var domains []string
 	for i := range 120 {
 		d := fmt.Sprintf("by-domain-%03d.example.com", i)
 		env.Seed(env.Key, emulator.Website{Domain: d, Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "keep"})
 		domains = append(domains, fmt.Sprintf("%q", d))
 	}
-	env.Seed(guideOtherKey, emulator.Website{Domain: "theirs.example.com"})
+	env.Seed(acctest.KeyOther, emulator.Website{Domain: "theirs.example.com"})
 	config := func(domains []string) string {
 		return env.ProviderBlock() + fmt.Sprintf(`
 locals {
@@ -271,24 +131,24 @@ resource "analytics_website" "site" {
 `, strings.Join(domains, ", "))
 	}
 
-	w.write("main.tf", config(append(domains[:3:3], `"theirs.example.com"`)))
-	out, code := w.run("plan")
-	if code == 0 || !expectError(`Website Not Found.*No website with the domain "theirs.example.com" belongs to this API key's user`).MatchString(out) {
+	w.Write("main.tf", config(append(domains[:3:3], `"theirs.example.com"`)))
+	out, code := w.Run("plan")
+	if code == 0 || !acctest.ExpectError(`Website Not Found.*No website with the domain "theirs.example.com" belongs to this API key's user`).MatchString(out) {
 		t.Errorf("another user's domain: exit code %d:\n%s", code, out)
 	}
 
-	w.write("main.tf", config(domains))
+	w.Write("main.tf", config(domains))
 	env.ResetStats()
-	out = w.mustRun(0, "apply", "-auto-approve")
+	out = w.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, "120 imported, 0 added, 0 changed, 0 destroyed") {
 		t.Fatalf("the apply did more than import:\n%s", out)
 	}
 	// The apply's plan: the account and the sweep's 2 pages; applying
 	// imports reads and writes nothing.
-	if s := env.Stats(); s.Total > 3 || writes(env) != 0 {
+	if s := env.Stats(); s.Total > 3 || env.Writes() != 0 {
 		t.Errorf("adopting 120 websites by domain cost %d requests: %v", s.Total, s.ByRoute)
 	}
-	state := w.read("terraform.tfstate")
+	state := w.Read("terraform.tfstate")
 	for _, ws := range env.Websites() {
 		if ws.Domain != "theirs.example.com" && !strings.Contains(state, fmt.Sprintf(`"id": "%d"`, ws.ID)) {
 			t.Errorf("website %d (%s) is not in the state", ws.ID, ws.Domain)
@@ -297,5 +157,5 @@ resource "analytics_website" "site" {
 			t.Errorf("website %d lost its exclude_params: %q", ws.ID, ws.ExcludeParams)
 		}
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 }

@@ -46,7 +46,7 @@ type badInput struct {
 	// env sets ANALYTICS_BASE_URL / ANALYTICS_API_KEY for provider cases;
 	// unlisted ones are unset.
 	env map[string]string
-	// want is the error (expectError pattern: a space matches any white space).
+	// want is the error (acctest.ExpectError pattern: a space matches any white space).
 	want string
 	// attr is the attribute the error is attached to.
 	attr string
@@ -512,7 +512,7 @@ func checkCaseDiagnostics(t *testing.T, c badInput, diags []*tfprotov6.Diagnosti
 		}
 	}
 	all := strings.Join(text, "\n")
-	if !expectError(c.want).MatchString(all) {
+	if !acctest.ExpectError(c.want).MatchString(all) {
 		t.Errorf("the errors do not match %q:\n%s", c.want, all)
 	}
 	if !attrFound {
@@ -568,7 +568,7 @@ func TestAccBadInputCatalog(t *testing.T) {
 			PreConfig:   func() { setCaseEnv(t, c) },
 			Config:      c.hcl(env.ProviderBlock()),
 			PlanOnly:    true,
-			ExpectError: expectError(c.want),
+			ExpectError: acctest.ExpectError(c.want),
 		})
 	}
 	// Valid resource edge values plan cleanly, as a creation that is not

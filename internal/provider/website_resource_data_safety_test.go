@@ -134,7 +134,7 @@ resource "analytics_website" "b" {
 			// vanished websites first.
 			env.TestCase(t, resource.TestCase{AdditionalCLIOptions: &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}}, Steps: []resource.TestStep{
 				{Config: cfg(acctest.KeyOwner)},
-				{Config: cfg(acctest.KeyOther), Destroy: true, ExpectError: expectError(c.want)},
+				{Config: cfg(acctest.KeyOther), Destroy: true, ExpectError: acctest.ExpectError(c.want)},
 				// Without refresh, the plan is empty only if the state still
 				// holds both websites.
 				{
@@ -377,7 +377,7 @@ func TestAccWebsite_redirect(t *testing.T) {
 			PreConfig:   func() { redirect.Store(true) },
 			Config:      configAt(env, env.URL, acctest.KeyOwner),
 			PlanOnly:    true,
-			ExpectError: expectError(`Unexpected Answer at base_url.*redirect.*https://` + strings.ReplaceAll(host, ".", `\.`) + `.*base_url`),
+			ExpectError: acctest.ExpectError(`Unexpected Answer at base_url.*redirect.*https://` + strings.ReplaceAll(host, ".", `\.`) + `.*base_url`),
 		},
 		{PreConfig: func() { redirect.Store(false) }, Config: configAt(env, env.URL, acctest.KeyOwner), PlanOnly: true},
 	}...)
@@ -456,8 +456,8 @@ func configAt(env *acctest.Env, baseURL, key string) string {
 func keptSteps(t *testing.T, env *acctest.Env, cfg, want, importWant string) []resource.TestStep {
 	t.Helper()
 	return []resource.TestStep{
-		{Config: cfg, PlanOnly: true, ExpectError: expectError(want)},
-		{Config: cfg, Destroy: true, ExpectError: expectError(want)},
+		{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectError(want)},
+		{Config: cfg, Destroy: true, ExpectError: acctest.ExpectError(want)},
 		{ // an import block adopting a website of the test under another address
 			PreConfig: func() {
 				id := "1" // the emulator's first website, which the emulator's cases name
@@ -479,7 +479,7 @@ resource "analytics_website" "adopted" {
 }
 `, env.Domain("safe-b")),
 			PlanOnly:    true,
-			ExpectError: expectError(importWant),
+			ExpectError: acctest.ExpectError(importWant),
 		},
 	}
 }
@@ -567,7 +567,7 @@ func proxy404(next http.Handler) http.Handler {
 // exactly as it was.
 func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
 	acctest.NeedsEmulator(t, "puts a web server's HTML 404 and a redirect in front of the API (handlers around the emulator)")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	var redirect atomic.Bool
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})), acctest.Wrap(proxy404, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -578,9 +578,9 @@ func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
 			next.ServeHTTP(rw, r)
 		})
 	}))
-	w.write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
-	w.mustRun(0, "apply", "-auto-approve")
-	state := w.read("terraform.tfstate")
+	w.Write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
+	w.MustRun(0, "apply", "-auto-approve")
+	state := w.Read("terraform.tfstate")
 
 	for _, c := range []struct {
 		name, baseURL, key, want string
@@ -595,17 +595,17 @@ func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			redirect.Store(c.redirect)
 			defer redirect.Store(false)
-			w.write("main.tf", configAt(env, c.baseURL, c.key))
-			out := w.mustRun(1, "apply", "-refresh-only", "-auto-approve")
+			w.Write("main.tf", configAt(env, c.baseURL, c.key))
+			out := w.MustRun(1, "apply", "-refresh-only", "-auto-approve")
 			if !strings.Contains(strings.Join(strings.Fields(out), " "), c.want) {
 				t.Errorf("output lacks %q:\n%s", c.want, out)
 			}
-			if got := w.read("terraform.tfstate"); got != state {
+			if got := w.Read("terraform.tfstate"); got != state {
 				t.Errorf("the state changed:\n%s", got)
 			}
 		})
 	}
-	w.write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
-	w.mustRun(0, "plan", "-detailed-exitcode")
-	w.mustRun(0, "destroy", "-auto-approve")
+	w.Write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
+	w.MustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "destroy", "-auto-approve")
 }

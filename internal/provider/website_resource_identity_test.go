@@ -78,7 +78,7 @@ import {
 }
 `, domain), websiteHCL(fmt.Sprintf("domain = %q", domain))),
 			PlanOnly:    true,
-			ExpectError: expectError(`Invalid Import Identity.*numeric id, e.g. "12", got "` + regexp.QuoteMeta(domain) + `"`),
+			ExpectError: acctest.ExpectError(`Invalid Import Identity.*numeric id, e.g. "12", got "` + regexp.QuoteMeta(domain) + `"`),
 		}},
 	})
 }

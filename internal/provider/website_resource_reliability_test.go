@@ -271,7 +271,7 @@ func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
 			Config:      reliableConfig(env, "", websiteHCL(`domain = "taken.example.com"`)),
-			ExpectError: expectError(`Domain Already Exists .*already been taken.*import it`),
+			ExpectError: acctest.ExpectError(`Domain Already Exists .*already been taken.*import it`),
 		}},
 	})
 	if n := len(env.Websites()); n != 1 {
@@ -300,7 +300,7 @@ func TestAccWebsite_malformedAnswer(t *testing.T) {
 				// Whichever GET fails first (the website's or, where the
 				// state has no owner, the key's account), the error says
 				// what was expected and that it was retried.
-				ExpectError: expectError(`Unexpected Response From the Analytics API .*could not decode the response \(expected a JSON object.*\(after 2 attempts\)`),
+				ExpectError: acctest.ExpectError(`Unexpected Response From the Analytics API .*could not decode the response \(expected a JSON object.*\(after 2 attempts\)`),
 			},
 			{
 				PreConfig: func() {
@@ -330,7 +330,7 @@ func TestAccWebsite_retryPastDeadline(t *testing.T) {
     create = "20s"
   }
 `)),
-			ExpectError: expectError(`Timed Out Talking to the Analytics API .*the server asked to retry after 1m0s \(HTTP 429\), but waiting .* would end past the operation's deadline`),
+			ExpectError: acctest.ExpectError(`Timed Out Talking to the Analytics API .*the server asked to retry after 1m0s \(HTTP 429\), but waiting .* would end past the operation's deadline`),
 		}},
 	})
 	if d := time.Since(start); d > 15*time.Second {

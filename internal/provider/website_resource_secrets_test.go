@@ -561,7 +561,7 @@ func TestAccWebsite_passwordWriteOnlyNeedsTerraform111(t *testing.T) {
   password_wo_version = 1
 `, env.Domain("old-terraform")))),
 			PlanOnly:    true,
-			ExpectError: expectError(`WriteOnly Attribute Not Allowed.*password_wo.*only supported in Terraform 1.11 and later`),
+			ExpectError: acctest.ExpectError(`WriteOnly Attribute Not Allowed.*password_wo.*only supported in Terraform 1.11 and later`),
 		}},
 	})
 	if env.Emulator == nil { // requests are counted on the in-process emulator only

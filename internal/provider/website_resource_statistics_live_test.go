@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -31,91 +30,6 @@ import (
 // (behind NAT, a proxy or a load balancer) is not known to them, so no
 // exclude_ips entry can be known to match it.
 
-// accStatsEnv is an acctest.Env whose test drives the CLI itself, in a working
-// directory: terraform-plugin-testing does not show a plan's warnings.
-type accStatsEnv struct {
-	*acctest.Env
-	w *cliWorkdir
-}
-
-func newAccStatsEnv(t *testing.T) *accStatsEnv {
-	t.Helper()
-	env := acctest.New(t)
-	return &accStatsEnv{Env: env, w: newCLIWorkdir(t)}
-}
-
-// write sets the configuration: the provider block and hcl.
-func (s *accStatsEnv) write(hcl string) { s.w.write("main.tf", s.Config(hcl)) }
-
-func (s *accStatsEnv) apply(hcl string) {
-	s.write(hcl)
-	s.w.mustRun(0, "apply", "-auto-approve")
-}
-
-// destroy runs terraform destroy and checks through the API that no
-// website of the test is left.
-func (s *accStatsEnv) destroy(t *testing.T) {
-	t.Helper()
-	s.w.mustRun(0, "destroy", "-auto-approve")
-	if err := s.CheckDestroy(nil); err != nil {
-		t.Error(err)
-	}
-}
-
-// stateID is the id the state holds for the analytics_website called name.
-func (s *accStatsEnv) stateID(t *testing.T, name string) int64 {
-	t.Helper()
-	var st struct {
-		Resources []struct {
-			Type, Name string
-			Instances  []struct {
-				Attributes struct {
-					ID string `json:"id"`
-				} `json:"attributes"`
-			} `json:"instances"`
-		} `json:"resources"`
-	}
-	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range st.Resources {
-		if r.Type == "analytics_website" && r.Name == name && len(r.Instances) == 1 {
-			id, err := strconv.ParseInt(r.Instances[0].Attributes.ID, 10, 64)
-			if err != nil {
-				t.Fatalf("analytics_website.%s: id %q", name, r.Instances[0].Attributes.ID)
-			}
-			return id
-		}
-	}
-	t.Fatalf("the state has no analytics_website.%s", name)
-	return 0
-}
-
-// pageview records one pageview of domain's home page as a browser does
-// and returns the days (UTC, YYYY-MM-DD) the installation can have
-// recorded it on.
-func (s *accStatsEnv) pageview(t *testing.T, domain string) map[string]bool {
-	t.Helper()
-	before := time.Now()
-	if got := s.Hit(t, "https://"+domain+"/", acctest.BrowserUA); got != "200" {
-		t.Fatalf("pageview of %s: the tracking endpoint answered %q, want 200 (recorded); a 403 for a website that "+
-			"excludes nothing means that the account is over its pageview limit", domain, got)
-	}
-	return hitDays(before, time.Now())
-}
-
-// hitDays are the days a hit sent between from and to is recorded on, in
-// any time zone: their UTC days, the day before and the day after.
-func hitDays(from, to time.Time) map[string]bool {
-	days := map[string]bool{}
-	for _, at := range []time.Time{from, to} {
-		for _, d := range []int{-1, 0, 1} {
-			days[at.UTC().AddDate(0, 0, d).Format(time.DateOnly)] = true
-		}
-	}
-	return days
-}
-
 // pageviewDaysRE reads what a warning says of a website's pageviews
 // (pageviewDays in diagnostics_statistics.go): "1 day with pageviews, 2024-05-01" or
 // "3 days with pageviews, from 2024-05-01 to 2024-05-03".
@@ -141,17 +55,17 @@ func checkOneDay(t *testing.T, detail string, days map[string]bool) {
 // A website that got a pageview: a destroy and a replacement warn, naming
 // the day; a website without pageviews gets no warning.
 func TestAccWebsiteStatistics_pageviewWarns(t *testing.T) {
-	s := newAccStatsEnv(t)
+	s := acctest.NewCLIEnv(t)
 	domain, quiet, renamed := s.Domain("stats"), s.Domain("stats-quiet"), s.Domain("stats-renamed")
 	config := func(mainDomain string) string {
 		return websiteBlock("main", mainDomain, "") + websiteBlock("quiet", quiet, "")
 	}
-	s.apply(config(domain))
-	days := s.pageview(t, domain)
+	s.Apply(config(domain))
+	days := s.Pageview(t, domain)
 
 	// terraform destroy: both websites are checked, only the one with a
 	// pageview warns.
-	diags := s.w.planDiags("-destroy", "-refresh=false")
+	diags := s.W.PlanDiags("-destroy", "-refresh=false")
 	loss := withSummary(diags, lossDestroy)
 	if len(loss) != 1 || len(diags) != 1 || loss[0].Address != "analytics_website.main" ||
 		!strings.Contains(loss[0].Detail, strconv.Quote(domain)) {
@@ -160,8 +74,8 @@ func TestAccWebsiteStatistics_pageviewWarns(t *testing.T) {
 	checkOneDay(t, loss[0].Detail, days)
 
 	// A new domain replaces the website: the plan names the loss too.
-	s.write(config(renamed))
-	diags = s.w.planDiags("-refresh=false")
+	s.Write(config(renamed))
+	diags = s.W.PlanDiags("-refresh=false")
 	loss = withSummary(diags, lossReplace)
 	if len(loss) != 1 || len(diags) != 1 || loss[0].Address != "analytics_website.main" {
 		t.Fatalf("want one replacement warning on analytics_website.main, got %+v", diags)
@@ -173,27 +87,27 @@ func TestAccWebsiteStatistics_pageviewWarns(t *testing.T) {
 	}
 	checkOneDay(t, loss[0].Detail, days)
 
-	s.write(config(domain))
-	s.destroy(t)
+	s.Write(config(domain))
+	s.Destroy(t)
 }
 
 // skip_destroy = true: terraform destroy leaves the website and its
 // statistics on the server (the test's cleanup deletes it, as the sweepers
 // would).
 func TestAccWebsiteStatistics_skipDestroyKeepsStatistics(t *testing.T) {
-	s := newAccStatsEnv(t)
+	s := acctest.NewCLIEnv(t)
 	domain := s.Domain("stats-keep")
-	s.apply(websiteBlock("main", domain, "  skip_destroy = true\n"))
-	id := s.stateID(t, "main")
-	days := s.pageview(t, domain)
+	s.Apply(websiteBlock("main", domain, "  skip_destroy = true\n"))
+	id := s.StateID(t, "main")
+	days := s.Pageview(t, domain)
 
-	diags := s.w.planDiags("-destroy", "-refresh=false")
+	diags := s.W.PlanDiags("-destroy", "-refresh=false")
 	if kept := withSummary(diags, keptSummary); len(kept) != 1 || len(diags) != 1 || !strings.Contains(kept[0].Detail, domain) {
 		t.Fatalf("want one warning that the website is kept, got %+v", diags)
 	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
-	if strings.Contains(s.w.read("terraform.tfstate"), domain) {
-		t.Errorf("the destroyed website is still in the state:\n%s", s.w.read("terraform.tfstate"))
+	s.W.MustRun(0, "destroy", "-auto-approve")
+	if strings.Contains(s.W.Read("terraform.tfstate"), domain) {
+		t.Errorf("the destroyed website is still in the state:\n%s", s.W.Read("terraform.tfstate"))
 	}
 
 	w, err := s.FindWebsite(s.Key, domain)
@@ -219,10 +133,10 @@ func TestAccWebsiteStatistics_skipDestroyKeepsStatistics(t *testing.T) {
 // is not recorded (exclude_bots), and the page is recorded without the
 // excluded parameters (exclude_params).
 func TestAccWebsiteStatistics_trackingAppliesConfig(t *testing.T) {
-	s := newAccStatsEnv(t)
+	s := acctest.NewCLIEnv(t)
 	domain := s.Domain("stats-track")
-	s.apply(websiteBlock("main", domain, "  exclude_bots   = true\n  exclude_params = [\"utm_source\", \"fbclid\"]\n"))
-	id := s.stateID(t, "main")
+	s.Apply(websiteBlock("main", domain, "  exclude_bots   = true\n  exclude_params = [\"utm_source\", \"fbclid\"]\n"))
+	id := s.StateID(t, "main")
 
 	before := time.Now()
 	for _, tc := range []struct{ page, ua, want string }{
@@ -233,7 +147,7 @@ func TestAccWebsiteStatistics_trackingAppliesConfig(t *testing.T) {
 			t.Errorf("tracking %s (%s): %q, want %q", tc.page, tc.ua, got, tc.want)
 		}
 	}
-	days := sortedKeys(hitDays(before, time.Now()))
+	days := sortedKeys(acctest.HitDays(before, time.Now()))
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -244,5 +158,5 @@ func TestAccWebsiteStatistics_trackingAppliesConfig(t *testing.T) {
 	if got := fmt.Sprint(page.Rows); got != "[{/landing?keep=1 1}]" {
 		t.Errorf("recorded pages %s, want [{/landing?keep=1 1}] (the excluded parameters gone, the bot not recorded)", got)
 	}
-	s.destroy(t)
+	s.Destroy(t)
 }

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -18,7 +17,7 @@ import (
 // What a destroy or a replacement deletes, on the in-process emulator with
 // a clock of the tests' own: the tests make statistics the way a browser
 // does, through the tracking endpoint, and read the plan's warnings from
-// `plan -json` (planDiags, below). website_resource_statistics_live_test.go
+// `plan -json` (acctest.Workdir.PlanDiags). website_resource_statistics_live_test.go
 // has those that run on an installation too.
 
 const statsRoute = "GET /api/v1/stats/{id}"
@@ -36,7 +35,7 @@ func statsClock(opts *emulator.Options) *testclock.Clock {
 // statsEnv is an emulator with a statsClock and a CLI working directory.
 type statsEnv struct {
 	*acctest.Env
-	w     *cliWorkdir
+	W     *acctest.Workdir
 	clock *testclock.Clock
 }
 
@@ -56,9 +55,9 @@ func (s *statsEnv) setDay(t *testing.T, day string) {
 
 func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	t.Helper()
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	clock := statsClock(&opts)
-	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts)), w: w, clock: clock}
+	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts)), W: w, clock: clock}
 }
 
 // pageviews records one pageview of each domain on each day (in order).
@@ -76,8 +75,8 @@ func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 
 func (s *statsEnv) apply(t *testing.T, hcl string) {
 	t.Helper()
-	s.w.write("main.tf", s.Config(hcl))
-	s.w.mustRun(0, "apply", "-auto-approve")
+	s.W.Write("main.tf", s.Config(hcl))
+	s.W.MustRun(0, "apply", "-auto-approve")
 }
 
 func (s *statsEnv) statsRequests() int { return s.Stats().ByRoute[statsRoute] }
@@ -90,7 +89,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// A plan that destroys nothing asks for no statistics.
 	s.ResetStats()
-	if diags := s.w.planDiags(); len(diags) != 0 {
+	if diags := s.W.PlanDiags(); len(diags) != 0 {
 		t.Errorf("a plan without change warned: %+v", diags)
 	}
 	if n := s.statsRequests(); n != 0 {
@@ -98,9 +97,9 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	}
 
 	// A new domain replaces the website: the plan names the loss.
-	s.w.write("main.tf", s.Config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
+	s.W.Write("main.tf", s.Config(websiteBlock("main", "tf-acc-stats-2.example.com", "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
-	diags := s.w.planDiags()
+	diags := s.W.PlanDiags()
 	loss := withSummary(diags, lossReplace)
 	if len(loss) != 1 || len(diags) != 1 {
 		t.Fatalf("want one replacement warning, got %+v", diags)
@@ -121,9 +120,9 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// terraform destroy: a warning for the website with statistics only,
 	// though the quiet one is checked too.
-	s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
+	s.W.Write("main.tf", s.Config(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, "")))
 	s.ResetStats()
-	diags = s.w.planDiags("-destroy")
+	diags = s.W.PlanDiags("-destroy")
 	loss = withSummary(diags, lossDestroy)
 	if len(loss) != 1 || len(diags) != 1 || !strings.Contains(loss[0].Detail, "3 days with pageviews, from 2024-01-05 to 2024-02-01") ||
 		loss[0].Address != "analytics_website.main" {
@@ -135,15 +134,15 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 
 	// A removed resource is destroyed too; a website without statistics
 	// gets no warning.
-	s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")))
-	if diags := s.w.planDiags(); len(diags) != 0 {
+	s.W.Write("main.tf", s.Config(websiteBlock("main", domain, "")))
+	if diags := s.W.PlanDiags(); len(diags) != 0 {
 		t.Errorf("removing the website without statistics warned: %+v", diags)
 	}
-	s.w.write("main.tf", s.Config(websiteBlock("quiet", quiet, "")))
-	if loss := withSummary(s.w.planDiags(), lossDestroy); len(loss) != 1 || !strings.Contains(loss[0].Detail, domain) {
+	s.W.Write("main.tf", s.Config(websiteBlock("quiet", quiet, "")))
+	if loss := withSummary(s.W.PlanDiags(), lossDestroy); len(loss) != 1 || !strings.Contains(loss[0].Detail, domain) {
 		t.Errorf("removing the website with statistics: %+v", loss)
 	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 // TestAccWebsiteStatistics_manyDays: a website with more days than one
@@ -159,14 +158,14 @@ func TestAccWebsiteStatistics_manyDays(t *testing.T) {
 	}
 	s.pageviews(t, []string{domain}, days...)
 	s.ResetStats()
-	loss := withSummary(s.w.planDiags("-destroy"), lossDestroy)
+	loss := withSummary(s.W.PlanDiags("-destroy"), lossDestroy)
 	if len(loss) != 1 || !strings.Contains(loss[0].Detail, "130 days with pageviews, from 2023-11-01 to 2024-03-09") {
 		t.Fatalf("want the 130 days named, got %+v", loss)
 	}
 	if n := s.statsRequests(); n != 2 {
 		t.Errorf("%d statistics requests, want 2", n)
 	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 func TestAccWebsiteStatistics_budget(t *testing.T) {
@@ -179,7 +178,7 @@ func TestAccWebsiteStatistics_budget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.w.write("terraform.tfvars.json", string(vars))
+	s.W.Write("terraform.tfvars.json", string(vars))
 	s.apply(t, `
 variable "domains" {
   type = set(string)
@@ -192,7 +191,7 @@ resource "analytics_website" "many" {
 	s.pageviews(t, domains, "2024-05-01")
 
 	s.ResetStats()
-	diags := s.w.planDiags("-destroy")
+	diags := s.W.PlanDiags("-destroy")
 	if n := s.statsRequests(); n > maxStatisticsRequests {
 		t.Errorf("%d statistics requests, want at most %d", n, maxStatisticsRequests)
 	}
@@ -210,7 +209,7 @@ resource "analytics_website" "many" {
 		t.Errorf("%d websites named and %d counted as not checked, want %d and %d", len(loss), unchecked,
 			maxStatisticsRequests, len(domains)-maxStatisticsRequests)
 	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
@@ -236,13 +235,13 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 			s.apply(t, websiteBlock("main", domain, ""))
 			s.pageviews(t, []string{domain}, "2024-03-01")
 			if tc.key != "" {
-				s.w.write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
+				s.W.Write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
 			}
 			if err := s.SetFaults(tc.faults); err != nil {
 				t.Fatal(err)
 			}
 			// Without refresh, the statistics are the plan's only requests.
-			diags := s.w.planDiags("-destroy", "-refresh=false")
+			diags := s.W.PlanDiags("-destroy", "-refresh=false")
 			warn := withSummary(diags, notChecked)
 			if len(warn) != 1 || !strings.Contains(warn[0].Detail, domain) || !strings.Contains(warn[0].Detail, tc.reason) {
 				t.Fatalf("want one warning that the statistics could not be checked (%s), got %+v", tc.reason, diags)
@@ -250,8 +249,8 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 			if err := s.SetFaults(nil); err != nil {
 				t.Fatal(err)
 			}
-			s.w.write("main.tf", s.Config(websiteBlock("main", domain, "")))
-			s.w.mustRun(0, "destroy", "-auto-approve")
+			s.W.Write("main.tf", s.Config(websiteBlock("main", domain, "")))
+			s.W.MustRun(0, "destroy", "-auto-approve")
 		})
 	}
 }
@@ -266,7 +265,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	// Setting skip_destroy alone sends nothing to the server.
 	s.ResetStats()
 	s.apply(t, websiteBlock("main", old, keep))
-	if n := writes(s.Env); n != 0 {
+	if n := s.Writes(); n != 0 {
 		t.Errorf("setting skip_destroy sent %d write requests", n)
 	}
 	oldSite, _ := s.WebsiteByDomain(old)
@@ -274,16 +273,16 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 
 	// A new domain: the plan says the old website is kept, with no
 	// statistics request; the apply creates the new one beside it.
-	s.w.write("main.tf", s.Config(websiteBlock("main", renamed, keep)))
+	s.W.Write("main.tf", s.Config(websiteBlock("main", renamed, keep)))
 	s.ResetStats()
-	diags := s.w.planDiags()
+	diags := s.W.PlanDiags()
 	if kept := withSummary(diags, keptSummary); len(kept) != 1 || len(diags) != 1 || !strings.Contains(kept[0].Detail, old) {
 		t.Fatalf("want one warning that the website is kept, got %+v", diags)
 	}
 	if n := s.statsRequests(); n != 0 {
 		t.Errorf("%d statistics requests for a website that is kept", n)
 	}
-	s.w.mustRun(0, "apply", "-auto-approve")
+	s.W.MustRun(0, "apply", "-auto-approve")
 	if w, ok := s.Website(oldSite.ID); !ok || w.Domain != old {
 		t.Fatalf("the old website is gone from the server")
 	}
@@ -294,18 +293,18 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	if !ok {
 		t.Fatal("the new website was not created")
 	}
-	if st := s.w.read("terraform.tfstate"); strings.Contains(st, old) || !strings.Contains(st, renamed) {
+	if st := s.W.Read("terraform.tfstate"); strings.Contains(st, old) || !strings.Contains(st, renamed) {
 		t.Errorf("the state should hold the new website only:\n%s", st)
 	}
 
 	// A destroy leaves the server untouched.
 	s.pageviews(t, []string{renamed}, "2024-06-03")
 	s.ResetStats()
-	if kept := withSummary(s.w.planDiags("-destroy"), keptSummary); len(kept) != 1 {
+	if kept := withSummary(s.W.PlanDiags("-destroy"), keptSummary); len(kept) != 1 {
 		t.Errorf("destroy plan: want the website kept, got %+v", kept)
 	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
-	if n := writes(s.Env); n != 0 || s.statsRequests() != 0 {
+	s.W.MustRun(0, "destroy", "-auto-approve")
+	if n := s.Writes(); n != 0 || s.statsRequests() != 0 {
 		t.Errorf("the destroy sent %d write and %d statistics requests: %v", n, s.statsRequests(), s.Stats().ByRoute)
 	}
 	for _, id := range []int64{oldSite.ID, newSite.ID} {
@@ -313,7 +312,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 			t.Errorf("website %d or its statistics left the server", id)
 		}
 	}
-	if st := s.w.read("terraform.tfstate"); strings.Contains(st, renamed) {
+	if st := s.W.Read("terraform.tfstate"); strings.Contains(st, renamed) {
 		t.Errorf("the destroyed website is still in the state:\n%s", st)
 	}
 	// Tidy up the emulator by hand, as a user would in the web interface.
@@ -357,7 +356,7 @@ func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	if got := s.Statistics(ipSite.ID); len(got) != 0 {
 		t.Errorf("an excluded address was recorded: %+v", got)
 	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 // The warnings of a plan, as the tests that drive the CLI themselves read
@@ -376,37 +375,8 @@ const (
 	keptSummary = "Website Will Be Kept on the Server"
 )
 
-// planDiag is a diagnostic of `plan -json`.
-type planDiag struct {
-	Severity string `json:"severity"`
-	Summary  string `json:"summary"`
-	Detail   string `json:"detail"`
-	Address  string `json:"address"`
-}
-
-// planDiags runs `plan -json args...`, wants exit code 0 and returns its
-// diagnostics but the CLI's own about dev_overrides.
-func (w *cliWorkdir) planDiags(args ...string) []planDiag {
-	w.t.Helper()
-	out := w.mustRun(0, append([]string{"plan", "-json"}, args...)...)
-	var diags []planDiag
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var line struct {
-			Type       string    `json:"type"`
-			Diagnostic *planDiag `json:"diagnostic"`
-		}
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic != nil &&
-			!strings.HasPrefix(line.Diagnostic.Summary, "Provider development overrides") { // the tests' dev_overrides
-			diags = append(diags, *line.Diagnostic)
-		}
-	}
-	return diags
-}
-
-func withSummary(diags []planDiag, summary string) []planDiag {
-	var out []planDiag
+func withSummary(diags []acctest.PlanDiag, summary string) []acctest.PlanDiag {
+	var out []acctest.PlanDiag
 	for _, d := range diags {
 		if d.Summary == summary {
 			out = append(out, d)

@@ -314,7 +314,7 @@ func testUpdateOfDeletedWebsite(t *testing.T, legacyUpdateNotFound bool) {
 			{
 				PreConfig:   func() { armed.Store(true) },
 				Config:      env.Config(websiteHCL("domain = \"gone.example.com\"\nemail_reports = true")),
-				ExpectError: expectError(`Website Deleted Outside Terraform.*was deleted outside Terraform.*created anew`),
+				ExpectError: acctest.ExpectError(`Website Deleted Outside Terraform.*was deleted outside Terraform.*created anew`),
 			},
 			{
 				Config: env.Config(websiteHCL("domain = \"gone.example.com\"\nemail_reports = true")),
@@ -337,7 +337,7 @@ func TestAccWebsite_serverErrors(t *testing.T) {
 	step := func(key, domain, want string) resource.TestStep {
 		return resource.TestStep{
 			Config:      env.ProviderBlockAt(env.URL, key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
-			ExpectError: expectError(want),
+			ExpectError: acctest.ExpectError(want),
 		}
 	}
 	env.Test(t,
@@ -366,7 +366,7 @@ func TestAccWebsite_planErrors(t *testing.T) {
 	step := func(key, domain, want string) resource.TestStep {
 		return resource.TestStep{
 			Config:      env.ProviderBlockAt(env.URL, key) + websiteHCL(fmt.Sprintf("domain = %q", domain)),
-			ExpectError: expectError(want),
+			ExpectError: acctest.ExpectError(want),
 		}
 	}
 	resource.Test(t, resource.TestCase{

@@ -12,12 +12,6 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// writes counts the requests that change something on the server.
-func writes(env *acctest.Env) int {
-	s := env.Stats()
-	return s.ByMethod["POST"] + s.ByMethod["PUT"] + s.ByMethod["PATCH"] + s.ByMethod["DELETE"]
-}
-
 // TestAccWebsite_upgradeFrom010 starts from the state that provider 0.1.0
 // wrote for testdata/upgrade-0.1.0/websites.tf (schema version 0: an unset
 // exclude_params stored as an empty set), against a server on which
@@ -27,7 +21,7 @@ func writes(env *acctest.Env) int {
 // empty the state, although 0.1.0 remembered no owner.
 func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	acctest.NeedsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
-	w := newCLIWorkdir(t)
+	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
 	env.Seed(acctest.KeyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1), Password: "s3cret-pass"})
 	env.Seed(acctest.KeyOwner, emulator.Website{ID: 2, Domain: "managed.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
@@ -39,8 +33,8 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := strings.ReplaceAll(string(data), "registry.terraform.io", w.registryHost())
-	w.write("terraform.tfstate", state)
+	state := strings.ReplaceAll(string(data), "registry.terraform.io", w.RegistryHost())
+	w.Write("terraform.tfstate", state)
 	websites, err := os.ReadFile(filepath.Join("testdata", "upgrade-0.1.0", "websites.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -49,28 +43,28 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 
 	// Another user's key: every website reads as "not found", and 0.1.0
 	// remembered no owner; the state must be kept.
-	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOther)+config)
-	out := w.mustRun(1, "apply", "-refresh-only", "-auto-approve")
+	w.Write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOther)+config)
+	out := w.MustRun(1, "apply", "-refresh-only", "-auto-approve")
 	if !strings.Contains(out, "Every Managed Website Vanished") {
 		t.Errorf("refresh with another user's key: want the vanished-websites error, got:\n%s", out)
 	}
-	if got := w.read("terraform.tfstate"); got != state {
+	if got := w.Read("terraform.tfstate"); got != state {
 		t.Errorf("refresh with another user's key changed the state:\n%s", got)
 	}
 
 	// The right key: no change planned, nothing written.
-	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+config)
+	w.Write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+config)
 	env.ResetStats()
-	w.mustRun(0, "plan", "-detailed-exitcode")
-	if n := writes(env); n != 0 {
+	w.MustRun(0, "plan", "-detailed-exitcode")
+	if n := env.Writes(); n != 0 {
 		t.Errorf("planning after the upgrade sent %d write requests: %v", n, env.Stats().ByRoute)
 	}
 
 	// An unrelated change keeps the exclusions made in the web interface,
 	// and those Terraform set.
-	w.write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+strings.Replace(config,
+	w.Write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+strings.Replace(config,
 		`domain = "plain.example"`, "domain        = \"plain.example\"\n  email_reports = true", 1))
-	w.mustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "apply", "-auto-approve")
 	for id, want := range map[int64]string{2: "utm_source\nfbclid", 3: "ref\nutm_campaign"} {
 		got, _ := env.Website(id)
 		if got.ExcludeParams != want {
@@ -83,7 +77,7 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	if got, _ := env.Website(1); got.Password != "s3cret-pass" {
 		t.Error("the password of secret.example changed")
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode")
+	w.MustRun(0, "plan", "-detailed-exitcode")
 }
 
 // TestAccWebsite_upgradeFromSchemaV1: a state written before skip_destroy
@@ -102,7 +96,7 @@ func testUpgradeFromSchema(t *testing.T, version int) {
 	s.apply(t, websiteBlock("main", domain, ""))
 
 	var st map[string]any
-	if err := json.Unmarshal([]byte(s.w.read("terraform.tfstate")), &st); err != nil {
+	if err := json.Unmarshal([]byte(s.W.Read("terraform.tfstate")), &st); err != nil {
 		t.Fatal(err)
 	}
 	found := false
@@ -128,17 +122,17 @@ func testUpgradeFromSchema(t *testing.T, version int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.w.write("terraform.tfstate", string(raw))
+	s.W.Write("terraform.tfstate", string(raw))
 	s.ResetStats()
-	s.w.mustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
-	s.w.mustRun(0, "plan", "-detailed-exitcode")
-	s.w.mustRun(0, "apply", "-auto-approve")
-	if n := writes(s.Env); n != 0 {
+	s.W.MustRun(0, "plan", "-detailed-exitcode", "-refresh=false")
+	s.W.MustRun(0, "plan", "-detailed-exitcode")
+	s.W.MustRun(0, "apply", "-auto-approve")
+	if n := s.Writes(); n != 0 {
 		t.Errorf("the upgrade sent %d write requests", n)
 	}
-	if st := s.w.read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
+	if st := s.W.Read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
 		!strings.Contains(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) {
 		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code:\n%s", st)
 	}
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }

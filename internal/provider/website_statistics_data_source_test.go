@@ -104,7 +104,7 @@ func TestAccWebsiteStatisticsDataSource_pageviews(t *testing.T) {
 			t.Fatalf("pageview of %s%s: the tracking endpoint answered %q, want 200", tracked.Domain, page, got)
 		}
 	}
-	days := hitDays(before, time.Now())
+	days := acctest.HitDays(before, time.Now())
 	sorted := sortedKeys(days)
 	from, to := sorted[0], sorted[len(sorted)-1]
 	n := int64(len(sorted))
@@ -163,11 +163,11 @@ func TestAccWebsiteStatisticsDataSource_pageviews(t *testing.T) {
 		},
 		resource.TestStep{
 			Config:      env.Config(statsData("x", map[string]any{"website_id": "999999999"})),
-			ExpectError: expectError(`Website Not Found.*website_id = "999999999".*No website with id 999999999 belongs to this API key's user`),
+			ExpectError: acctest.ExpectError(`Website Not Found.*website_id = "999999999".*No website with id 999999999 belongs to this API key's user`),
 		},
 		resource.TestStep{
 			Config:      env.Config(statsData("x", map[string]any{"domain": env.Domain("wss-missing")})),
-			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + env.Domain("wss-missing") + `"`),
+			ExpectError: acctest.ExpectError(`Website Not Found.*No website with the exact domain\s+"` + env.Domain("wss-missing") + `"`),
 		},
 		last,
 	)
@@ -183,11 +183,11 @@ func TestAccWebsiteStatisticsDataSource_otherUsersWebsite(t *testing.T) {
 	env.Test(t,
 		resource.TestStep{
 			Config:      env.Config(statsData("x", map[string]any{"website_id": strconv.FormatInt(theirs.ID, 10)})),
-			ExpectError: expectError(fmt.Sprintf(`Website Not Found.*No website with id %d belongs to this API key's user`, theirs.ID)),
+			ExpectError: acctest.ExpectError(fmt.Sprintf(`Website Not Found.*No website with id %d belongs to this API key's user`, theirs.ID)),
 		},
 		resource.TestStep{
 			Config:      env.Config(statsData("x", map[string]any{"domain": theirs.Domain})),
-			ExpectError: expectError(`Website Not Found.*No website with the exact domain\s+"` + theirs.Domain + `"`),
+			ExpectError: acctest.ExpectError(`Website Not Found.*No website with the exact domain\s+"` + theirs.Domain + `"`),
 		},
 		resource.TestStep{ // the same key reads its own website
 			Config: env.Config(statsData("x", map[string]any{"website_id": strconv.FormatInt(mine.ID, 10), "days": 1})),
@@ -217,47 +217,24 @@ check %[1]q {
 `, name, selector)
 }
 
-// skipUnlessInWindow skips t unless the pageviews of website id were
-// recorded yesterday or today in UTC, the window of `days = 2`, and
-// returns today (UTC). The installation records them on its own date: one
-// east of UTC may already be a day ahead. The in-process emulator is on UTC.
-func (s *accStatsEnv) skipUnlessInWindow(t *testing.T, id int64) time.Time {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sum, err := s.API(s.Key).SummarizePageviews(ctx, id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	today := time.Now().UTC()
-	if sum.Days == 0 {
-		t.Fatalf("website %d has no pageviews", id)
-	}
-	if sum.First != today.Format(time.DateOnly) && sum.First != today.AddDate(0, 0, -1).Format(time.DateOnly) {
-		t.Skipf("the installation recorded the pageview on %s, after today in UTC (%s): no window of days ending "+
-			"today in UTC holds it yet; run again later in the installation's day", sum.First, today.Format(time.DateOnly))
-	}
-	return today
-}
-
 // TestAccWebsiteStatisticsDataSource_checkBlock: the guide's check passes
 // (no warning) on a website that recorded a pageview and warns on one that
 // did not; the plan costs two statistics requests per website, and one
 // search for the one given by domain.
 func TestAccWebsiteStatisticsDataSource_checkBlock(t *testing.T) {
-	s := newAccStatsEnv(t)
+	s := acctest.NewCLIEnv(t)
 	tracked := s.SeedViaAPI(t, s.Key, client.WebsiteInput{Domain: s.Domain("wss-check"), ExcludeBots: true})
 	untracked := s.SeedViaAPI(t, s.Key, client.WebsiteInput{Domain: s.Domain("wss-check-none"), ExcludeBots: true})
-	s.pageview(t, tracked.Domain)
+	s.Pageview(t, tracked.Domain)
 
-	today := s.skipUnlessInWindow(t, tracked.ID)
+	today := s.SkipUnlessInWindow(t, tracked.ID)
 
-	s.write(checkBlock("tracked", fmt.Sprintf("domain = %q", tracked.Domain)) +
+	s.Write(checkBlock("tracked", fmt.Sprintf("domain = %q", tracked.Domain)) +
 		checkBlock("untracked", fmt.Sprintf("website_id = %q", strconv.FormatInt(untracked.ID, 10))))
 	if s.Emulator != nil {
 		s.ResetStats()
 	}
-	diags := s.w.planDiags()
+	diags := s.W.PlanDiags()
 	if len(diags) != 1 || diags[0].Severity != "warning" ||
 		!strings.Contains(diags[0].Detail, fmt.Sprintf("No pageview recorded for %d since %s", untracked.ID,
 			today.AddDate(0, 0, -1).Format(time.DateOnly))) {
@@ -369,9 +346,9 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 		{"365 days and a dimension", map[string]any{"website_id": yearID, "from": "2023-01-01", "to": "2024-12-31", "dimension": "page"}, 9, 0},
 		{"no data in the window", map[string]any{"website_id": yearID, "days": 7}, 2, 0},
 	} {
-		s.w.write("main.tf", s.Config(statsData("x", tc.attrs), `output "pageviews" { value = data.analytics_website_statistics.x.pageviews }`))
+		s.W.Write("main.tf", s.Config(statsData("x", tc.attrs), `output "pageviews" { value = data.analytics_website_statistics.x.pageviews }`))
 		s.ResetStats()
-		s.w.mustRun(0, "plan")
+		s.W.MustRun(0, "plan")
 		if st := s.Stats(); st.ByRoute[statsRoute] != tc.stats || st.ByRoute["GET /api/v1/websites"] != tc.search || st.Total != tc.stats+tc.search {
 			t.Errorf("%s: the plan sent %v, want %d statistics requests and %d searches", tc.name, st.ByRoute, tc.stats, tc.search)
 		}
@@ -387,8 +364,8 @@ func TestAccWebsiteStatisticsDataSource_noStatisticsEndpoint(t *testing.T) {
 	w := env.Seed(env.Key, emulator.Website{Domain: "tf-acc-wss-old.example.com"})
 
 	// In a check block, as the guide shows it, the error is a warning.
-	s.w.write("main.tf", s.Config(checkBlock("old", fmt.Sprintf("website_id = %q", strconv.FormatInt(w.ID, 10)))))
-	diags := s.w.planDiags()
+	s.W.Write("main.tf", s.Config(checkBlock("old", fmt.Sprintf("website_id = %q", strconv.FormatInt(w.ID, 10)))))
+	diags := s.W.PlanDiags()
 	if len(diags) != 1 || diags[0].Severity != "warning" || diags[0].Summary != "Statistics Not Supported by the Server" ||
 		!strings.Contains(diags[0].Detail, fmt.Sprintf("Could not read the statistics of the website (id %d): the API at", w.ID)) {
 		t.Errorf("a check on a build without the statistics API: want one warning that says so, got %+v", diags)
@@ -400,12 +377,12 @@ func TestAccWebsiteStatisticsDataSource_noStatisticsEndpoint(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: env.Config(statsData("x", map[string]any{"domain": w.Domain})),
-				ExpectError: expectError(fmt.Sprintf(`Statistics Not Supported by the Server.*the website\s+"%s"\s+\(id %d\).*`+
+				ExpectError: acctest.ExpectError(fmt.Sprintf(`Statistics Not Supported by the Server.*the website\s+"%s"\s+\(id %d\).*`+
 					`GET\s+/api/v1/stats/%d.*no\s+statistics\s+API.*Upgrade the installation`, w.Domain, w.ID, w.ID)),
 			},
 			{
 				Config:      env.Config(statsData("x", map[string]any{"website_id": strconv.FormatInt(w.ID+1, 10)})),
-				ExpectError: expectError(fmt.Sprintf(`Website Not Found.*No website with id %d`, w.ID+1)),
+				ExpectError: acctest.ExpectError(fmt.Sprintf(`Website Not Found.*No website with id %d`, w.ID+1)),
 			},
 		},
 	})

@@ -32,21 +32,21 @@ import (
 // Actions need Terraform 1.14 (before_destroy triggers 1.16); the tests
 // skip on older releases and on OpenTofu, which has no actions.
 
-// needsCLI skips t unless the CLI is Terraform at min or later.
-func (w *cliWorkdir) needsCLI(t *testing.T, minVersion *version.Version, what string) {
+// needsCLI skips t unless the CLI of w is Terraform at min or later.
+func needsCLI(t *testing.T, w *acctest.Workdir, minVersion *version.Version, what string) {
 	t.Helper()
-	if w.isOpenTofu() {
+	if w.IsOpenTofu() {
 		t.Skipf("OpenTofu has no %s", what)
 	}
-	out, err := exec.Command(w.cli, "version", "-json").Output()
+	out, err := exec.Command(w.CLI, "version", "-json").Output()
 	if err != nil {
-		t.Fatalf("%s version -json: %v", w.cli, err)
+		t.Fatalf("%s version -json: %v", w.CLI, err)
 	}
 	var v struct {
 		Version string `json:"terraform_version"`
 	}
 	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", w.cli, err, out)
+		t.Fatalf("%s version -json: %v\n%s", w.CLI, err, out)
 	}
 	tv, err := version.NewVersion(v.Version)
 	if err != nil {
@@ -67,7 +67,7 @@ var version1_16_0 = version.Must(version.NewVersion("1.16.0"))
 func newExportEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	t.Helper()
 	s := newStatsEnv(t, opts)
-	s.w.needsCLI(t, tfversion.Version1_14_0, "actions")
+	needsCLI(t, s.W, tfversion.Version1_14_0, "actions")
 	return s
 }
 
@@ -185,10 +185,10 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	for _, format := range exportFormats {
 		t.Run(format, func(t *testing.T) {
 			out := filepath.Join(dir, format)
-			s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
+			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    website_id = analytics_website.main.id\n    directory  = %q\n    format     = %q\n", out, format))))
 			s.ResetStats()
-			log := s.w.mustRun(0, "apply", "-auto-approve", "-invoke=action.analytics_website_statistics_export.keep")
+			log := s.W.MustRun(0, "apply", "-auto-approve", "-invoke=action.analytics_website_statistics_export.keep")
 			for _, want := range []string{"page: 4 rows read; 8 of 17 statistics done, 14 rows and 9 requests so far",
 				"exported 26 rows of 17 statistics into " + filepath.Join(out, domain+"-")} {
 				if !strings.Contains(log, want) {
@@ -242,8 +242,8 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
 		t.Errorf("the export changed the statistics")
 	}
-	s.w.write("main.tf", s.Config(website))
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.Write("main.tf", s.Config(website))
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 // exportedWebsite is a website whose lifecycle exports its statistics
@@ -266,7 +266,7 @@ func exportedWebsite(domain, dir string) string {
 // through domain and one forced with -replace delete it.
 func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
-	s.w.needsCLI(t, version1_16_0, "before_destroy action triggers")
+	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	const first, second = "tf-acc-export-bd1.example.com", "tf-acc-export-bd2.example.com"
 	dir := t.TempDir()
 	steps := []struct {
@@ -293,8 +293,8 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 			if step.next == "" {
 				config = exportedWebsite(step.domain, out)
 			}
-			s.w.write("main.tf", s.Config(config))
-			log := s.w.mustRun(0, step.args...)
+			s.W.Write("main.tf", s.Config(config))
+			log := s.W.MustRun(0, step.args...)
 			if !strings.Contains(log, "triggered by analytics_website.main") {
 				t.Errorf("the output does not show the action:\n%s", log)
 			}
@@ -319,10 +319,10 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 // (see acctest.Wrap).
 func newExportEnvWrapped(t *testing.T, opts emulator.Options, wrap func(http.Handler) http.Handler) *statsEnv {
 	t.Helper()
-	w := newCLIWorkdir(t)
-	w.needsCLI(t, tfversion.Version1_14_0, "actions")
+	w := acctest.NewWorkdir(t)
+	needsCLI(t, w, tfversion.Version1_14_0, "actions")
 	clock := statsClock(&opts)
-	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts), acctest.Wrap(wrap)), w: w, clock: clock}
+	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts), acctest.Wrap(wrap)), W: w, clock: clock}
 }
 
 // wantExport is what an export of the website id must hold, from the
@@ -370,7 +370,7 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 	// Skips here, not only in each case, so that a skip is not counted as
 	// a pass.
 	acctest.NeedsEmulator(t, "injects faults and maintenance into the emulator")
-	newCLIWorkdir(t).needsCLI(t, tfversion.Version1_14_0, "actions")
+	needsCLI(t, acctest.NewWorkdir(t), tfversion.Version1_14_0, "actions")
 	const domain = "tf-acc-export-fail.example.com"
 	tests := []struct {
 		name string
@@ -419,13 +419,13 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 			s.pageviews(t, []string{domain}, "2024-04-01", "2024-04-02")
 			site, _ := s.WebsiteByDomain(domain)
 			before := s.Statistics(site.ID)
-			s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
+			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    domain     = %q\n    directory  = %q\n%s", domain, dir, tc.extra))))
 			if err := s.SetFaults(tc.faults); err != nil {
 				t.Fatal(err)
 			}
-			out := s.w.mustRun(1, invokeExport...)
-			if !expectError(tc.want).MatchString(out) {
+			out := s.W.MustRun(1, invokeExport...)
+			if !acctest.ExpectError(tc.want).MatchString(out) {
 				t.Errorf("the output does not match %q:\n%s", tc.want, out)
 			}
 			if got := exportFolders(t, dir); len(got) != 0 {
@@ -443,8 +443,8 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 			if got := s.Statistics(site.ID); fmt.Sprint(got) != fmt.Sprint(before) {
 				t.Errorf("the statistics changed")
 			}
-			s.w.write("main.tf", s.Config(website))
-			s.w.mustRun(0, "destroy", "-auto-approve")
+			s.W.Write("main.tf", s.Config(website))
+			s.W.MustRun(0, "destroy", "-auto-approve")
 		})
 	}
 }
@@ -455,7 +455,7 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 // (Terraform only warns; the provider refuses the delete).
 func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
-	s.w.needsCLI(t, version1_16_0, "before_destroy action triggers")
+	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	const domain, renamed = "tf-acc-export-stop.example.com", "tf-acc-export-stop2.example.com"
 	file := filepath.Join(t.TempDir(), "notes.txt")
 	if err := os.WriteFile(file, []byte("keep me"), 0o600); err != nil {
@@ -466,7 +466,7 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 	s.pageviews(t, []string{domain}, "2024-05-01", "2024-05-02")
 	site, _ := s.WebsiteByDomain(domain)
 	before := s.Statistics(site.ID)
-	state := s.w.read("terraform.tfstate")
+	state := s.W.Read("terraform.tfstate")
 
 	for _, step := range []struct {
 		name, domain string
@@ -479,13 +479,13 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 			`Unable to Write the Statistics Export.*Error: Website Kept: Its Statistics Export Failed.*Refusing to delete the website "` + domain + `"`},
 	} {
 		t.Run(step.name, func(t *testing.T) {
-			s.w.write("main.tf", s.Config(exportedWebsite(step.domain, unwritable)))
+			s.W.Write("main.tf", s.Config(exportedWebsite(step.domain, unwritable)))
 			s.ResetStats()
-			out := s.w.mustRun(1, step.args...)
-			if !expectError(step.want).MatchString(out) {
+			out := s.W.MustRun(1, step.args...)
+			if !acctest.ExpectError(step.want).MatchString(out) {
 				t.Errorf("the output does not match %q:\n%s", step.want, out)
 			}
-			if n := writes(s.Env); n != 0 {
+			if n := s.Writes(); n != 0 {
 				t.Errorf("%d write requests reached the server: %v", n, s.Stats().ByRoute)
 			}
 			if w, ok := s.Website(site.ID); !ok || w.Domain != domain {
@@ -497,14 +497,14 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 			if _, ok := s.WebsiteByDomain(renamed); ok {
 				t.Errorf("the replacement was created")
 			}
-			if got := s.w.read("terraform.tfstate"); !strings.Contains(got, `"id": "`+fmt.Sprint(site.ID)+`"`) {
+			if got := s.W.Read("terraform.tfstate"); !strings.Contains(got, `"id": "`+fmt.Sprint(site.ID)+`"`) {
 				t.Errorf("the state lost the website:\n%s (was %s)", got, state)
 			}
 		})
 	}
 	// Once the export can be written, the destroy goes ahead.
-	s.w.write("main.tf", s.Config(exportedWebsite(domain, filepath.Join(t.TempDir(), "exports"))))
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.Write("main.tf", s.Config(exportedWebsite(domain, filepath.Join(t.TempDir(), "exports"))))
+	s.W.MustRun(0, "destroy", "-auto-approve")
 	if _, ok := s.Website(site.ID); ok {
 		t.Errorf("website %d is still on the server", site.ID)
 	}
@@ -521,13 +521,13 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	s.pageviews(t, []string{domain}, "2024-06-01", "2024-06-02", "2024-06-03")
 	site, _ := s.WebsiteByDomain(domain)
 	want := wantExport(s, site.ID)
-	s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
+	s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 		"    website_id = %q\n    directory  = %q\n    format     = \"csv\"\n    timeout    = \"2m\"\n", fmt.Sprint(site.ID), dir))))
 	if err := s.SetFaults(&emulator.Faults{ThrottleRate: 0.25, ThrottleFor: 2 * time.Second, MaxFaults: 3, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	s.w.mustRun(0, invokeExport...)
+	s.W.MustRun(0, invokeExport...)
 	throttled := s.FaultCounts()[emulator.FaultThrottle]
 	if err := s.SetFaults(nil); err != nil {
 		t.Fatal(err)
@@ -541,8 +541,8 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	if m.Requests != len(client.StatisticNames)+1 {
 		t.Errorf("the manifest counts %d requests, want %d (retries are not counted)", m.Requests, len(client.StatisticNames)+1)
 	}
-	s.w.write("main.tf", s.Config(website))
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.Write("main.tf", s.Config(website))
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 // TestAccStatisticsExport_neverOverwrites: an export whose folder exists
@@ -554,7 +554,7 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	website := websiteBlock("main", domain, "")
 	s.apply(t, website)
 	s.pageviews(t, []string{domain}, "2024-07-01")
-	s.w.write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
+	s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
 	// Earlier exports under every name the next minute can give.
 	now := time.Now()
 	for i := -2; i < 60; i++ {
@@ -567,8 +567,8 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 		}
 	}
 	s.ResetStats()
-	out := s.w.mustRun(1, invokeExport...)
-	if !expectError(`Error: Statistics Export Folder Exists.*never writes into or over an earlier one`).MatchString(out) {
+	out := s.W.MustRun(1, invokeExport...)
+	if !acctest.ExpectError(`Error: Statistics Export Folder Exists.*never writes into or over an earlier one`).MatchString(out) {
 		t.Errorf("the output does not say that the folder exists:\n%s", out)
 	}
 	if n := s.statsRequests(); n != 0 {
@@ -585,25 +585,25 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 			t.Errorf("%s changed: %v, manifest %q (%v)", f, files, got, err)
 		}
 	}
-	s.w.write("main.tf", s.Config(website))
-	s.w.mustRun(0, "destroy", "-auto-approve")
+	s.W.Write("main.tf", s.Config(website))
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 // TestAccStatisticsExport_live: the hand invocation on any installation
 // (the live mode too): a pageview sent through the tracking endpoint is in
 // the export, on the day of the hit.
 func TestAccStatisticsExport_live(t *testing.T) {
-	s := newAccStatsEnv(t)
-	s.w.needsCLI(t, tfversion.Version1_14_0, "actions")
+	s := acctest.NewCLIEnv(t)
+	needsCLI(t, s.W, tfversion.Version1_14_0, "actions")
 	domain := s.Domain("export")
 	dir := t.TempDir()
 	website := websiteBlock("main", domain, "")
-	s.apply(website)
-	id := s.stateID(t, "main")
-	days := s.pageview(t, domain)
+	s.Apply(website)
+	id := s.StateID(t, "main")
+	days := s.Pageview(t, domain)
 
-	s.write(website + exportAction("keep", fmt.Sprintf("    website_id = analytics_website.main.id\n    directory  = %q\n    format     = \"csv\"\n", dir)))
-	log := s.w.mustRun(0, invokeExport...)
+	s.Write(website + exportAction("keep", fmt.Sprintf("    website_id = analytics_website.main.id\n    directory  = %q\n    format     = \"csv\"\n", dir)))
+	log := s.W.MustRun(0, invokeExport...)
 	if !strings.Contains(log, "17 of 17 statistics done") {
 		t.Errorf("the output does not report the progress:\n%s", log)
 	}
@@ -618,8 +618,8 @@ func TestAccStatisticsExport_live(t *testing.T) {
 	if got := exportedRows(t, folder, "page", exportFormatCSV); fmt.Sprint(got) != "[/=1]" {
 		t.Errorf("pages %v, want [/=1]", got)
 	}
-	s.write(website)
-	s.destroy(t)
+	s.Write(website)
+	s.Destroy(t)
 }
 
 // TestAccStatisticsExport_removedBlockSkipsTrigger pins what the docs say
@@ -630,14 +630,14 @@ func TestAccStatisticsExport_live(t *testing.T) {
 // resource's, the guide, the README and keepAdvice).
 func TestAccStatisticsExport_removedBlockSkipsTrigger(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
-	s.w.needsCLI(t, version1_16_0, "before_destroy action triggers")
+	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	const domain = "tf-acc-export-removed.example.com"
 	dir := t.TempDir()
 	s.apply(t, exportedWebsite(domain, dir))
 	s.pageviews(t, []string{domain}, "2024-08-01")
 	site, _ := s.WebsiteByDomain(domain)
-	s.w.write("main.tf", s.Config(exportAction("keep", fmt.Sprintf("    website_id = \"%d\"\n    directory  = %q\n", site.ID, dir))))
-	out := s.w.mustRun(0, "apply", "-auto-approve")
+	s.W.Write("main.tf", s.Config(exportAction("keep", fmt.Sprintf("    website_id = \"%d\"\n    directory  = %q\n", site.ID, dir))))
+	out := s.W.MustRun(0, "apply", "-auto-approve")
 	if strings.Contains(out, "Action started") {
 		t.Errorf("the trigger ran for a removed block: update the docs, which say it does not:\n%s", out)
 	}

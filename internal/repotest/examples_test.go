@@ -1,4 +1,4 @@
-package provider
+package repotest
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -24,12 +23,12 @@ import (
 func TestAccExamplesValidate(t *testing.T) {
 	cli, root := cliTest(t)
 
-	cliConfig := builtProvider(t)
+	cliConfig := acctest.BuiltProvider(t)
 
-	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
+	writeOnlySupported := acctest.CLIAtLeast(t, cli, "1.11.0")
 	querySupported := cliHasListResources(t, cli)
 	// The action examples use before_destroy triggers: Terraform 1.16.
-	actionsSupported := querySupported && cliAtLeast(t, cli, "1.16.0")
+	actionsSupported := querySupported && acctest.CLIAtLeast(t, cli, "1.16.0")
 	dirs, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -143,22 +142,5 @@ func cliHasListResources(t *testing.T, cli string) bool {
 	if err != nil {
 		t.Fatalf("%s version: %v", cli, err)
 	}
-	return !strings.HasPrefix(string(out), "OpenTofu") && cliAtLeast(t, cli, "1.14.0")
-}
-
-// cliAtLeast reports whether the Terraform/OpenTofu CLI is at least min.
-func cliAtLeast(t *testing.T, cli, minimum string) bool {
-	t.Helper()
-	out, err := exec.Command(cli, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", cli, err)
-	}
-	fields := strings.Fields(string(out))
-	for _, f := range fields {
-		if v, err := version.NewVersion(strings.TrimPrefix(f, "v")); err == nil && strings.HasPrefix(f, "v") {
-			return v.GreaterThanOrEqual(version.Must(version.NewVersion(minimum)))
-		}
-	}
-	t.Fatalf("cannot read a version from %q", out)
-	return false
+	return !strings.HasPrefix(string(out), "OpenTofu") && acctest.CLIAtLeast(t, cli, "1.14.0")
 }

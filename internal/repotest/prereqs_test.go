@@ -1,4 +1,4 @@
-package main
+package repotest
 
 import (
 	"os"
@@ -43,7 +43,7 @@ func TestCheckPrereqs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(filepath.Join("scripts", "check-prereqs.sh"), tc.target)
+			cmd := exec.Command(filepath.Join("..", "..", "scripts", "check-prereqs.sh"), tc.target)
 			cmd.Env = append(os.Environ(), "PATH="+stub+string(os.PathListSeparator)+os.Getenv("PATH"),
 				"STUB_GOVERSION="+tc.goVersion, "STUB_CC="+tc.cc, "STUB_CGO="+tc.cgo)
 			out, err := cmd.CombinedOutput()

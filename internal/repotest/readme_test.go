@@ -1,4 +1,4 @@
-package provider
+package repotest
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // blockNeeds are the CLI features a code block may use that the oldest
@@ -76,11 +78,11 @@ func terraformBlocks(t *testing.T, root, rel string) []markdownBlock {
 // must be refused, for its action blocks only, by CLIs without actions.
 func TestAccReadmeExamplesValidate(t *testing.T) {
 	cli, root := cliTest(t)
-	cliConfig := builtProvider(t)
-	writeOnlySupported := cliAtLeast(t, cli, "1.11.0")
+	cliConfig := acctest.BuiltProvider(t)
+	writeOnlySupported := acctest.CLIAtLeast(t, cli, "1.11.0")
 	querySupported := cliHasListResources(t, cli)
 	// Blocks with actions use before_destroy triggers: Terraform 1.16.
-	actionsSupported := querySupported && cliAtLeast(t, cli, "1.16.0")
+	actionsSupported := querySupported && acctest.CLIAtLeast(t, cli, "1.16.0")
 
 	// The contents of examples/, as tfplugindocs copies them.
 	examples := map[string]bool{}
@@ -123,7 +125,7 @@ func TestAccReadmeExamplesValidate(t *testing.T) {
 	for _, b := range blocks {
 		t.Run(fmt.Sprintf("%s:%d", b.file, b.line), func(t *testing.T) {
 			for _, need := range blockNeeds {
-				if strings.Contains(b.text, need.marker) && !cliAtLeast(t, cli, need.version) {
+				if strings.Contains(b.text, need.marker) && !acctest.CLIAtLeast(t, cli, need.version) {
 					t.Skipf("%s needs Terraform or OpenTofu %s or later: validated on the newer CLIs of make test", need.feature, need.version)
 				}
 			}

@@ -1,0 +1,282 @@
+package acctest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/bench"
+)
+
+// Tests that need what terraform-plugin-testing cannot do (a state written
+// by an older release, -generate-config-out, a plan's warnings, terraform
+// query) drive the CLI themselves, in a Workdir, with the provider built
+// from this tree and installed through dev_overrides.
+
+var providerBuild struct {
+	once sync.Once
+	dir  string // holds terraform-provider-analytics and cli.tfrc
+	err  error
+}
+
+// BuiltProvider builds the provider of the module above the test's package
+// (bench.FindRoot) once per test binary and returns the CLI configuration
+// file that installs it through dev_overrides. Main removes the build.
+func BuiltProvider(t *testing.T) (cliConfig string) {
+	t.Helper()
+	providerBuild.once.Do(func() {
+		root, err := bench.FindRoot(".")
+		if err != nil {
+			providerBuild.err = err
+			return
+		}
+		// Shared by every test of the binary, so not one test's TempDir;
+		// Main removes it.
+		dir, err := os.MkdirTemp("", "analytics-provider-") //nolint:usetesting // see above
+		if err != nil {
+			providerBuild.err = err
+			return
+		}
+		build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-analytics"), ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			providerBuild.err = fmt.Errorf("building the provider: %w\n%s", err, out)
+			return
+		}
+		var overrides strings.Builder
+		for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
+			for _, ns := range []string{"analytics-tf", "hashicorp"} {
+				fmt.Fprintf(&overrides, "    %q = %q\n", host+"/"+ns+"/analytics", dir)
+			}
+		}
+		providerBuild.err = os.WriteFile(filepath.Join(dir, "cli.tfrc"),
+			[]byte("provider_installation {\n  dev_overrides {\n"+overrides.String()+"  }\n  direct {}\n}\n"), 0o600)
+		providerBuild.dir = dir
+	})
+	if providerBuild.err != nil {
+		t.Fatal(providerBuild.err)
+	}
+	return filepath.Join(providerBuild.dir, "cli.tfrc")
+}
+
+// Main is the TestMain of a package whose tests use BuiltProvider: it runs
+// the tests, or with -sweep the sweepers instead, through
+// terraform-plugin-testing's resource.TestMain, then removes the build.
+func Main(m *testing.M) {
+	resource.TestMain(runAndClean{m})
+}
+
+type runAndClean struct{ m *testing.M }
+
+func (r runAndClean) Run() int {
+	code := r.m.Run()
+	if providerBuild.dir != "" {
+		_ = os.RemoveAll(providerBuild.dir)
+	}
+	return code
+}
+
+// Workdir is a working directory in which a test runs the CLI of
+// TF_ACC_TERRAFORM_PATH with the provider of this tree.
+type Workdir struct {
+	CLI       string // the CLI's path
+	t         *testing.T
+	dir       string
+	cliConfig string
+}
+
+// NewWorkdir skips the test unless acceptance tests run.
+func NewWorkdir(t *testing.T) *Workdir {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	PreCheck(t)
+	return &Workdir{t: t, CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir(), cliConfig: BuiltProvider(t)}
+}
+
+// IsOpenTofu reports whether the CLI is OpenTofu (its default registry host
+// differs, which matters in state files).
+func (w *Workdir) IsOpenTofu() bool {
+	return strings.Contains(filepath.Base(w.CLI), "tofu")
+}
+
+// RegistryHost is the host of provider addresses in this CLI's states.
+func (w *Workdir) RegistryHost() string {
+	if w.IsOpenTofu() {
+		return "registry.opentofu.org"
+	}
+	return "registry.terraform.io"
+}
+
+// SkipBelowQuery skips the test on CLIs without terraform query.
+func (w *Workdir) SkipBelowQuery() {
+	w.t.Helper()
+	if w.IsOpenTofu() || !CLIAtLeast(w.t, w.CLI, "1.14.0") {
+		w.t.Skip("terraform query needs Terraform 1.14 or later")
+	}
+}
+
+// Write writes the file name of the working directory.
+func (w *Workdir) Write(name, content string) {
+	w.t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, name), []byte(content), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// Read reads the file name of the working directory.
+func (w *Workdir) Read(name string) string {
+	w.t.Helper()
+	data, err := os.ReadFile(filepath.Join(w.dir, name))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(data)
+}
+
+// Run runs the CLI with args and returns its combined output and exit code.
+func (w *Workdir) Run(args ...string) (string, int) {
+	w.t.Helper()
+	cmd := exec.CommandContext(w.t.Context(), w.CLI, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
+	cmd.Dir = w.dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if err != nil {
+		exit, ok := err.(*exec.ExitError) //nolint:errorlint // only the direct error carries the exit code
+		if !ok {
+			w.t.Fatalf("%s %v: %v", filepath.Base(w.CLI), args, err)
+		}
+		code = exit.ExitCode()
+	}
+	return string(out), code
+}
+
+// MustRun runs the CLI and fails the test unless it exits with want.
+func (w *Workdir) MustRun(want int, args ...string) string {
+	w.t.Helper()
+	out, code := w.Run(args...)
+	if code != want {
+		w.t.Fatalf("%s %s: exit code %d, want %d:\n%s", filepath.Base(w.CLI), strings.Join(args, " "), code, want, out)
+	}
+	return out
+}
+
+// PlanDiag is a diagnostic of `plan -json`.
+type PlanDiag struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+	Address  string `json:"address"`
+}
+
+// PlanDiags runs `plan -json args...`, wants exit code 0 and returns its
+// diagnostics but the CLI's own about dev_overrides.
+func (w *Workdir) PlanDiags(args ...string) []PlanDiag {
+	w.t.Helper()
+	out := w.MustRun(0, append([]string{"plan", "-json"}, args...)...)
+	var diags []PlanDiag
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type       string    `json:"type"`
+			Diagnostic *PlanDiag `json:"diagnostic"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" && line.Diagnostic != nil &&
+			!strings.HasPrefix(line.Diagnostic.Summary, "Provider development overrides") { // the tests' dev_overrides
+			diags = append(diags, *line.Diagnostic)
+		}
+	}
+	return diags
+}
+
+// CLIAtLeast reports whether the Terraform/OpenTofu CLI is at least min.
+func CLIAtLeast(t *testing.T, cli, minimum string) bool {
+	t.Helper()
+	out, err := exec.CommandContext(t.Context(), cli, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", cli, err)
+	}
+	fields := strings.Fields(string(out))
+	for _, f := range fields {
+		if v, err := version.NewVersion(strings.TrimPrefix(f, "v")); err == nil && strings.HasPrefix(f, "v") {
+			return v.GreaterThanOrEqual(version.Must(version.NewVersion(minimum)))
+		}
+	}
+	t.Fatalf("cannot read a version from %q", out)
+	return false
+}
+
+// CLIEnv is an Env whose test drives the CLI itself, in a working
+// directory: terraform-plugin-testing does not show a plan's warnings.
+type CLIEnv struct {
+	*Env
+	W *Workdir
+}
+
+// NewCLIEnv is New(t) with a Workdir.
+func NewCLIEnv(t *testing.T) *CLIEnv {
+	t.Helper()
+	env := New(t)
+	return &CLIEnv{Env: env, W: NewWorkdir(t)}
+}
+
+// Write sets the configuration: the provider block and hcl.
+func (s *CLIEnv) Write(hcl string) { s.W.Write("main.tf", s.Config(hcl)) }
+
+// Apply sets the configuration and applies it.
+func (s *CLIEnv) Apply(hcl string) {
+	s.Write(hcl)
+	s.W.MustRun(0, "apply", "-auto-approve")
+}
+
+// Destroy runs terraform destroy and checks through the API that no
+// website of the test is left.
+func (s *CLIEnv) Destroy(t *testing.T) {
+	t.Helper()
+	s.W.MustRun(0, "destroy", "-auto-approve")
+	if err := s.CheckDestroy(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// StateID is the id the state holds for the analytics_website called name.
+func (s *CLIEnv) StateID(t *testing.T, name string) int64 {
+	t.Helper()
+	var st struct {
+		Resources []struct {
+			Type, Name string
+			Instances  []struct {
+				Attributes struct {
+					ID string `json:"id"`
+				} `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(s.W.Read("terraform.tfstate")), &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Resources {
+		if r.Type == "analytics_website" && r.Name == name && len(r.Instances) == 1 {
+			id, err := strconv.ParseInt(r.Instances[0].Attributes.ID, 10, 64)
+			if err != nil {
+				t.Fatalf("analytics_website.%s: id %q", name, r.Instances[0].Attributes.ID)
+			}
+			return id
+		}
+	}
+	t.Fatalf("the state has no analytics_website.%s", name)
+	return 0
+}
