@@ -34,8 +34,7 @@ func statsClock(opts *emulator.Options) *testclock.Clock {
 
 // statsEnv is an emulator with a statsClock and a CLI working directory.
 type statsEnv struct {
-	*acctest.Env
-	W     *acctest.Workdir
+	*acctest.CLIEnv
 	clock *testclock.Clock
 }
 
@@ -57,7 +56,7 @@ func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
 	t.Helper()
 	w := acctest.NewWorkdir(t)
 	clock := statsClock(&opts)
-	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts)), W: w, clock: clock}
+	return &statsEnv{CLIEnv: &acctest.CLIEnv{Env: acctest.New(t, acctest.Emulator(opts)), W: w}, clock: clock}
 }
 
 // pageviews records one pageview of each domain on each day (in order).
@@ -73,18 +72,12 @@ func (s *statsEnv) pageviews(t *testing.T, domains []string, days ...string) {
 	}
 }
 
-func (s *statsEnv) apply(t *testing.T, hcl string) {
-	t.Helper()
-	s.W.Write("main.tf", s.Config(hcl))
-	s.W.MustRun(0, "apply", "-auto-approve")
-}
-
 func (s *statsEnv) statsRequests() int { return s.Stats().ByRoute[statsRoute] }
 
 func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	const domain, quiet = "tf-acc-stats-1.example.com", "tf-acc-stats-quiet.example.com"
-	s.apply(t, websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, ""))
+	s.Apply(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, ""))
 	s.pageviews(t, []string{domain}, "2024-01-05", "2024-01-07", "2024-02-01")
 
 	// A plan that destroys nothing asks for no statistics.
@@ -150,7 +143,7 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 func TestAccWebsiteStatistics_manyDays(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	const domain = "tf-acc-stats-long.example.com"
-	s.apply(t, websiteBlock("main", domain, ""))
+	s.Apply(websiteBlock("main", domain, ""))
 	var days []string
 	first := time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 130 {
@@ -179,7 +172,7 @@ func TestAccWebsiteStatistics_budget(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.W.Write("terraform.tfvars.json", string(vars))
-	s.apply(t, `
+	s.Apply(`
 variable "domains" {
   type = set(string)
 }
@@ -232,7 +225,7 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStatsEnv(t, acctest.TwoUsers(emulator.Options{}))
 			const domain = "tf-acc-stats-fail.example.com"
-			s.apply(t, websiteBlock("main", domain, ""))
+			s.Apply(websiteBlock("main", domain, ""))
 			s.pageviews(t, []string{domain}, "2024-03-01")
 			if tc.key != "" {
 				s.W.Write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
@@ -259,12 +252,12 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	const old, renamed = "tf-acc-stats-keep.example.com", "tf-acc-stats-keep2.example.com"
 	keep := "  skip_destroy = true\n"
-	s.apply(t, websiteBlock("main", old, ""))
+	s.Apply(websiteBlock("main", old, ""))
 	s.pageviews(t, []string{old}, "2024-06-01", "2024-06-02")
 
 	// Setting skip_destroy alone sends nothing to the server.
 	s.ResetStats()
-	s.apply(t, websiteBlock("main", old, keep))
+	s.Apply(websiteBlock("main", old, keep))
 	if n := s.Writes(); n != 0 {
 		t.Errorf("setting skip_destroy sent %d write requests", n)
 	}
@@ -325,7 +318,7 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	const params, ips = "tf-acc-stats-params.example.com", "tf-acc-stats-ips.example.com"
-	s.apply(t, websiteBlock("params", params, "  exclude_params = [\"utm_source\", \"fbclid\"]\n")+
+	s.Apply(websiteBlock("params", params, "  exclude_params = [\"utm_source\", \"fbclid\"]\n")+
 		websiteBlock("ips", ips, "  exclude_ips = [\"10.0.0.0/8\", \"127.0.0.1\"]\n")+
 		websiteBlock("bots", "tf-acc-stats-bots.example.com", "  exclude_bots = false\n"))
 

@@ -93,7 +93,7 @@ func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
 func testUpgradeFromSchema(t *testing.T, version int) {
 	s := newStatsEnv(t, emulator.Options{})
 	domain := fmt.Sprintf("tf-acc-stats-v%d.example.com", version)
-	s.apply(t, websiteBlock("main", domain, ""))
+	s.Apply(websiteBlock("main", domain, ""))
 
 	var st map[string]any
 	if err := json.Unmarshal([]byte(s.W.Read("terraform.tfstate")), &st); err != nil {

@@ -156,7 +156,7 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	const domain = "tf-acc-export.example.com"
 	dir := filepath.Join(t.TempDir(), "exports")
 	website := websiteBlock("main", domain, "")
-	s.apply(t, website)
+	s.Apply(website)
 	hits := []struct {
 		day  string
 		hit  emulator.Hit
@@ -277,7 +277,7 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 		{"-replace", second, second, []string{"apply", "-auto-approve", "-replace=analytics_website.main"}},
 		{"destroy", second, "", []string{"destroy", "-auto-approve"}},
 	}
-	s.apply(t, exportedWebsite(first, filepath.Join(dir, "none")))
+	s.Apply(exportedWebsite(first, filepath.Join(dir, "none")))
 	day := "2024-03-01"
 	for i, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
@@ -322,7 +322,7 @@ func newExportEnvWrapped(t *testing.T, opts emulator.Options, wrap func(http.Han
 	w := acctest.NewWorkdir(t)
 	needsCLI(t, w, tfversion.Version1_14_0, "actions")
 	clock := statsClock(&opts)
-	return &statsEnv{Env: acctest.New(t, acctest.Emulator(opts), acctest.Wrap(wrap)), W: w, clock: clock}
+	return &statsEnv{CLIEnv: &acctest.CLIEnv{Env: acctest.New(t, acctest.Emulator(opts), acctest.Wrap(wrap)), W: w}, clock: clock}
 }
 
 // wantExport is what an export of the website id must hold, from the
@@ -415,7 +415,7 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 				dir = tc.directory(t)
 			}
 			website := websiteBlock("main", domain, "")
-			s.apply(t, website)
+			s.Apply(website)
 			s.pageviews(t, []string{domain}, "2024-04-01", "2024-04-02")
 			site, _ := s.WebsiteByDomain(domain)
 			before := s.Statistics(site.ID)
@@ -462,7 +462,7 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 		t.Fatal(err)
 	}
 	unwritable := filepath.Join(file, "exports") // under a file: cannot be created
-	s.apply(t, exportedWebsite(domain, unwritable))
+	s.Apply(exportedWebsite(domain, unwritable))
 	s.pageviews(t, []string{domain}, "2024-05-01", "2024-05-02")
 	site, _ := s.WebsiteByDomain(domain)
 	before := s.Statistics(site.ID)
@@ -517,7 +517,7 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	const domain = "tf-acc-export-slow.example.com"
 	dir := t.TempDir()
 	website := websiteBlock("main", domain, "")
-	s.apply(t, website)
+	s.Apply(website)
 	s.pageviews(t, []string{domain}, "2024-06-01", "2024-06-02", "2024-06-03")
 	site, _ := s.WebsiteByDomain(domain)
 	want := wantExport(s, site.ID)
@@ -552,7 +552,7 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	const domain = "tf-acc-export-again.example.com"
 	dir := t.TempDir()
 	website := websiteBlock("main", domain, "")
-	s.apply(t, website)
+	s.Apply(website)
 	s.pageviews(t, []string{domain}, "2024-07-01")
 	s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
 	// Earlier exports under every name the next minute can give.
@@ -633,7 +633,7 @@ func TestAccStatisticsExport_removedBlockSkipsTrigger(t *testing.T) {
 	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	const domain = "tf-acc-export-removed.example.com"
 	dir := t.TempDir()
-	s.apply(t, exportedWebsite(domain, dir))
+	s.Apply(exportedWebsite(domain, dir))
 	s.pageviews(t, []string{domain}, "2024-08-01")
 	site, _ := s.WebsiteByDomain(domain)
 	s.W.Write("main.tf", s.Config(exportAction("keep", fmt.Sprintf("    website_id = \"%d\"\n    directory  = %q\n", site.ID, dir))))
