@@ -77,7 +77,7 @@ func (s *statsEnv) statsRequests() int { return s.Stats().ByRoute[statsRoute] }
 func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	const domain, quiet = "tf-acc-stats-1.example.com", "tf-acc-stats-quiet.example.com"
-	s.Apply(websiteBlock("main", domain, "")+websiteBlock("quiet", quiet, ""))
+	s.Apply(websiteBlock("main", domain, "") + websiteBlock("quiet", quiet, ""))
 	s.pageviews(t, []string{domain}, "2024-01-05", "2024-01-07", "2024-02-01")
 
 	// A plan that destroys nothing asks for no statistics.
@@ -318,8 +318,8 @@ func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
 func TestAccWebsiteStatistics_trackingHonoursConfig(t *testing.T) {
 	s := newStatsEnv(t, emulator.Options{})
 	const params, ips = "tf-acc-stats-params.example.com", "tf-acc-stats-ips.example.com"
-	s.Apply(websiteBlock("params", params, "  exclude_params = [\"utm_source\", \"fbclid\"]\n")+
-		websiteBlock("ips", ips, "  exclude_ips = [\"10.0.0.0/8\", \"127.0.0.1\"]\n")+
+	s.Apply(websiteBlock("params", params, "  exclude_params = [\"utm_source\", \"fbclid\"]\n") +
+		websiteBlock("ips", ips, "  exclude_ips = [\"10.0.0.0/8\", \"127.0.0.1\"]\n") +
 		websiteBlock("bots", "tf-acc-stats-bots.example.com", "  exclude_bots = false\n"))
 
 	for _, tc := range []struct {
