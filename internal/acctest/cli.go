@@ -14,8 +14,6 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/bench"
 )
 
 // Tests that need what terraform-plugin-testing cannot do (a state written
@@ -29,17 +27,11 @@ var providerBuild struct {
 	err  error
 }
 
-// BuiltProvider builds the provider of the module above the test's package
-// (bench.FindRoot) once per test binary and returns the CLI configuration
+// BuiltProvider builds the provider of this tree once per test binary and returns the CLI configuration
 // file that installs it through dev_overrides. Main removes the build.
 func BuiltProvider(t *testing.T) (cliConfig string) {
 	t.Helper()
 	providerBuild.once.Do(func() {
-		root, err := bench.FindRoot(".")
-		if err != nil {
-			providerBuild.err = err
-			return
-		}
 		// Shared by every test of the binary, so not one test's TempDir;
 		// Main removes it.
 		dir, err := os.MkdirTemp("", "analytics-provider-") //nolint:usetesting // see above
@@ -47,8 +39,8 @@ func BuiltProvider(t *testing.T) (cliConfig string) {
 			providerBuild.err = err
 			return
 		}
-		build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-analytics"), ".")
-		build.Dir = root
+		build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-analytics"),
+			"github.com/analytics-tf/terraform-provider-analytics")
 		if out, err := build.CombinedOutput(); err != nil {
 			providerBuild.err = fmt.Errorf("building the provider: %w\n%s", err, out)
 			return
