@@ -3,13 +3,16 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -445,5 +448,60 @@ func TestProviderConfigure_tlsSettingsUnusedOverHTTP(t *testing.T) {
 	}
 	if w := warningsOf(resp.Diagnostics); len(w) != 1 || !strings.Contains(w[0], "TLS Settings Unused") {
 		t.Errorf("warnings %q, want the unused TLS settings warning", w)
+	}
+}
+
+// The configuration pass's own checks of values that reach it without the
+// schema's validators (a direct call, the tests' environment variable), and
+// of what is left unknown inside a map.
+func TestResolveProviderData_errors(t *testing.T) {
+	clearNetworkEnv(t)
+	emptyFile := filepath.Join(t.TempDir(), "empty.pem")
+	if err := os.WriteFile(emptyFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := func() providerModel {
+		return providerModel{BaseURL: types.StringValue("http://127.0.0.1:1"), APIKey: types.StringValue("k")}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*providerModel)
+		env  map[string]string
+		want string
+	}{
+		{name: "timeout", edit: func(m *providerModel) { m.Timeout = types.StringValue("abc") }, want: "Invalid Timeout"},
+		{name: "max_retries", edit: func(m *providerModel) { m.MaxRetries = types.Int64Value(-1) }, want: "max_retries must be 0 or more"},
+		{name: "test backoff", env: map[string]string{EnvTestRetryWaitMin: "soon"}, want: `must be a positive Go duration such as "10ms", got "soon"`},
+		{name: "empty CA file", edit: func(m *providerModel) { m.CAFile = types.StringValue(emptyFile) }, want: "is empty. Point it at the PEM file"},
+		{name: "header without value", edit: func(m *providerModel) {
+			m.Headers = types.MapValueMust(types.StringType, map[string]attr.Value{"X-Tenant": types.StringNull()})
+		}, want: `The header "X-Tenant" has no value`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			m := base()
+			if tc.edit != nil {
+				tc.edit(&m)
+			}
+			var diags diag.Diagnostics
+			if d := resolveProviderData(context.Background(), m, "test", "1.8.5", &diags); d != nil || !diags.HasError() {
+				t.Fatalf("want an error, got data %v and %v", d, diags)
+			}
+			if got := fmt.Sprint(diags); !strings.Contains(got, tc.want) {
+				t.Errorf("want %q in %s", tc.want, got)
+			}
+		})
+	}
+
+	m := base()
+	m.Headers = types.MapValueMust(types.StringType, map[string]attr.Value{"X-Tenant": types.StringUnknown()})
+	if !m.unknown() {
+		t.Error("a header whose value is unknown must leave the configuration unknown")
+	}
+	var none *providerData
+	if got := none.trackingCodeOr(types.StringUnknown()); !got.IsUnknown() {
+		t.Errorf("tracking code before Configure: want unknown, got %v", got)
 	}
 }
