@@ -100,7 +100,8 @@ func NewWorkdir(t *testing.T) *Workdir {
 // IsOpenTofu reports whether the CLI is OpenTofu (its default registry host
 // differs, which matters in state files).
 func (w *Workdir) IsOpenTofu() bool {
-	return strings.Contains(filepath.Base(w.CLI), "tofu")
+	w.t.Helper()
+	return versionOf(w.t, w.CLI).tofu
 }
 
 // RegistryHost is the host of provider addresses in this CLI's states.
@@ -114,7 +115,7 @@ func (w *Workdir) RegistryHost() string {
 // SkipBelowQuery skips the test on CLIs without terraform query.
 func (w *Workdir) SkipBelowQuery() {
 	w.t.Helper()
-	if w.IsOpenTofu() || !CLIAtLeast(w.t, w.CLI, "1.14.0") {
+	if !CLIHasQuery(w.t, w.CLI) {
 		w.t.Skip("terraform query needs Terraform 1.14 or later")
 	}
 }
@@ -194,21 +195,61 @@ func (w *Workdir) PlanDiags(args ...string) []PlanDiag {
 	return diags
 }
 
-// CLIAtLeast reports whether the Terraform/OpenTofu CLI is at least min.
-func CLIAtLeast(t *testing.T, cli, minimum string) bool {
+// cliVersions caches what each CLI binary's `version` says.
+var cliVersions struct {
+	sync.Mutex
+	m map[string]cliVersion
+}
+
+type cliVersion struct {
+	v    *version.Version
+	tofu bool
+}
+
+// versionOf runs `cli version` once per binary and reads its version and
+// whether it is OpenTofu.
+func versionOf(t *testing.T, cli string) cliVersion {
 	t.Helper()
+	cliVersions.Lock()
+	defer cliVersions.Unlock()
+	if cv, ok := cliVersions.m[cli]; ok {
+		return cv
+	}
 	out, err := exec.CommandContext(t.Context(), cli, "version").Output()
 	if err != nil {
 		t.Fatalf("%s version: %v", cli, err)
 	}
-	fields := strings.Fields(string(out))
-	for _, f := range fields {
+	for _, f := range strings.Fields(string(out)) {
 		if v, err := version.NewVersion(strings.TrimPrefix(f, "v")); err == nil && strings.HasPrefix(f, "v") {
-			return v.GreaterThanOrEqual(version.Must(version.NewVersion(minimum)))
+			if cliVersions.m == nil {
+				cliVersions.m = map[string]cliVersion{}
+			}
+			cv := cliVersion{v: v, tofu: strings.HasPrefix(string(out), "OpenTofu")}
+			cliVersions.m[cli] = cv
+			return cv
 		}
 	}
 	t.Fatalf("cannot read a version from %q", out)
-	return false
+	return cliVersion{}
+}
+
+// CLIVersion is the version of the Terraform/OpenTofu CLI.
+func CLIVersion(t *testing.T, cli string) *version.Version {
+	t.Helper()
+	return versionOf(t, cli).v
+}
+
+// CLIAtLeast reports whether the Terraform/OpenTofu CLI is at least min.
+func CLIAtLeast(t *testing.T, cli, minimum string) bool {
+	t.Helper()
+	return CLIVersion(t, cli).GreaterThanOrEqual(version.Must(version.NewVersion(minimum)))
+}
+
+// CLIHasQuery reports whether the CLI has list resources and terraform
+// query: Terraform 1.14 or later; no OpenTofu release has them yet.
+func CLIHasQuery(t *testing.T, cli string) bool {
+	t.Helper()
+	return !versionOf(t, cli).tofu && CLIAtLeast(t, cli, "1.14.0")
 }
 
 // CLIEnv is an Env whose test drives the CLI itself, in a working

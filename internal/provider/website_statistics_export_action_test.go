@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,23 +37,9 @@ func needsCLI(t *testing.T, w *acctest.Workdir, minVersion *version.Version, wha
 	if w.IsOpenTofu() {
 		t.Skipf("OpenTofu has no %s", what)
 	}
-	out, err := exec.Command(w.CLI, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("%s version -json: %v", w.CLI, err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", w.CLI, err, out)
-	}
-	tv, err := version.NewVersion(v.Version)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var resp tfversion.CheckTerraformVersionResponse
 	tfversion.SkipBelow(minVersion).CheckTerraformVersion(context.Background(),
-		tfversion.CheckTerraformVersionRequest{TerraformVersion: tv}, &resp)
+		tfversion.CheckTerraformVersionRequest{TerraformVersion: acctest.CLIVersion(t, w.CLI)}, &resp)
 	if resp.Skip != "" {
 		t.Skipf("%s: %s", what, resp.Skip)
 	}

@@ -26,7 +26,7 @@ func TestAccExamplesValidate(t *testing.T) {
 	cliConfig := acctest.BuiltProvider(t)
 
 	writeOnlySupported := acctest.CLIAtLeast(t, cli, "1.11.0")
-	querySupported := cliHasListResources(t, cli)
+	querySupported := acctest.CLIHasQuery(t, cli)
 	// The action examples use before_destroy triggers: Terraform 1.16.
 	actionsSupported := querySupported && acctest.CLIAtLeast(t, cli, "1.16.0")
 	dirs, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))
@@ -132,15 +132,4 @@ func cliTest(t *testing.T) (cli, root string) {
 		t.Fatal(err)
 	}
 	return os.Getenv("TF_ACC_TERRAFORM_PATH"), root
-}
-
-// cliHasListResources reports whether the CLI has list resources and
-// terraform query: Terraform 1.14 or later, no OpenTofu release yet.
-func cliHasListResources(t *testing.T, cli string) bool {
-	t.Helper()
-	out, err := exec.Command(cli, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", cli, err)
-	}
-	return !strings.HasPrefix(string(out), "OpenTofu") && acctest.CLIAtLeast(t, cli, "1.14.0")
 }

@@ -80,7 +80,7 @@ func TestAccReadmeExamplesValidate(t *testing.T) {
 	cli, root := cliTest(t)
 	cliConfig := acctest.BuiltProvider(t)
 	writeOnlySupported := acctest.CLIAtLeast(t, cli, "1.11.0")
-	querySupported := cliHasListResources(t, cli)
+	querySupported := acctest.CLIHasQuery(t, cli)
 	// Blocks with actions use before_destroy triggers: Terraform 1.16.
 	actionsSupported := querySupported && acctest.CLIAtLeast(t, cli, "1.16.0")
 
