@@ -97,12 +97,26 @@ func (env *Env) CheckDestroy(*terraform.State) error {
 func (env *Env) TestWebsites(key string) ([]client.Website, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	ws, err := ListWebsites(ctx, env.API(key), env.run, func(w client.Website) bool {
+		return strings.HasPrefix(w.Domain, env.run+"-")
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing the test's websites: %w", err)
+	}
+	return ws, nil
+}
+
+// ListWebsites returns the websites of c's user that search finds and keep
+// accepts (search is a substring match on the server: keep checks what it
+// must), in id order. The list is read to the end first, so that deleting
+// what it returns shifts none of its pages.
+func ListWebsites(ctx context.Context, c *client.Client, search string, keep func(client.Website) bool) ([]client.Website, error) {
 	var out []client.Website
-	for w, err := range env.API(key).AllWebsites(ctx, client.ListOptions{Search: env.run, SortBy: client.SortByID, Sort: client.SortAsc}) {
+	for w, err := range c.AllWebsites(ctx, client.ListOptions{Search: search, SortBy: client.SortByID, Sort: client.SortAsc}) {
 		if err != nil {
-			return nil, fmt.Errorf("listing the test's websites: %w", err)
+			return nil, err
 		}
-		if strings.HasPrefix(w.Domain, env.run+"-") {
+		if keep(w) {
 			out = append(out, w)
 		}
 	}

@@ -74,24 +74,17 @@ func sweepWebsites(string) error {
 // with acctest.DomainPrefix, calling deleted for each, and returns them. A
 // website already gone counts as deleted.
 func sweepTestWebsites(ctx context.Context, c *client.Client, deleted func(client.Website)) ([]client.Website, error) {
-	// search is a substring match: the prefix is checked again below.
-	// The list is read to the end before deleting, so that the deletions do
-	// not shift its pages.
-	var ws []client.Website
-	for w, err := range c.AllWebsites(ctx, client.ListOptions{Search: acctest.DomainPrefix, SortBy: client.SortByID, Sort: client.SortAsc}) {
-		if err != nil {
-			return nil, fmt.Errorf("listing websites: %w", err)
-		}
-		ws = append(ws, w)
+	ws, err := acctest.ListWebsites(ctx, c, acctest.DomainPrefix, func(w client.Website) bool {
+		return acctest.IsTestDomain(w.Domain)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing websites: %w", err)
 	}
 	var (
 		done []client.Website
 		errs []error
 	)
 	for _, w := range ws {
-		if !acctest.IsTestDomain(w.Domain) {
-			continue
-		}
 		if err := c.DeleteWebsite(ctx, w.ID); err != nil && !errors.Is(err, client.ErrNotFound) {
 			errs = append(errs, fmt.Errorf("deleting website %d (%s): %w", w.ID, w.Domain, err))
 			continue
