@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -263,18 +262,9 @@ func ipExcluded(client, excludeIPs string) bool {
 	return false
 }
 
-// botRE is the emulator's bot classifier, standing in for the user agent
-// parser (WhichBrowser) the application uses: the well-known crawlers
-// (Googlebot, bingbot, Baiduspider, YandexBot, DuckDuckBot, Slurp,
-// facebookexternalhit, ...), headless Chrome (its user agent says
-// "HeadlessChrome", which the application's crawler list names too) and any
-// user agent naming itself a bot, crawler or spider. Command-line clients
-// such as curl and wget are not bots to it.
-var botRE = regexp.MustCompile(`(?i)bot\b|bot/|robot|crawler|crawl|spider|slurp|facebookexternalhit|mediapartners-google|bingpreview|googleother|headlesschrome`)
-
-// IsBot reports whether the emulator classifies a user agent as a bot,
-// whose hits a website with exclude_bots = 1 does not record.
-func IsBot(userAgent string) bool { return botRE.MatchString(userAgent) }
+// DesktopUserAgent is a desktop Firefox's user agent, a visitor's that no
+// rule of the bot list matches: what SendHit presents unless told otherwise.
+const DesktopUserAgent = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
 
 // Hit is one pageview as a visitor's browser sends it (see SendHit).
 type Hit struct {
@@ -282,7 +272,8 @@ type Hit struct {
 	Page string
 	// Referrer is the full URL of the referring page, if any.
 	Referrer string
-	// UserAgent is the browser's User-Agent ("" sends Go's default).
+	// UserAgent is the browser's User-Agent; "" sends DesktopUserAgent (Go's
+	// own, Go-http-client, is a bot's to the application).
 	UserAgent string
 	// ScreenResolution is e.g. "1920x1080".
 	ScreenResolution string
@@ -304,9 +295,11 @@ func SendHit(ctx context.Context, c *http.Client, baseURL string, h Hit) (string
 		return "", err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if h.UserAgent != "" {
-		req.Header.Set("User-Agent", h.UserAgent)
+	ua := h.UserAgent
+	if ua == "" {
+		ua = DesktopUserAgent
 	}
+	req.Header.Set("User-Agent", ua)
 	if c == nil {
 		c = http.DefaultClient
 	}
