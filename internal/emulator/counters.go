@@ -28,6 +28,12 @@ type Stats struct {
 	// somewhere else than the Authorization Bearer header (api_token query
 	// parameter or form field, or a Basic authorization password).
 	KeyOutsideHeader int `json:"key_outside_header"`
+	// Preflights counts the CORS preflights answered (cors.go), per
+	// requested method and route: "POST /api/event" is a browser asking
+	// whether the tracking script may post its JSON. They are not requests
+	// to the API (the throttle never sees them) and not in Total or the
+	// other counters.
+	Preflights map[string]int `json:"preflights"`
 }
 
 func (s Stats) clone() Stats {
@@ -35,6 +41,7 @@ func (s Stats) clone() Stats {
 	c.ByMethod = cloneCounts(s.ByMethod)
 	c.ByRoute = cloneCounts(s.ByRoute)
 	c.ByStatus = cloneCounts(s.ByStatus)
+	c.Preflights = cloneCounts(s.Preflights)
 	return c
 }
 
@@ -55,7 +62,7 @@ type statsRecorder struct {
 func (r *statsRecorder) reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.s = Stats{ByMethod: map[string]int{}, ByRoute: map[string]int{}, ByStatus: map[string]int{}}
+	r.s = Stats{ByMethod: map[string]int{}, ByRoute: map[string]int{}, ByStatus: map[string]int{}, Preflights: map[string]int{}}
 }
 
 func (r *statsRecorder) record(method, route string, status int, keyOutside bool) {
@@ -71,6 +78,12 @@ func (r *statsRecorder) record(method, route string, status int, keyOutside bool
 	if keyOutside {
 		r.s.KeyOutsideHeader++
 	}
+}
+
+func (r *statsRecorder) recordPreflight(method, route string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s.Preflights[method+" "+route]++
 }
 
 func (r *statsRecorder) snapshot() Stats {

@@ -377,12 +377,21 @@ func (e *Emulator) PersistError() error {
 // ServeHTTP serves the emulator's control endpoints GET /__emulator/stats
 // and POST /__emulator/reset-stats, then the tracking script at
 // <PathPrefix>/js/script.js (a static file: no key, no throttle, not
-// counted, not faulted, served in maintenance mode too), then the
-// maintenance 503 if the installation is down (see SetMaintenance), then
-// the API under <PathPrefix>/api/v1 with the faults of Options.Faults or
-// SetFaults, if any (other paths get Laravel's route 404, see Respond).
+// counted, not faulted, served in maintenance mode too), then CORS
+// preflights on <PathPrefix>/api/* (cors.go: before maintenance and the
+// throttle, never faulted), then the maintenance 503 if the installation
+// is down (see SetMaintenance), then the API under <PathPrefix>/api/v1 with
+// the faults of Options.Faults or SetFaults, if any, and the tracking
+// endpoint (other paths get Laravel's route 404, see Respond).
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if e.serveControl(w, r) || e.serveTrackingScript(w, r) || e.serveMaintenance(w, r) {
+	if e.serveControl(w, r) || e.serveTrackingScript(w, r) {
+		return
+	}
+	if resp := e.preflight(r); resp != nil {
+		e.send(w, resp)
+		return
+	}
+	if e.serveMaintenance(w, r) {
 		return
 	}
 	e.serveAPI(w, r)

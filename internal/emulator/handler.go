@@ -68,8 +68,18 @@ type request struct {
 // controllers, committing any state change. Requests outside
 // <PathPrefix>/api/v1, but for the tracking endpoint <PathPrefix>/api/event,
 // get Laravel's route-not-found 404 and are not counted in Stats.
-// It never panics: an internal failure is a 500 "Server Error".
+// It never panics: an internal failure is a 500 "Server Error". A CORS
+// preflight on an api/* path is answered before all that, and every answer
+// on those paths carries the CORS headers (cors.go).
 func (e *Emulator) Respond(r *http.Request) *Response {
+	if resp := e.preflight(r); resp != nil {
+		return resp
+	}
+	return e.withCORS(r, e.respond(r))
+}
+
+// respond is Respond without CORS.
+func (e *Emulator) respond(r *http.Request) *Response {
 	req := &request{r: r, method: r.Method, json: expectsJSON(r)}
 	if api, ok := e.apiPath(r.URL.Path); ok {
 		req.route, req.rawID = matchRoute(api)

@@ -77,7 +77,7 @@ func (in *input) get(k string) any {
 func readInput(r *http.Request, trim bool) (*input, error) {
 	in := &input{query: parsePHPQuery(r.URL.RawQuery), form: newParams()}
 	ct := r.Header.Get("Content-Type")
-	isJSON := strings.Contains(ct, "/json") || strings.Contains(ct, "+json")
+	isJSON := isJSONType(ct)
 	mediaType, mtParams, _ := mime.ParseMediaType(ct)
 	method := r.Method
 
@@ -121,6 +121,10 @@ func readInput(r *http.Request, trim bool) (*input, error) {
 	}
 	return in, nil
 }
+
+// isJSONType reports whether a Content-Type is JSON to Laravel's
+// isJson(): it contains "/json" or "+json".
+func isJSONType(ct string) bool { return strings.Contains(ct, "/json") || strings.Contains(ct, "+json") }
 
 // parsePHPQuery parses a query string like PHP's parse_str: "&" separates
 // pairs, "+" is a space, malformed escapes are kept literally, "." and " " in

@@ -23,7 +23,9 @@ func (e *Emulator) InMaintenance() bool {
 // serveMaintenance answers r with the maintenance 503 and reports true if
 // the installation is in maintenance mode. Laravel's
 // PreventRequestsDuringMaintenance is global middleware: it runs before
-// routing, the throttle and authentication.
+// routing, the throttle and authentication, but after HandleCors: a CORS
+// preflight is answered before it (ServeHTTP) and its 503 carries the CORS
+// headers.
 func (e *Emulator) serveMaintenance(w http.ResponseWriter, r *http.Request) bool {
 	fi := e.faults.Load()
 	byFault := fi != nil && fi.cfg.Maintenance
@@ -34,6 +36,6 @@ func (e *Emulator) serveMaintenance(w http.ResponseWriter, r *http.Request) bool
 		fi.count(FaultMaintenance, r.Method)
 	}
 	req := &request{r: r, json: expectsJSON(r)}
-	e.send(w, laravelError(req, http.StatusServiceUnavailable, "Service Unavailable", "Service Unavailable"))
+	e.send(w, e.withCORS(r, laravelError(req, http.StatusServiceUnavailable, "Service Unavailable", "Service Unavailable")))
 	return true
 }

@@ -142,7 +142,7 @@ func TestStatsEndpoints(t *testing.T) {
 	r := do(t, s, call{path: "/__emulator/stats"})
 	want := `{"total":6,"by_method":{"GET":4,"PATCH":1,"POST":1},` +
 		`"by_route":{"GET (unknown)":1,"GET /api/v1/websites":1,"GET /api/v1/websites/{id}":2,"PATCH /api/v1/websites/{id}":1,"POST /api/v1/websites":1},` +
-		`"by_status":{"200":4,"201":1,"404":1},"throttled":0,"key_outside_header":1}` + "\n"
+		`"by_status":{"200":4,"201":1,"404":1},"throttled":0,"key_outside_header":1,"preflights":{}}` + "\n"
 	expect(t, r, 200, want)
 	var st Stats
 	decode(t, r, &st)
@@ -150,7 +150,7 @@ func TestStatsEndpoints(t *testing.T) {
 		t.Errorf("Stats() = %s", got)
 	}
 	expect(t, do(t, s, call{method: "POST", path: "/__emulator/reset-stats"}), 204, "")
-	if got := fmt.Sprintf("%+v", s.Stats()); got != "{Total:0 ByMethod:map[] ByRoute:map[] ByStatus:map[] Throttled:0 KeyOutsideHeader:0}" {
+	if got := fmt.Sprintf("%+v", s.Stats()); got != "{Total:0 ByMethod:map[] ByRoute:map[] ByStatus:map[] Throttled:0 KeyOutsideHeader:0 Preflights:map[]}" {
 		t.Errorf("after reset: %s", got)
 	}
 	if r := do(t, s, call{method: "GET", path: "/__emulator/reset-stats"}); r.status != 405 {

@@ -7,6 +7,7 @@ package emulator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -137,11 +138,16 @@ func (e *Emulator) track(req *request) *Response {
 	return trackAnswer("200")
 }
 
-// trackedEvent returns the event[...] fields of a custom event, or nil for
-// a pageview.
+// trackedEvent returns the fields of a custom event, or nil for a
+// pageview: the event[...] fields of a form, or the "event" object of a
+// JSON body, as the tracking script sends it ({"event": {"name": ...},
+// "page": ...}).
 func trackedEvent(req *request) map[string]string {
 	if _, ok := req.in.get("event").(phpArray); !ok {
 		return nil
+	}
+	if isJSONType(req.r.Header.Get("Content-Type")) {
+		return jsonEvent(req.raw)
 	}
 	ev := map[string]string{}
 	for _, raw := range []string{req.r.URL.RawQuery, string(req.raw)} {
@@ -150,6 +156,36 @@ func trackedEvent(req *request) map[string]string {
 			k = phpURLDecode(k)
 			if name, ok := strings.CutPrefix(k, "event["); ok && strings.HasSuffix(name, "]") {
 				ev[strings.TrimSuffix(name, "]")] = strings.TrimSpace(phpURLDecode(v))
+			}
+		}
+	}
+	return ev
+}
+
+// jsonEvent returns the fields of the "event" object of a JSON body as
+// PHP reads them into strings: numbers as written, true as "1", false as
+// "", null left out; strings trimmed as the input middleware does. An
+// "event" that is an array has no named fields.
+func jsonEvent(raw []byte) map[string]string {
+	var body struct {
+		Event json.RawMessage `json:"event"`
+	}
+	ev := map[string]string{}
+	var fields map[string]any
+	if json.Unmarshal(raw, &body) != nil || json.Unmarshal(body.Event, &fields) != nil {
+		return ev
+	}
+	for k, v := range fields {
+		switch x := v.(type) {
+		case string:
+			ev[k] = laravelTrim(x)
+		case float64:
+			ev[k] = strconv.FormatFloat(x, 'f', -1, 64)
+		case bool:
+			if x {
+				ev[k] = "1"
+			} else {
+				ev[k] = ""
 			}
 		}
 	}
