@@ -23,8 +23,9 @@ const TrackingScriptPath = "/js/script.js"
 // which the script finds its own data-host and data-dnt attributes.
 const TrackingScriptID = "ZwSg9rf6GA"
 
-// trackingScript is the emulator's own tracking script (not the
-// application's): see tracking_script.js.
+// trackingScript is the emulator's own tracking script, which does what
+// the application's does (JSON pageviews over XMLHttpRequest, single-page
+// navigation, custom events, Do Not Track): see tracking_script.js.
 //
 //go:embed tracking_script.js
 var trackingScript []byte

@@ -41,7 +41,8 @@ func TestTrackingScript_servedAsStaticFile(t *testing.T) {
 			}
 		}
 		for _, want := range []string{`getElementById("` + TrackingScriptID + `")`, `"data-host"`, `"data-dnt"`,
-			`"/api/event"`, `"page"`, `"referrer"`, `"screen_resolution"`, "navigator.doNotTrack", "window.doNotTrack"} {
+			`"/api/event"`, "page:", "referrer:", "screen_resolution:", "navigator.doNotTrack", "XMLHttpRequest",
+			`"application/json; charset=utf-8"`, "history.pushState", `"popstate"`, "pa.track"} {
 			if !strings.Contains(r.body, want) {
 				t.Errorf("the script does not contain %s", want)
 			}
