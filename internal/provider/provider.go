@@ -142,18 +142,30 @@ func (p *analyticsProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			},
 			"tracking_url": schema.StringAttribute{
 				MarkdownDescription: "The installation's address as visitors' browsers reach it, used in `tracking_code` " +
-					"(the script's `src` and `data-host`), e.g. `https://analytics.example.com` or, under a path prefix, " +
+					"(the script's `data-host`, and its `src` unless `tracking_script_url` is set), e.g. `https://analytics.example.com` or, under a path prefix, " +
 					"`https://example.com/analytics`. Set it when the API is reached through another address (an internal " +
 					"host name, a proxy, a tunnel) than the public one. Defaults to the `" + EnvTrackingURL + "` environment " +
 					"variable, else `base_url` (without `/api/v1`). Not sent to the API.",
 				Optional:   true,
 				Validators: []validator.String{trackingURLRule.validator()},
 			},
+			"tracking_script_url": schema.StringAttribute{
+				MarkdownDescription: "Where visitors' browsers load the tracking script from, when the installation serves it " +
+					"from a CDN (an administrator's setting of the installation): the `src` of `tracking_code`, e.g. " +
+					"`https://cdn.example.com/js/script.js`, while its `data-host` stays `tracking_url`, where the script " +
+					"sends the pageviews. Defaults to the `" + EnvTrackingScriptURL + "` environment variable, else " +
+					"`tracking_url` followed by `/js/script.js`. Not sent to the API.",
+				Optional:   true,
+				Validators: []validator.String{trackingScriptURLRule.validator()},
+			},
 			"tracking_respect_dnt": schema.BoolAttribute{
-				MarkdownDescription: "Whether the tracking script sends nothing for visitors whose browser asks not to be " +
-					"tracked (`navigator.doNotTrack`): `data-dnt=\"true\"` in `tracking_code`. Defaults to the `" +
-					EnvTrackingRespectDNT + "` environment variable (`true` or `false`), else `false`, the application's " +
-					"default. Not sent to the API.",
+				MarkdownDescription: "Whether the tracking script sends nothing for visitors whose browser reports a Do " +
+					"Not Track setting (`navigator.doNotTrack`): `data-dnt=\"true\"` in `tracking_code`. The application's " +
+					"script then skips every visitor whose browser reports any value at all, not only `\"1\"` (asks not to " +
+					"be tracked) but also `\"0\"` and `\"unspecified\"`, which some browsers report when the visitor chose " +
+					"nothing: with `true`, such visitors are never counted. Browsers that report nothing (`null`) are " +
+					"counted. Defaults to the `" + EnvTrackingRespectDNT + "` environment variable (`true` or `false`), " +
+					"else `false`, the application's default, which counts everyone. Not sent to the API.",
 				Optional: true,
 			},
 		},

@@ -26,6 +26,7 @@ const (
 	EnvBaseURL            = "ANALYTICS_BASE_URL"
 	EnvAPIKey             = "ANALYTICS_API_KEY"
 	EnvTrackingURL        = "ANALYTICS_TRACKING_URL"
+	EnvTrackingScriptURL  = "ANALYTICS_TRACKING_SCRIPT_URL"
 	EnvTrackingRespectDNT = "ANALYTICS_TRACKING_RESPECT_DNT"
 	EnvCAFile             = "ANALYTICS_CA_FILE"
 	EnvCAPEM              = "ANALYTICS_CA_PEM"
@@ -61,6 +62,7 @@ type providerModel struct {
 	SkipVerify         types.Bool   `tfsdk:"skip_verify"`
 	Headers            types.Map    `tfsdk:"headers"`
 	TrackingURL        types.String `tfsdk:"tracking_url"`
+	TrackingScriptURL  types.String `tfsdk:"tracking_script_url"`
 	TrackingRespectDNT types.Bool   `tfsdk:"tracking_respect_dnt"`
 }
 
@@ -68,7 +70,7 @@ type providerModel struct {
 // another resource): nothing is resolved then.
 func (cfg providerModel) unknown() bool {
 	for _, v := range []types.String{cfg.BaseURL, cfg.APIKey, cfg.Timeout, cfg.CAFile, cfg.CAPEM, cfg.CertFile,
-		cfg.CertPEM, cfg.KeyFile, cfg.KeyPEM, cfg.TrackingURL} {
+		cfg.CertPEM, cfg.KeyFile, cfg.KeyPEM, cfg.TrackingURL, cfg.TrackingScriptURL} {
 		if v.IsUnknown() {
 			return true
 		}
@@ -265,18 +267,37 @@ func retryOptions(cfg providerModel, diags *diag.Diagnostics) *client.RetryOptio
 
 // resolveTrackingCode returns the tracking code of the provider's settings:
 // tracking_url (else ANALYTICS_TRACKING_URL, else the public part of
-// baseAPI, the client's API root) and tracking_respect_dnt (else
-// ANALYTICS_TRACKING_RESPECT_DNT).
+// baseAPI, the client's API root), tracking_script_url (else
+// ANALYTICS_TRACKING_SCRIPT_URL, else the script below the public address)
+// and tracking_respect_dnt (else ANALYTICS_TRACKING_RESPECT_DNT).
 func resolveTrackingCode(cfg providerModel, baseAPI string, diags *diag.Diagnostics) string {
 	public := strings.TrimSuffix(baseAPI, "/api/v1")
-	if raw := trackingURLRule.value(cfg.TrackingURL); raw != "" {
-		if p, _ := trackingURLRule.check(trackingURLRule.source(cfg.TrackingURL), raw); p != "" {
-			diags.AddAttributeError(path.Root(trackingURLRule.attr), trackingURLRule.summary, p)
-			return ""
-		}
-		public = strings.TrimRight(strings.TrimSpace(raw), "/")
+	if raw, ok := resolveSetting(trackingURLRule, cfg.TrackingURL, diags); !ok {
+		return ""
+	} else if raw != "" {
+		public = strings.TrimRight(raw, "/")
 	}
-	return trackingCode(public, resolveBool(cfg.TrackingRespectDNT, EnvTrackingRespectDNT, "tracking_respect_dnt", diags))
+	script, ok := resolveSetting(trackingScriptURLRule, cfg.TrackingScriptURL, diags)
+	if !ok {
+		return ""
+	}
+	return trackingCode(public, script, resolveBool(cfg.TrackingRespectDNT, EnvTrackingRespectDNT, "tracking_respect_dnt", diags))
+}
+
+// resolveSetting returns an optional setting of rule, from the block or
+// the environment, without white space at its ends ("" when neither sets
+// it), and false after adding an error on its attribute when the rule
+// refuses it.
+func resolveSetting(rule settingRule, v types.String, diags *diag.Diagnostics) (string, bool) {
+	raw := rule.value(v)
+	if raw == "" {
+		return "", true
+	}
+	if p, _ := rule.check(rule.source(v), raw); p != "" {
+		diags.AddAttributeError(path.Root(rule.attr), rule.summary, p)
+		return "", false
+	}
+	return strings.TrimSpace(raw), true
 }
 
 // resolveBool reads a boolean attribute, else its environment variable

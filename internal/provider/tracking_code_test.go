@@ -24,27 +24,36 @@ import (
 // at publicURL, written out as its web interface shows it (not built with
 // the provider's own function, which the tests check against it).
 func wantTrackingCode(publicURL string, dnt bool) string {
-	return fmt.Sprintf(`<script data-host="%s" data-dnt="%t" src="%s/js/script.js" id="ZwSg9rf6GA" async defer></script>`,
-		publicURL, dnt, publicURL)
+	return wantTrackingCodeFrom(publicURL, publicURL+"/js/script.js", dnt)
+}
+
+// wantTrackingCodeFrom is wantTrackingCode with the script served from
+// scriptURL (the installation's CDN setting).
+func wantTrackingCodeFrom(publicURL, scriptURL string, dnt bool) string {
+	return fmt.Sprintf(`<script data-host="%s" data-dnt="%t" src="%s" id="ZwSg9rf6GA" async defer></script>`,
+		publicURL, dnt, scriptURL)
 }
 
 func TestTrackingCode(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		url  string
-		dnt  bool
-		want string
+		url, script string
+		dnt         bool
+		want        string
 	}{
-		{"https://analytics.example.com", false,
+		{"https://analytics.example.com", "", false,
 			`<script data-host="https://analytics.example.com" data-dnt="false" src="https://analytics.example.com/js/script.js" id="ZwSg9rf6GA" async defer></script>`},
-		{"https://example.org/analytics", true,
+		{"https://example.org/analytics", "", true,
 			`<script data-host="https://example.org/analytics" data-dnt="true" src="https://example.org/analytics/js/script.js" id="ZwSg9rf6GA" async defer></script>`},
 		// Escaped as the web interface's template escapes it.
-		{`https://example.org/a"b<c>&'`, false,
+		{`https://example.org/a"b<c>&'`, "", false,
 			`<script data-host="https://example.org/a&#34;b&lt;c&gt;&amp;&#39;" data-dnt="false" src="https://example.org/a&#34;b&lt;c&gt;&amp;&#39;/js/script.js" id="ZwSg9rf6GA" async defer></script>`},
+		// The script from a CDN: src is its address, data-host stays.
+		{"https://analytics.example.com", "https://cdn.example.net/pa/script.js?v=2&x=1", false,
+			`<script data-host="https://analytics.example.com" data-dnt="false" src="https://cdn.example.net/pa/script.js?v=2&amp;x=1" id="ZwSg9rf6GA" async defer></script>`},
 	} {
-		if got := trackingCode(tc.url, tc.dnt); got != tc.want {
-			t.Errorf("trackingCode(%q, %v) =\n%s\nwant\n%s", tc.url, tc.dnt, got, tc.want)
+		if got := trackingCode(tc.url, tc.script, tc.dnt); got != tc.want {
+			t.Errorf("trackingCode(%q, %q, %v) =\n%s\nwant\n%s", tc.url, tc.script, tc.dnt, got, tc.want)
 		}
 	}
 }
@@ -55,11 +64,11 @@ func TestTrackingCode(t *testing.T) {
 func TestResolveTrackingCode(t *testing.T) {
 	const api = "https://internal.example:8443/analytics/api/v1"
 	for _, tc := range []struct {
-		name           string
-		url            types.String
-		dnt            types.Bool
-		envURL, envDNT string
-		want, wantErr  string
+		name                      string
+		url, script               types.String
+		dnt                       types.Bool
+		envURL, envScript, envDNT string
+		want, wantErr             string
 	}{
 		{name: "defaults", url: types.StringNull(), dnt: types.BoolNull(),
 			want: wantTrackingCode("https://internal.example:8443/analytics", false)},
@@ -73,12 +82,21 @@ func TestResolveTrackingCode(t *testing.T) {
 			wantErr: `The ANALYTICS_TRACKING_URL environment variable "stats.example.com" is not an absolute http`},
 		{name: "bad environment DNT", url: types.StringNull(), dnt: types.BoolNull(), envDNT: "yes please",
 			wantErr: `The ANALYTICS_TRACKING_RESPECT_DNT environment variable is "yes please"; set it to true or false`},
+		{name: "script attribute", url: types.StringValue("https://stats.example.com"),
+			script: types.StringValue(" https://cdn.example.net/s.js "), envScript: "https://ignored.example/s.js",
+			want: wantTrackingCodeFrom("https://stats.example.com", "https://cdn.example.net/s.js", false)},
+		{name: "script environment", envScript: "https://cdn.example.net/env.js",
+			want: wantTrackingCodeFrom("https://internal.example:8443/analytics", "https://cdn.example.net/env.js", false)},
+		{name: "bad environment script", envScript: "cdn.example.net/s.js",
+			wantErr: `The ANALYTICS_TRACKING_SCRIPT_URL environment variable "cdn.example.net/s.js" is not an absolute http`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(EnvTrackingURL, tc.envURL)
+			t.Setenv(EnvTrackingScriptURL, tc.envScript)
 			t.Setenv(EnvTrackingRespectDNT, tc.envDNT)
 			var diags diag.Diagnostics
-			got := resolveTrackingCode(providerModel{TrackingURL: tc.url, TrackingRespectDNT: tc.dnt}, api, &diags)
+			got := resolveTrackingCode(providerModel{TrackingURL: tc.url, TrackingScriptURL: tc.script, // zero values are null
+				TrackingRespectDNT: tc.dnt}, api, &diags)
 			if tc.wantErr != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), tc.wantErr) {
 					t.Fatalf("want an error containing %q, got %v", tc.wantErr, diags)
@@ -89,6 +107,30 @@ func TestResolveTrackingCode(t *testing.T) {
 				t.Errorf("got %q (%v), want %q", got, diags, tc.want)
 			}
 		})
+	}
+}
+
+func TestTrackingScriptURLProblem(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"https://cdn.example.com/js/script.js":      "",
+		"http://127.0.0.1:8080/script.js?v=3":       "",
+		"https://cdn.example.com/script.js#x":       "",
+		"":                                          "is empty",
+		"cdn.example.com/js/script.js":              "is not an absolute http:// or https:// URL",
+		"//cdn.example.com/js/script.js":            "is not an absolute http:// or https:// URL",
+		"/js/script.js":                             "is not an absolute http:// or https:// URL",
+		"ftp://cdn.example.com/script.js":           "is not an absolute http:// or https:// URL",
+		"https://":                                  "is not an absolute http:// or https:// URL",
+		"https://user:pw@cdn.example.com/script.js": "contains user credentials",
+		"https://cdn.example.com/a b.js":            "white space or a line break",
+	} {
+		got, _ := trackingScriptURLRule.check("tracking_script_url", raw)
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("trackingScriptURLRule.check(%q) = %q, want it to contain %q", raw, got, want)
+		} else if want != "" && !strings.HasPrefix(got, "tracking_script_url") {
+			t.Errorf("trackingScriptURLRule.check(%q) = %q: does not name the setting", raw, got)
+		}
 	}
 }
 
@@ -253,19 +295,80 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 	)
 }
 
-// TestAccTrackingCode_invalidURL: a tracking_url that is not an absolute
-// http(s) URL fails at plan time, naming the setting, before any request.
+// TestAccTrackingCode_scriptURL: tracking_script_url (or its environment
+// variable) moves the script's src to a CDN while data-host stays
+// tracking_url, on every surface; setting, changing and removing it plans
+// only tracking_code and sends no request that changes anything.
+func TestAccTrackingCode_scriptURL(t *testing.T) {
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := "tf-acc-tracking-script.example.com"
+	config := func(extra string) string {
+		return env.ProviderBlock(extra) + fmt.Sprintf(trackingSurfaces, domain)
+	}
+	const (
+		public = "https://stats.example.org"
+		cdn    = "https://cdn.example.net/analytics/script.js?v=2"
+	)
+	var before int
+	step := func(pre func(), settings, want string) resource.TestStep {
+		return resource.TestStep{
+			PreConfig: func() {
+				before = env.Writes()
+				if pre != nil {
+					pre()
+				}
+			},
+			Config: config(settings),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("analytics_website.shop", plancheck.ResourceActionUpdate),
+				onlyAttributeChanges{"analytics_website.shop", "tracking_code"},
+				plancheck.ExpectKnownValue("analytics_website.shop", tfjsonpath.New("tracking_code"), knownvalue.StringExact(want)),
+			}},
+			ConfigStateChecks: expectTrackingCode(want),
+			Check: func(*terraform.State) error {
+				if n := env.Writes() - before; n != 0 {
+					return fmt.Errorf("the apply of tracking_script_url sent %d write requests: %v", n, env.Stats().ByRoute)
+				}
+				return nil
+			},
+		}
+	}
+	withURL := fmt.Sprintf("  tracking_url = %q\n", public)
+	env.Test(t,
+		resource.TestStep{
+			Config:            config(withURL),
+			ConfigStateChecks: expectTrackingCode(wantTrackingCode(public, false)),
+		},
+		step(nil, withURL+fmt.Sprintf("  tracking_script_url = %q\n", cdn),
+			wantTrackingCodeFrom(public, strings.ReplaceAll(cdn, "&", "&amp;"), false)),
+		step(nil, withURL+fmt.Sprintf("  tracking_script_url = %q\n", "https://cdn.example.net/other.js"),
+			wantTrackingCodeFrom(public, "https://cdn.example.net/other.js", false)),
+		step(func() { t.Setenv(EnvTrackingScriptURL, "https://env-cdn.example.net/script.js") }, withURL,
+			wantTrackingCodeFrom(public, "https://env-cdn.example.net/script.js", false)),
+		step(func() { t.Setenv(EnvTrackingScriptURL, "") }, withURL, wantTrackingCode(public, false)),
+	)
+}
+
+// TestAccTrackingCode_invalidURL: a tracking_url or tracking_script_url that
+// is not an absolute http(s) URL fails at plan time, naming the setting,
+// before any request.
 func TestAccTrackingCode_invalidURL(t *testing.T) {
 	env := acctest.New(t)
-	for _, tc := range []struct{ value, want string }{
-		{"stats.example.com", `tracking_url "stats.example.com" is not an absolute http:// or https:// URL`},
-		{"https://stats.example.com/?site=1", `tracking_url must not contain a query string or fragment`},
+	for _, tc := range []struct{ attr, value, summary, want string }{
+		{"tracking_url", "stats.example.com", "Invalid Tracking URL",
+			`tracking_url "stats.example.com" is not an absolute http:// or https:// URL`},
+		{"tracking_url", "https://stats.example.com/?site=1", "Invalid Tracking URL",
+			`tracking_url must not contain a query string or fragment`},
+		{"tracking_script_url", "cdn.example.com/js/script.js", "Invalid Tracking Script URL",
+			`tracking_script_url "cdn.example.com/js/script.js" is not an absolute http:// or https:// URL`},
+		{"tracking_script_url", "/js/script.js", "Invalid Tracking Script URL",
+			`tracking_script_url "/js/script.js" is not an absolute http:// or https:// URL`},
 	} {
 		env.Test(t, resource.TestStep{
-			Config: env.ProviderBlock(fmt.Sprintf("  tracking_url = %q", tc.value)) +
+			Config: env.ProviderBlock(fmt.Sprintf("  %s = %q", tc.attr, tc.value)) +
 				fmt.Sprintf(trackingSurfaces, env.Domain("bad-tracking-url")),
 			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`Invalid Tracking URL[\s\S]*` + strings.ReplaceAll(regexp.QuoteMeta(tc.want), " ", `\s+`)),
+			ExpectError: regexp.MustCompile(tc.summary + `[\s\S]*` + strings.ReplaceAll(regexp.QuoteMeta(tc.want), " ", `\s+`)),
 		})
 	}
 }

@@ -113,6 +113,36 @@ var trackingURLRule = settingRule{
 	},
 }
 
+// trackingScriptURLRule: where browsers load the tracking script from
+// (tracking_script_url), when the installation serves it from a CDN. A
+// query string (a version, say) is allowed; credentials would be published
+// in every page.
+var trackingScriptURLRule = settingRule{
+	attr: "tracking_script_url", env: EnvTrackingScriptURL,
+	summary:     "Invalid Tracking Script URL",
+	description: "must be an absolute http:// or https:// URL without credentials",
+	ifEmpty: "Set it to the address the installation's tracking script is served at, e.g. " +
+		"https://cdn.example.com/js/script.js, or remove it to use tracking_url followed by /js/script.js.",
+	problem: func(name, raw string) string {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		switch {
+		case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare address of the tracking "+
+				"script, e.g. https://cdn.example.com/js/script.js.", name)
+		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
+			u.Hostname() == "" || u.Opaque != "":
+			return fmt.Sprintf("%s %q is not an absolute http:// or https:// URL. Set it to the full address browsers "+
+				"load the tracking script from, with its scheme, e.g. https://cdn.example.com/js/script.js (the "+
+				"installation's CDN setting for the script).", name, raw)
+		case u.User != nil:
+			return fmt.Sprintf("%s contains user credentials (user:password@ before the host), which the tracking code "+
+				"would publish in every page of the website. Remove them, e.g. %q.", name,
+				(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: u.RawQuery}).String())
+		}
+		return ""
+	},
+}
+
 // apiKeyRule: the API key. Its messages never repeat the key.
 var apiKeyRule = settingRule{
 	attr: "api_key", env: EnvAPIKey,
