@@ -124,7 +124,9 @@ func readInput(r *http.Request, trim bool) (*input, error) {
 
 // isJSONType reports whether a Content-Type is JSON to Laravel's
 // isJson(): it contains "/json" or "+json".
-func isJSONType(ct string) bool { return strings.Contains(ct, "/json") || strings.Contains(ct, "+json") }
+func isJSONType(ct string) bool {
+	return strings.Contains(ct, "/json") || strings.Contains(ct, "+json")
+}
 
 // parsePHPQuery parses a query string like PHP's parse_str: "&" separates
 // pairs, "+" is a space, malformed escapes are kept literally, "." and " " in
