@@ -3,7 +3,10 @@
 package provider
 
 // The Chromium side of the browser tests (browser_test.go): a page server
-// on loopback, and one visit of a page in a new headless Chromium.
+// on loopback, and one visit of a page in a new headless Chromium, with
+// the browser's own user agent (headless Chromium's says "HeadlessChrome",
+// a visitor like any other to the application) unless a test presents
+// another.
 //
 // Nothing leaves the machine. Chromium resolves the tests' host names
 // (www.shop-<random>.test, analytics.test) to 127.0.0.1 and every other
@@ -33,7 +36,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -42,14 +47,6 @@ import (
 const (
 	// chromiumPath is Debian's chromium (apt-get install chromium).
 	chromiumPath = "/usr/bin/chromium"
-
-	// desktopUA is the user agent Chromium presents in these tests. Headless
-	// Chromium's own names "HeadlessChrome", which the application's bot
-	// detection (and the emulator's, emulator.IsBot) classifies as a bot: with
-	// exclude_bots on, the default, its pageviews are never recorded. The
-	// tests keep the default, as a website owner would, and present a
-	// desktop Chrome instead.
-	desktopUA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/148.0.0.0 Safari/537.36"
 
 	// hostResolverRules maps the tests' .test names to loopback and every
 	// other name to "not found"; 127.0.0.1 (the emulator and the page
@@ -114,26 +111,48 @@ func (s *site) served(pageURL string) bool {
 // visit is what a page looked like once its tracking script had run.
 type visit struct {
 	// Tracked is the data-tracked attribute the emulator's script sets on
-	// its element when done: "sent", "dnt" or "failed".
+	// its element: "sent", "dnt" or "failed".
 	Tracked string
 	// DoNotTrack is navigator.doNotTrack as the page saw it ("null" when
-	// the browser does not ask).
+	// the browser reports nothing).
 	DoNotTrack string
+	// UserAgent is navigator.userAgent.
+	UserAgent string
 	// Screen is window.screen as "WIDTHxHEIGHT".
 	Screen string
 	// Requests are the URLs of every request of the page.
 	Requests []string
-	// Event is what became of the page's request to the tracking endpoint:
-	// "" when it made none, else "HTTP <status>" or the network error.
-	Event string
+	// Events is what became of each POST of the page to the tracking
+	// endpoint, in the order sent: "HTTP <status>" or the network error.
+	Events []string
+}
+
+// visitOptions say how to open a page.
+type visitOptions struct {
+	// doNotTrack sets the profile's "Send a Do Not Track request"
+	// preference, so that navigator.doNotTrack is "1".
+	doNotTrack bool
+	// doNotTrackValue, if set, is what navigator.doNotTrack says instead
+	// (e.g. "unspecified", as some browsers report), by a script run
+	// before the page's.
+	doNotTrackValue string
+	// userAgent replaces the browser's own user agent ("": keep it).
+	userAgent string
+	// then is JavaScript run in the page once its tracking script has
+	// sent its first pageview (a single-page navigation, a custom event).
+	then string
+	// posts is the number of POSTs to the tracking endpoint to wait for
+	// once the script says "sent" (0 means 1).
+	posts int
 }
 
 // visitInChromium opens pageURL in a new headless Chromium with a fresh
-// profile in dir (sending Do Not Track if doNotTrack), waits until the
-// tracking script has run, and returns what the page saw. An error
-// carries Chromium's output.
-func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) (*visit, error) {
-	if doNotTrack {
+// profile in dir, waits until the tracking script has run (and, if it
+// sent anything, until o.posts requests to the tracking endpoint have
+// completed), and returns what the page saw. An error carries Chromium's
+// output.
+func visitInChromium(ctx context.Context, dir, pageURL string, o visitOptions) (*visit, error) {
+	if o.doNotTrack {
 		// The profile's preference behind Settings > Privacy and security >
 		// "Send a Do Not Track request with your browsing traffic".
 		if err := os.MkdirAll(filepath.Join(dir, "Default"), 0o700); err != nil {
@@ -159,10 +178,13 @@ func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) 
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("no-proxy-server", true),
 		chromedp.Flag("host-resolver-rules", hostResolverRules),
-		chromedp.UserAgent(desktopUA),
 		chromedp.WindowSize(1280, 720),
 		chromedp.CombinedOutput(&output),
 	)
+	if o.userAgent != "" {
+		opts = append(opts, chromedp.UserAgent(o.userAgent))
+	}
+	posts := max(o.posts, 1)
 	ctx, cancel := context.WithTimeout(ctx, browserTimeout)
 	defer cancel()
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
@@ -172,17 +194,16 @@ func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) 
 
 	v := &visit{}
 	var (
-		mu        sync.Mutex
-		eventID   network.RequestID // the request to the tracking endpoint
-		status    int64
-		eventDone = make(chan string, 1)
+		mu       sync.Mutex
+		posted   = map[network.RequestID]int{} // the tracking POSTs, by request, to their index in v.Events
+		statuses = map[network.RequestID]int64{}
+		finished = make(chan struct{}, 64)
 	)
-	// done reports the first outcome and drops later ones: the listener
-	// must never block.
-	done := func(outcome string) {
-		select {
-		case eventDone <- outcome:
-		default:
+	// outcome records what became of a tracking POST, once.
+	outcome := func(id network.RequestID, what string) {
+		if i, ok := posted[id]; ok && v.Events[i] == "" {
+			v.Events[i] = what
+			finished <- struct{}{}
 		}
 	}
 	err := chromedp.Listen(tab, func(ev any) {
@@ -191,23 +212,30 @@ func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) 
 		switch e := ev.(type) {
 		case *network.EventRequestWillBeSent:
 			v.Requests = append(v.Requests, e.Request.URL)
-			if u, err := url.Parse(e.Request.URL); err == nil && strings.HasSuffix(u.Path, "/api/event") {
-				eventID = e.RequestID
+			u, err := url.Parse(e.Request.URL)
+			if _, seen := posted[e.RequestID]; err == nil && !seen && e.Request.Method == http.MethodPost &&
+				strings.HasSuffix(u.Path, "/api/event") {
+				posted[e.RequestID] = len(v.Events)
+				v.Events = append(v.Events, "")
 			}
 		case *network.EventResponseReceived:
-			if e.RequestID == eventID && e.Response != nil {
-				status = e.Response.Status
+			if e.Response != nil {
+				statuses[e.RequestID] = e.Response.Status
 			}
 		case *network.EventLoadingFinished:
-			if e.RequestID == eventID {
-				done(fmt.Sprintf("HTTP %d", status))
-			}
+			outcome(e.RequestID, fmt.Sprintf("HTTP %d", statuses[e.RequestID]))
 		case *network.EventLoadingFailed:
-			if e.RequestID == eventID {
-				done("failed: " + e.ErrorText)
-			}
+			outcome(e.RequestID, "failed: "+e.ErrorText)
 		}
 	})
+	if err == nil && o.doNotTrackValue != "" {
+		src := fmt.Sprintf(`Object.defineProperty(Navigator.prototype, "doNotTrack", {get: function () { return %q; }});`,
+			o.doNotTrackValue)
+		err = chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+			return err
+		}))
+	}
 	if err == nil {
 		err = chromedp.Do(tab, chromedp.Navigate(pageURL))
 	}
@@ -219,21 +247,32 @@ func visitInChromium(ctx context.Context, dir, pageURL string, doNotTrack bool) 
 			err = fmt.Errorf("the tracking script did not run within 30 s (no data-tracked on #%s): %w", emulator.TrackingScriptID, err)
 		}
 	}
-	if err == nil {
-		v.DoNotTrack, err = chromedp.Run(tab, chromedp.Evaluate[string](`String(navigator.doNotTrack)`))
+	for _, js := range []struct {
+		dst  *string
+		expr string
+	}{
+		{&v.DoNotTrack, `String(navigator.doNotTrack)`},
+		{&v.UserAgent, `navigator.userAgent`},
+		{&v.Screen, `window.screen.width + "x" + window.screen.height`},
+	} {
+		if err == nil {
+			*js.dst, err = chromedp.Run(tab, chromedp.Evaluate[string](js.expr))
+		}
 	}
-	if err == nil {
-		v.Screen, err = chromedp.Run(tab, chromedp.Evaluate[string](`window.screen.width + "x" + window.screen.height`))
+	if err == nil && o.then != "" {
+		err = chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](o.then))
 	}
 	if err == nil && v.Tracked == "sent" {
-		// The browser closes when this returns: wait for the request the
-		// script queued to complete first.
-		select {
-		case v.Event = <-eventDone:
-		case <-time.After(30 * time.Second):
-			err = errors.New("the request to the tracking endpoint did not complete within 30 s")
-		case <-ctx.Done():
-			err = ctx.Err()
+		// The browser closes when this returns: wait for the requests the
+		// script sent to complete first.
+		for n := 0; n < posts && err == nil; n++ {
+			select {
+			case <-finished:
+			case <-time.After(30 * time.Second):
+				err = fmt.Errorf("%d of %d requests to the tracking endpoint completed within 30 s", n, posts)
+			case <-ctx.Done():
+				err = ctx.Err()
+			}
 		}
 	}
 	cancelTab()

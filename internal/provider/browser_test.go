@@ -13,14 +13,21 @@ package provider
 // browser_chromium_test.go drives Chromium; nothing there leaves the machine.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"mime"
+	"net/http"
 	"net/url"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -161,12 +168,101 @@ func checkRecorded(ctx context.Context, env *acctest.Env, c *client.Client, id i
 	return errors.Join(errs...)
 }
 
-// A browser opens a page carrying the tracking code of the Terraform
-// output: the pageview is recorded once, for the page without the
-// excluded query parameter.
+// trackingLog records what reaches the emulator's tracking endpoint (a
+// handler in front of it, acctest.Wrap), for the tests to check what the
+// script sent.
+type trackingLog struct {
+	mu   sync.Mutex
+	hits []trackingHit
+}
+
+// trackingHit is one POST to the tracking endpoint.
+type trackingHit struct {
+	ContentType, Origin, UserAgent string
+	// Body is the JSON body, as canonical JSON (keys sorted).
+	Body string
+}
+
+func (l *trackingLog) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/event") {
+			raw, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+			h := trackingHit{ContentType: r.Header.Get("Content-Type"), Origin: r.Header.Get("Origin"),
+				UserAgent: r.UserAgent(), Body: string(raw)}
+			var body map[string]any
+			if json.Unmarshal(raw, &body) == nil {
+				if canonical, err := json.Marshal(body); err == nil {
+					h.Body = string(canonical)
+				}
+			}
+			l.mu.Lock()
+			l.hits = append(l.hits, h)
+			l.mu.Unlock()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// check fails unless the log holds exactly the bodies want (as canonical
+// JSON, in any order: the browser sends them side by side), each a JSON
+// POST from origin with a user agent containing ua.
+func (l *trackingLog) check(origin, ua string, want ...map[string]any) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var errs, got, wanted []string
+	for _, h := range l.hits {
+		// The script asks for "application/json; charset=utf-8"; XMLHttpRequest
+		// writes the charset as "UTF-8".
+		mt, params, err := mime.ParseMediaType(h.ContentType)
+		if err != nil || mt != "application/json" || !strings.EqualFold(params["charset"], "utf-8") || h.Origin != origin ||
+			!strings.Contains(h.UserAgent, ua) {
+			errs = append(errs, fmt.Sprintf("a tracking request with Content-Type %q, Origin %q, User-Agent %q; want "+
+				"application/json; charset=utf-8, %q and %q", h.ContentType, h.Origin, h.UserAgent, origin, ua))
+		}
+		got = append(got, h.Body)
+	}
+	for _, w := range want {
+		raw, err := json.Marshal(w)
+		if err != nil {
+			return err
+		}
+		wanted = append(wanted, string(raw))
+	}
+	slices.Sort(got)
+	slices.Sort(wanted)
+	if !slices.Equal(got, wanted) {
+		errs = append(errs, fmt.Sprintf("the tracking endpoint got\n  %s\nwant\n  %s",
+			strings.Join(got, "\n  "), strings.Join(wanted, "\n  ")))
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// originOf is the origin of a page's address.
+func originOf(pageURL string) string {
+	u, err := url.Parse(pageURL)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// A browser with its own user agent (HeadlessChrome, a visitor to the
+// application) opens a page carrying the tracking code of the Terraform
+// output: the script posts the pageview as JSON, which the browser sends
+// after a CORS preflight that reaches the emulator, and the pageview is
+// recorded once, for the page without the excluded query parameter.
 func TestBrowser_pageviewRecorded(t *testing.T) {
 	browserPreCheck(t)
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	log := &trackingLog{}
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(log.wrap))
 	c := statsClient(t, env)
 	domain := "shop-" + acctest.RandomLabel(t, 8) + ".test"
 	env.Test(t, resource.TestStep{
@@ -182,7 +278,7 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 			s := serveSite(t, code)
 			pageURL := s.pageURL("www." + domain)
 			before := time.Now()
-			v, err := visitInChromium(t.Context(), t.TempDir(), pageURL, false)
+			v, err := visitInChromium(t.Context(), t.TempDir(), pageURL, visitOptions{})
 			if err != nil {
 				return err
 			}
@@ -190,16 +286,25 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 			switch {
 			case !s.served(pageURL):
 				return fmt.Errorf("the page server never answered %s", pageURL)
+			case !strings.Contains(v.UserAgent, "HeadlessChrome"):
+				return fmt.Errorf("navigator.userAgent is %q, want headless Chromium's own (HeadlessChrome)", v.UserAgent)
 			case v.Tracked != "sent":
 				return fmt.Errorf("the tracking script says %q, want \"sent\"", v.Tracked)
-			case v.Event != "HTTP 200":
-				return fmt.Errorf("the request to the tracking endpoint: %q, want HTTP 200", v.Event)
-			case v.DoNotTrack == "1":
-				return errors.New("the browser sent Do Not Track, which this test does not ask for")
+			case !slices.Equal(v.Events, []string{"HTTP 200"}):
+				return fmt.Errorf("the requests to the tracking endpoint: %q, want one HTTP 200", v.Events)
+			case v.DoNotTrack != "null":
+				return fmt.Errorf("navigator.doNotTrack is %s, which this test does not ask for", v.DoNotTrack)
 			case !slices.Contains(v.Requests, env.URL+emulator.TrackingScriptPath):
 				return fmt.Errorf("the page did not load %s%s: %v", env.URL, emulator.TrackingScriptPath, v.Requests)
 			}
 			if err := checkLoopbackOnly(v.Requests); err != nil {
+				return err
+			}
+			if n := env.Stats().Preflights["POST /api/event"]; n != 1 {
+				return fmt.Errorf("the emulator answered %d CORS preflights for POST /api/event, want 1 (all: %v)", n, env.Stats().Preflights)
+			}
+			if err := log.check(originOf(pageURL), "HeadlessChrome",
+				map[string]any{"referrer": "", "page": pageURL, "screen_resolution": v.Screen}); err != nil {
 				return err
 			}
 			return checkRecorded(t.Context(), env, c, id, v, acctest.HitDays(before, time.Now()))
@@ -207,11 +312,93 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 	})
 }
 
-// tracking_respect_dnt = true and a browser that sends Do Not Track: the
-// script runs and sends nothing, so nothing is recorded. The same page in a
-// browser that does not send it is recorded, through the tracking_url the
-// browsers reach: here a name of its own, analytics.test, and an
-// installation under a path prefix.
+// A single-page application: after the first pageview, the page moves to
+// another address with history.pushState (a second pageview, whose
+// referrer is the first page), sends a custom event with pa.track, and
+// goes back (popstate: a third pageview). The excluded query parameter is
+// gone from every recorded page, and only the first pageview is a new
+// visitor (the others are referred by the site itself).
+func TestBrowser_singlePageNavigation(t *testing.T) {
+	browserPreCheck(t)
+	log := &trackingLog{}
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(log.wrap))
+	c := statsClient(t, env)
+	domain := "shop-" + acctest.RandomLabel(t, 8) + ".test"
+	env.Test(t, resource.TestStep{
+		Config: browserConfig(env, "", domain),
+		Check: func(st *terraform.State) error {
+			code, id, err := trackingOutput(st)
+			if err != nil {
+				return err
+			}
+			s := serveSite(t, code)
+			pageURL := s.pageURL("www." + domain)
+			step2 := originOf(pageURL) + "/step-2?utm_source=y&b=2"
+			v, err := visitInChromium(t.Context(), t.TempDir(), pageURL, visitOptions{posts: 4,
+				then: `history.pushState({}, "", "/step-2?utm_source=y&b=2#details");
+pa.track({name: "signup", value: 3, unit: "EUR"});
+history.back();`})
+			if err != nil {
+				return err
+			}
+			t.Logf("visit of %s: %+v", pageURL, v)
+			if v.Tracked != "sent" || !slices.Equal(v.Events, []string{"HTTP 200", "HTTP 200", "HTTP 200", "HTTP 200"}) {
+				return fmt.Errorf("the script says %q and its requests got %q; want \"sent\" and four HTTP 200", v.Tracked, v.Events)
+			}
+			if err := checkLoopbackOnly(v.Requests); err != nil {
+				return err
+			}
+			if err := log.check(originOf(pageURL), "HeadlessChrome",
+				map[string]any{"referrer": "", "page": pageURL, "screen_resolution": v.Screen},
+				map[string]any{"referrer": pageURL, "page": step2, "screen_resolution": v.Screen},
+				map[string]any{"event": map[string]any{"name": "signup", "value": 3, "unit": "EUR"}, "page": step2},
+				map[string]any{"referrer": step2, "page": pageURL, "screen_resolution": v.Screen},
+			); err != nil {
+				return err
+			}
+			t.Logf("CORS preflights answered: %v", env.Stats().Preflights)
+			if n := env.Stats().Preflights["POST /api/event"]; n < 1 {
+				return fmt.Errorf("the emulator answered no CORS preflight for POST /api/event (all: %v)", env.Stats().Preflights)
+			}
+			if _, err := waitForPageviews(t.Context(), c, id); err != nil {
+				return err
+			}
+			var errs []error
+			for name, want := range map[string]map[string]int{
+				client.StatisticPageviews: nil, // checked below: one day
+				"page":                    {recordedPage: 2, "/step-2?b=2": 1},
+				"landing_page":            {recordedPage: 1},
+				"event":                   {"signup:3:EUR": 1},
+			} {
+				rows, err := statistics(t.Context(), c, id, name)
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				got := map[string]int{}
+				total := 0
+				for _, r := range rows {
+					got[r.Value] = int(r.Count)
+					total += int(r.Count)
+				}
+				switch {
+				case name == client.StatisticPageviews && (len(rows) != 1 || total != 3):
+					errs = append(errs, fmt.Errorf("pageviews %+v, want 3 on one day", rows))
+				case name != client.StatisticPageviews && !maps.Equal(got, want):
+					errs = append(errs, fmt.Errorf("%s statistics %v, want %v", name, got, want))
+				}
+			}
+			return errors.Join(errs...)
+		},
+	})
+}
+
+// tracking_respect_dnt = true: a browser that sends Do Not Track, and one
+// whose navigator.doNotTrack says "unspecified" (as some browsers report
+// when the visitor chose nothing), are sent nothing, not even a preflight,
+// so nothing is recorded. The same page in a browser that reports nothing
+// is recorded, through the tracking_url the browsers reach: here a name of
+// its own, analytics.test, and an installation under a path prefix.
 func TestBrowser_doNotTrack(t *testing.T) {
 	browserPreCheck(t)
 	const prefix = "/analytics"
@@ -238,49 +425,116 @@ func TestBrowser_doNotTrack(t *testing.T) {
 			s := serveSite(t, code)
 			pageURL := s.pageURL("www." + domain)
 
-			v, err := visitInChromium(t.Context(), t.TempDir(), pageURL, true)
-			if err != nil {
-				return err
-			}
-			t.Logf("visit of %s with Do Not Track: %+v", pageURL, v)
-			switch {
-			case v.DoNotTrack != "1":
-				return fmt.Errorf("navigator.doNotTrack is %s, want \"1\": the profile's enable_do_not_track did not take", v.DoNotTrack)
-			case !slices.Contains(v.Requests, publicURL+emulator.TrackingScriptPath):
-				return fmt.Errorf("the page did not load %s%s: %v", publicURL, emulator.TrackingScriptPath, v.Requests)
-			case v.Tracked != "dnt":
-				return fmt.Errorf("the tracking script says %q, want \"dnt\" (it ran and sent nothing)", v.Tracked)
-			}
-			if err := checkLoopbackOnly(v.Requests); err != nil {
-				return err
+			for _, tc := range []struct {
+				name string
+				o    visitOptions
+				want string // navigator.doNotTrack
+			}{
+				{"the profile's Do Not Track preference", visitOptions{doNotTrack: true}, "1"},
+				{`navigator.doNotTrack "unspecified"`, visitOptions{doNotTrackValue: "unspecified"}, "unspecified"},
+			} {
+				v, err := visitInChromium(t.Context(), t.TempDir(), pageURL, tc.o)
+				if err != nil {
+					return err
+				}
+				t.Logf("visit of %s with %s: %+v", pageURL, tc.name, v)
+				switch {
+				case v.DoNotTrack != tc.want:
+					return fmt.Errorf("%s: navigator.doNotTrack is %s, want %q", tc.name, v.DoNotTrack, tc.want)
+				case !slices.Contains(v.Requests, publicURL+emulator.TrackingScriptPath):
+					return fmt.Errorf("%s: the page did not load %s%s: %v", tc.name, publicURL, emulator.TrackingScriptPath, v.Requests)
+				case v.Tracked != "dnt" || len(v.Events) != 0:
+					return fmt.Errorf("%s: the tracking script says %q and sent %q, want \"dnt\" and nothing", tc.name, v.Tracked, v.Events)
+				}
+				if err := checkLoopbackOnly(v.Requests); err != nil {
+					return err
+				}
 			}
 			time.Sleep(time.Second) // anything sent would have arrived by now
-			if n := env.Stats().ByRoute["POST /api/event"]; n != 0 {
-				return fmt.Errorf("the tracking endpoint got %d requests from a browser that sends Do Not Track, want none", n)
+			if st := env.Stats(); st.ByRoute["POST /api/event"] != 0 || len(st.Preflights) != 0 {
+				return fmt.Errorf("the tracking endpoint got %d requests and %v preflights from browsers that report Do Not "+
+					"Track, want none", st.ByRoute["POST /api/event"], st.Preflights)
 			}
 			rows, err := statistics(t.Context(), c, id, client.StatisticPageviews)
 			if err != nil {
 				return err
 			}
 			if len(rows) != 0 {
-				return fmt.Errorf("pageviews %+v from a browser that sends Do Not Track, want none", rows)
+				return fmt.Errorf("pageviews %+v from browsers that report Do Not Track, want none", rows)
 			}
 
 			// Without Do Not Track, the same page is recorded.
 			before := time.Now()
-			v, err = visitInChromium(t.Context(), t.TempDir(), pageURL, false)
+			v, err := visitInChromium(t.Context(), t.TempDir(), pageURL, visitOptions{})
 			if err != nil {
 				return err
 			}
 			t.Logf("visit of %s without Do Not Track: %+v", pageURL, v)
-			if v.Tracked != "sent" || v.DoNotTrack == "1" || v.Event != "HTTP 200" {
+			if v.Tracked != "sent" || v.DoNotTrack != "null" || !slices.Equal(v.Events, []string{"HTTP 200"}) {
 				return fmt.Errorf("without Do Not Track: the script says %q, navigator.doNotTrack is %s and the tracking "+
-					"request got %q; want \"sent\", not \"1\" and HTTP 200", v.Tracked, v.DoNotTrack, v.Event)
+					"requests got %q; want \"sent\", null and one HTTP 200", v.Tracked, v.DoNotTrack, v.Events)
 			}
 			if err := checkLoopbackOnly(v.Requests); err != nil {
 				return err
 			}
 			return checkRecorded(t.Context(), env, c, id, v, acctest.HitDays(before, time.Now()))
+		},
+	})
+}
+
+// A crawler's visit (Chromium presenting Googlebot's user agent) to a
+// website that excludes bots, as websites do by default: the script sends
+// the pageview, the endpoint refuses it (a bot), and it is recorded nowhere.
+func TestBrowser_botExcluded(t *testing.T) {
+	browserPreCheck(t)
+	log := &trackingLog{}
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(log.wrap))
+	c := statsClient(t, env)
+	domain := "shop-" + acctest.RandomLabel(t, 8) + ".test"
+	env.Test(t, resource.TestStep{
+		Config: browserConfig(env, "", domain),
+		Check: func(st *terraform.State) error {
+			code, id, err := trackingOutput(st)
+			if err != nil {
+				return err
+			}
+			if w, ok := env.Website(id); !ok || w.ExcludeBots == nil || *w.ExcludeBots != 1 {
+				return fmt.Errorf("website %d: exclude_bots is not on (%+v)", id, w)
+			}
+			s := serveSite(t, code)
+			pageURL := s.pageURL("www." + domain)
+			v, err := visitInChromium(t.Context(), t.TempDir(), pageURL, visitOptions{userAgent: acctest.GooglebotUA})
+			if err != nil {
+				return err
+			}
+			t.Logf("visit of %s as Googlebot: %+v", pageURL, v)
+			switch {
+			case v.UserAgent != acctest.GooglebotUA:
+				return fmt.Errorf("navigator.userAgent is %q, want %q", v.UserAgent, acctest.GooglebotUA)
+			case v.Tracked != "sent" || !slices.Equal(v.Events, []string{"HTTP 200"}):
+				return fmt.Errorf("the script says %q and its requests got %q; want \"sent\" and one HTTP 200", v.Tracked, v.Events)
+			}
+			if err := checkLoopbackOnly(v.Requests); err != nil {
+				return err
+			}
+			if err := log.check(originOf(pageURL), "Googlebot",
+				map[string]any{"referrer": "", "page": pageURL, "screen_resolution": v.Screen}); err != nil {
+				return err
+			}
+			if n := env.Stats().ByRoute["POST /api/event"]; n != 1 {
+				return fmt.Errorf("the tracking endpoint got %d requests, want the crawler's one", n)
+			}
+			if rows := env.Statistics(id); len(rows) != 0 {
+				return fmt.Errorf("the emulator recorded %+v for a bot, want nothing", rows)
+			}
+			rows, err := statistics(t.Context(), c, id, client.StatisticPageviews)
+			if err != nil {
+				return err
+			}
+			if len(rows) != 0 {
+				return fmt.Errorf("pageviews %+v from a bot, want none", rows)
+			}
+			return nil
 		},
 	})
 }
