@@ -29,4 +29,8 @@ provider "analytics" {
   # script honours Do Not Track (defaults to false, as the application does).
   tracking_url         = "https://analytics.example.com"
   tracking_respect_dnt = false
+
+  # Where browsers load the tracking script from, when the installation
+  # serves it from a CDN (defaults to tracking_url + "/js/script.js").
+  # tracking_script_url = "https://cdn.example.com/js/script.js"
 }

@@ -11,12 +11,15 @@
 // It also serves the tracking endpoint (POST /api/event, no key), which
 // records statistics the way a website's tracking script does, e.g.
 //
-//	curl -d page=https://example.com/landing http://HOST:PORT/api/event
+//	curl -A 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' \
+//	  -d page=https://example.com/landing http://HOST:PORT/api/event
 //
-// and GET /api/v1/stats/{id} reads them; -state-file keeps them too. The
-// tracking code's script is at GET /js/script.js (the emulator's own, see
-// internal/emulator/README.md): a page that carries a website's
-// tracking_code sends its pageviews here from a real browser.
+// (curl's own user agent is a bot's, which a website excluding bots, the
+// default, does not record: the body says 403), and GET /api/v1/stats/{id}
+// reads them; -state-file keeps them too. The tracking code's script is
+// at GET /js/script.js (the emulator's own, see internal/emulator/README.md):
+// a page that carries a website's tracking_code sends its pageviews here
+// from a real browser, after a CORS preflight that the emulator answers.
 //
 // By default it answers like the newest real installation; -help lists the
 // flags that emulate older builds, and -faults (see emulator.ParseFaults)
