@@ -25,6 +25,14 @@ import (
 // not deleted at all (only removed from the state): the plan says so, and
 // sends no request.
 //
+// The check waits for the server's throttle as the plan's refresh does: its
+// requests go through the pacer the command's other requests share, a 429
+// or a 503 is retried after the wait the server asks for (Retry-After; a
+// minute at most on a default installation), and the whole check of one
+// website is bounded by the website's read timeout (timeouts.read, 5
+// minutes by default), the bound of its refresh. Every retry, like the
+// second request, is taken from the command's budget.
+//
 // A replacement asked for with -replace (or of a tainted website) cannot be
 // named: Terraform and OpenTofu plan the resource as unchanged (a tainted
 // one as new), then ask the provider again with no prior state to plan the
@@ -35,11 +43,6 @@ import (
 // that a plan destroying many websites does not spend the throttle's
 // budget (60 requests a minute, shared by every client of the IP) on them.
 const maxStatisticsRequests = 20
-
-// statisticsTimeout bounds the check of one website: it never holds a plan
-// for long, and the pacer fails at once rather than wait past it for the
-// throttle's next window.
-const statisticsTimeout = 15 * time.Second
 
 // The wait of the first website past the budget for the others, so that
 // its warning can count them: until none has arrived for
@@ -140,7 +143,11 @@ func (r *websiteResource) planDestroy(ctx context.Context, state websiteResource
 		}
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, statisticsTimeout)
+	timeout, d := state.Timeouts.Read(ctx, defaultReadTimeout)
+	if d.HasError() {
+		timeout = defaultReadTimeout // the refresh reports it
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	sum, err := r.data.client.SummarizePageviews(ctx, id, budget.reserve)
 	fields := map[string]any{"id": id, "domain": domain}
@@ -150,7 +157,7 @@ func (r *websiteResource) planDestroy(ctx context.Context, state websiteResource
 	if err != nil {
 		fields["error"] = err.Error()
 		tflog.Warn(ctx, "could not check the statistics of a website the plan destroys", fields)
-		addStatisticsUnknown(diags, at, domain, newDomain, sum, err)
+		addStatisticsUnknown(diags, at, domain, newDomain, timeout, sum, err)
 		return
 	}
 	tflog.Debug(ctx, "checked the statistics of a website the plan destroys", fields)
