@@ -122,7 +122,6 @@ func withoutStatsEndpoint(h http.Handler) http.Handler {
 	})
 }
 
-
 // GetStatistics is sent once, whatever the answer: its callers count the
 // requests.
 func TestGetStatistics_errors(t *testing.T) {

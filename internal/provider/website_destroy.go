@@ -18,12 +18,12 @@ import (
 // removed from the configuration, a replacement because the domain
 // changed) names the loss on that resource: how many days have pageviews,
 // the first and the last. It costs at most two statistics requests per
-// website and maxStatisticsRequests per command (one provider instance);
-// past that, one warning says how many websites were not checked. A
-// statistics request that fails never fails the plan: the warning says the
-// statistics could not be checked, and why. A website with skip_destroy is
-// not deleted at all (only removed from the state): the plan says so, and
-// sends no request.
+// website, plus retries, and maxStatisticsRequests per command (one
+// provider instance), retries included; past that, one warning says how
+// many websites were not checked. A statistics request that fails never
+// fails the plan: the warning says the statistics could not be checked,
+// and why. A website with skip_destroy is not deleted at all (only removed
+// from the state): the plan says so, and sends no request.
 //
 // The check waits for the server's throttle as the plan's refresh does: its
 // requests go through the pacer the command's other requests share, a 429
@@ -39,7 +39,8 @@ import (
 // new object, and show only errors from that second call, never warnings
 // (node_resource_abstract_instance.go, plan()).
 
-// maxStatisticsRequests caps the statistics requests of one command, so
+// maxStatisticsRequests caps the statistics requests of one command
+// (retries and the look-up after a "not found" included), so
 // that a plan destroying many websites does not spend the throttle's
 // budget (60 requests a minute, shared by every client of the IP) on them.
 const maxStatisticsRequests = 20
