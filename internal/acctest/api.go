@@ -23,6 +23,11 @@ import (
 // changing and deleting them behind Terraform's back, and checking them;
 // and visiting them as a browser does, through the tracking endpoint (Hit).
 
+// APITimeout bounds one check a test makes through API: long enough for
+// the real throttle (60 requests a minute) to make it wait out a window or
+// two, as the provider does within its timeouts.
+const APITimeout = 5 * time.Minute
+
 // Clients of the tests' own checks, one per installation and key and shared
 // by the tests, so that their pacers learn the throttle once.
 var clients struct {
@@ -95,7 +100,7 @@ func (env *Env) CheckDestroy(*terraform.State) error {
 
 // TestWebsites lists key's websites whose domain comes from Domain.
 func (env *Env) TestWebsites(key string) ([]client.Website, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), APITimeout)
 	defer cancel()
 	ws, err := ListWebsites(ctx, env.API(key), env.run, func(w client.Website) bool {
 		return strings.HasPrefix(w.Domain, env.run+"-")
@@ -165,7 +170,7 @@ func (env *Env) SeedViaAPI(t *testing.T, key string, in client.WebsiteInput) cli
 
 // FindWebsite returns key's website of domain, through the API.
 func (env *Env) FindWebsite(key, domain string) (*client.Website, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), APITimeout)
 	defer cancel()
 	return env.API(key).FindWebsiteByDomain(ctx, domain)
 }
@@ -296,7 +301,7 @@ func (env *Env) Hit(t *testing.T, page, userAgent string) string {
 	if err != nil {
 		t.Fatalf("%s: %v", env.URL, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), APITimeout)
 	defer cancel()
 	got, err := emulator.SendHit(ctx, trackingClient(), strings.TrimSuffix(base.String(), "/api/v1"),
 		emulator.Hit{Page: page, UserAgent: userAgent})
@@ -337,7 +342,7 @@ func HitDays(from, to time.Time) map[string]bool {
 // east of UTC may already be a day ahead. The in-process emulator is on UTC.
 func (env *Env) SkipUnlessInWindow(t *testing.T, id int64) time.Time {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), APITimeout)
 	defer cancel()
 	sum, err := env.API(env.Key).SummarizePageviews(ctx, id, nil)
 	if err != nil {

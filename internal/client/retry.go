@@ -237,10 +237,25 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 			return false, st.deadline
 		}
 	}
+	if gate, ok := ctx.Value(retryGateKey{}).(func() bool); ok && !gate() {
+		st.t.log.Warn(ctx, "giving up: the caller's budget of requests allows no retry", st.fields(fields))
+		return false, nil
+	}
 	st.nextWait = wait
 	fields["wait"] = wait.String()
 	st.t.log.Warn(ctx, "retrying request", st.fields(fields))
 	return true, nil
+}
+
+// retryGateKey marks a request context whose retries the caller counts:
+// each one is sent only when the gate (a func() bool) allows it.
+type retryGateKey struct{}
+
+// withRetryGate returns ctx whose requests retry only as gate allows (it
+// is asked once per retry that is otherwise due, after the wait is known to
+// fit before the deadline).
+func withRetryGate(ctx context.Context, gate func() bool) context.Context {
+	return context.WithValue(ctx, retryGateKey{}, gate)
 }
 
 func (st *retryState) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration {

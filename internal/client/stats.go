@@ -180,26 +180,63 @@ type PageviewSummary struct {
 	// empty when Days is 0. Last is empty too when the second request it
 	// needed was not allowed (see SummarizePageviews).
 	First, Last string
-	// Requests is the number of requests made (1 or 2).
+	// Requests is the number of requests made: 1, or 2 for a website with
+	// more days than a page, plus the retries and the look-up after a "not
+	// found" (each one again allowed).
 	Requests int
 }
+
+// ErrRequestBudget is returned, wrapping the last failure, when the
+// caller's budget (SummarizePageviews's again) allowed no further request:
+// the retry or the look-up that would have answered.
+var ErrRequestBudget = errors.New("the budget of requests allows no further request")
 
 // SummarizePageviews tells how many days of pageviews a website has, and
 // the first and the last of them, with at most two requests: the days
 // sorted by date, oldest first (total and first day; and the last day too
 // when every day fits on that page), then, only if needed, newest first.
-// A website without pageviews costs one request. again is asked before the
-// second request (nil allows it); when it refuses, Last is left empty. The
-// requests are never retried. Errors are those of GetStatistics.
+// A website without pageviews costs one request.
+//
+// The requests are retried like every read: a 429 or a 503 waits as the
+// server asks (Retry-After), through the pacer the client's other requests
+// share, within ctx's deadline. again is asked before every request after
+// the first (nil allows them all): each retry, the second request, and, when
+// the first answers "not found", the one GET /websites/{id} that tells a
+// build without the endpoint (ErrStatisticsUnsupported) from a website that
+// is not the key's user's (ErrNotFound). When again refuses the second
+// request, Last is left empty; when it refuses a retry or the look-up, the
+// error wraps ErrRequestBudget and the last failure.
 func (c *Client) SummarizePageviews(ctx context.Context, id int64, again func() bool) (*PageviewSummary, error) {
-	q := StatisticsQuery{Name: StatisticPageviews, From: statsFrom, To: statsTo, SortBy: StatsSortByValue, Sort: SortAsc, PerPage: MaxPerPage}
-	asc, err := c.GetStatistics(ctx, id, q)
-	if err != nil {
-		return nil, err
+	s := &PageviewSummary{Requests: 1}
+	refused := false
+	gate := func() bool {
+		if again != nil && !again() {
+			refused = true
+			return false
+		}
+		s.Requests++
+		return true
 	}
-	s := &PageviewSummary{Days: asc.Total, Requests: 1}
+	ctx = withRetryGate(ctx, gate)
+	failed := func(err error) error {
+		if refused {
+			return fmt.Errorf("%w: %w", ErrRequestBudget, err)
+		}
+		return err
+	}
+	q := StatisticsQuery{Name: StatisticPageviews, From: statsFrom, To: statsTo, SortBy: StatsSortByValue, Sort: SortAsc, PerPage: MaxPerPage}
+	asc, err := c.getStatisticsPage(ctx, id, q)
+	if errors.Is(err, ErrNotFound) && !refused {
+		if !gate() {
+			return nil, failed(err)
+		}
+		err = c.statisticsNotFound(ctx, id, err)
+	}
+	if err != nil {
+		return nil, failed(err)
+	}
+	s.Days = max(asc.Total, 0)
 	if asc.Total <= 0 || len(asc.Rows) == 0 {
-		s.Days = max(asc.Total, 0)
 		return s, nil
 	}
 	s.First = asc.Rows[0].Value
@@ -207,14 +244,13 @@ func (c *Client) SummarizePageviews(ctx context.Context, id int64, again func() 
 		s.Last = asc.Rows[len(asc.Rows)-1].Value
 		return s, nil
 	}
-	if again != nil && !again() {
+	if !gate() {
 		return s, nil
 	}
 	q.Sort = SortDesc
-	desc, err := c.GetStatistics(ctx, id, q)
-	s.Requests++
+	desc, err := c.getStatisticsPage(ctx, id, q)
 	if err != nil {
-		return s, err
+		return s, failed(err)
 	}
 	if len(desc.Rows) > 0 {
 		s.Last = desc.Rows[0].Value

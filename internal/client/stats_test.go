@@ -75,9 +75,57 @@ func TestSummarizePageviews(t *testing.T) {
 	}
 }
 
+// statsFaultEnv is an emulator holding one website (stored before faults
+// are switched on), behind handler (if any) and a recorder of the
+// statistics requests, and a retrying client of key with short backoffs.
+func statsFaultEnv(t *testing.T, opts emulator.Options, handler func(http.Handler) http.Handler, key string,
+) (*emulator.Emulator, *statsQueries, *client.Client, int64) {
+	t.Helper()
+	faults := opts.Faults
+	opts.Faults = nil
+	e, err := emulator.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "d.example"})
+	stats := &statsQueries{}
+	var h http.Handler = e
+	if handler != nil {
+		h = handler(h)
+	}
+	hs := httptest.NewServer(stats.wrap(h))
+	t.Cleanup(hs.Close)
+	if err := e.SetFaults(faults); err != nil {
+		t.Fatal(err)
+	}
+	if key == "" {
+		key = emulator.DefaultAPIKey
+	}
+	c, err := client.New(hs.URL, key, client.Options{Retry: &client.RetryOptions{MaxRetries: 3, WaitMin: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, stats, c, w.ID
+}
+
+// withoutStatsEndpoint answers GET /stats/{id} as an older build does:
+// its fallback route's "not found".
+func withoutStatsEndpoint(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/stats/") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"message":"Resource not found.","status":404}`)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// GetStatistics is sent once, whatever the answer: its callers count the
+// requests.
 func TestGetStatistics_errors(t *testing.T) {
 	t.Parallel()
-	other := strings.Repeat("o", 64)
 	tests := []struct {
 		name    string
 		opts    emulator.Options
@@ -85,18 +133,8 @@ func TestGetStatistics_errors(t *testing.T) {
 		key     string
 		want    error
 	}{
-		{"another user's website", emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}, {Key: other}}}, nil, other, client.ErrNotFound},
-		{"older build without the endpoint", emulator.Options{}, func(h http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if strings.Contains(r.URL.Path, "/stats/") {
-					w.Header().Set("Content-Type", "application/json")
-					w.WriteHeader(http.StatusNotFound)
-					fmt.Fprint(w, `{"message":"Resource not found.","status":404}`)
-					return
-				}
-				h.ServeHTTP(w, r)
-			})
-		}, "", client.ErrNotFound},
+		{"another user's website", emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}, {Key: otherKey}}}, nil, otherKey, client.ErrNotFound},
+		{"older build without the endpoint", emulator.Options{}, withoutStatsEndpoint, "", client.ErrNotFound},
 		{"maintenance", emulator.Options{Faults: &emulator.Faults{Maintenance: true}}, nil, "", client.ErrServer},
 		{"throttled", emulator.Options{Faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}}, nil, "", client.ErrRateLimited},
 		{"server error", emulator.Options{Faults: &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}}, nil, "", client.ErrServer},
@@ -105,34 +143,9 @@ func TestGetStatistics_errors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			// The website is stored before the faults are switched on.
-			faults := tc.opts.Faults
-			tc.opts.Faults = nil
-			e, err := emulator.New(tc.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := e.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "d.example"})
-			var stats statsQueries
-			var h http.Handler = e
-			if tc.handler != nil {
-				h = tc.handler(h)
-			}
-			hs := httptest.NewServer(stats.wrap(h))
-			t.Cleanup(hs.Close)
-			if err := e.SetFaults(faults); err != nil {
-				t.Fatal(err)
-			}
-			key := tc.key
-			if key == "" {
-				key = emulator.DefaultAPIKey
-			}
+			_, stats, c, id := statsFaultEnv(t, tc.opts, tc.handler, tc.key)
 			// Retries on: the statistics request is still sent once.
-			c, err := client.New(hs.URL, key, client.Options{Retry: &client.RetryOptions{MaxRetries: 3, WaitMin: time.Millisecond}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.SummarizePageviews(ctx(t), w.ID, nil)
+			_, err := c.GetStatistics(ctx(t), id, client.StatisticsQuery{Name: client.StatisticPageviews, From: "2000-01-01", To: "2100-12-31"})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("error %v, want %v", err, tc.want)
 			}
@@ -140,6 +153,150 @@ func TestGetStatistics_errors(t *testing.T) {
 				t.Errorf("%d statistics requests, want 1 (never retried)", got)
 			}
 		})
+	}
+}
+
+// SummarizePageviews retries as reads do, each request after the first
+// allowed by its caller's budget, and tells a build without the endpoint
+// from another user's website.
+func TestSummarizePageviews_errors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		opts      emulator.Options
+		handler   func(http.Handler) http.Handler
+		key       string
+		budget    int // requests again allows after the first; -1: no limit (again is nil)
+		want      []error
+		wantStats int // statistics requests sent
+		wantAsked int // requests counted in the summary's or the error's budget
+	}{
+		{"another user's website", emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}, {Key: otherKey}}}, nil, otherKey,
+			-1, []error{client.ErrNotFound}, 1, 2},
+		{"older build without the endpoint", emulator.Options{}, withoutStatsEndpoint, "", -1,
+			[]error{client.ErrStatisticsUnsupported, client.ErrNotFound}, 1, 2},
+		{"not found, no budget for the look-up", emulator.Options{}, withoutStatsEndpoint, "", 0,
+			[]error{client.ErrRequestBudget, client.ErrNotFound}, 1, 1},
+		{"maintenance, retried", emulator.Options{Faults: &emulator.Faults{Maintenance: true}}, nil, "", -1,
+			[]error{client.ErrServer}, 4, 4},
+		{"maintenance, the budget stops the retries", emulator.Options{Faults: &emulator.Faults{Maintenance: true}}, nil, "", 1,
+			[]error{client.ErrRequestBudget, client.ErrServer}, 2, 2},
+		{"server error, retried", emulator.Options{Faults: &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}}, nil, "", -1,
+			[]error{client.ErrServer}, 4, 4},
+		{"throttled past the deadline", emulator.Options{Faults: &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}}, nil, "", -1,
+			[]error{context.DeadlineExceeded}, 1, 1},
+		{"truncated body, retried", emulator.Options{Faults: &emulator.Faults{MalformedRate: 1}}, nil, "", -1,
+			[]error{client.ErrUndecodable}, 4, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, stats, c, id := statsFaultEnv(t, tc.opts, tc.handler, tc.key)
+			var again func() bool
+			asked := 1
+			if tc.budget >= 0 {
+				left := tc.budget
+				again = func() bool {
+					if left == 0 {
+						return false
+					}
+					left--
+					asked++
+					return true
+				}
+			}
+			// ctx(t) leaves 30 s: less than the minute the throttle asks for.
+			sum, err := c.SummarizePageviews(ctx(t), id, again)
+			for _, want := range tc.want {
+				if !errors.Is(err, want) {
+					t.Errorf("error %v, want %v", err, want)
+				}
+			}
+			if sum != nil {
+				t.Errorf("a summary %+v beside the error", *sum)
+			}
+			if got := len(stats.reset()); got != tc.wantStats {
+				t.Errorf("%d statistics requests, want %d", got, tc.wantStats)
+			}
+			if tc.budget >= 0 && asked != tc.wantAsked {
+				t.Errorf("%d requests taken from the budget, want %d", asked, tc.wantAsked)
+			}
+		})
+	}
+}
+
+// spendWindow spends what is left of the throttle's window of the
+// installation at baseURL, as another program at the same address would
+// (the throttle counts every request, with or without a key).
+func spendWindow(t *testing.T, baseURL string) {
+	t.Helper()
+	for range 1000 {
+		req, err := http.NewRequestWithContext(ctx(t), http.MethodGet, baseURL+"/api/v1/account", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			return
+		}
+	}
+	t.Fatal("the throttle never refused a request")
+}
+
+// Under a spent throttle, SummarizePageviews waits for the window's end as
+// the server asks and answers; the second request is not spent on a 429.
+// The window here is 2 s; the acceptance test
+// TestAccWebsiteStatistics_destroyWaitsForThrottle has the real minute.
+func TestSummarizePageviews_waitsForThrottle(t *testing.T) {
+	t.Parallel()
+	const window = 2 * time.Second
+	clock := testclock.Running(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
+	srv, c := newEnv(t, emulator.Options{Clock: clock.Now})
+	res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "busy.example", ExcludeBots: true, OmitExcludeParams: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trackDays(t, srv, clock, "https://busy.example/", time.Date(2024, 2, 27, 0, 0, 0, 0, time.UTC), 3)
+
+	srv.SetRateLimit(5, window)
+	spendWindow(t, srv.URL)
+	srv.ResetStats()
+	paced, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Retry: &client.RetryOptions{MaxRetries: client.DefaultMaxRetries}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	sum, err := paced.SummarizePageviews(ctx(t), res.Website.ID, func() bool { return true })
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatalf("after %s: %v", elapsed, err)
+	}
+	if want := (client.PageviewSummary{Days: 3, First: "2024-02-27", Last: "2024-02-29", Requests: 2}); *sum != want {
+		t.Errorf("got %+v, want %+v", *sum, want)
+	}
+	if elapsed < window/2 || elapsed > window+2*time.Second {
+		t.Errorf("answered after %s, want the rest of the %s window (and at most one more second of jitter)", elapsed, window)
+	}
+	st := srv.Stats()
+	if st.Throttled != 1 || st.ByRoute["GET /api/v1/stats/{id}"] != 2 {
+		t.Errorf("%d statistics requests, %d refused; want 2, the first refused", st.ByRoute["GET /api/v1/stats/{id}"], st.Throttled)
+	}
+
+	// With less time left than the window asks for, it gives up at once.
+	spendWindow(t, srv.URL)
+	short, cancel := context.WithTimeout(context.Background(), window/4)
+	defer cancel()
+	start = time.Now()
+	if _, err := paced.SummarizePageviews(short, res.Website.ID, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want one past the deadline", err)
+	}
+	if elapsed := time.Since(start); elapsed > window/4+time.Second {
+		t.Errorf("gave up after %s, want at once", elapsed)
 	}
 }
 

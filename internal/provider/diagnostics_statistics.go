@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -76,8 +75,11 @@ func addStatisticsLoss(diags *diag.Diagnostics, at path.Path, domain, id, newDom
 }
 
 // addStatisticsUnknown warns that the statistics of a website the plan
-// deletes could not be checked; s is what was learnt, if anything.
-func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDomain string, s *client.PageviewSummary, err error) {
+// deletes could not be checked; s is what was learnt, if anything, and
+// timeout the check's bound (the website's timeouts.read).
+func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDomain string, timeout time.Duration,
+	s *client.PageviewSummary, err error,
+) {
 	what := fmt.Sprintf("whether the website %q has statistics", domain)
 	if s != nil && s.Days > 0 {
 		what = fmt.Sprintf("the statistics of the website %q in full (it has %d days with pageviews, the first on %s)",
@@ -90,25 +92,42 @@ func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDoma
 	warnAt(diags, at, "Statistics Not Checked",
 		fmt.Sprintf("Could not check %s before %s: %s. The plan is otherwise unaffected, but deleting the website "+
 			"deletes any statistics it recorded, with no archive and no undo: check them in the web interface before "+
-			"applying. %s", what, plan, statisticsErrorReason(err), keepAdvice))
+			"applying. %s", what, plan, statisticsErrorReason(err, timeout), keepAdvice))
 }
 
-// statisticsErrorReason says why a statistics request failed.
-func statisticsErrorReason(err error) string {
-	apiErr, ok := client.AsAPIError(err)
+// statisticsErrorReason says why the statistics check failed after its
+// retries and waits: which of the causes it was, and what the server
+// answered last.
+func statisticsErrorReason(err error, timeout time.Duration) string {
+	var de *client.DeadlineError
 	switch {
+	case errors.Is(err, client.ErrRequestBudget):
+		return fmt.Sprintf("the command's budget of %d statistics requests was used up before the request that would "+
+			"have answered (a retry, or the look-up of the website after a \"not found\"); the last answer: %s",
+			maxStatisticsRequests, err)
+	case errors.Is(err, client.ErrStatisticsUnsupported):
+		return "the installation has no statistics endpoint: it answers GET /api/v1/stats/{id} with 404 \"Resource not " +
+			"found.\" although GET /api/v1/websites/{id} finds the website, as builds older than the statistics API do"
 	case errors.Is(err, client.ErrNotFound):
-		return "the server answered 404 \"Resource not found.\" for its statistics (GET /api/v1/stats/{id}): the " +
-			"website may belong to another user than the API key's, or the server's build may have no statistics API"
-	case errors.Is(err, client.ErrRateLimited):
-		return fmt.Sprintf("the server's request limit was reached (%s)", strings.TrimPrefix(err.Error(), apiErr.Method+" "+apiErr.Path+": "))
+		return "neither the website nor its statistics were found with the API key (HTTP 404 \"Resource not found.\"): " +
+			"the website was deleted outside Terraform, or belongs to another user than the key's"
+	case serverUnavailable(err):
+		return fmt.Sprintf("the server answered 503 Service Unavailable (maintenance mode, as during an upgrade, or "+
+			"overloaded) until the provider gave up, past its retries or its waits within the website's read timeout "+
+			"(timeouts.read = %s): %s", timeout, err)
+	case errors.As(err, &de):
+		return fmt.Sprintf("the next retry, or the server's throttle (60 requests a minute on a default installation, "+
+			"shared by every client of the address), would have held the check past the website's read timeout "+
+			"(timeouts.read = %s): %s", timeout, err)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer in time (%s)", err)
-	case ok:
-		return fmt.Sprintf("the statistics request failed: %s", err)
-	default:
-		return fmt.Sprintf("the server could not be reached: %s", err)
+		return fmt.Sprintf("no answer within the website's read timeout (timeouts.read = %s): %s", timeout, err)
+	case errors.Is(err, client.ErrRateLimited):
+		return fmt.Sprintf("the server's request limit was still reached after the provider's retries (%s)", err)
 	}
+	if _, ok := client.AsAPIError(err); ok {
+		return fmt.Sprintf("the statistics request failed after the provider's retries: %s", err)
+	}
+	return fmt.Sprintf("the server could not be reached: %s", err)
 }
 
 // addStatisticsNotChecked is the one warning of a command about the

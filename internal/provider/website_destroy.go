@@ -18,12 +18,20 @@ import (
 // removed from the configuration, a replacement because the domain
 // changed) names the loss on that resource: how many days have pageviews,
 // the first and the last. It costs at most two statistics requests per
-// website and maxStatisticsRequests per command (one provider instance);
-// past that, one warning says how many websites were not checked. A
-// statistics request that fails never fails the plan: the warning says the
-// statistics could not be checked, and why. A website with skip_destroy is
-// not deleted at all (only removed from the state): the plan says so, and
-// sends no request.
+// website, plus retries, and maxStatisticsRequests per command (one
+// provider instance), retries included; past that, one warning says how
+// many websites were not checked. A statistics request that fails never
+// fails the plan: the warning says the statistics could not be checked,
+// and why. A website with skip_destroy is not deleted at all (only removed
+// from the state): the plan says so, and sends no request.
+//
+// The check waits for the server's throttle as the plan's refresh does: its
+// requests go through the pacer the command's other requests share, a 429
+// or a 503 is retried after the wait the server asks for (Retry-After; a
+// minute at most on a default installation), and the whole check of one
+// website is bounded by the website's read timeout (timeouts.read, 5
+// minutes by default), the bound of its refresh. Every retry, like the
+// second request, is taken from the command's budget.
 //
 // A replacement asked for with -replace (or of a tainted website) cannot be
 // named: Terraform and OpenTofu plan the resource as unchanged (a tainted
@@ -31,15 +39,11 @@ import (
 // new object, and show only errors from that second call, never warnings
 // (node_resource_abstract_instance.go, plan()).
 
-// maxStatisticsRequests caps the statistics requests of one command, so
+// maxStatisticsRequests caps the statistics requests of one command
+// (retries and the look-up after a "not found" included), so
 // that a plan destroying many websites does not spend the throttle's
 // budget (60 requests a minute, shared by every client of the IP) on them.
 const maxStatisticsRequests = 20
-
-// statisticsTimeout bounds the check of one website: it never holds a plan
-// for long, and the pacer fails at once rather than wait past it for the
-// throttle's next window.
-const statisticsTimeout = 15 * time.Second
 
 // The wait of the first website past the budget for the others, so that
 // its warning can count them: until none has arrived for
@@ -140,7 +144,11 @@ func (r *websiteResource) planDestroy(ctx context.Context, state websiteResource
 		}
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, statisticsTimeout)
+	timeout, d := state.Timeouts.Read(ctx, defaultReadTimeout)
+	if d.HasError() {
+		timeout = defaultReadTimeout // the refresh reports it
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	sum, err := r.data.client.SummarizePageviews(ctx, id, budget.reserve)
 	fields := map[string]any{"id": id, "domain": domain}
@@ -150,7 +158,7 @@ func (r *websiteResource) planDestroy(ctx context.Context, state websiteResource
 	if err != nil {
 		fields["error"] = err.Error()
 		tflog.Warn(ctx, "could not check the statistics of a website the plan destroys", fields)
-		addStatisticsUnknown(diags, at, domain, newDomain, sum, err)
+		addStatisticsUnknown(diags, at, domain, newDomain, timeout, sum, err)
 		return
 	}
 	tflog.Debug(ctx, "checked the statistics of a website the plan destroys", fields)

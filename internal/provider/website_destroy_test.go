@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -112,7 +113,12 @@ func TestStatisticsDiagnostics(t *testing.T) {
 	t.Parallel()
 	notFound := &client.APIError{Kind: client.ErrNotFound, Method: "GET", Path: "/stats/3", StatusCode: 404, Message: "Resource not found."}
 	throttled := &client.APIError{Kind: client.ErrRateLimited, Method: "GET", Path: "/stats/3", StatusCode: 429,
-		Message: "Too Many Attempts.", RetryAfter: time.Minute}
+		Message: "Too Many Attempts.", RetryAfter: time.Minute, Attempts: 5}
+	maintenance := &client.APIError{Kind: client.ErrServer, Method: "GET", Path: "/stats/3", StatusCode: 503,
+		Message: "Service Unavailable", Attempts: 5}
+	serverError := &client.APIError{Kind: client.ErrServer, Method: "GET", Path: "/stats/3", StatusCode: 500,
+		Message: "Server Error", Attempts: 5}
+	const readTimeout = defaultReadTimeout
 	tests := []struct {
 		name string
 		add  func(*diag.Diagnostics)
@@ -131,13 +137,44 @@ func TestStatisticsDiagnostics(t *testing.T) {
 			addStatisticsLoss(d, path.Empty(), "a.example", "3", "", false, &client.PageviewSummary{Days: 120, First: "2024-01-01"})
 		}, []string{"120 days with pageviews, from 2024-01-01 (the last day was not read"}},
 		{"not found", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", nil, notFound)
-		}, []string{"Statistics Not Checked", `whether the website "a.example" has statistics`, "404", "another user"}},
-		{"throttled after the first request", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Root("domain"), "a.example", "b.example", &client.PageviewSummary{Days: 150, First: "2023-01-01"}, throttled)
-		}, []string{"150 days with pageviews, the first on 2023-01-01", "request limit was reached", `new domain "b.example"`}},
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, notFound)
+		}, []string{"Statistics Not Checked", `whether the website "a.example" has statistics`, "404", "another user",
+			"deleted outside Terraform"}},
+		{"no statistics endpoint", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil,
+				fmt.Errorf("%w: GET /stats/3 answered \"not found\" although GET /websites/3 finds the website (%w)",
+					client.ErrStatisticsUnsupported, notFound))
+		}, []string{"Statistics Not Checked", "the installation has no statistics endpoint", "builds older"}},
+		{"maintenance past the retries", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, maintenance)
+		}, []string{"Statistics Not Checked", "503 Service Unavailable (maintenance mode", "until the provider gave up",
+			"(after 5 attempts)"}},
+		{"maintenance past the wait", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, &client.DeadlineError{Attempts: 2,
+				Wait: 10 * time.Minute, Left: 4 * time.Minute, Reason: "the server asked to retry after 10m0s (HTTP 503)",
+				Last: errors.New("HTTP 503: Service Unavailable"), Status: 503})
+		}, []string{"503 Service Unavailable (maintenance mode", "timeouts.read = 5m0s", "asked to retry after 10m0s"}},
+		{"throttle past the read timeout", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", 10*time.Second, nil, &client.DeadlineError{Attempts: 1,
+				Wait: time.Minute, Left: 9 * time.Second, Reason: "the server asked to retry after 1m0s (HTTP 429)",
+				Last: errors.New("HTTP 429: Too Many Attempts."), Status: 429})
+		}, []string{"server's throttle", "past the website's read timeout (timeouts.read = 10s)", "retry after 1m0s"}},
+		{"throttled after the retries and the first request", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Root("domain"), "a.example", "b.example", readTimeout,
+				&client.PageviewSummary{Days: 150, First: "2023-01-01"}, throttled)
+		}, []string{"150 days with pageviews, the first on 2023-01-01", "request limit was still reached after the provider's retries",
+			"(after 5 attempts)", `new domain "b.example"`}},
+		{"budget spent before a retry", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, fmt.Errorf("%w: %w", client.ErrRequestBudget, maintenance))
+		}, []string{"budget of 20 statistics requests was used up", "HTTP 503"}},
+		{"server error after the retries", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, serverError)
+		}, []string{"the statistics request failed after the provider's retries", "HTTP 500", "(after 5 attempts)"}},
+		{"no answer in time", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, fmt.Errorf("GET /stats/3: %w", context.DeadlineExceeded))
+		}, []string{"no answer within the website's read timeout (timeouts.read = 5m0s)"}},
 		{"network", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", nil, errors.New("GET /stats/3: connection refused"))
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, errors.New("GET /stats/3: connection refused"))
 		}, []string{"could not be reached: GET /stats/3: connection refused"}},
 		{"budget", func(d *diag.Diagnostics) { addStatisticsNotChecked(d, 5) }, []string{"5 websites this plan destroys were not checked", "at most 20"}},
 		{"kept on replace", func(d *diag.Diagnostics) { addWebsiteKept(d, path.Root("domain"), "a.example", "3", "b.example") },

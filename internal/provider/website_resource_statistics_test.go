@@ -3,9 +3,12 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,11 +55,12 @@ func (s *statsEnv) setDay(t *testing.T, day string) {
 	s.clock.SetDay(d)
 }
 
-func newStatsEnv(t *testing.T, opts emulator.Options) *statsEnv {
+func newStatsEnv(t *testing.T, opts emulator.Options, more ...acctest.Option) *statsEnv {
 	t.Helper()
 	w := acctest.NewWorkdir(t)
 	clock := statsClock(&opts)
-	return &statsEnv{CLIEnv: &acctest.CLIEnv{Env: acctest.New(t, acctest.Emulator(opts)), W: w}, clock: clock}
+	env := acctest.New(t, append([]acctest.Option{acctest.Emulator(opts)}, more...)...)
+	return &statsEnv{CLIEnv: &acctest.CLIEnv{Env: env, W: w}, clock: clock}
 }
 
 // pageviews records one pageview of each domain on each day (in order).
@@ -205,47 +209,145 @@ resource "analytics_website" "many" {
 	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
+// TestAccWebsiteStatistics_failingEndpoint: what the check cannot answer
+// after its retries and waits gets "Statistics Not Checked", saying which
+// cause it was.
 func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 	// Skips here, not only in each case, so that the live pass does not
 	// count it as passed.
 	acctest.NeedsEmulator(t, "injects faults into the statistics endpoint")
+	// The retries' backoff, shortened; the waits the server asks for are
+	// not.
+	t.Setenv(EnvTestRetryWaitMin, "5ms")
 	tests := []struct {
-		name   string
-		faults *emulator.Faults
-		key    string
-		reason string
+		name    string
+		faults  *emulator.Faults
+		old     bool   // the installation's build has no statistics endpoint
+		key     string // the provider's key, if not the owner's
+		extra   string // more of the website's configuration
+		reasons []string
 	}{
-		{"maintenance", &emulator.Faults{Maintenance: true}, "", "HTTP 503"},
-		{"server error", &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}, "", "HTTP 500"},
-		{"throttled", &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}, "", "request limit was reached"},
-		{"network error", &emulator.Faults{ResetBeforeRate: 1}, "", "could not be reached"},
-		{"another user's website", nil, acctest.KeyOther, "404"},
+		{"maintenance", &emulator.Faults{Maintenance: true}, false, "", "",
+			[]string{"503 Service Unavailable (maintenance mode", "until the provider gave up", "(after 5 attempts)"}},
+		{"server error", &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}, false, "", "",
+			[]string{"failed after the provider's retries", "HTTP 500", "(after 5 attempts)"}},
+		{"throttled past the read timeout", &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}, false, "",
+			"  timeouts {\n    read = \"10s\"\n  }\n",
+			[]string{"server's throttle", "timeouts.read = 10s", "retry after 1m0s (HTTP 429)"}},
+		{"network error", &emulator.Faults{ResetBeforeRate: 1}, false, "", "", []string{"could not be reached", "gave up after 5 attempts"}},
+		{"another user's website", nil, false, acctest.KeyOther, "", []string{"404", "another user"}},
+		{"no statistics endpoint", nil, true, "", "", []string{"the installation has no statistics endpoint"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStatsEnv(t, acctest.TwoUsers(emulator.Options{}))
+			var old atomic.Bool
+			s := newStatsEnv(t, acctest.TwoUsers(emulator.Options{}), acctest.Wrap(func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if old.Load() && strings.Contains(r.URL.Path, "/api/v1/stats/") {
+						// An older build's fallback route.
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(http.StatusNotFound)
+						_, _ = io.WriteString(w, `{"message":"Resource not found.","status":404}`)
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			}))
 			const domain = "tf-acc-stats-fail.example.com"
-			s.Apply(websiteBlock("main", domain, ""))
+			s.Apply(websiteBlock("main", domain, tc.extra))
 			s.pageviews(t, []string{domain}, "2024-03-01")
 			if tc.key != "" {
-				s.W.Write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, ""))
+				s.W.Write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, tc.extra))
 			}
 			if err := s.SetFaults(tc.faults); err != nil {
 				t.Fatal(err)
 			}
+			old.Store(tc.old)
 			// Without refresh, the statistics are the plan's only requests.
 			diags := s.W.PlanDiags("-destroy", "-refresh=false")
 			warn := withSummary(diags, notChecked)
-			if len(warn) != 1 || !strings.Contains(warn[0].Detail, domain) || !strings.Contains(warn[0].Detail, tc.reason) {
-				t.Fatalf("want one warning that the statistics could not be checked (%s), got %+v", tc.reason, diags)
+			if len(warn) != 1 || len(diags) != 1 || !strings.Contains(warn[0].Detail, domain) {
+				t.Fatalf("want one warning that the statistics could not be checked, got %+v", diags)
+			}
+			for _, reason := range tc.reasons {
+				if !strings.Contains(warn[0].Detail, reason) {
+					t.Errorf("the warning does not say %q:\n%s", reason, warn[0].Detail)
+				}
 			}
 			if err := s.SetFaults(nil); err != nil {
 				t.Fatal(err)
 			}
-			s.W.Write("main.tf", s.Config(websiteBlock("main", domain, "")))
+			old.Store(false)
+			s.W.Write("main.tf", s.Config(websiteBlock("main", domain, tc.extra)))
 			s.W.MustRun(0, "destroy", "-auto-approve")
 		})
 	}
+}
+
+// TestAccWebsiteStatistics_destroyWaitsForThrottle: with the throttle at
+// the real window (60 requests a minute) spent by another program of the
+// address, a destroy plan waits for the window's end, as its refresh
+// would, and names the loss rather than "not checked". It takes about a
+// minute of real time: the wait is the point.
+func TestAccWebsiteStatistics_destroyWaitsForThrottle(t *testing.T) {
+	const limit, window = 60, time.Minute
+	s := newStatsEnv(t, emulator.Options{RateLimit: limit, RateWindow: window})
+	const domain = "tf-acc-stats-busy.example.com"
+	s.Apply(websiteBlock("main", domain, ""))
+	s.pageviews(t, []string{domain}, "2024-01-05", "2024-01-07", "2024-02-01")
+
+	// A later day: the earlier windows are over, and the one spent below
+	// starts now, so the plan meets nearly all of it.
+	s.setDay(t, "2024-03-01")
+	if n := spendThrottle(t, s.URL); n != limit {
+		t.Fatalf("the throttle allowed %d requests, want %d", n, limit)
+	}
+	s.ResetStats()
+	start := time.Now()
+	diags := s.W.PlanDiags("-destroy", "-refresh=false")
+	elapsed := time.Since(start)
+	t.Logf("the destroy plan answered after %s: %d statistics requests, %d refused with 429",
+		elapsed.Round(time.Millisecond), s.statsRequests(), s.Stats().Throttled)
+	loss := withSummary(diags, lossDestroy)
+	if len(loss) != 1 || len(diags) != 1 || loss[0].Address != "analytics_website.main" ||
+		!strings.Contains(loss[0].Detail, "3 days with pageviews, from 2024-01-05 to 2024-02-01") {
+		t.Fatalf("want one destroy warning naming the days and dates, got %+v", diags)
+	}
+	// It waited (the window was spent), and for no more than the window,
+	// the server's Retry-After jitter and the CLI's own time.
+	if elapsed < window/2 || elapsed > window+20*time.Second {
+		t.Errorf("the plan took %s, want the rest of the %s window and at most 20 s more", elapsed, window)
+	}
+	if n := s.statsRequests(); n < 1 || n > 2 || s.Stats().Throttled > 1 {
+		t.Errorf("%d statistics requests, %d refused; want at most 2, one refused (the new process learns the window "+
+			"from its first answer)", n, s.Stats().Throttled)
+	}
+	s.W.MustRun(0, "destroy", "-auto-approve")
+}
+
+// spendThrottle sends requests from this address to the installation at
+// baseURL until its throttle refuses one (it counts every request, with or
+// without a key, as another program at the address would spend it), and
+// returns how many it allowed.
+func spendThrottle(t *testing.T, baseURL string) int {
+	t.Helper()
+	for n := 0; n <= 1000; n++ {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, baseURL+"/api/v1/account", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			return n
+		}
+	}
+	t.Fatal("the throttle never refused a request")
+	return 0
 }
 
 func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {

@@ -113,6 +113,15 @@ func websiteResourceSchemaV0(ctx context.Context) schema.Schema {
 	return s
 }
 
+// readTimeoutDescription documents timeouts.read, which also bounds the
+// statistics check of a plan that destroys the website (website_destroy.go).
+const readTimeoutDescription = "A string that can be [parsed as a duration](https://pkg.go.dev/time#ParseDuration) " +
+	"consisting of numbers and unit suffixes, such as \"30s\" or \"2h45m\". Valid time units are \"s\" (seconds), " +
+	"\"m\" (minutes), \"h\" (hours). Defaults to 5 minutes. It bounds each refresh of the website, and, in a plan " +
+	"that destroys or replaces it, the check of the statistics the destroy deletes: both wait for the API's throttle " +
+	"(60 requests a minute per client address; when other clients spent the minute, up to about a minute, as the " +
+	"server asks with `Retry-After`) and retry failed answers within this bound."
+
 func websiteResourceSchema(ctx context.Context) schema.Schema {
 	return schema.Schema{
 		Version: websiteSchemaVersion,
@@ -243,7 +252,8 @@ func websiteResourceSchema(ctx context.Context) schema.Schema {
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true}),
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true,
+				ReadDescription: readTimeoutDescription}),
 		},
 	}
 }
