@@ -1,0 +1,216 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
+)
+
+// The bucket store against a real S3-compatible store on loopback
+// (SeaweedFS, internal/s3test), with the credentials in the standard AWS
+// variables as a pipeline sets them. These tests set the environment, so
+// none runs in parallel.
+
+// setAWSEnv gives this process (the provider's code under test) the AWS
+// environment of s3test.Env.
+func setAWSEnv(t *testing.T, accessKey, secretKey string) {
+	t.Helper()
+	for _, kv := range s3test.Env(accessKey, secretKey) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+}
+
+// testDestination is the destination of bucket/prefix on the store.
+func testDestination(s *s3test.Server, bucket, prefix string) string {
+	return fmt.Sprintf("s3://%s/%s?endpoint=%s&use_path_style=true", bucket, prefix, s.Endpoint)
+}
+
+func openTestBucket(t *testing.T, dest string) (*bucketStore, error) {
+	t.Helper()
+	d, p := parseExportDestination(path.Root("destination"), dest)
+	if p != "" {
+		t.Fatal(p)
+	}
+	return openBucketStore(t.Context(), d)
+}
+
+// writeTestExport writes rows as every statistics name, then a manifest,
+// into w.
+func writeTestExport(t *testing.T, w *exportWriter, rows []client.StatisticsRow) {
+	t.Helper()
+	for _, name := range []string{"pageviews", "page"} {
+		if err := w.writeStatistic(t.Context(), name, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.writeManifest(t.Context(), exportManifest{FormatVersion: 1, Domain: "shop.example.com"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An export to a bucket holds, under its own prefix, the bytes an export
+// to a folder holds, the large file (uploaded in parts) included; a second
+// export under the same prefix is refused and changes nothing; discard
+// deletes every object the export wrote.
+func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
+	s := s3test.Shared(t)
+	setAWSEnv(t, s3test.AccessKey, s3test.SecretKey)
+	bucket := s.NewBucket(t, "writes")
+	// About 12 MB of JSON: three parts of 5 MiB.
+	var rows []client.StatisticsRow
+	for i := range 150_000 {
+		rows = append(rows, client.StatisticsRow{Value: fmt.Sprintf("/articles/%07d?ref=<x>&a=\"b\"", i), Count: int64(i % 97)})
+	}
+	for _, format := range exportFormats {
+		t.Run(format, func(t *testing.T) {
+			name := "shop.example.com-20240501T101500Z-" + format
+			store, err := openTestBucket(t, testDestination(s, bucket, "team/analytics"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.close()
+			w, err := newExportWriter(t.Context(), store, name, format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeTestExport(t, w, rows)
+			if want := "s3://" + bucket + "/team/analytics/" + name + "/"; store.location() != want {
+				t.Errorf("location %q, want %q", store.location(), want)
+			}
+
+			folder := newFolderStore(t.TempDir())
+			fw, err := newExportWriter(t.Context(), folder, name, format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeTestExport(t, fw, rows)
+
+			got, err := s.Objects(t.Context(), bucket, "team/analytics/"+name+"/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := []string{"manifest.json", "page." + format, "pageviews." + format}
+			var keys []string
+			for k := range got {
+				keys = append(keys, strings.TrimPrefix(k, "team/analytics/"+name+"/"))
+			}
+			slices.Sort(keys)
+			if !slices.Equal(keys, files) {
+				t.Fatalf("the prefix holds %v, want %v", keys, files)
+			}
+			for _, f := range files {
+				want, err := os.ReadFile(filepath.Join(folder.dir, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got["team/analytics/"+name+"/"+f]) != string(want) {
+					t.Errorf("%s: %d bytes in the bucket differ from the %d of the folder", f, len(got["team/analytics/"+name+"/"+f]), len(want))
+				}
+			}
+			if n := len(got["team/analytics/"+name+"/page."+format]); n <= bucketPartSize {
+				t.Errorf("page.%s has %d bytes: not more than one part: the test does not upload in parts", format, n)
+			}
+
+			again, err := openTestBucket(t, testDestination(s, bucket, "team/analytics"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.close()
+			if _, err := newExportWriter(t.Context(), again, name, format); !errorsIsExists(err) ||
+				!strings.Contains(err.Error(), "team/analytics/"+name+"/") {
+				t.Errorf("a second export under the same prefix: %v, want it refused", err)
+			}
+			if after, _ := s.Objects(t.Context(), bucket, "team/analytics/"+name+"/"); len(after) != len(files) {
+				t.Errorf("the refused export changed the prefix: %d objects", len(after))
+			}
+
+			if err := w.discard(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if left, err := s.Objects(t.Context(), bucket, "team/analytics/"+name+"/"); err != nil || len(left) != 0 {
+				t.Errorf("discard left %d objects (%v)", len(left), err)
+			}
+		})
+	}
+}
+
+// A prefix that holds anything, even one object, is refused.
+func TestExportBucket_existingPrefix(t *testing.T) {
+	s := s3test.Shared(t)
+	setAWSEnv(t, s3test.AccessKey, s3test.SecretKey)
+	bucket := s.NewBucket(t, "existing")
+	if err := s.Put(t.Context(), bucket, "x/shop-1/notes.txt", "keep me"); err != nil {
+		t.Fatal(err)
+	}
+	store, err := openTestBucket(t, testDestination(s, bucket, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.close()
+	_, err = newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
+	if !errorsIsExists(err) || !strings.Contains(err.Error(), "x/shop-1/notes.txt") {
+		t.Fatalf("got %v, want errExportExists naming the object found", err)
+	}
+	if got, _ := s.Objects(t.Context(), bucket, ""); len(got) != 1 || string(got["x/shop-1/notes.txt"]) != "keep me" {
+		t.Errorf("the bucket holds %v", got)
+	}
+}
+
+// Missing credentials, refused ones and a missing bucket are found when
+// the bucket is opened, each with its own diagnostic naming the
+// destination and the cause, and never the secret.
+func TestExportBucket_refusals(t *testing.T) {
+	s := s3test.Shared(t)
+	bucket := s.NewBucket(t, "refusals")
+	const wrongSecret = "wrong-secret-4d1e8a7b2c9f0e3d6a5b" //nolint:gosec // a made-up key
+	tests := []struct {
+		name, access, secret, bucket string
+		cause                        int
+		want                         []string
+	}{
+		{"no credentials", "", "", bucket, storeNoCredentials,
+			[]string{"No Credentials for the Statistics Export", "AWS_ACCESS_KEY_ID", "never takes them from the configuration"}},
+		{"wrong secret", s3test.AccessKey, wrongSecret, bucket, storeRefusedCredentials,
+			[]string{"Statistics Export Refused by the Store", "SignatureDoesNotMatch", "s3:PutObject"}},
+		{"unknown key", "ANALYTICSUNKNOWNKEY", wrongSecret, bucket, storeRefusedCredentials,
+			[]string{"Statistics Export Refused by the Store", "InvalidAccessKeyId"}},
+		{"missing bucket", s3test.AccessKey, s3test.SecretKey, bucket + "-missing", storeNoBucket,
+			[]string{"Statistics Export Bucket Not Found", "never creates buckets", bucket + "-missing"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			setAWSEnv(t, tc.access, tc.secret)
+			dest := testDestination(s, tc.bucket, "exports")
+			_, err := openTestBucket(t, dest)
+			if err == nil {
+				t.Fatal("the bucket opened")
+			}
+			if got := storeCause(err); got != tc.cause {
+				t.Errorf("cause %d, want %d: %v", got, tc.cause, err)
+			}
+			want := append([]string{`destination = "` + dest + `"`, `the website "shop.example.com"`, exportNothingLeft}, tc.want...)
+			checkDiagnostic(t, func(d *diag.Diagnostics) {
+				addExportWriteError(d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err)
+			}, diag.SeverityError, want)
+			var d diag.Diagnostics
+			addExportWriteError(&d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err)
+			for _, secret := range []string{s3test.SecretKey, wrongSecret} {
+				if strings.Contains(d[0].Detail(), secret) {
+					t.Errorf("the diagnostic holds a secret:\n%s", d[0].Detail())
+				}
+			}
+		})
+	}
+}
+
+func errorsIsExists(err error) bool { return err != nil && strings.Contains(err.Error(), errExportExists.Error()) }
