@@ -168,7 +168,7 @@ func start(ctx context.Context, bin, dir string) (*Server, error) {
 	defer logFile.Close()
 	cmd := exec.Command(bin, "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir="+filepath.Join(dir, "data"),
 		"-master.port="+port(0), "-master.port.grpc="+port(1), "-master.volumeSizeLimitMB=64",
-		"-volume.port="+port(2), "-volume.port.grpc="+port(3), "-volume.max=16",
+		"-volume.port="+port(2), "-volume.port.grpc="+port(3), "-volume.max=500",
 		"-filer", "-filer.port="+port(4), "-filer.port.grpc="+port(5),
 		"-s3", "-s3.port="+port(6), "-s3.port.grpc="+port(7), "-s3.port.iceberg=0", "-s3.port.lance=0",
 		"-s3.config="+filepath.Join(dir, "s3.json"))
