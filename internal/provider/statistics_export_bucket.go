@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 )
 
 // An export into a bucket of an object store (a destination s3://...),
@@ -111,11 +112,19 @@ func (s *bucketStore) put(ctx context.Context, name, contentType string, write f
 }
 
 // discard deletes every object the export uploaded or tried to (an upload
-// that failed on the way back may have been stored all the same).
+// that failed on the way back may have been stored all the same). It sends
+// S3's DeleteObject itself, which succeeds for a key that is not there:
+// blob.Bucket.Delete would first read the object's attributes
+// (HeadObject), which needs s3:GetObject, a permission the export
+// otherwise never uses.
 func (s *bucketStore) discard(ctx context.Context) error {
+	var c *s3.Client
+	if !s.bucket.As(&c) {
+		return errors.New("the bucket has no S3 client")
+	}
 	var errs []error
 	for _, key := range s.tried {
-		if err := s.bucket.Delete(ctx, key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.dest.bucket), Key: aws.String(key)}); err != nil {
 			errs = append(errs, fmt.Errorf("deleting %s: %w", s.dest.url(key), err))
 		}
 	}

@@ -64,7 +64,7 @@ func writeTestExport(t *testing.T, w *exportWriter, rows []client.StatisticsRow)
 // deletes every object the export wrote.
 func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 	s := s3test.Shared(t)
-	setAWSEnv(t, s3test.AccessKey, s3test.SecretKey)
+	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "writes")
 	// About 12 MB of JSON: three parts of 5 MiB.
 	var rows []client.StatisticsRow
@@ -147,7 +147,7 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 // A prefix that holds anything, even one object, is refused.
 func TestExportBucket_existingPrefix(t *testing.T) {
 	s := s3test.Shared(t)
-	setAWSEnv(t, s3test.AccessKey, s3test.SecretKey)
+	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "existing")
 	if err := s.Put(t.Context(), bucket, "x/shop-1/notes.txt", "keep me"); err != nil {
 		t.Fatal(err)
@@ -180,11 +180,11 @@ func TestExportBucket_refusals(t *testing.T) {
 	}{
 		{"no credentials", "", "", bucket, storeNoCredentials,
 			[]string{"No Credentials for the Statistics Export", "AWS_ACCESS_KEY_ID", "never takes them from the configuration"}},
-		{"wrong secret", s3test.AccessKey, wrongSecret, bucket, storeRefusedCredentials,
+		{"wrong secret", s3test.WriterKey, wrongSecret, bucket, storeRefusedCredentials,
 			[]string{"Statistics Export Refused by the Store", "SignatureDoesNotMatch", "s3:PutObject"}},
 		{"unknown key", "ANALYTICSUNKNOWNKEY", wrongSecret, bucket, storeRefusedCredentials,
 			[]string{"Statistics Export Refused by the Store", "InvalidAccessKeyId"}},
-		{"missing bucket", s3test.AccessKey, s3test.SecretKey, bucket + "-missing", storeNoBucket,
+		{"missing bucket", s3test.WriterKey, s3test.WriterSecret, bucket + "-missing", storeNoBucket,
 			[]string{"Statistics Export Bucket Not Found", "never creates buckets", bucket + "-missing"}},
 	}
 	for _, tc := range tests {
@@ -204,7 +204,7 @@ func TestExportBucket_refusals(t *testing.T) {
 			}, diag.SeverityError, want)
 			var d diag.Diagnostics
 			addExportWriteError(&d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err)
-			for _, secret := range []string{s3test.SecretKey, wrongSecret} {
+			for _, secret := range []string{s3test.SecretKey, s3test.WriterSecret, wrongSecret} {
 				if strings.Contains(d[0].Detail(), secret) {
 					t.Errorf("the diagnostic holds a secret:\n%s", d[0].Detail())
 				}

@@ -22,7 +22,8 @@ import (
 // The export action with an s3:// destination, through the CLI, against a
 // real S3-compatible store on loopback (SeaweedFS, internal/s3test). The
 // provider gets the store's keys as a pipeline gives them: in the AWS
-// environment variables of the process that runs Terraform.
+// environment variables of the process that runs Terraform; they may only
+// list, write and delete (no read), as the docs say is enough.
 
 // bucketEnv is a statsEnv on a CLI with actions, with a store and its
 // credentials in the CLI's environment.
@@ -38,7 +39,7 @@ func newBucketEnv(t *testing.T, s *statsEnv) *bucketEnv {
 	t.Helper()
 	acctest.NeedsEmulator(t, "compares the exports with the emulator's statistics")
 	store := s3test.Shared(t)
-	s.W.Env = s3test.Env(s3test.AccessKey, s3test.SecretKey)
+	s.W.Env = s3test.Env(s3test.WriterKey, s3test.WriterSecret)
 	return &bucketEnv{statsEnv: s, store: store, bucket: store.NewBucket(t, "exports")}
 }
 
@@ -127,10 +128,10 @@ func exportedWebsiteTo(domain, destination string) string {
 `, domain) + exportAction("keep", fmt.Sprintf("    website_id  = caller.id\n    destination = %q\n", destination))
 }
 
-// noSecret fails if out holds the store's secret key.
+// noSecret fails if out holds one of the store's secret keys.
 func noSecret(t *testing.T, out string, secrets ...string) {
 	t.Helper()
-	for _, s := range append(secrets, s3test.SecretKey) {
+	for _, s := range append(secrets, s3test.SecretKey, s3test.WriterSecret) {
 		if strings.Contains(out, s) {
 			t.Errorf("the output holds a secret key")
 		}
@@ -265,13 +266,13 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 		// website's look-up (the prefix's name needs its domain).
 		requests int
 	}{
-		{name: "wrong secret", env: s3test.Env(s3test.AccessKey, wrongSecret),
+		{name: "wrong secret", env: s3test.Env(s3test.WriterKey, wrongSecret),
 			want: `Error: Statistics Export Refused by the Store.*destination = "s3://` + b.bucket + `/refused\?.*SignatureDoesNotMatch`},
 		{name: "no credentials", env: s3test.Env("", ""),
 			want: `Error: No Credentials for the Statistics Export.*AWS_ACCESS_KEY_ID`},
-		{name: "missing bucket", env: s3test.Env(s3test.AccessKey, s3test.SecretKey), bucket: b.bucket + "-gone",
+		{name: "missing bucket", env: s3test.Env(s3test.WriterKey, s3test.WriterSecret), bucket: b.bucket + "-gone",
 			want: `Error: Statistics Export Bucket Not Found.*` + b.bucket + `-gone.*never creates buckets`},
-		{name: "earlier export", env: s3test.Env(s3test.AccessKey, s3test.SecretKey), earlier: true, requests: 1,
+		{name: "earlier export", env: s3test.Env(s3test.WriterKey, s3test.WriterSecret), earlier: true, requests: 1,
 			want: `Error: Statistics Export Folder Exists.*s3://` + b.bucket + `/refused/` + domain + `-.*never writes into or over`},
 	}
 	for _, tc := range tests {
@@ -314,7 +315,7 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 			}
 		})
 	}
-	s.W.Env = s3test.Env(s3test.AccessKey, s3test.SecretKey)
+	s.W.Env = s3test.Env(s3test.WriterKey, s3test.WriterSecret)
 	s.W.Write("main.tf", s.Config(website))
 	s.W.MustRun(0, "destroy", "-auto-approve")
 }

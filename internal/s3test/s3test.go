@@ -27,13 +27,18 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
-// The store's region and identity. The keys are made up for the tests;
-// the secret is long and distinctive so that tests can look for it in
+// The store's region and identities: an administrator (AccessKey, what
+// the tests use to make buckets and read them back) and a writer that may
+// only list, write and delete (WriterKey: what the provider gets, the
+// permissions the docs ask for). The keys are made up for the tests; the
+// secrets are long and distinctive so that tests can look for them in
 // every output.
 const (
-	Region    = "us-east-1"
-	AccessKey = "ANALYTICSTESTEXPORTER"
-	SecretKey = "s3test-secret-9f1c27e4b8d5a0c3e6f7" //nolint:gosec // a made-up key of a loopback test store
+	Region       = "us-east-1"
+	AccessKey    = "ANALYTICSTESTADMIN"
+	SecretKey    = "s3test-secret-9f1c27e4b8d5a0c3e6f7" //nolint:gosec // a made-up key of a loopback test store
+	WriterKey    = "ANALYTICSTESTEXPORTER"
+	WriterSecret = "s3test-writer-5b0e83d2a9c4f1e7d6a8" //nolint:gosec // a made-up key of a loopback test store
 )
 
 // EnvBinary names the weed binary (default: .tools/bin/weed of the
@@ -147,8 +152,10 @@ func Start(ctx context.Context, bin string) (*Server, error) {
 }
 
 func start(ctx context.Context, bin, dir string) (*Server, error) {
-	config := fmt.Sprintf(`{"identities":[{"name":"exporter","credentials":[{"accessKey":%q,"secretKey":%q}],`+
-		`"actions":["Admin","Read","List","Write","Tagging"]}]}`, AccessKey, SecretKey)
+	config := fmt.Sprintf(`{"identities":[`+
+		`{"name":"admin","credentials":[{"accessKey":%q,"secretKey":%q}],"actions":["Admin","Read","List","Write","Tagging"]},`+
+		`{"name":"exporter","credentials":[{"accessKey":%q,"secretKey":%q}],"actions":["List","Write"]}]}`,
+		AccessKey, SecretKey, WriterKey, WriterSecret)
 	if err := os.WriteFile(filepath.Join(dir, "s3.json"), []byte(config), 0o600); err != nil {
 		return nil, err
 	}
