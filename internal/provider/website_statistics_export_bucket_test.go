@@ -418,3 +418,45 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 	files, _ := b.oneBucketExport(t, "midway", domain)
 	checkBucketExport(t, files, exportFormatJSON, wantExportFrom(before))
 }
+
+// TestAccStatisticsExportToBucket_invalidDestination: a destination that
+// cannot be one is refused at plan time, naming the attribute and what to
+// write instead, without a request and without repeating a secret; so is a
+// configuration with both directory and destination, or neither.
+func TestAccStatisticsExportToBucket_invalidDestination(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	const secret = "plan-time-secret-1e5c9b7a3d2f8e4c" //nolint:gosec // a made-up key
+	for _, tc := range []struct{ name, config, want string }{
+		{"credentials in the URL", `    destination = "s3://AKIAEXAMPLE:` + secret + `@bucket/x"` + "\n",
+			`Error: Invalid Export Destination.*destination holds credentials.*AWS_ACCESS_KEY_ID`},
+		{"unknown parameter", `    destination = "s3://bucket/x?secret_key=` + secret + `"` + "\n",
+			`Error: Invalid Export Destination.*the query parameter "secret_key" is not one an s3:// destination takes`},
+		{"port on the bucket", `    destination = "s3://127.0.0.1:9000/x"` + "\n",
+			`Error: Invalid Export Destination.*has a port.*endpoint=http://host:port`},
+		{"other scheme", `    destination = "gs://bucket/x"` + "\n", `Error: Invalid Export Destination.*the scheme "gs" is not supported`},
+		{"both", `    destination = "s3://bucket/x"` + "\n" + `    directory   = "exports"` + "\n",
+			`Error: Invalid Attribute Combination.*\[directory,destination\]`},
+		{"neither", "", `Error: Invalid Attribute Combination.*No attribute specified.*\[directory,destination\]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.W.Write("main.tf", s.Config(exportAction("keep", "    domain      = \"example.com\"\n"+tc.config)))
+			s.ResetStats()
+			out := s.W.MustRun(1, "plan", "-input=false")
+			if !acctest.ExpectError(tc.want).MatchString(out) {
+				t.Errorf("the output does not match %q:\n%s", tc.want, out)
+			}
+			// Terraform quotes the configuration's line in its
+			// diagnostic; the provider's own text must not repeat it.
+			var own []string
+			for line := range strings.Lines(out) {
+				if !strings.Contains(line, "destination = ") {
+					own = append(own, line)
+				}
+			}
+			noSecret(t, strings.Join(own, ""), secret)
+			if n := s.Stats().Total; n != 0 {
+				t.Errorf("%d requests at plan time", n)
+			}
+		})
+	}
+}
