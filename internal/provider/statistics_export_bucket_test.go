@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -126,7 +127,7 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer again.close()
-			if _, err := newExportWriter(t.Context(), again, name, format); !errorsIsExists(err) ||
+			if _, err := newExportWriter(t.Context(), again, name, format); !errors.Is(err, errExportExists) ||
 				!strings.Contains(err.Error(), "team/analytics/"+name+"/") {
 				t.Errorf("a second export under the same prefix: %v, want it refused", err)
 			}
@@ -158,7 +159,7 @@ func TestExportBucket_existingPrefix(t *testing.T) {
 	}
 	defer store.close()
 	_, err = newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
-	if !errorsIsExists(err) || !strings.Contains(err.Error(), "x/shop-1/notes.txt") {
+	if !errors.Is(err, errExportExists) || !strings.Contains(err.Error(), "x/shop-1/notes.txt") {
 		t.Fatalf("got %v, want errExportExists naming the object found", err)
 	}
 	if got, _ := s.Objects(t.Context(), bucket, ""); len(got) != 1 || string(got["x/shop-1/notes.txt"]) != "keep me" {
@@ -212,5 +213,3 @@ func TestExportBucket_refusals(t *testing.T) {
 		})
 	}
 }
-
-func errorsIsExists(err error) bool { return err != nil && strings.Contains(err.Error(), errExportExists.Error()) }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -81,8 +82,12 @@ func Binary() (string, string, error) {
 		}
 		bin = filepath.Join(root, ".tools", "bin", "weed")
 	}
-	if _, err := os.Stat(bin); err != nil {
+	_, err := os.Stat(bin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Sprintf("SeaweedFS's weed is not built (%s): run make tool-weed, or make test, which builds it", bin), nil
+	case err != nil:
+		return "", "", err
 	}
 	return bin, "", nil
 }
@@ -117,7 +122,7 @@ type Server struct {
 
 // freePorts returns n ports free on 127.0.0.1 (as far as anyone can tell
 // before they are used).
-func freePorts(n int) ([]int, error) {
+func freePorts(ctx context.Context, n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
@@ -126,12 +131,16 @@ func freePorts(n int) ([]int, error) {
 	}()
 	var ports []int
 	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 		if err != nil {
 			return nil, err
 		}
 		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+		addr, ok := l.Addr().(*net.TCPAddr)
+		if !ok {
+			return nil, fmt.Errorf("listening on %s: not a TCP address", l.Addr())
+		}
+		ports = append(ports, addr.Port)
 	}
 	return ports, nil
 }
@@ -162,7 +171,7 @@ func start(ctx context.Context, bin, dir string) (*Server, error) {
 	if err := os.Mkdir(filepath.Join(dir, "data"), 0o750); err != nil {
 		return nil, err
 	}
-	p, err := freePorts(8)
+	p, err := freePorts(ctx, 8)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +182,8 @@ func start(ctx context.Context, bin, dir string) (*Server, error) {
 		return nil, err
 	}
 	defer logFile.Close()
-	cmd := exec.Command(bin, "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir="+filepath.Join(dir, "data"),
+	// Not ctx: weed lives until Stop, past the start's deadline.
+	cmd := exec.CommandContext(context.WithoutCancel(ctx), bin, "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir="+filepath.Join(dir, "data"),
 		"-master.port="+port(0), "-master.port.grpc="+port(1), "-master.volumeSizeLimitMB=64",
 		"-volume.port="+port(2), "-volume.port.grpc="+port(3), "-volume.max=500",
 		"-filer", "-filer.port="+port(4), "-filer.port.grpc="+port(5),
@@ -256,6 +266,17 @@ func (s *Server) Client() *s3.Client {
 // CreateBucket creates the bucket name.
 func (s *Server) CreateBucket(ctx context.Context, name string) error {
 	_, err := s.Client().CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(name)})
+	return err
+}
+
+// Warm writes and deletes an object in bucket: the first write into a new
+// bucket makes weed allocate its volumes (several seconds), which a
+// measurement must not count.
+func (s *Server) Warm(ctx context.Context, bucket string) error {
+	if err := s.Put(ctx, bucket, "warm-up", "x"); err != nil {
+		return err
+	}
+	_, err := s.Client().DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String("warm-up")})
 	return err
 }
 
