@@ -17,13 +17,15 @@ import (
 // so the promises of the folder are kept this way: the export's prefix
 // (<prefix><domain>-<UTC time>/) must hold no object when the export
 // begins, checked before the first statistics request; each file is one
-// upload, streamed in parts (a multipart upload for a large one), that
-// the store makes visible only once complete; a failed upload is
-// abandoned, never completed; and a failed export deletes every object it
-// wrote or tried to write. manifest.json is uploaded last.
+// upload that the store makes visible only once complete, streamed: the
+// AWS SDK's transfer manager holds up to 16 MiB to choose, sends a smaller
+// file in one PutObject and a larger one as a multipart upload in parts of
+// bucketPartSize (a few at a time), so a file is never held whole in
+// memory; a failed upload is abandoned, never completed; and a failed
+// export deletes every object it wrote or tried to write. manifest.json is
+// uploaded last.
 
-// bucketPartSize is the size of an upload's parts: what one file holds in
-// memory at most while it is streamed (the store's minimum part is 5 MiB).
+// bucketPartSize is the size of a multipart upload's parts (S3's minimum).
 const bucketPartSize = 5 << 20
 
 // bucketStore writes an export under a new prefix of a bucket.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
@@ -67,15 +69,23 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 	s := s3test.Shared(t)
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "writes")
-	// About 12 MB of JSON: three parts of 5 MiB.
+	// About 24 MB of JSON, uploaded in parts of 5 MiB (above the SDK's
+	// threshold of 16 MiB), and 12 MB of CSV, in one request.
 	var rows []client.StatisticsRow
-	for i := range 150_000 {
+	for i := range 300_000 {
 		rows = append(rows, client.StatisticsRow{Value: fmt.Sprintf("/articles/%07d?ref=<x>&a=\"b\"", i), Count: int64(i % 97)})
 	}
 	for _, format := range exportFormats {
 		t.Run(format, func(t *testing.T) {
 			name := "shop.example.com-20240501T101500Z-" + format
-			store, err := openTestBucket(t, testDestination(s, bucket, "team/analytics"))
+			// Through a proxy that counts the store's requests: the
+			// large file must go up in parts.
+			proxy, err := s3test.NewCountingProxy(t.Context(), s.Endpoint)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer proxy.Close()
+			store, err := openTestBucket(t, strings.Replace(testDestination(s, bucket, "team/analytics"), s.Endpoint, proxy.URL, 1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,6 +95,18 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 				t.Fatal(err)
 			}
 			writeTestExport(t, w, rows)
+			// A LIST to open the bucket and one to begin; in json, the
+			// two large files in parts (a POST to start and one to
+			// complete each), the manifest in one PUT.
+			c := proxy.Counts()
+			switch {
+			case c["LIST"] != 2:
+				t.Errorf("the store's requests: %s; want 2 LIST", s3test.FormatCounts(c))
+			case format == exportFormatJSON && (c["PUT (part)"] < 8 || c["POST"] != 4 || c["PUT"] != 1):
+				t.Errorf("the store's requests: %s; want the large files in parts of 5 MiB", s3test.FormatCounts(c))
+			case format == exportFormatCSV && (c["PUT (part)"] != 0 || c["PUT"] != 3):
+				t.Errorf("the store's requests: %s; want one PUT per file", s3test.FormatCounts(c))
+			}
 			if want := "s3://" + bucket + "/team/analytics/" + name + "/"; store.location() != want {
 				t.Errorf("location %q, want %q", store.location(), want)
 			}
@@ -118,8 +140,8 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 					t.Errorf("%s: %d bytes in the bucket differ from the %d of the folder", f, len(got["team/analytics/"+name+"/"+f]), len(want))
 				}
 			}
-			if n := len(got["team/analytics/"+name+"/page."+format]); n <= bucketPartSize {
-				t.Errorf("page.%s has %d bytes: not more than one part: the test does not upload in parts", format, n)
+			if n := len(got["team/analytics/"+name+"/page."+format]); format == exportFormatJSON && n <= 16<<20 {
+				t.Errorf("page.json has %d bytes: not above the threshold of uploads in parts", n)
 			}
 
 			again, err := openTestBucket(t, testDestination(s, bucket, "team/analytics"))
@@ -211,5 +233,51 @@ func TestExportBucket_refusals(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An upload in parts that fails in the middle is abandoned: no object and
+// no unfinished multipart upload remain once the export is discarded.
+func TestExportBucket_partsFailMidway(t *testing.T) {
+	s := s3test.Shared(t)
+	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
+	bucket := s.NewBucket(t, "parts")
+	proxy := newFailingProxy(t, s)
+	proxy.okLeft.Store(3) // the small file, then two parts
+	store, err := openTestBucket(t, strings.Replace(testDestination(s, bucket, "x"), s.Endpoint, proxy.URL, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.close()
+	w, err := newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.writeStatistic(t.Context(), "pageviews", writerRows); err != nil {
+		t.Fatal(err)
+	}
+	var rows []client.StatisticsRow
+	for i := range 300_000 {
+		rows = append(rows, client.StatisticsRow{Value: fmt.Sprintf("/articles/%07d?ref=<x>&a=\"b\"", i), Count: int64(i)})
+	}
+	err = w.writeStatistic(t.Context(), "page", rows)
+	if err == nil || !strings.Contains(err.Error(), "InternalError") || !strings.Contains(err.Error(), "x/shop-1/page.json") {
+		t.Fatalf("the upload in parts: %v, want it to fail with the store's error, naming the file", err)
+	}
+	if err := w.discard(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Objects(t.Context(), bucket, ""); err != nil || len(got) != 0 {
+		t.Errorf("the bucket holds %d objects (%v)", len(got), err)
+	}
+	ups, err := s.Client().ListMultipartUploads(t.Context(), &s3.ListMultipartUploadsInput{Bucket: aws.String(bucket)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ups.Uploads) != 0 {
+		t.Errorf("%d multipart uploads were left unfinished", len(ups.Uploads))
+	}
+	if n := proxy.puts.Load(); n <= 3 {
+		t.Errorf("%d PUTs: the store never failed", n)
 	}
 }

@@ -36,6 +36,7 @@ var s3DestinationParams = map[string]bool{
 	"disable_https":                true,
 	"hostname_immutable":           true,
 	"profile":                      false, // a profile of the shared config files
+	"role":                         false, // the ARN of a role to assume with the credentials found
 	"dualstack":                    true,
 	"fips":                         true,
 	"accelerate":                   true,

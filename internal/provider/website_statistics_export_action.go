@@ -112,7 +112,7 @@ func (a *statisticsExportAction) Schema(_ context.Context, _ action.SchemaReques
 					"store, `s3://bucket/prefix`. Each export writes under a new prefix `<domain>-<UTC time>/`, which " +
 					"must hold no object, and uploads `manifest.json` last. A self-hosted store's address and settings " +
 					"are query parameters: `endpoint` (e.g. `https://minio.example.com`), `region`, `use_path_style` " +
-					"(`true` for most self-hosted stores), and `profile`, `disable_https`, `dualstack`, `fips`, " +
+					"(`true` for most self-hosted stores), and `profile`, `role` (an ARN to assume), `disable_https`, `dualstack`, `fips`, " +
 					"`accelerate`, `hostname_immutable`, `ssetype`, `kmskeyid`, `request_checksum_calculation`, " +
 					"`response_checksum_validation`. Credentials are never part of it: the provider reads them as " +
 					"the AWS CLI does (`AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and the shared " +

@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -341,6 +342,7 @@ func newFailingProxy(t *testing.T, store *s3test.Server) *failingProxy {
 		if r.Method == http.MethodPut {
 			p.puts.Add(1)
 			if p.okLeft.Add(-1) < 0 {
+				_, _ = io.Copy(io.Discard, r.Body) // as a store does before it answers
 				w.Header().Set("Content-Type", "application/xml")
 				w.WriteHeader(http.StatusInternalServerError)
 				_, _ = fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError`+
