@@ -371,7 +371,7 @@ func writeExport(b *strings.Builder, res *Results) {
 		"statistics name and one to find the website, and write every row. The same export also goes into a bucket of "+
 		"SeaweedFS's S3 gateway on loopback (`destination = \"s3://...\"`, through a proxy that counts the store's "+
 		"requests: one LIST to check the bucket and the credentials, one to check the export's prefix, one PUT per file; "+
-		"the bucket is written to once before, as weed allocates a new bucket's volumes on its first write).\n\n",
+		"the bucket is written to once before, as weed allocates a new bucket's volume on its first write).\n\n",
 		res.Config.QueryTerraformVersion, exportAction, res.Config.RateLimit, res.Config.RateWindowSec,
 		toRealWindow(1, res.Config.RateWindowSec))
 	b.WriteString("| step | wall | API requests | statistics | 429 answers | throttle wait | written | result |\n")

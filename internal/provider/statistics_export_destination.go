@@ -112,7 +112,11 @@ func parseFileDestination(attr path.Path, u *url.URL) (exportDestination, string
 	case u.Path == "" || u.Path == "/":
 		return exportDestination{}, fmt.Sprintf("%s names no folder: write file:///path/to/exports.", attr)
 	}
-	return exportDestination{folder: filepath.FromSlash(u.Path)}, ""
+	p := u.Path
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' && filepath.VolumeName("C:") != "" {
+		p = p[1:] // file:///C:/exports on Windows
+	}
+	return exportDestination{folder: filepath.FromSlash(p)}, ""
 }
 
 func parseS3Destination(attr path.Path, u *url.URL) (exportDestination, string) {
