@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -461,4 +462,34 @@ func TestAccStatisticsExportToBucket_invalidDestination(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAccStatisticsExport_destinationFolder: a destination that is a
+// file:// URL or a path writes into that folder, as directory does.
+func TestAccStatisticsExport_destinationFolder(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	const domain = "tf-acc-export-dest.example.com"
+	website := websiteBlock("main", domain, "")
+	s.Apply(website)
+	s.pageviews(t, []string{domain}, "2024-09-01")
+	site, _ := s.WebsiteByDomain(domain)
+	want := wantExport(s, site.ID)
+	for name, dest := range map[string]func(dir string) string{
+		"file URL": func(dir string) string { return "file://" + filepath.ToSlash(dir) },
+		"path":     func(dir string) string { return dir },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "exports")
+			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
+				"    website_id  = analytics_website.main.id\n    destination = %q\n", dest(dir)))))
+			s.W.MustRun(0, invokeExport...)
+			folder, m := oneExport(t, dir, domain)
+			checkExport(t, folder, exportFormatJSON, want)
+			if m.WebsiteID != site.ID {
+				t.Errorf("manifest %+v", m)
+			}
+		})
+	}
+	s.W.Write("main.tf", s.Config(website))
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
