@@ -17,7 +17,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${1:-}"
 case "${target}" in
-test) modules=(go.mod tools/terraform/go.mod tools/opentofu/go.mod tools/golangci-lint/go.mod tools/tfplugindocs/go.mod) ;;
+test) modules=(go.mod tools/terraform/go.mod tools/opentofu/go.mod tools/golangci-lint/go.mod tools/tfplugindocs/go.mod tools/seaweedfs/go.mod) ;;
 demo | install) modules=(go.mod) ;;
 *)
 	echo "usage: $0 test|demo|install" >&2

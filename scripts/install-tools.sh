@@ -4,7 +4,7 @@
 #   scripts/install-tools.sh [tool...]    tools: terraform terraform-latest tofu
 #                                         golangci-lint tfplugindocs goreleaser
 #                                         gremlins terraform-provider-time
-#                                         (default: all)
+#                                         weed (default: all)
 #
 # Everything is built from source through the Go module proxy; no release
 # binaries are downloaded. A binary that is already present is reused when it
@@ -31,6 +31,11 @@
 #                  provider that does no I/O, the baseline of make bench
 #                  (launched through dev_overrides, never installed by
 #                  Terraform)
+#   weed           tools/seaweedfs/go.mod (SeaweedFS, pinned to a commit; needs
+#                  a replace directive, so built from a module of ours): the
+#                  S3-compatible store the export tests and make bench start
+#                  on loopback (internal/s3test). About 4.5 minutes to build
+#                  on two cores; make test builds it in the background.
 # Each tools/<name> module holds a single tool, so it resolves exactly the
 # dependency versions of that tool's own go.mod (the same build as
 # `go install <tool>@<version>`). To upgrade one: cd tools/<name> &&
@@ -180,6 +185,17 @@ install_gremlins() {
 		-o "${bin}/gremlins" "${mod}/cmd/gremlins")
 }
 
+install_weed() {
+	local mod=github.com/seaweedfs/seaweedfs want
+	want="$(module_version seaweedfs "${mod}")"
+	up_to_date weed "$(built_version "${bin}/weed" "${mod}")" "${want}" && return 0
+	# Built to a temporary name and renamed, so that a cut-off build never
+	# leaves a half-written weed that would be taken for the pinned one.
+	(cd "${root}/tools/seaweedfs" && timed "weed ${want}" go build -trimpath -ldflags "-s -w" \
+		-o "${bin}/.weed.tmp" "${mod}/weed")
+	mv -f "${bin}/.weed.tmp" "${bin}/weed"
+}
+
 install_time_provider() {
 	local mod=github.com/hashicorp/terraform-provider-time
 	up_to_date terraform-provider-time "$(built_version "${bin}/terraform-provider-time" "${mod}")" \
@@ -189,7 +205,7 @@ install_time_provider() {
 }
 
 if [[ $# -eq 0 ]]; then
-	set -- terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time
+	set -- terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time weed
 fi
 
 # lock NAME: holds a lock on NAME's build until this script exits, so that a
@@ -217,8 +233,9 @@ for tool in "$@"; do
 	tfplugindocs) install_tfplugindocs ;;
 	goreleaser) install_goreleaser ;;
 	terraform-provider-time) install_time_provider ;;
+	weed | seaweedfs) install_weed ;;
 	*)
-		log "unknown tool '${tool}' (known: terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time)"
+		log "unknown tool '${tool}' (known: terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time weed)"
 		exit 2
 		;;
 	esac

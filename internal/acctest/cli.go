@@ -63,15 +63,22 @@ func BuiltProvider(t *testing.T) (cliConfig string) {
 
 // Main is the TestMain of a package whose tests use BuiltProvider: it runs
 // the tests, or with -sweep the sweepers instead, through
-// terraform-plugin-testing's resource.TestMain, then removes the build.
-func Main(m *testing.M) {
-	resource.TestMain(runAndClean{m})
+// terraform-plugin-testing's resource.TestMain, then removes the build and
+// calls atExit (which stops what the tests started, such as a store).
+func Main(m *testing.M, atExit ...func()) {
+	resource.TestMain(runAndClean{m, atExit})
 }
 
-type runAndClean struct{ m *testing.M }
+type runAndClean struct {
+	m      *testing.M
+	atExit []func()
+}
 
 func (r runAndClean) Run() int {
 	code := r.m.Run()
+	for _, f := range r.atExit {
+		f()
+	}
 	if providerBuild.dir != "" {
 		_ = os.RemoveAll(providerBuild.dir)
 	}
@@ -81,7 +88,10 @@ func (r runAndClean) Run() int {
 // Workdir is a working directory in which a test runs the CLI of
 // TF_ACC_TERRAFORM_PATH with the provider of this tree.
 type Workdir struct {
-	CLI       string // the CLI's path
+	CLI string // the CLI's path
+	// Env is added to the CLI's environment (and so the provider's), e.g.
+	// the credentials of an object store.
+	Env       []string
 	t         *testing.T
 	dir       string
 	cliConfig string
@@ -144,6 +154,7 @@ func (w *Workdir) Run(args ...string) (string, int) {
 	cmd := exec.CommandContext(w.t.Context(), w.CLI, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
 	cmd.Dir = w.dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	cmd.Env = append(cmd.Env, w.Env...)
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if err != nil {

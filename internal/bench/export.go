@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
 )
 
 // The export pass: the analytics_website_statistics_export action
@@ -19,7 +20,11 @@ import (
 // hour of the day for each day, and a few values of every other name. The
 // export is invoked by hand (terraform apply -invoke), without and then
 // under the throttle; each must cost one request per 100 rows of each
-// statistics name and one to find the website, and write every row.
+// statistics name and one to find the website, and write every row. Beside
+// the export into a folder, the same export goes into a bucket of a real
+// S3-compatible store on loopback (SeaweedFS's weed, internal/s3test,
+// built by scripts/install-tools.sh), through a proxy that counts the
+// store's requests.
 
 // PassExport is the export pass.
 const PassExport = "export"
@@ -27,23 +32,36 @@ const PassExport = "export"
 // Steps of the export pass.
 const (
 	StepExport          = "export"
+	StepExportBucket    = "export-bucket"
 	StepExportThrottled = "export-throttled"
 )
 
-// exportSteps are the steps of the export pass: the create, the export,
-// the export again under the throttle, and the destroy (its plan checks
-// the statistics once more).
-var exportSteps = []string{StepCreate, StepExport, StepExportThrottled, StepDestroy}
+// exportSteps are the steps of the export pass: the create, the export
+// into a folder, the same into a bucket, the export into a folder again
+// under the throttle, and the destroy (its plan checks the statistics once
+// more).
+var exportSteps = []string{StepCreate, StepExport, StepExportBucket, StepExportThrottled, StepDestroy}
 
-// exportAction is the address of the action the pass invokes.
-const exportAction = "action.analytics_website_statistics_export.history"
+// exportAction and exportBucketAction are the addresses of the actions the
+// pass invokes: into a folder, and into the store's bucket.
+const (
+	exportAction       = "action.analytics_website_statistics_export.history"
+	exportBucketAction = "action.analytics_website_statistics_export.history_bucket"
+)
+
+// The bucket and prefix of the export into the store.
+const (
+	exportBucket = "bench-exports"
+	exportPrefix = "history"
+)
 
 // exportNames are the statistics names of the API, in its order: those the
 // emulator records and serves.
 var exportNames = emulator.StatisticNames
 
-// exportConfiguration is main.tf of the export pass.
-func exportConfiguration(dir string) string {
+// exportConfiguration is main.tf of the export pass: the folder dir, and
+// the store's bucket through endpoint.
+func exportConfiguration(dir, endpoint string) string {
 	return analyticsProvider + fmt.Sprintf(`
 resource "analytics_website" "site" {
   domain = "history.bench-example.com"
@@ -55,7 +73,14 @@ action "analytics_website_statistics_export" "history" {
     directory  = %q
   }
 }
-`, dir)
+
+action "analytics_website_statistics_export" "history_bucket" {
+  config {
+    website_id  = analytics_website.site.id
+    destination = "s3://%s/%s?endpoint=%s&region=%s&use_path_style=true"
+  }
+}
+`, dir, exportBucket, exportPrefix, endpoint, s3test.Region)
 }
 
 // exportHistory is the seeded history of the website: per name, the rows
@@ -138,10 +163,17 @@ func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 		return run, err
 	}
 	w.tf = b.tfQuery
+	store, proxy, err := b.startStore(ctx)
+	if err != nil {
+		return run, err
+	}
+	defer store.Stop()
+	defer proxy.Close()
+	w.env = append(w.env, s3test.Env(s3test.WriterKey, s3test.WriterSecret)...)
 	// Each export into a directory of its own: two in the same second
 	// would have the same folder, which the action refuses.
 	out := filepath.Join(w.dir, "exports-"+StepExport)
-	w.config = func(int, bool) string { return exportConfiguration(out) }
+	w.config = func(int, bool) string { return exportConfiguration(out, proxy.URL) }
 	if err := w.configure(1, false); err != nil {
 		return run, err
 	}
@@ -158,6 +190,11 @@ func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 			if len(ws) != 1 || !api.emu.SeedStatistics(ws[0].ID, history) {
 				s.Error = "seeding the website's statistics failed"
 			}
+		case StepExportBucket:
+			checkBucketExport(ctx, s, store, rows)
+			if counts := proxy.Counts(); s.OK() {
+				s.Summary += "; store: " + s3test.FormatCounts(counts)
+			}
 		case StepExport, StepExportThrottled:
 			checkExport(s, out, rows)
 			// The next export runs under the throttle of the throttled pass.
@@ -173,10 +210,39 @@ func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 	return run, ctx.Err()
 }
 
-// checkExport records in s what is wrong with an export: its requests must
-// be one per 100 rows of each name and one more, and the newest export in
-// dir must hold every row.
-func checkExport(s *Step, dir string, rows map[string]int) {
+// startStore starts the S3-compatible store (building weed first if it
+// is missing), makes the export's bucket and a counting proxy in front.
+func (b *bench) startStore(ctx context.Context) (*s3test.Server, *s3test.CountingProxy, error) {
+	bin := filepath.Join(b.cfg.Root, ".tools", "bin", "weed")
+	if _, err := os.Stat(bin); err != nil {
+		logf(b.cfg.Log, "building SeaweedFS's weed with scripts/install-tools.sh (about 4.5 minutes, once)")
+		if err := b.installTool(ctx, "weed"); err != nil {
+			return nil, nil, fmt.Errorf("building weed: %w", err)
+		}
+	}
+	store, err := s3test.Start(ctx, bin)
+	if err != nil {
+		return nil, nil, fmt.Errorf("starting the S3-compatible store: %w", err)
+	}
+	if err := store.CreateBucket(ctx, exportBucket); err != nil {
+		store.Stop()
+		return nil, nil, fmt.Errorf("creating the bucket %s: %w", exportBucket, err)
+	}
+	if err := store.Warm(ctx, exportBucket); err != nil {
+		store.Stop()
+		return nil, nil, fmt.Errorf("the first write into the bucket %s: %w", exportBucket, err)
+	}
+	proxy, err := s3test.NewCountingProxy(ctx, store.Endpoint)
+	if err != nil {
+		store.Stop()
+		return nil, nil, err
+	}
+	return store, proxy, nil
+}
+
+// checkExportRequests records in s what is wrong with an export's
+// requests: one per 100 rows of each name and one more, no write.
+func checkExportRequests(s *Step, rows map[string]int) {
 	if s.Error != "" {
 		return
 	}
@@ -186,6 +252,14 @@ func checkExport(s *Step, dir string, rows map[string]int) {
 	}
 	if got, want := s.Requests.Total-s.Requests.Throttled, exportWantRequests(rows); got != want {
 		s.Error = fmt.Sprintf("%d requests answered, want %d (one per 100 rows of each statistics name, one for the website)", got, want)
+	}
+}
+
+// checkExport records in s what is wrong with an export: its requests, and
+// the newest export in dir must hold every row.
+func checkExport(s *Step, dir string, rows map[string]int) {
+	checkExportRequests(s, rows)
+	if s.Error != "" {
 		return
 	}
 	folders, _ := filepath.Glob(filepath.Join(dir, "*", "manifest.json"))
@@ -198,6 +272,38 @@ func checkExport(s *Step, dir string, rows map[string]int) {
 		s.Error = err.Error()
 		return
 	}
+	checkManifest(s, raw, rows)
+}
+
+// checkBucketExport is checkExport of the one export in the store's
+// bucket, which must hold a file per statistics name and the manifest.
+func checkBucketExport(ctx context.Context, s *Step, store *s3test.Server, rows map[string]int) {
+	checkExportRequests(s, rows)
+	if s.Error != "" {
+		return
+	}
+	objs, err := store.Objects(ctx, exportBucket, exportPrefix+"/")
+	if err != nil {
+		s.Error = "reading the bucket: " + err.Error()
+		return
+	}
+	var manifests []string
+	for key := range objs {
+		if strings.HasSuffix(key, "/manifest.json") {
+			manifests = append(manifests, key)
+		}
+	}
+	if len(manifests) != 1 || len(objs) != len(exportNames)+1 {
+		s.Error = fmt.Sprintf("the bucket holds %d objects and %d manifests under %s/, want %d and 1",
+			len(objs), len(manifests), exportPrefix, len(exportNames)+1)
+		return
+	}
+	checkManifest(s, objs[manifests[0]], rows)
+}
+
+// checkManifest records in s what is wrong with an export's manifest: it
+// must list every statistics name with every row.
+func checkManifest(s *Step, raw []byte, rows map[string]int) {
 	var m struct {
 		Statistics []struct {
 			Name string `json:"name"`
@@ -233,12 +339,15 @@ func exportTargets(res *Results) []Target {
 		}
 		t := Target{Name: fmt.Sprintf("Export of %d days of statistics and %d pages (analytics_website_statistics_export)",
 			res.Config.ExportDays, res.Config.ExportPages), Goal: "one request per 100 rows of each statistics name, + 1; every row written"}
-		s, th := r.step(StepExport), r.step(StepExportThrottled)
-		if s != nil && s.OK() && th != nil && th.OK() {
+		s, bk, th := r.step(StepExport), r.step(StepExportBucket), r.step(StepExportThrottled)
+		if s != nil && s.OK() && th != nil && th.OK() && (bk == nil || bk.OK()) {
 			window := res.Config.RateWindowSec
 			t.Measured = fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s): %.2f s, %d answers were 429, "+
 				"%.1f s waited (≈ %.0f s at the real 60 s window)", s.Requests.Total, s.Wall, res.Config.RateLimit, window,
 				th.Wall, th.Requests.Throttled, th.ThrottleWait, toRealWindow(th.ThrottleWait, window))
+			if bk != nil {
+				t.Measured += fmt.Sprintf("; into a bucket on loopback: %d requests, %.2f s", bk.Requests.Total, bk.Wall)
+			}
 			t.Met = true
 		} else {
 			t.Measured = "failed"
@@ -259,7 +368,10 @@ func writeExport(b *strings.Builder, res *Results) {
 		"(every statistics name); `terraform apply -refresh=false -invoke=%s` writes it as json files, once without "+
 		"and once under the throttle (%d requests per %g s; × %g for the real 60 s window: an export that needs no more "+
 		"requests than one window allows waits for nothing). Each export must send one request per 100 rows of each "+
-		"statistics name and one to find the website, and write every row.\n\n",
+		"statistics name and one to find the website, and write every row. The same export also goes into a bucket of "+
+		"SeaweedFS's S3 gateway on loopback (`destination = \"s3://...\"`, through a proxy that counts the store's "+
+		"requests: one LIST to check the bucket and the credentials, one to check the export's prefix, one PUT per file; "+
+		"the bucket is written to once before, as weed allocates a new bucket's volume on its first write).\n\n",
 		res.Config.QueryTerraformVersion, exportAction, res.Config.RateLimit, res.Config.RateWindowSec,
 		toRealWindow(1, res.Config.RateWindowSec))
 	b.WriteString("| step | wall | API requests | statistics | 429 answers | throttle wait | written | result |\n")
@@ -269,7 +381,9 @@ func writeExport(b *strings.Builder, res *Results) {
 		label := stepLabel(s.Name)
 		switch s.Name {
 		case StepExport:
-			label = "export (apply -invoke)"
+			label = "export into a folder (apply -invoke)"
+		case StepExportBucket:
+			label = "export into a bucket (S3-compatible store on loopback)"
 		case StepExportThrottled:
 			label = "export under the throttle"
 		}

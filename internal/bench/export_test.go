@@ -82,20 +82,22 @@ func TestExportReport(t *testing.T) {
 		Runs: []*Run{{Pass: PassExport, Kind: KindWebsite, N: 1, Steps: []*Step{
 			{Name: StepCreate, Wall: 0.2, Requests: Requests{Total: 3, Post: 1}},
 			{Name: StepExport, Wall: 0.26, Summary: "2537 rows", Requests: Requests{Total: 40, ByRoute: map[string]int{statisticsRoute: 39}}},
+			{Name: StepExportBucket, Wall: 0.41, Summary: "2537 rows; store: 2 LIST, 18 PUT", Requests: Requests{Total: 40, ByRoute: map[string]int{statisticsRoute: 39}}},
 			{Name: StepExportThrottled, Wall: 7.5, ThrottleWait: 6.5, Requests: Requests{Total: 42, Throttled: 2, ByRoute: map[string]int{statisticsRoute: 41}}},
 		}}}}
 	got := exportTargets(res)
 	if len(got) != 1 || !got[0].Met || got[0].Measured != "40 requests, 0.26 s; under the throttle (60 per 6 s): 7.50 s, 2 answers were 429, "+
-		"6.5 s waited (≈ 65 s at the real 60 s window)" {
+		"6.5 s waited (≈ 65 s at the real 60 s window); into a bucket on loopback: 40 requests, 0.41 s" {
 		t.Errorf("targets %+v", got)
 	}
 	var b strings.Builder
 	writeExport(&b, res)
 	if !strings.Contains(b.String(), "| export under the throttle | 7.50 s | 42 | 41 | 2 | 6.5 s | ") ||
-		!strings.Contains(b.String(), "| export (apply -invoke) | 0.26 s | 40 | 39 | 0 | – | 2537 rows | ok |") {
+		!strings.Contains(b.String(), "| export into a folder (apply -invoke) | 0.26 s | 40 | 39 | 0 | – | 2537 rows | ok |") ||
+		!strings.Contains(b.String(), "| export into a bucket (S3-compatible store on loopback) | 0.41 s | 40 | 39 | 0 | – | 2537 rows; store: 2 LIST, 18 PUT | ok |") {
 		t.Errorf("report:\n%s", b.String())
 	}
-	res.Runs[0].Steps[2].Error = "terraform exited with code 1"
+	res.Runs[0].Steps[3].Error = "terraform exited with code 1"
 	if got := exportTargets(res); got[0].Met || got[0].Measured != "failed" {
 		t.Errorf("a failed export: %+v", got)
 	}

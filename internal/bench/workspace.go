@@ -132,6 +132,8 @@ func commandFor(step string, parallelism int) []string {
 		return []string{"query", "-no-color", "-generate-config-out=" + queryGenerated}
 	case StepExport, StepExportThrottled:
 		return append([]string{"apply", "-auto-approve", "-refresh=false", "-invoke=" + exportAction}, common...)
+	case StepExportBucket:
+		return append([]string{"apply", "-auto-approve", "-refresh=false", "-invoke=" + exportBucketAction}, common...)
 	default:
 		return append([]string{"apply", "-auto-approve"}, common...)
 	}

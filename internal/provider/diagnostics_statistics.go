@@ -248,22 +248,6 @@ func addExportTimedOut(diags *diag.Diagnostics, domain, when string, err error) 
 			domain, when, err, exportNothingLeft))
 }
 
-// addExportWriteError reports that the export's files could not be
-// written under dir: the folder exists, or cannot be created or written.
-func addExportWriteError(diags *diag.Diagnostics, domain, dir string, err error) {
-	if errors.Is(err, errExportExists) {
-		diags.AddAttributeError(path.Root("directory"), "Statistics Export Folder Exists",
-			fmt.Sprintf("Could not export the statistics of the website %q: %s. An export never writes into or over "+
-				"an earlier one, and nothing was changed there. Invoke the action again in a second (the folder is "+
-				"named after the time), or set another directory.", domain, err))
-		return
-	}
-	diags.AddAttributeError(path.Root("directory"), "Unable to Write the Statistics Export",
-		fmt.Sprintf("Could not write the statistics export of the website %q under directory = %q: %s. Check that "+
-			"the directory can be created, that the user running Terraform may write to it, and that its disk has "+
-			"free space. %s", domain, dir, err, exportNothingLeft))
-}
-
 // addDeleteAfterFailedExport refuses to delete a website whose statistics
 // export failed earlier in the same run: during terraform destroy,
 // Terraform turns a failed before_destroy action into a warning and goes

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
 )
 
 // The acceptance tests run through internal/acctest, which serves this
@@ -33,8 +34,8 @@ func ptr[T any](v T) *T { return &v }
 
 // TestMain runs the tests, or with -sweep the sweepers instead
 // (sweep_test.go), and removes the provider built for the tests that drive
-// the CLI themselves.
-func TestMain(m *testing.M) { acctest.Main(m) }
+// the CLI themselves, and stops the object store of the export tests.
+func TestMain(m *testing.M) { acctest.Main(m, s3test.StopShared) }
 
 // The tests' domains are ones the server accepts and stores as they are,
 // the sweepers recognise them, and each test's are its own.

@@ -1,15 +1,12 @@
 package provider
 
 import (
-	"bufio"
+	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,12 +15,14 @@ import (
 )
 
 // The files of a statistics export (the analytics_website_statistics_export
-// action): a new folder per export, one file per statistics name, and the
-// manifest, written last. Every file is written to a temporary name in the
-// folder, synced, then renamed into place. The folder is created with
-// os.Mkdir, which fails when the name exists, so an export never writes
-// into (or over) an earlier one; a failed export removes what it wrote, so
-// that no folder without a manifest is left behind.
+// action): a new folder (or bucket prefix) per export, one file per
+// statistics name, and the manifest, written last. What the files hold is
+// here; where they go is an exportStore: a local folder
+// (statistics_export_folder.go) or an object store's bucket
+// (statistics_export_bucket.go). Both keep the same promises: an export
+// never writes into (or over) an earlier one, a file appears whole or not
+// at all, and a failed export removes what it wrote, so that no export
+// without a manifest is left behind.
 
 // Formats of an export's statistics files.
 const (
@@ -90,28 +89,37 @@ func exportFolderName(domain string, at time.Time) string {
 	return safe + "-" + at.UTC().Format("20060102T150405Z")
 }
 
-// exportWriter writes one export into its own new folder.
-type exportWriter struct {
-	dir     string // the export's folder
-	format  string
-	written []string // files renamed into place so far
+// exportStore is where an export's files go: a local folder or a bucket of
+// an object store. Its methods are called in this order: begin once, put
+// for every file (the manifest last), then discard if the export failed.
+type exportStore interface {
+	// begin claims the export's own place, name (a new folder, or an empty
+	// prefix of the bucket), before the first statistics request. It fails
+	// with errExportExists when the place is taken.
+	begin(ctx context.Context, name string) error
+	// put writes the file name whole, or not at all, streaming what write
+	// writes.
+	put(ctx context.Context, name, contentType string, write func(io.Writer) error) error
+	// discard removes every file put (or tried), and the folder.
+	discard(ctx context.Context) error
+	// location names the export's place in messages: the folder's path or
+	// the URL of its prefix.
+	location() string
 }
 
-// newExportWriter creates the folder name in parent (parent too, if
-// missing) and returns its writer. It fails with errExportExists when the
-// folder exists.
-func newExportWriter(parent, name, format string) (*exportWriter, error) {
-	if err := os.MkdirAll(parent, 0o750); err != nil {
+// exportWriter writes one export's files into its store.
+type exportWriter struct {
+	store  exportStore
+	format string
+}
+
+// newExportWriter claims the place name in store and returns its writer
+// (errExportExists when the place is taken).
+func newExportWriter(ctx context.Context, store exportStore, name, format string) (*exportWriter, error) {
+	if err := store.begin(ctx, name); err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(parent, name)
-	if err := os.Mkdir(dir, 0o750); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("%w: %s", errExportExists, dir)
-		}
-		return nil, err
-	}
-	return &exportWriter{dir: dir, format: format}, nil
+	return &exportWriter{store: store, format: format}, nil
 }
 
 // statisticFile is the file name of a statistics name.
@@ -122,14 +130,24 @@ func dayStatistic(name string) bool {
 	return name == client.StatisticPageviews || name == client.StatisticVisitors
 }
 
+// contentType is the media type of the statistics files.
+func (w *exportWriter) contentType() string {
+	if w.format == exportFormatCSV {
+		return "text/csv; charset=utf-8"
+	}
+	return "application/json"
+}
+
 // writeStatistic writes the rows of one statistics name: for pageviews and
-// visitors, date and count; for the others, value and count.
-func (w *exportWriter) writeStatistic(name string, rows []client.StatisticsRow) error {
+// visitors, date and count; for the others, value and count. The rows are
+// encoded one by one into the store's stream, never the whole file in
+// memory.
+func (w *exportWriter) writeStatistic(ctx context.Context, name string, rows []client.StatisticsRow) error {
 	key := "value"
 	if dayStatistic(name) {
 		key = "date"
 	}
-	return w.writeFile(w.statisticFile(name), func(out io.Writer) error {
+	return w.store.put(ctx, w.statisticFile(name), w.contentType(), func(out io.Writer) error {
 		if w.format == exportFormatCSV {
 			c := csv.NewWriter(out)
 			if err := c.Write([]string{key, "count"}); err != nil {
@@ -143,17 +161,47 @@ func (w *exportWriter) writeStatistic(name string, rows []client.StatisticsRow) 
 			c.Flush()
 			return c.Error()
 		}
-		list := make([]map[string]any, len(rows))
-		for i, r := range rows {
-			list[i] = map[string]any{key: r.Value, "count": r.Count}
-		}
-		return writeJSON(out, list)
+		return writeJSONRows(out, key, rows)
 	})
 }
 
+// writeJSONRows writes rows as an indented JSON array of {"count", key}
+// objects, one row at a time: the bytes an indenting json.Encoder writes
+// for the whole array.
+func writeJSONRows(out io.Writer, key string, rows []client.StatisticsRow) error {
+	if len(rows) == 0 {
+		_, err := io.WriteString(out, "[]\n")
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	if _, err := io.WriteString(out, "[\n"); err != nil {
+		return err
+	}
+	for i, r := range rows {
+		buf.Reset()
+		buf.WriteString("  ")
+		if err := enc.Encode(map[string]any{key: r.Value, "count": r.Count}); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // the encoder's newline
+		if i < len(rows)-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+		if _, err := out.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(out, "]\n")
+	return err
+}
+
 // writeManifest writes the manifest: the export's last file.
-func (w *exportWriter) writeManifest(m exportManifest) error {
-	return w.writeFile(exportManifestName, func(out io.Writer) error { return writeJSON(out, m) })
+func (w *exportWriter) writeManifest(ctx context.Context, m exportManifest) error {
+	return w.store.put(ctx, exportManifestName, "application/json", func(out io.Writer) error { return writeJSON(out, m) })
 }
 
 func writeJSON(out io.Writer, v any) error {
@@ -163,52 +211,10 @@ func writeJSON(out io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeFile writes name atomically: into a temporary file of the folder,
-// synced and closed, then renamed into place.
-func (w *exportWriter) writeFile(name string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(w.dir, "."+name+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	buf := bufio.NewWriter(tmp)
-	if err := write(buf); err != nil {
-		return fmt.Errorf("writing %s: %w", filepath.Join(w.dir, name), err)
-	}
-	if err := buf.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", filepath.Join(w.dir, name), err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	final := filepath.Join(w.dir, name)
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return err
-	}
-	w.written = append(w.written, final)
-	return nil
-}
-
-// discard removes what the export wrote, then its folder, so that a failed
-// export leaves nothing that looks like an export. Only its own files are
-// removed: if anything else has appeared in the folder, the folder stays.
-func (w *exportWriter) discard() error {
-	var errs []error
-	for _, f := range w.written {
-		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	if err := os.Remove(w.dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+// discard removes what the export wrote. It runs after a failure, often
+// one of ctx (the action's time limit), so it has its own minute.
+func (w *exportWriter) discard(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	return w.store.discard(ctx)
 }

@@ -61,14 +61,15 @@ func TestExportWriter_formats(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.format+" "+tc.name, func(t *testing.T) {
 			t.Parallel()
-			w, err := newExportWriter(t.TempDir(), "x", tc.format)
+			store := newFolderStore(t.TempDir())
+			w, err := newExportWriter(t.Context(), store, "x", tc.format)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.writeStatistic(tc.name, tc.rows); err != nil {
+			if err := w.writeStatistic(t.Context(), tc.name, tc.rows); err != nil {
 				t.Fatal(err)
 			}
-			got, err := os.ReadFile(filepath.Join(w.dir, tc.name+"."+tc.format))
+			got, err := os.ReadFile(filepath.Join(store.dir, tc.name+"."+tc.format))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,28 +85,29 @@ func TestExportWriter_formats(t *testing.T) {
 func TestExportWriter_atomicAndExclusive(t *testing.T) {
 	t.Parallel()
 	parent := filepath.Join(t.TempDir(), "new", "exports") // created on demand
-	w, err := newExportWriter(parent, "shop-1", exportFormatJSON)
+	store := newFolderStore(parent)
+	w, err := newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.writeStatistic("page", writerRows); err != nil {
+	if err := w.writeStatistic(t.Context(), "page", writerRows); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.writeManifest(exportManifest{FormatVersion: 1, Domain: "shop"}); err != nil {
+	if err := w.writeManifest(t.Context(), exportManifest{FormatVersion: 1, Domain: "shop"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := exportFolders(t, w.dir); !slices.Equal(got, []string{"manifest.json", "page.json"}) {
+	if got := exportFolders(t, store.dir); !slices.Equal(got, []string{"manifest.json", "page.json"}) {
 		t.Errorf("the folder holds %v, want the two files and no temporary one", got)
 	}
-	if w.written[len(w.written)-1] != filepath.Join(w.dir, exportManifestName) {
-		t.Errorf("files in the order %v, want the manifest last", w.written)
+	if store.written[len(store.written)-1] != filepath.Join(store.dir, exportManifestName) {
+		t.Errorf("files in the order %v, want the manifest last", store.written)
 	}
 
-	_, err = newExportWriter(parent, "shop-1", exportFormatJSON)
+	_, err = newExportWriter(t.Context(), newFolderStore(parent), "shop-1", exportFormatJSON)
 	if !errors.Is(err, errExportExists) {
 		t.Fatalf("a second export into the same folder: %v, want errExportExists", err)
 	}
-	if got := exportFolders(t, w.dir); len(got) != 2 {
+	if got := exportFolders(t, store.dir); len(got) != 2 {
 		t.Errorf("the refused export changed the folder: %v", got)
 	}
 }
@@ -116,43 +118,45 @@ func TestExportWriter_atomicAndExclusive(t *testing.T) {
 func TestExportWriter_failureLeavesNothing(t *testing.T) {
 	t.Parallel()
 	parent := t.TempDir()
-	w, err := newExportWriter(parent, "shop-2", exportFormatCSV)
+	store := newFolderStore(parent)
+	w, err := newExportWriter(t.Context(), store, "shop-2", exportFormatCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.writeStatistic("pageviews", writerRows); err != nil {
+	if err := w.writeStatistic(t.Context(), "pageviews", writerRows); err != nil {
 		t.Fatal(err)
 	}
 	full := &os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}
-	err = w.writeFile("page.csv", func(io.Writer) error { return full })
+	err = store.put(t.Context(), "page.csv", "text/csv", func(io.Writer) error { return full })
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") ||
-		!strings.Contains(err.Error(), filepath.Join(w.dir, "page.csv")) {
+		!strings.Contains(err.Error(), filepath.Join(store.dir, "page.csv")) {
 		t.Fatalf("the write error %v does not name the file and the cause", err)
 	}
-	if got := exportFolders(t, w.dir); !slices.Equal(got, []string{"pageviews.csv"}) {
+	if got := exportFolders(t, store.dir); !slices.Equal(got, []string{"pageviews.csv"}) {
 		t.Errorf("after the failed write the folder holds %v", got)
 	}
-	if err := w.discard(); err != nil {
+	if err := w.discard(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if got := exportFolders(t, parent); len(got) != 0 {
 		t.Errorf("discard left %v", got)
 	}
 
-	other, err := newExportWriter(parent, "shop-3", exportFormatCSV)
+	otherStore := newFolderStore(parent)
+	other, err := newExportWriter(t.Context(), otherStore, "shop-3", exportFormatCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := other.writeStatistic("page", writerRows); err != nil {
+	if err := other.writeStatistic(t.Context(), "page", writerRows); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(other.dir, "notes.txt"), []byte("mine"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(otherStore.dir, "notes.txt"), []byte("mine"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := other.discard(); err == nil {
+	if err := other.discard(t.Context()); err == nil {
 		t.Error("discard removed a folder that holds a file it did not write")
 	}
-	if got := exportFolders(t, other.dir); !slices.Equal(got, []string{"notes.txt"}) {
+	if got := exportFolders(t, otherStore.dir); !slices.Equal(got, []string{"notes.txt"}) {
 		t.Errorf("after discard the folder holds %v, want only the file it did not write", got)
 	}
 }
@@ -206,10 +210,10 @@ func TestExportDiagnostics(t *testing.T) {
 			addExportReadError(d, "a.example", "pageviews", 1, time.Minute, client.ErrStatisticsUnsupported)
 		}, []string{"Statistics Not Available", "web interface", exportNothingLeft}},
 		{"folder exists", func(d *diag.Diagnostics) {
-			addExportWriteError(d, "a.example", "/x", fmt.Errorf("%w: /x/a.example-1", errExportExists))
+			addExportWriteError(d, exportSite("a.example", ""), exportTarget{"directory", "/x"}, fmt.Errorf("%w: /x/a.example-1", errExportExists))
 		}, []string{"Statistics Export Folder Exists", "never writes into or over", "nothing was changed there"}},
 		{"disk full", func(d *diag.Diagnostics) {
-			addExportWriteError(d, "a.example", "/x", &os.PathError{Op: "write", Path: "/x/a", Err: syscall.ENOSPC})
+			addExportWriteError(d, exportSite("a.example", ""), exportTarget{"directory", "/x"}, &os.PathError{Op: "write", Path: "/x/a", Err: syscall.ENOSPC})
 		}, []string{"Unable to Write the Statistics Export", `directory = "/x"`, "no space left on device", "free space", exportNothingLeft}},
 		{"delete refused", func(d *diag.Diagnostics) { addDeleteAfterFailedExport(d, "a.example", "3", "disk full") },
 			[]string{"Website Kept: Its Statistics Export Failed", `Refusing to delete the website "a.example" (id 3)`, "(disk full)",

@@ -62,13 +62,14 @@ type statisticsExportAction struct {
 }
 
 type statisticsExportModel struct {
-	WebsiteID types.String `tfsdk:"website_id"`
-	Domain    types.String `tfsdk:"domain"`
-	Directory types.String `tfsdk:"directory"`
-	Format    types.String `tfsdk:"format"`
-	From      types.String `tfsdk:"from"`
-	To        types.String `tfsdk:"to"`
-	Timeout   types.String `tfsdk:"timeout"`
+	WebsiteID   types.String `tfsdk:"website_id"`
+	Domain      types.String `tfsdk:"domain"`
+	Directory   types.String `tfsdk:"directory"`
+	Destination types.String `tfsdk:"destination"`
+	Format      types.String `tfsdk:"format"`
+	From        types.String `tfsdk:"from"`
+	To          types.String `tfsdk:"to"`
+	Timeout     types.String `tfsdk:"timeout"`
 }
 
 func (a *statisticsExportAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -77,6 +78,7 @@ func (a *statisticsExportAction) Metadata(_ context.Context, req action.Metadata
 
 func (a *statisticsExportAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	oneOf := stringvalidator.ExactlyOneOf(path.MatchRoot("website_id"), path.MatchRoot("domain"))
+	oneWhere := stringvalidator.ExactlyOneOf(path.MatchRoot("directory"), path.MatchRoot("destination"))
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Writes a website's statistics into a new folder of files: per-day `pageviews` and " +
 			"`visitors`, and for every other statistics name its values with their counts over the range, plus a " +
@@ -99,9 +101,25 @@ func (a *statisticsExportAction) Schema(_ context.Context, _ action.SchemaReques
 				MarkdownDescription: "Directory the export's folder is created in (created if missing; a relative path is " +
 					"relative to the directory Terraform runs in, so `${path.root}/exports` is the usual choice). Each export " +
 					"makes a new folder `<domain>-<UTC time>`, e.g. `shop.example.com-20240501T101500Z`; an existing " +
-					"folder is never written into, and the export fails instead.",
-				Required:   true,
-				Validators: []validator.String{exportDirectoryValidator()},
+					"folder is never written into, and the export fails instead. Exactly one of `directory` and " +
+					"`destination` must be set.",
+				Optional:   true,
+				Validators: []validator.String{oneWhere, exportDirectoryValidator()},
+			},
+			"destination": schema.StringAttribute{
+				MarkdownDescription: "Where the export's folder is created, as a URL: a local folder (a path, as " +
+					"`directory` takes, or `file:///path`), or a prefix of a bucket of Amazon S3 or any S3-compatible " +
+					"store, `s3://bucket/prefix`. Each export writes under a new prefix `<domain>-<UTC time>/`, which " +
+					"must hold no object, and uploads `manifest.json` last. A self-hosted store's address and settings " +
+					"are query parameters: `endpoint` (e.g. `https://minio.example.com`), `region`, `use_path_style` " +
+					"(`true` for most self-hosted stores), and `profile`, `role` (an ARN to assume), `disable_https`, `dualstack`, `fips`, " +
+					"`accelerate`, `hostname_immutable`, `ssetype`, `kmskeyid`, `request_checksum_calculation`, " +
+					"`response_checksum_validation`. Credentials are never part of it: the provider reads them as " +
+					"the AWS CLI does (`AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and the shared " +
+					"files, web identity, the container's or instance's role). Exactly one of `directory` and " +
+					"`destination` must be set.",
+				Optional:   true,
+				Validators: []validator.String{oneWhere, exportDestinationValidator()},
 			},
 			"format": schema.StringAttribute{
 				MarkdownDescription: "Format of the statistics files: `json` (an array of `{\"date\"|\"value\", " +
@@ -187,6 +205,16 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	// A bucket is opened and listed first: missing credentials or bucket
+	// fail the export before the analytics API is asked anything.
+	target, store, closeStore, err := openExportStore(ctx, cfg)
+	if err != nil {
+		id, _ := strconv.ParseInt(cfg.WebsiteID.ValueString(), 10, 64)
+		a.failed(id, cfg.Domain.ValueString(), err)
+		addExportWriteError(&resp.Diagnostics, exportSite(cfg.Domain.ValueString(), cfg.WebsiteID.ValueString()), target, err)
+		return
+	}
+	defer closeStore()
 	w, err := a.website(ctx, c, cfg)
 	if err != nil {
 		// The website may exist (a timeout, maintenance): keep it from
@@ -209,13 +237,13 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 		format = cfg.Format.ValueString()
 	}
 	started := time.Now().UTC()
-	out, err := newExportWriter(cfg.Directory.ValueString(), exportFolderName(w.Domain, started), format)
+	out, err := newExportWriter(ctx, store, exportFolderName(w.Domain, started), format)
 	if err != nil {
 		a.failed(w.ID, w.Domain, err)
-		addExportWriteError(&resp.Diagnostics, w.Domain, cfg.Directory.ValueString(), err)
+		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
 		return
 	}
-	fields := map[string]any{"id": w.ID, "domain": w.Domain, "folder": out.dir, "from": from, "to": to}
+	fields := map[string]any{"id": w.ID, "domain": w.Domain, "folder": store.location(), "from": from, "to": to}
 	tflog.Info(ctx, "exporting the statistics of a website", fields)
 
 	run := &exportRun{resp: resp, domain: w.Domain, requests: 1} // the website's look-up
@@ -239,9 +267,9 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 			return
 		}
 		run.rows += len(res.Rows)
-		if err := out.writeStatistic(name, res.Rows); err != nil {
+		if err := out.writeStatistic(ctx, name, res.Rows); err != nil {
 			a.abandon(ctx, out, w, err, fields)
-			addExportWriteError(&resp.Diagnostics, w.Domain, cfg.Directory.ValueString(), err)
+			addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
 			return
 		}
 		if name == client.StatisticPageviews && len(res.Rows) > 0 {
@@ -251,16 +279,16 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 		run.progress(name, len(res.Rows), i+1, true)
 	}
 	m.Requests, m.ExportedAt = run.requests, time.Now().UTC().Format(time.RFC3339)
-	if err := out.writeManifest(m); err != nil {
+	if err := out.writeManifest(ctx, m); err != nil {
 		a.abandon(ctx, out, w, err, fields)
-		addExportWriteError(&resp.Diagnostics, w.Domain, cfg.Directory.ValueString(), err)
+		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
 		return
 	}
 	fields["rows"], fields["requests"] = run.rows, run.requests
 	tflog.Info(ctx, "exported the statistics of a website", fields)
 	if resp.SendProgress != nil {
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("%s: exported %d rows of %d statistics "+
-			"into %s (%d requests)", w.Domain, run.rows, len(client.StatisticNames), out.dir, run.requests)})
+			"into %s (%d requests)", w.Domain, run.rows, len(client.StatisticNames), store.location(), run.requests)})
 	}
 }
 
@@ -280,7 +308,7 @@ func (a *statisticsExportAction) website(ctx context.Context, c *client.Client, 
 func (a *statisticsExportAction) abandon(ctx context.Context, out *exportWriter, w *client.Website, err error, fields map[string]any) {
 	a.failed(w.ID, w.Domain, err)
 	fields["error"] = err.Error()
-	if derr := out.discard(); derr != nil {
+	if derr := out.discard(ctx); derr != nil {
 		fields["cleanup_error"] = derr.Error()
 	}
 	tflog.Warn(ctx, "the statistics export failed; its files were removed", fields)

@@ -105,6 +105,12 @@ func exportedRows(t *testing.T, folder, name, format string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parseExportedRows(t, name, format, raw)
+}
+
+// parseExportedRows parses one statistics file of an export.
+func parseExportedRows(t *testing.T, name, format string, raw []byte) []string {
+	t.Helper()
 	key := "value"
 	if dayStatistic(name) {
 		key = "date"
@@ -313,8 +319,13 @@ func newExportEnvWrapped(t *testing.T, opts emulator.Options, wrap func(http.Han
 // wantExport is what an export of the website id must hold, from the
 // emulator's statistics: "value=count" per name, sorted by value.
 func wantExport(s *statsEnv, id int64) map[string][]string {
+	return wantExportFrom(s.Statistics(id))
+}
+
+// wantExportFrom is what an export of stats must hold.
+func wantExportFrom(stats []emulator.Statistic) map[string][]string {
 	sums := map[string]map[string]int{}
-	for _, st := range s.Statistics(id) {
+	for _, st := range stats {
 		if sums[st.Name] == nil {
 			sums[st.Name] = map[string]int{}
 		}
