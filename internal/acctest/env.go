@@ -87,6 +87,24 @@ func NeedsEmulator(t *testing.T, why string) {
 	}
 }
 
+// EnvRepeatPass marks a run of the acceptance tests that repeats them
+// against another CLI (make test's Terraform 1.16.4 and OpenTofu runs,
+// after its first run on Terraform 1.8.5).
+const EnvRepeatPass = "ANALYTICS_TEST_REPEAT_PASS"
+
+// OncePerTestRun skips t in a repeat pass (EnvRepeatPass): for a slow test
+// whose subject is the provider or the client, not the CLI, so that make
+// test runs it once, in its first run, rather than once per CLI. why says
+// what the test spends its time on. Run by hand, without the variable, it
+// runs.
+func OncePerTestRun(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv(EnvRepeatPass) != "" {
+		t.Skipf("%s is set: this run repeats the acceptance tests on another CLI, and this test (%s) "+
+			"does not depend on the CLI; make test ran it in its first run", EnvRepeatPass, why)
+	}
+}
+
 // Env is the installation an acceptance test runs against. Everything the
 // test does through it goes through the public API with the pacing client,
 // and every website it makes in the live mode has a domain from Domain, so

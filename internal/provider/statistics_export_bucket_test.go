@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
 )
@@ -77,6 +78,7 @@ func writeTestExport(t *testing.T, w *exportWriter, rows []client.StatisticsRow)
 // export under the same prefix is refused and changes nothing; discard
 // deletes every object the export wrote.
 func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
+	acctest.OncePerTestRun(t, "an object store, without Terraform")
 	s := s3test.Shared(t)
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "writes")
@@ -169,6 +171,7 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 
 // A prefix that holds anything, even one object, is refused.
 func TestExportBucket_existingPrefix(t *testing.T) {
+	acctest.OncePerTestRun(t, "an object store, without Terraform")
 	s := s3test.Shared(t)
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "existing")
@@ -193,6 +196,7 @@ func TestExportBucket_existingPrefix(t *testing.T) {
 // the bucket is opened, each with its own diagnostic naming the
 // destination and the cause, and never the secret.
 func TestExportBucket_refusals(t *testing.T) {
+	acctest.OncePerTestRun(t, "an object store, without Terraform")
 	s := s3test.Shared(t)
 	bucket := s.NewBucket(t, "refusals")
 	const wrongSecret = "wrong-secret-4d1e8a7b2c9f0e3d6a5b" //nolint:gosec // a made-up key
@@ -239,6 +243,7 @@ func TestExportBucket_refusals(t *testing.T) {
 // An upload in parts that fails in the middle is abandoned: no object and
 // no unfinished multipart upload remain once the export is discarded.
 func TestExportBucket_partsFailMidway(t *testing.T) {
+	acctest.OncePerTestRun(t, "an object store, without Terraform")
 	s := s3test.Shared(t)
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "parts")

@@ -290,6 +290,7 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 // would, and names the loss rather than "not checked". It takes about a
 // minute of real time: the wait is the point.
 func TestAccWebsiteStatistics_destroyWaitsForThrottle(t *testing.T) {
+	acctest.OncePerTestRun(t, "a minute of waiting for the throttle's window")
 	const limit, window = 60, time.Minute
 	s := newStatsEnv(t, emulator.Options{RateLimit: limit, RateWindow: window})
 	const domain = "tf-acc-stats-busy.example.com"
