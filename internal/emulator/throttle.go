@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"context"
+	"errors"
 	"net"
 	"net/http"
 	"strconv"
@@ -105,4 +107,28 @@ func clientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// SpendThrottle sends requests (GET /api/v1/account, without a key) from
+// this address to the installation at baseURL until its throttle refuses
+// one, as another program at the same address would spend its window (the
+// throttle counts every request, with or without a key), and returns how
+// many it allowed. For tests of what waits for the throttle.
+func SpendThrottle(ctx context.Context, baseURL string) (int, error) {
+	for n := 0; n <= 1000; n++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/api/v1/account", nil)
+		if err != nil {
+			return n, err
+		}
+		req.Header.Set("Accept", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return n, err
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			return n, nil
+		}
+	}
+	return 0, errors.New("the throttle never refused a request")
 }

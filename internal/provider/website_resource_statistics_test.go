@@ -300,8 +300,8 @@ func TestAccWebsiteStatistics_destroyWaitsForThrottle(t *testing.T) {
 	// A later day: the earlier windows are over, and the one spent below
 	// starts now, so the plan meets nearly all of it.
 	s.setDay(t, "2024-03-01")
-	if n := spendThrottle(t, s.URL); n != limit {
-		t.Fatalf("the throttle allowed %d requests, want %d", n, limit)
+	if n, err := emulator.SpendThrottle(t.Context(), s.URL); err != nil || n != limit {
+		t.Fatalf("the throttle allowed %d requests (%v), want %d", n, err, limit)
 	}
 	s.ResetStats()
 	start := time.Now()
@@ -324,31 +324,6 @@ func TestAccWebsiteStatistics_destroyWaitsForThrottle(t *testing.T) {
 			"from its first answer)", n, s.Stats().Throttled)
 	}
 	s.W.MustRun(0, "destroy", "-auto-approve")
-}
-
-// spendThrottle sends requests from this address to the installation at
-// baseURL until its throttle refuses one (it counts every request, with or
-// without a key, as another program at the address would spend it), and
-// returns how many it allowed.
-func spendThrottle(t *testing.T, baseURL string) int {
-	t.Helper()
-	for n := 0; n <= 1000; n++ {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, baseURL+"/api/v1/account", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Accept", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode == http.StatusTooManyRequests {
-			return n
-		}
-	}
-	t.Fatal("the throttle never refused a request")
-	return 0
 }
 
 func TestAccWebsiteStatistics_skipDestroy(t *testing.T) {
