@@ -195,10 +195,12 @@ func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 			if counts := proxy.Counts(); s.OK() {
 				s.Summary += "; store: " + s3test.FormatCounts(counts)
 			}
+			// The next export runs under the throttle of the throttled
+			// pass (set only now: the bucket's export is not throttled,
+			// and must not spend the window the next one is measured in).
+			api.emu.SetRateLimit(b.cfg.RateLimit, b.cfg.RateWindow)
 		case StepExport, StepExportThrottled:
 			checkExport(s, out, rows)
-			// The next export runs under the throttle of the throttled pass.
-			api.emu.SetRateLimit(b.cfg.RateLimit, b.cfg.RateWindow)
 			out = filepath.Join(w.dir, "exports-"+StepExportThrottled)
 			if err := w.configure(1, false); err != nil && s.Error == "" {
 				s.Error = err.Error()
