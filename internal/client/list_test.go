@@ -129,3 +129,32 @@ func TestFindWebsiteByDomainDuplicates(t *testing.T) {
 		t.Errorf("FindWebsiteByDomain: %v", err)
 	}
 }
+
+// listPage renders a list page of ids first..last; meta fields are left
+// out when their value is < 0.
+func listPage(ids []int, lastPage, total int, next bool) string {
+	var data []string
+	for _, id := range ids {
+		data = append(data, fmt.Sprintf(`{"id":%d,"domain":"d%d.example"}`, id, id))
+	}
+	meta := `"current_page":1`
+	if lastPage >= 0 {
+		meta += fmt.Sprintf(`,"last_page":%d`, lastPage)
+	}
+	if total >= 0 {
+		meta += fmt.Sprintf(`,"total":%d`, total)
+	}
+	nextURL := "null"
+	if next {
+		nextURL = `"https://example.test/next"`
+	}
+	return fmt.Sprintf(`{"data":[%s],"links":{"next":%s},"meta":{%s},"status":200}`, strings.Join(data, ","), nextURL, meta)
+}
+
+func seq(from, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = from + i
+	}
+	return out
+}

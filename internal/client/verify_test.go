@@ -2,14 +2,12 @@ package client_test
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 const (
@@ -98,64 +96,6 @@ func TestRedirectNamesTheBaseURL(t *testing.T) {
 	if _, err := newClient(t, u, "key").GetWebsite(ctx(t), 5); !errors.Is(err, client.ErrUnauthenticated) {
 		t.Errorf("login redirect: %v", err)
 	}
-}
-
-func TestAccount(t *testing.T) {
-	t.Parallel()
-	srv := emulator.NewServer(t, emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey, Name: "Alice", Email: "a@example.test", WebsiteLimit: 5}}})
-	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
-	for range 2 {
-		a, err := c.Account(ctx(t))
-		if err != nil || a.ID != 1 || a.Name != "Alice" || a.Email != "a@example.test" || !a.HasWebsiteLimit || a.WebsiteLimit != 5 {
-			t.Fatalf("Account = %+v, %v", a, err)
-		}
-	}
-	if n := srv.Stats().Total; n != 1 {
-		t.Errorf("%d requests, want 1 (the account is fetched once)", n)
-	}
-	if !c.APIVerified() {
-		t.Error("an account answer proves the base URL")
-	}
-
-	old := emulator.NewServer(t, emulator.Options{NoAccountEndpoint: true})
-	oc := newClient(t, old.URL, emulator.DefaultAPIKey)
-	for range 2 {
-		if _, err := oc.Account(ctx(t)); !errors.Is(err, client.ErrAccountUnsupported) {
-			t.Fatalf("older build: %v", err)
-		}
-	}
-	if n := old.Stats().Total; n != 2 {
-		t.Errorf("older build: %d requests, want 2 (account, then the proof; then remembered)", n)
-	}
-}
-
-// listPage renders a list page of ids first..last; meta fields are left
-// out when their value is < 0.
-func listPage(ids []int, lastPage, total int, next bool) string {
-	var data []string
-	for _, id := range ids {
-		data = append(data, fmt.Sprintf(`{"id":%d,"domain":"d%d.example"}`, id, id))
-	}
-	meta := `"current_page":1`
-	if lastPage >= 0 {
-		meta += fmt.Sprintf(`,"last_page":%d`, lastPage)
-	}
-	if total >= 0 {
-		meta += fmt.Sprintf(`,"total":%d`, total)
-	}
-	nextURL := "null"
-	if next {
-		nextURL = `"https://example.test/next"`
-	}
-	return fmt.Sprintf(`{"data":[%s],"links":{"next":%s},"meta":{%s},"status":200}`, strings.Join(data, ","), nextURL, meta)
-}
-
-func seq(from, n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = from + i
-	}
-	return out
 }
 
 type failingTransport struct{ msg string }

@@ -2,61 +2,17 @@ package provider
 
 import (
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // The plan-time rules of the analytics_website_statistics data source (the
 // website's are in validators.go, the provider's in validators_provider.go):
-// the dates, the range they span and the dimension.
-
-// Bounds of the statistics data source's range.
-const (
-	// defaultStatisticsDays is the window read when neither days nor
-	// from/to is set.
-	defaultStatisticsDays = 30
-	// maxStatisticsDays caps the days of a range: daily holds one element
-	// per day (ten years are 3,653 days).
-	maxStatisticsDays = 3660
-	// defaultStatisticsLimit is the number of top values when limit is
-	// not set.
-	defaultStatisticsLimit = 10
-)
-
-// statisticsDimensions are the statistics names a dimension can be: every
-// name of GET /stats/{id} but the two the data source always reads.
-func statisticsDimensions() []string {
-	var out []string
-	for _, n := range client.StatisticNames {
-		if n != client.StatisticPageviews && n != client.StatisticVisitors {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// quotedList writes names as Markdown code, comma-separated: "`a`, `b`".
-func quotedList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "`" + n + "`"
-	}
-	return strings.Join(q, ", ")
-}
-
-// parseDate reads a calendar date written YYYY-MM-DD (and no other way: no
-// time, no missing leading zero).
-func parseDate(s string) (time.Time, bool) {
-	d, err := time.Parse(time.DateOnly, s)
-	return d, err == nil && d.Format(time.DateOnly) == s
-}
+// the dates and the range they span. The query they check (its bounds,
+// dates and dimensions) is in statistics_query.go.
 
 // dateValidator accepts a calendar date written YYYY-MM-DD.
 func dateValidator() validator.String {
@@ -71,11 +27,6 @@ func dateValidator() validator.String {
 				"two-digit month and day, a day that exists, no time).", attr, v)
 		},
 	}
-}
-
-// daysBetween is the number of days from `from` to `to`, both included.
-func daysBetween(from, to time.Time) int {
-	return int(to.Sub(from).Hours()/24) + 1
 }
 
 // validateStatisticsRange checks, at plan time, that the configured from

@@ -31,8 +31,6 @@ func NewWebsiteStatisticsDataSource() datasource.DataSource { return &websiteSta
 
 type websiteStatisticsDataSource struct {
 	data *providerData
-	// now is the clock of days (nil: time.Now); tests set it.
-	now func() time.Time
 }
 
 type websiteStatisticsModel struct {
@@ -187,27 +185,6 @@ func (d *websiteStatisticsDataSource) ValidateConfig(ctx context.Context, req da
 	validateStatisticsRange(&resp.Diagnostics, from, to)
 }
 
-// statisticsRange resolves the days to read: from/to as configured, or a
-// window of days (by default defaultStatisticsDays) ending today in UTC.
-func (d *websiteStatisticsDataSource) statisticsRange(cfg *websiteStatisticsModel) (from, to time.Time) {
-	if !cfg.From.IsNull() {
-		from, _ = parseDate(cfg.From.ValueString()) // checked by dateValidator
-		to, _ = parseDate(cfg.To.ValueString())
-		return from, to
-	}
-	days := int64(defaultStatisticsDays)
-	if !cfg.Days.IsNull() {
-		days = cfg.Days.ValueInt64()
-	}
-	now := time.Now
-	if d.now != nil {
-		now = d.now
-	}
-	y, m, day := now().UTC().Date()
-	to = time.Date(y, m, day, 0, 0, 0, 0, time.UTC)
-	return to.AddDate(0, 0, -int(days-1)), to
-}
-
 func (d *websiteStatisticsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg websiteStatisticsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -215,7 +192,7 @@ func (d *websiteStatisticsDataSource) Read(ctx context.Context, req datasource.R
 	if c == nil || resp.Diagnostics.HasError() {
 		return
 	}
-	from, to := d.statisticsRange(&cfg)
+	from, to := statisticsRange(&cfg, time.Now())
 	out := cfg
 	out.From, out.To = types.StringValue(from.Format(time.DateOnly)), types.StringValue(to.Format(time.DateOnly))
 	out.Days = types.Int64Value(int64(daysBetween(from, to)))
@@ -308,28 +285,4 @@ func statisticsWhat(cfg websiteStatisticsModel, id int64) string {
 		return cfg.Domain.ValueString()
 	}
 	return "id " + strconv.FormatInt(id, 10)
-}
-
-// dailyStatistics turns the rows of pageviews and visitors (one per day
-// with data) into one element per day from `from` to `to` (zeros for days
-// without data) and the totals over those days.
-func dailyStatistics(from, to time.Time, pageviews, visitors []client.StatisticsRow) (totalPageviews, totalVisitors types.Int64, daily []attr.Value) {
-	byDay := func(rows []client.StatisticsRow) map[string]int64 {
-		m := make(map[string]int64, len(rows))
-		for _, r := range rows {
-			m[r.Value] += r.Count
-		}
-		return m
-	}
-	pv, vs := byDay(pageviews), byDay(visitors)
-	var sumP, sumV int64
-	for day := from; !day.After(to); day = day.AddDate(0, 0, 1) {
-		date := day.Format(time.DateOnly)
-		sumP += pv[date]
-		sumV += vs[date]
-		daily = append(daily, types.ObjectValueMust(statisticsDayType.AttrTypes, map[string]attr.Value{
-			"date": types.StringValue(date), "pageviews": types.Int64Value(pv[date]), "visitors": types.Int64Value(vs[date]),
-		}))
-	}
-	return types.Int64Value(sumP), types.Int64Value(sumV), daily
 }

@@ -1,5 +1,11 @@
 package emulator
 
+// The websites' routes, as the application's WebsiteController answers
+// them: show (GET /websites/{id}), store (POST /websites), update (PUT
+// /websites/{id}) and destroy (DELETE /websites/{id}), with the record they
+// render. The list (GET /websites) is in paginate.go, the routes are
+// dispatched in handler.go.
+
 import (
 	"errors"
 	"net/http"
