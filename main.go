@@ -23,12 +23,10 @@ func main() {
 	}
 	pluginruntime.CollectLessOften()
 
-	stopProfile := pluginruntime.StartCPUProfile()
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/analytics-tf/analytics",
 		Debug:   debug,
 	})
-	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

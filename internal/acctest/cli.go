@@ -61,10 +61,12 @@ func BuiltProvider(t *testing.T) (cliConfig string) {
 	return filepath.Join(providerBuild.dir, "cli.tfrc")
 }
 
-// Main is the TestMain of a package whose tests use BuiltProvider: it runs
+// Main is the TestMain of a package whose tests use the harness: it clears
+// the provider's settings from the environment (ClearProviderSettings), runs
 // the tests, or with -sweep the sweepers instead, through
-// terraform-plugin-testing's resource.TestMain, then removes the build and
-// calls atExit (which stops what the tests started, such as a store).
+// terraform-plugin-testing's resource.TestMain, then removes the build of
+// BuiltProvider and calls atExit (which stops what the tests started, such
+// as a store).
 func Main(m *testing.M, atExit ...func()) {
 	resource.TestMain(runAndClean{m, atExit})
 }
@@ -75,6 +77,7 @@ type runAndClean struct {
 }
 
 func (r runAndClean) Run() int {
+	ClearProviderSettings()
 	code := r.m.Run()
 	for _, f := range r.atExit {
 		f()

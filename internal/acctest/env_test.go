@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +43,30 @@ func TestHarness_hitWaitsOutThrottle(t *testing.T) {
 	}
 	if s := e.Stats(); s.Throttled != 1 || s.ByRoute["POST /api/event"] != 3 {
 		t.Errorf("want the second pageview refused once, then sent again: %+v", s)
+	}
+}
+
+// The provider's settings are cleared from the environment, the harness's
+// own variables and everything else are kept.
+func TestHarness_clearsProviderSettings(t *testing.T) {
+	for name, cleared := range map[string]bool{
+		"ANALYTICS_TRACKING_URL": true, "ANALYTICS_HEADERS": true, "ANALYTICS_CA_FILE": true, "ANALYTICS_SOMETHING_NEW": true,
+		"ANALYTICS_ACC_BASE_URL": false, "ANALYTICS_TEST_WEED": false, "HOME_ANALYTICS_X": false,
+	} {
+		t.Setenv(name, "https://inherited.example")
+		if got := ProviderSetting(name); got != cleared {
+			t.Errorf("ProviderSetting(%q) = %v, want %v", name, got, cleared)
+		}
+	}
+	ClearProviderSettings()
+	for _, name := range []string{"ANALYTICS_TRACKING_URL", "ANALYTICS_HEADERS", "ANALYTICS_CA_FILE", "ANALYTICS_SOMETHING_NEW"} {
+		if v, set := os.LookupEnv(name); set {
+			t.Errorf("%s is still %q", name, v)
+		}
+	}
+	for _, name := range []string{"ANALYTICS_ACC_BASE_URL", "ANALYTICS_TEST_WEED", "HOME_ANALYTICS_X"} {
+		if _, set := os.LookupEnv(name); !set {
+			t.Errorf("%s was cleared", name)
+		}
 	}
 }

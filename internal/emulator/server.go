@@ -1,9 +1,6 @@
 package emulator
 
-import (
-	"net/http/httptest"
-	"testing"
-)
+import "net/http/httptest"
 
 // Server is an emulator behind a running httptest.Server.
 type Server struct {
@@ -15,9 +12,19 @@ type Server struct {
 	HTTP *httptest.Server
 }
 
+// TB is what NewServer needs of a test: a *testing.T, *testing.B or
+// *testing.F (testing.TB) has it. The emulator takes this much rather than
+// testing.TB, so that the standalone emulator (internal/cmd/analytics-emulator)
+// does not link the testing package.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // NewServer starts an emulator configured by opts on a local port and
 // registers t.Cleanup to stop it. It fails t if opts are invalid.
-func NewServer(t testing.TB, opts Options) *Server {
+func NewServer(t TB, opts Options) *Server {
 	t.Helper()
 	e, err := New(opts)
 	if err != nil {

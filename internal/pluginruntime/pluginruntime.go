@@ -1,15 +1,12 @@
 // Package pluginruntime holds the settings of the provider's plugin process
-// that main applies before serving: its logging, its garbage collector and
-// an optional CPU profile. BENCHMARKS.md has what each of them saves.
+// that main applies before serving: its logging and its garbage collector.
+// BENCHMARKS.md has what each of them saves. (The CPU profile of make bench
+// is the bench's own build of the provider: tools/bench/provider.)
 package pluginruntime
 
 import (
-	"fmt"
-	"log"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"runtime/pprof"
 )
 
 // QuietUnreadLogs turns the SDK's and the provider's loggers off when
@@ -49,40 +46,5 @@ func CollectLessOften() {
 	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(gcMemoryLimit)
-	}
-}
-
-// CPUProfileDirEnv names a directory: when it is set, the provider writes a
-// CPU profile of its whole life to cpu-<pid>.pprof there (make bench uses
-// it; see BENCHMARKS.md). Terraform starts the provider several times per
-// command, each a process and a profile of its own.
-const CPUProfileDirEnv = "TF_ANALYTICS_CPUPROFILE_DIR"
-
-// StartCPUProfile starts the CPU profile that CPUProfileDirEnv asks for and
-// returns the function that stops and flushes it. providerserver.Serve
-// returns when Terraform stops the plugin normally (go-plugin's Shutdown
-// call stops the gRPC server, and its Serve returns instead of exiting), so
-// the profile is complete then; a plugin that is killed leaves a truncated
-// file.
-func StartCPUProfile() (stop func()) {
-	dir := os.Getenv(CPUProfileDirEnv)
-	if dir == "" {
-		return func() {}
-	}
-	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid())))
-	if err != nil {
-		log.Printf("[WARN] %s: %v", CPUProfileDirEnv, err)
-		return func() {}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		log.Printf("[WARN] %s: %v", CPUProfileDirEnv, err)
-		_ = f.Close()
-		return func() {}
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
-			log.Printf("[WARN] %s: %v", CPUProfileDirEnv, err)
-		}
 	}
 }

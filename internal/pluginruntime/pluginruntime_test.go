@@ -1,11 +1,8 @@
 package pluginruntime
 
 import (
-	"bytes"
-	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"testing"
 )
@@ -55,32 +52,6 @@ func TestQuietUnreadLogs(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestStartCPUProfile: with TF_ANALYTICS_CPUPROFILE_DIR set, the process's
-// CPU profile is written to cpu-<pid>.pprof there once stopped (gzipped, as
-// every pprof profile); without it nothing is written.
-func TestStartCPUProfile(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv(CPUProfileDirEnv, "")
-	StartCPUProfile()()
-	if files, _ := os.ReadDir(dir); len(files) != 0 {
-		t.Fatalf("files written without %s: %v", CPUProfileDirEnv, files)
-	}
-
-	t.Setenv(CPUProfileDirEnv, dir)
-	stop := StartCPUProfile()
-	stop()
-	raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid())))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
-		t.Errorf("the profile is not gzipped: % x", raw[:min(len(raw), 8)])
-	}
-
-	t.Setenv(CPUProfileDirEnv, filepath.Join(dir, "missing"))
-	StartCPUProfile()() // a warning, and no profile
 }
 
 // TestCollectLessOften: without GOGC and GOMEMLIMIT the collector runs at

@@ -4,6 +4,7 @@ package provider
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -36,6 +37,13 @@ func New(version string) func() provider.Provider {
 
 type analyticsProvider struct {
 	version string
+	// retryWaitMin, when not zero, replaces the client's first backoff (1s;
+	// the maximum backoff becomes 16 times that, at most the default 30s),
+	// so that tests against a faulty emulator run quickly. Only the tests'
+	// constructor sets it (newTestProvider, provider_test.go): it is no
+	// provider setting, since no real pipeline should retry faster than
+	// the default. Waits the server asks for (Retry-After) are unchanged.
+	retryWaitMin time.Duration
 }
 
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -191,7 +199,7 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 		tflog.Debug(ctx, "provider configuration depends on values unknown until apply")
 		return
 	}
-	data := resolveProviderData(ctx, cfg, p.version, req.TerraformVersion, &resp.Diagnostics)
+	data := resolveProviderData(ctx, cfg, p.version, req.TerraformVersion, p.retryWaitMin, &resp.Diagnostics)
 	if data == nil {
 		return
 	}

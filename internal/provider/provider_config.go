@@ -38,14 +38,6 @@ const (
 	EnvHeaders            = "ANALYTICS_HEADERS"
 )
 
-// EnvTestRetryWaitMin, for tests only, replaces the client's first backoff
-// (1s) by a Go duration such as "10ms", so that tests against a faulty
-// emulator run quickly; the maximum backoff becomes 16 times that (at most
-// the default 30s). Waits the server asks for (Retry-After) are unchanged.
-// It is not a provider setting because no real pipeline should retry
-// faster than the default.
-const EnvTestRetryWaitMin = "ANALYTICS_TEST_RETRY_WAIT_MIN"
-
 // providerModel is the provider block (its schema is in provider.go).
 type providerModel struct {
 	BaseURL            types.String `tfsdk:"base_url"`
@@ -142,7 +134,7 @@ func (r settingRule) source(v types.String) string {
 // settings), the log mask (the client's Secrets) and the tracking code. It
 // returns nil after an error.
 func resolveProviderData(ctx context.Context, cfg providerModel, version, terraformVersion string,
-	diags *diag.Diagnostics,
+	retryWaitMin time.Duration, diags *diag.Diagnostics,
 ) *providerData {
 	baseURL, apiKey := resolveCredentials(cfg, diags)
 	if diags.HasError() {
@@ -168,7 +160,7 @@ func resolveProviderData(ctx context.Context, cfg providerModel, version, terraf
 			fmt.Sprintf("The base URL %q uses plain http:// to a host that is not loopback, so the API key travels "+
 				"in clear text over the network. Use https:// unless the connection is otherwise protected.", u.Redacted()))
 	}
-	retry := retryOptions(cfg, diags)
+	retry := retryOptions(cfg, retryWaitMin, diags)
 	network := resolveNetwork(cfg, diags)
 	tracking := resolveTrackingCode(cfg, u.String(), diags)
 	if diags.HasError() {
@@ -239,8 +231,9 @@ func isLoopback(u *url.URL) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// retryOptions builds the client's retry and pacing options.
-func retryOptions(cfg providerModel, diags *diag.Diagnostics) *client.RetryOptions {
+// retryOptions builds the client's retry and pacing options; waitMin, when
+// not zero, is the first backoff (see analyticsProvider.retryWaitMin).
+func retryOptions(cfg providerModel, waitMin time.Duration, diags *diag.Diagnostics) *client.RetryOptions {
 	opts := &client.RetryOptions{MaxRetries: client.DefaultMaxRetries}
 	if !cfg.MaxRetries.IsNull() {
 		opts.MaxRetries = int(cfg.MaxRetries.ValueInt64())
@@ -248,16 +241,9 @@ func retryOptions(cfg providerModel, diags *diag.Diagnostics) *client.RetryOptio
 	if !cfg.RequestsPerMinute.IsNull() {
 		opts.RequestsPerMinute = int(cfg.RequestsPerMinute.ValueInt64())
 	}
-	if v := os.Getenv(EnvTestRetryWaitMin); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			diags.AddError("Invalid "+EnvTestRetryWaitMin,
-				fmt.Sprintf("The %s environment variable (meant for tests only) must be a positive Go duration such as "+
-					"\"10ms\", got %q. Unset it to use the default backoff.", EnvTestRetryWaitMin, v))
-			return nil
-		}
-		opts.WaitMin = d
-		opts.WaitMax = min(16*d, client.DefaultRetryWaitMax)
+	if waitMin > 0 {
+		opts.WaitMin = waitMin
+		opts.WaitMax = min(16*waitMin, client.DefaultRetryWaitMax)
 	}
 	if opts.MaxRetries < 0 {
 		diags.AddAttributeError(path.Root("max_retries"), "Invalid Max Retries", "max_retries must be 0 or more.")

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -471,7 +473,6 @@ func TestResolveProviderData_errors(t *testing.T) {
 	}{
 		{name: "timeout", edit: func(m *providerModel) { m.Timeout = types.StringValue("abc") }, want: "Invalid Timeout"},
 		{name: "max_retries", edit: func(m *providerModel) { m.MaxRetries = types.Int64Value(-1) }, want: "max_retries must be 0 or more"},
-		{name: "test backoff", env: map[string]string{EnvTestRetryWaitMin: "soon"}, want: `must be a positive Go duration such as "10ms", got "soon"`},
 		{name: "empty CA file", edit: func(m *providerModel) { m.CAFile = types.StringValue(emptyFile) }, want: "is empty. Point it at the PEM file"},
 		{name: "header without value", edit: func(m *providerModel) {
 			m.Headers = types.MapValueMust(types.StringType, map[string]attr.Value{"X-Tenant": types.StringNull()})
@@ -486,7 +487,7 @@ func TestResolveProviderData_errors(t *testing.T) {
 				tc.edit(&m)
 			}
 			var diags diag.Diagnostics
-			if d := resolveProviderData(context.Background(), m, "test", "1.8.5", &diags); d != nil || !diags.HasError() {
+			if d := resolveProviderData(context.Background(), m, "test", "1.8.5", 0, &diags); d != nil || !diags.HasError() {
 				t.Fatalf("want an error, got data %v and %v", d, diags)
 			}
 			if got := fmt.Sprint(diags); !strings.Contains(got, tc.want) {
@@ -503,5 +504,51 @@ func TestResolveProviderData_errors(t *testing.T) {
 	var none *providerData
 	if got := none.trackingCodeOr(types.StringUnknown()); !got.IsUnknown() {
 		t.Errorf("tracking code before Configure: want unknown, got %v", got)
+	}
+}
+
+// TestRetryOptions: the release's backoff unless the tests' constructor
+// shortened it (newTestProvider, fastRetries), the maximum then sixteen
+// times the first at most the default.
+func TestRetryOptions(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	cfg := providerModel{MaxRetries: types.Int64Null(), RequestsPerMinute: types.Int64Null()}
+	if o := retryOptions(cfg, 0, &diags); o.WaitMin != 0 || o.WaitMax != 0 || o.MaxRetries != client.DefaultMaxRetries {
+		t.Errorf("default: %+v", o)
+	}
+	if o := retryOptions(cfg, 5*time.Millisecond, &diags); o.WaitMin != 5*time.Millisecond || o.WaitMax != 80*time.Millisecond {
+		t.Errorf("5ms: %+v", o)
+	}
+	if o := retryOptions(cfg, 10*time.Second, &diags); o.WaitMax != client.DefaultRetryWaitMax {
+		t.Errorf("10s: %+v", o)
+	}
+	if diags.HasError() {
+		t.Error(diags)
+	}
+}
+
+// TestHarness_clearsEveryEnvironmentSetting: every environment variable the
+// provider's schema names as a fallback is one the harness clears before
+// the tests run (acctest.ClearProviderSettings), so that no test inherits it
+// from the caller's shell.
+func TestHarness_clearsEveryEnvironmentSetting(t *testing.T) {
+	t.Parallel()
+	var resp provider.SchemaResponse
+	newTestProvider().Schema(context.Background(), provider.SchemaRequest{}, &resp)
+	named := map[string]bool{}
+	for name, a := range resp.Schema.Attributes {
+		for _, v := range regexp.MustCompile(`[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`).FindAllString(a.GetMarkdownDescription(), -1) {
+			named[v] = true
+			if !acctest.ProviderSetting(v) {
+				t.Errorf("%s falls back to %s, which the harness does not clear", name, v)
+			}
+		}
+	}
+	for _, v := range []string{EnvBaseURL, EnvAPIKey, EnvTrackingURL, EnvTrackingScriptURL, EnvTrackingRespectDNT, EnvCAFile, EnvCAPEM,
+		EnvCertFile, EnvCertPEM, EnvKeyFile, EnvKeyPEM, EnvSkipVerify, EnvHeaders} {
+		if !named[v] {
+			t.Errorf("no attribute's description names %s", v)
+		}
 	}
 }

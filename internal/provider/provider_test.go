@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
@@ -12,11 +15,33 @@ import (
 
 // The acceptance tests run through internal/acctest, which serves this
 // provider in-process to the real Terraform CLI that terraform-plugin-testing
-// runs.
+// runs: a provider of newTestProvider for each time the CLI starts it.
 func init() {
 	acctest.Factories = map[string]func() (tfprotov6.ProviderServer, error){
-		"analytics": providerserver.NewProtocol6WithError(New("test")()),
+		"analytics": func() (tfprotov6.ProviderServer, error) {
+			return providerserver.NewProtocol6WithError(newTestProvider())()
+		},
 	}
+}
+
+// testRetryWaitMin is the first backoff of the providers the CLI starts
+// from now on (0: the default); fastRetries sets it.
+var testRetryWaitMin atomic.Int64
+
+// newTestProvider is the tests' constructor of the provider: the release's,
+// with the first backoff of fastRetries.
+func newTestProvider() provider.Provider {
+	return &analyticsProvider{version: "test", retryWaitMin: time.Duration(testRetryWaitMin.Load())}
+}
+
+// fastRetries shortens the client's backoffs to 5ms (the maximum to 80ms)
+// for the rest of the test, so that tests against a faulty emulator run
+// quickly; waits the server asks for (Retry-After) are unchanged. Tests
+// that call it cannot run in parallel (no acceptance test does).
+func fastRetries(t *testing.T) {
+	t.Helper()
+	testRetryWaitMin.Store(int64(5 * time.Millisecond))
+	t.Cleanup(func() { testRetryWaitMin.Store(0) })
 }
 
 // requiredProviders names the provider's source, for configurations that

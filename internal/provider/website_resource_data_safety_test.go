@@ -329,7 +329,7 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 // sending again) keeps the second from passing the uniqueness check too.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects a slow commit of the create (fault injection)")
-	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}}))
 	cfg := reliableConfig(env, `timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
 	env.Test(t, []resource.TestStep{

@@ -18,7 +18,7 @@ import (
 
 // The reliability ("chaos") acceptance tests: the provider against an
 // emulator that throttles and injects faults. Backoffs are shortened with
-// EnvTestRetryWaitMin; waits the server asks for (Retry-After, whole
+// fastRetries; waits the server asks for (Retry-After, whole
 // seconds) are not, so 429s are kept rare. A request's time limit is
 // shortened to chaosSettings' timeout, since a create whose answer was lost
 // waits twice that long for the store to land before it is sent again (the
@@ -149,7 +149,7 @@ func chaosSteps(t *testing.T, env *acctest.Env, settings string, n int) resource
 // server injects every kind of fault.
 func TestAccWebsite_chaos(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects every kind of fault into the server (fault injection)")
-	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{
 		Seed:    20240601,
 		Latency: time.Millisecond, LatencyJitter: 3 * time.Millisecond,
@@ -179,7 +179,7 @@ func TestAccWebsite_chaos(t *testing.T) {
 // with one kind of fault at a time, at a high rate.
 func TestAccWebsite_chaosEachFault(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects one kind of fault at a time into the server (fault injection)")
-	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	fastRetries(t)
 	for _, tc := range []struct {
 		name   string
 		faults emulator.Faults
@@ -262,7 +262,7 @@ func TestAccWebsite_requestsPerMinute(t *testing.T) {
 // the error says to import it.
 func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 	acctest.NeedsEmulator(t, "loses the first answer of a create (fault injection)")
-	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}}))
 	env.Seed(env.Key, emulator.Website{Domain: "taken.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
 		CreatedAt: time.Now().Add(-time.Hour)})
@@ -284,7 +284,7 @@ func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 // expected.
 func TestAccWebsite_malformedAnswer(t *testing.T) {
 	acctest.NeedsEmulator(t, "makes the server answer with malformed JSON (fault injection)")
-	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	cfg := reliableConfig(env, "max_retries = 1", websiteHCL(`domain = "example.com"`))
 	env.TestCase(t, resource.TestCase{

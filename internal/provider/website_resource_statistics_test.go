@@ -218,7 +218,7 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects faults into the statistics endpoint")
 	// The retries' backoff, shortened; the waits the server asks for are
 	// not.
-	t.Setenv(EnvTestRetryWaitMin, "5ms")
+	fastRetries(t)
 	tests := []struct {
 		name    string
 		faults  *emulator.Faults

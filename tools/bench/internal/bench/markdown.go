@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/pluginruntime"
+	"github.com/analytics-tf/terraform-provider-analytics/tools/bench/internal/cpuprofile"
 )
 
 // Markdown renders the results as the tables of BENCHMARKS.md.
@@ -233,7 +233,7 @@ func writeProfile(b *strings.Builder, p *Profile) {
 	fmt.Fprintf(b, "\n### Where the provider's CPU time goes: create of %d websites\n\n", p.N)
 	fmt.Fprintf(b, "CPU profiles (`%s`) of the %d provider processes of one create of %d websites "+
 		"(a run of its own, %.2f s wall, not one of the compared rounds): %.2f s of CPU time sampled in %d profiles",
-		pluginruntime.CPUProfileDirEnv, p.Processes, p.N, p.Wall, p.Samples, p.Files)
+		cpuprofile.DirEnv, p.Processes, p.N, p.Wall, p.Samples, p.Files)
 	if p.Unreadable > 0 {
 		fmt.Fprintf(b, " (%d more were not flushed)", p.Unreadable)
 	}

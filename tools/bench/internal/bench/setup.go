@@ -71,10 +71,14 @@ func (b *bench) setUp(ctx context.Context) error {
 		return err
 	}
 
+	// The bench's build of the provider (tools/bench/provider): the
+	// release's main with a CPU profile on request.
 	logf(b.cfg.Log, "building the provider into %s", b.tmp)
 	plugins := filepath.Join(b.tmp, "plugins")
 	b.provider = filepath.Join(plugins, "terraform-provider-analytics")
-	if err := b.inRoot(ctx, "go", "build", "-trimpath", "-ldflags", "-X main.version=0.0.0-bench", "-o", b.provider, "."); err != nil {
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-X main.version=0.0.0-bench", "-o", b.provider, "./provider")
+	build.Dir, build.Stdout, build.Stderr = filepath.Join(b.cfg.Root, "tools", "bench"), b.cfg.Log, b.cfg.Log
+	if err := build.Run(); err != nil {
 		return fmt.Errorf("building the provider: %w", err)
 	}
 	timePlugins := ""

@@ -24,7 +24,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/bench"
+	"github.com/analytics-tf/terraform-provider-analytics/tools/bench/internal/bench"
 )
 
 func main() {

@@ -22,6 +22,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Config is what to measure. Zero Sizes, Parallelism, RateLimit,
@@ -328,19 +330,24 @@ func withDefaults(cfg Config) Config {
 	return cfg
 }
 
-// FindRoot returns the directory at or above dir that holds go.mod.
+// RootModule is the provider's module, whose directory is the repository
+// root.
+const RootModule = "github.com/analytics-tf/terraform-provider-analytics"
+
+// FindRoot returns the directory at or above dir whose go.mod is
+// RootModule's (the bench's own go.mod, in tools/bench, is passed by).
 func FindRoot(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if raw, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && modfile.ModulePath(raw) == RootModule {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("no go.mod found in the current directory or above it")
+			return "", errors.New("no go.mod of " + RootModule + " found in the current directory or above it")
 		}
 		dir = parent
 	}

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/pluginruntime"
+	"github.com/analytics-tf/terraform-provider-analytics/tools/bench/internal/cpuprofile"
 )
 
 // ProfileTopN is the number of functions in the profile's top tables.
@@ -89,7 +89,7 @@ func (b *bench) profilePass(ctx context.Context, n int) (*Run, *Profile, error) 
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return run, nil, err
 	}
-	w.env = append(w.env, pluginruntime.CPUProfileDirEnv+"="+dir)
+	w.env = append(w.env, cpuprofile.DirEnv+"="+dir)
 	if err := w.configure(n, false); err != nil {
 		return run, nil, err
 	}
