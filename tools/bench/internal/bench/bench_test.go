@@ -1,46 +1,11 @@
 package bench
 
 import (
-	"bufio"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 )
-
-func TestParseVmHWM(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		status string
-		want   int64
-	}{
-		{"Name:\tterraform-provi\nVmPeak:\t 1275640 kB\nVmHWM:\t   66212 kB\nVmRSS:\t   60000 kB\n", 66212},
-		{"Name:\tx\n", 0},
-		{"VmHWM:\n", 0},
-	} {
-		if got := parseVmHWM(bufio.NewScanner(strings.NewReader(tc.status))); got != tc.want {
-			t.Errorf("parseVmHWM(%q) = %d, want %d", tc.status, got, tc.want)
-		}
-	}
-}
-
-func TestParseStatCPU(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		stat string
-		want float64
-		ok   bool
-	}{
-		{"4242 (terraform-provi) S 4200 4242 4200 0 -1 4194560 2000 0 0 0 150 25 0 0 20 0 12 0 100 0 0", 1.75, true},
-		{"4242 (odd ) name) R 1 2 3 4 5 6 7 8 9 10 300 100 0 0", 4, true},
-		{"garbage", 0, false},
-	} {
-		got, ok := parseStatCPU(tc.stat)
-		if ok != tc.ok || got != tc.want {
-			t.Errorf("parseStatCPU(%q) = %v, %t; want %v, %t", tc.stat, got, ok, tc.want, tc.ok)
-		}
-	}
-}
 
 func TestConfiguration(t *testing.T) {
 	t.Parallel()

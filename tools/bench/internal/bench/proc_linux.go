@@ -1,19 +1,18 @@
 package bench
 
 import (
-	"bufio"
-	"os"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/prometheus/procfs"
 )
 
 // pollInterval is how often the provider processes' memory is sampled.
 const pollInterval = 20 * time.Millisecond
 
-// procWatcher samples the peak RSS (VmHWM) of every process running exe
-// while a step runs. Terraform starts the provider more than once per
-// command (for validation, plan and apply), each a process of its own.
+// procWatcher samples the peak RSS (VmHWM) and the CPU time of every process
+// running exe while a step runs, from /proc (github.com/prometheus/procfs).
+// Terraform starts the provider more than once per command (for
+// validation, plan and apply), each a process of its own.
 type procWatcher struct {
 	exe, parent string
 	stopc, done chan struct{}
@@ -46,35 +45,35 @@ func (w *procWatcher) loop() {
 }
 
 func (w *procWatcher) sample() {
-	entries, err := os.ReadDir("/proc")
+	procs, err := procfs.AllProcs()
 	if err != nil {
 		return
 	}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || w.other[pid] {
+	for _, p := range procs {
+		if w.other[p.PID] {
 			continue
 		}
-		dir := "/proc/" + e.Name()
-		exe, err := os.Readlink(dir + "/exe")
+		exe, err := p.Executable()
 		switch {
-		case err != nil:
-			if _, ours := w.pids[pid]; !ours {
-				w.other[pid] = true // not ours to read, or gone
+		case err != nil || exe == "":
+			if _, ours := w.pids[p.PID]; !ours {
+				w.other[p.PID] = true // not ours to read, or gone
 			}
 			continue
 		case exe == w.exe:
 		case exe == w.parent:
 			continue // Terraform, or a child of it about to exec the provider
 		default:
-			w.other[pid] = true
+			w.other[p.PID] = true
 			continue
 		}
-		if cpu, ok := readCPU(dir + "/stat"); ok || w.pids[pid] == 0 {
-			w.pids[pid] = cpu
+		if st, err := p.Stat(); err == nil {
+			w.pids[p.PID] = st.CPUTime()
+		} else if _, seen := w.pids[p.PID]; !seen {
+			w.pids[p.PID] = 0
 		}
-		if hwm := readVmHWM(dir + "/status"); hwm > w.peak {
-			w.peak = hwm
+		if st, err := p.NewStatus(); err == nil && int64(st.VmHWM/1024) > w.peak { //nolint:gosec // KiB of a process's memory
+			w.peak = int64(st.VmHWM / 1024) //nolint:gosec // as above
 		}
 	}
 }
@@ -88,63 +87,4 @@ func (w *procWatcher) stop() (peakKiB int64, processes int, cpu float64) {
 		cpu += c
 	}
 	return w.peak, len(w.pids), cpu
-}
-
-// clockTicks is USER_HZ, the unit of /proc/<pid>/stat times: 100 on every
-// Linux architecture Go supports.
-const clockTicks = 100
-
-// readCPU returns utime+stime of a /proc/<pid>/stat file in seconds.
-func readCPU(path string) (float64, bool) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
-	}
-	return parseStatCPU(string(raw))
-}
-
-func parseStatCPU(stat string) (float64, bool) {
-	// The command name (field 2) may contain spaces: fields are counted
-	// after its closing parenthesis, from field 3 (state).
-	i := strings.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(stat[i+1:])
-	if len(f) < 13 {
-		return 0, false
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
-	stime, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return float64(utime+stime) / clockTicks, true
-}
-
-// readVmHWM returns the VmHWM line of a /proc/<pid>/status file, in KiB.
-func readVmHWM(path string) int64 {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	return parseVmHWM(bufio.NewScanner(f))
-}
-
-func parseVmHWM(sc *bufio.Scanner) int64 {
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			fields := strings.Fields(rest)
-			if len(fields) == 0 {
-				return 0
-			}
-			n, err := strconv.ParseInt(fields[0], 10, 64)
-			if err != nil {
-				return 0
-			}
-			return n // always in kB
-		}
-	}
-	return 0
 }

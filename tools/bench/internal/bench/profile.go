@@ -1,17 +1,16 @@
 package bench
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+	"time"
+
+	"github.com/google/pprof/profile"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/tools/bench/internal/cpuprofile"
@@ -27,8 +26,7 @@ const ProfileTopN = 12
 const hideRuntime = `^(runtime|internal/runtime)[./]`
 
 // Profile is where the provider processes' CPU time went during one
-// profiled step, from `go tool pprof` over the profiles of every provider
-// process of the step.
+// profiled step, from the profiles of every provider process of the step.
 type Profile struct {
 	// N websites were created by the profiled step, in Wall seconds, by
 	// Processes provider processes.
@@ -100,7 +98,7 @@ func (b *bench) profilePass(ctx context.Context, n int) (*Run, *Profile, error) 
 	if !s.OK() {
 		return run, nil, ctx.Err()
 	}
-	prof, err := b.readProfiles(ctx, dir)
+	prof, err := readProfiles(dir)
 	if err != nil {
 		logf(b.cfg.Log, "reading the CPU profiles: %v", err)
 		return run, nil, ctx.Err()
@@ -120,56 +118,115 @@ func (b *bench) profilePass(ctx context.Context, n int) (*Run, *Profile, error) 
 	return run, prof, ctx.Err()
 }
 
-// readProfiles runs `go tool pprof` on the profiles in dir.
-func (b *bench) readProfiles(ctx context.Context, dir string) (*Profile, error) {
+// readProfiles reads the CPU profiles in dir with pprof's own reader
+// (github.com/google/pprof/profile) and sums them: their samples as `go tool
+// pprof -traces` lists them, the tops of `go tool pprof -top` (with and
+// without hideRuntime) and the components.
+func readProfiles(dir string) (*Profile, error) {
 	all, err := filepath.Glob(filepath.Join(dir, "cpu-*.pprof"))
 	if err != nil {
 		return nil, err
 	}
 	prof := &Profile{}
-	pprof := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, "go", append([]string{"tool", "pprof"}, args...)...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("go tool pprof %s: %w: %s", strings.Join(args[:min(len(args), 2)], " "), err, strings.TrimSpace(stderr.String()))
-		}
-		return string(out), nil
-	}
-	var files []string
+	var traces []Trace
 	for _, f := range all {
-		// A profile that was not flushed is empty or does not parse.
-		if _, err := pprof("-top", "-nodecount=1", f); err != nil {
+		t, err := readTraces(f)
+		if err != nil { // a profile that was not flushed is empty or does not parse
 			prof.Unreadable++
 			continue
 		}
-		files = append(files, f)
+		prof.Files++
+		traces = append(traces, t...)
 	}
-	prof.Files = len(files)
-	if len(files) == 0 {
+	if prof.Files == 0 {
 		return nil, fmt.Errorf("no readable profile in %s (%d files)", dir, len(all))
 	}
-	top, err := pprof(append([]string{"-top", "-nodecount=" + strconv.Itoa(ProfileTopN)}, files...)...)
-	if err != nil {
-		return nil, err
+	for _, t := range traces {
+		prof.Samples += t.Seconds
 	}
-	if prof.Samples, prof.Top, err = ParsePprofTop(top); err != nil {
-		return nil, err
-	}
-	top, err = pprof(append([]string{"-top", "-nodecount=" + strconv.Itoa(ProfileTopN), "-hide=" + hideRuntime}, files...)...)
-	if err != nil {
-		return nil, err
-	}
-	if _, prof.TopOutsideRuntime, err = ParsePprofTop(top); err != nil {
-		return nil, err
-	}
-	traces, err := pprof(append([]string{"-traces"}, files...)...)
-	if err != nil {
-		return nil, err
-	}
-	prof.Components = Components(ParsePprofTraces(traces))
+	prof.Top = topFunctions(traces, nil)
+	prof.TopOutsideRuntime = topFunctions(traces, regexp.MustCompile(hideRuntime))
+	prof.Components = Components(traces)
 	return prof, nil
+}
+
+// Trace is one sample of a CPU profile: its CPU time in seconds and its
+// functions, innermost first, inlined ones included (as `go tool pprof
+// -traces` lists them).
+type Trace struct {
+	Seconds float64
+	Frames  []string
+}
+
+// readTraces reads the samples of the CPU profile in file.
+func readTraces(file string) ([]Trace, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(p.SampleType, func(t *profile.ValueType) bool { return t.Type == "cpu" && t.Unit == "nanoseconds" })
+	if i < 0 {
+		return nil, fmt.Errorf("%s is not a CPU profile", file)
+	}
+	traces := make([]Trace, 0, len(p.Sample))
+	for _, s := range p.Sample {
+		t := Trace{Seconds: time.Duration(s.Value[i]).Seconds()}
+		for _, loc := range s.Location {
+			for _, line := range loc.Line { // the inlined functions first, then the one they were inlined into
+				if line.Function != nil {
+					t.Frames = append(t.Frames, line.Function.Name)
+				}
+			}
+		}
+		if len(t.Frames) > 0 {
+			traces = append(traces, t)
+		}
+	}
+	return traces, nil
+}
+
+// topFunctions returns the ProfileTopN functions with the most time of
+// their own (flat, then cum), as `go tool pprof -top` lists them. Frames
+// whose function hide matches are dropped first (pprof -hide): their time
+// goes to the innermost frame kept.
+func topFunctions(traces []Trace, hide *regexp.Regexp) []ProfileFunc {
+	flat, cum := map[string]float64{}, map[string]float64{}
+	for _, t := range traces {
+		frames := t.Frames
+		if hide != nil {
+			frames = slices.DeleteFunc(slices.Clone(frames), hide.MatchString)
+		}
+		if len(frames) == 0 {
+			continue
+		}
+		flat[frames[0]] += t.Seconds
+		seen := map[string]bool{}
+		for _, f := range frames {
+			if !seen[f] {
+				seen[f] = true
+				cum[f] += t.Seconds
+			}
+		}
+	}
+	funcs := make([]ProfileFunc, 0, len(cum))
+	for name, c := range cum {
+		funcs = append(funcs, ProfileFunc{Name: name, Flat: flat[name], Cum: c})
+	}
+	slices.SortFunc(funcs, func(a, b ProfileFunc) int {
+		switch {
+		case a.Flat != b.Flat:
+			return cmpDesc(a.Flat, b.Flat)
+		case a.Cum != b.Cum:
+			return cmpDesc(a.Cum, b.Cum)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return funcs[:min(len(funcs), ProfileTopN)]
 }
 
 // keepProfiles copies the profiles from dir to keep, replacing those of an
@@ -201,105 +258,6 @@ func keepProfiles(dir, keep string) error {
 		}
 	}
 	return nil
-}
-
-var (
-	pprofTotalRE = regexp.MustCompile(`Total samples = (\S+)`)
-	pprofTopRE   = regexp.MustCompile(`^\s*(\S+)\s+\S+%\s+\S+%\s+(\S+)\s+\S+%\s+(.+?)\s*$`)
-)
-
-// ParsePprofTop reads the output of `go tool pprof -top` of a CPU profile:
-// the total sampled time and the functions listed, in seconds.
-func ParsePprofTop(out string) (total float64, funcs []ProfileFunc, err error) {
-	m := pprofTotalRE.FindStringSubmatch(out)
-	if m == nil {
-		return 0, nil, errors.New("pprof -top: no \"Total samples\"")
-	}
-	if total, err = parsePprofDuration(m[1]); err != nil {
-		return 0, nil, err
-	}
-	header := false
-	for line := range strings.Lines(out) {
-		if !header {
-			f := strings.Fields(line)
-			header = len(f) >= 5 && f[0] == "flat" && f[1] == "flat%"
-			continue
-		}
-		m := pprofTopRE.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		flat, err1 := parsePprofDuration(m[1])
-		cum, err2 := parsePprofDuration(m[2])
-		if err := errors.Join(err1, err2); err != nil {
-			return 0, nil, err
-		}
-		funcs = append(funcs, ProfileFunc{Name: m[3], Flat: flat, Cum: cum})
-	}
-	if !header {
-		return 0, nil, errors.New("pprof -top: no table")
-	}
-	return total, funcs, nil
-}
-
-// parsePprofDuration reads pprof's durations: "0", "10ms", "1.23s",
-// "1.5mins", "250us".
-func parsePprofDuration(s string) (float64, error) {
-	if s == "0" {
-		return 0, nil
-	}
-	for _, u := range []struct {
-		suffix string
-		scale  float64
-	}{{"mins", 60}, {"hrs", 3600}, {"ms", 1e-3}, {"us", 1e-6}, {"µs", 1e-6}, {"ns", 1e-9}, {"s", 1}} {
-		if num, ok := strings.CutSuffix(s, u.suffix); ok {
-			v, err := strconv.ParseFloat(num, 64)
-			if err != nil {
-				return 0, fmt.Errorf("pprof duration %q: %w", s, err)
-			}
-			return v * u.scale, nil
-		}
-	}
-	return 0, fmt.Errorf("pprof duration %q: unknown unit", s)
-}
-
-// Trace is one stack of `go tool pprof -traces`: its samples' time in
-// seconds and its frames, innermost first.
-type Trace struct {
-	Seconds float64
-	Frames  []string
-}
-
-// ParsePprofTraces reads the output of `go tool pprof -traces` of a CPU
-// profile. Label lines (name:value) are skipped.
-func ParsePprofTraces(out string) []Trace {
-	var traces []Trace
-	var cur *Trace
-	for line := range strings.Lines(out) {
-		line = strings.TrimRight(line, "\r\n")
-		if strings.HasPrefix(line, "-----------+") {
-			cur = nil
-			continue
-		}
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		if cur == nil {
-			f := strings.Fields(line)
-			if len(f) < 2 || !strings.HasPrefix(line, " ") {
-				continue // the header
-			}
-			v, err := parsePprofDuration(f[0])
-			if err != nil {
-				continue // a label line before the stack
-			}
-			traces = append(traces, Trace{Seconds: v, Frames: []string{strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))}})
-			cur = &traces[len(traces)-1]
-			continue
-		}
-		cur.Frames = append(cur.Frames, strings.TrimSpace(line))
-	}
-	return traces
 }
 
 // component is a part of the provider process's code, by function name

@@ -2,119 +2,125 @@ package bench
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
 )
 
-const pprofTopOutput = `File: terraform-provider-analytics
-Build ID: 0e8beb1920d5d488274525f654522f6f0d3b22f0
-Type: cpu
-Time: 2026-11-23 10:25:39 UTC
-Duration: 14.03s, Total samples = 3.21s (22.88%)
-Showing nodes accounting for 1.50s, 46.73% of 3.21s total
-Dropped 301 nodes (cum <= 0.02s)
-Showing top 3 nodes out of 412
-      flat  flat%   sum%        cum   cum%
-     0.50s 15.58% 15.58%      0.60s 18.69%  runtime.mallocgc
-      10ms  0.31% 15.89%      1.20s 37.38%  github.com/hashicorp/terraform-plugin-framework/internal/fwserver.(*Server).PlanResourceChange
-         0     0% 15.89%   1.50mins   100%  crypto/ecdsa.GenerateKey (inline)
-`
+// profileTraces are the samples of the profile TestReadProfiles writes:
+// a provider's create, go-plugin's certificate, the garbage collector, an
+// HTTP request, innermost function first.
+var profileTraces = []Trace{
+	{0.02, []string{"runtime.mallocgc", "github.com/hashicorp/terraform-plugin-go/tftypes.NewValue",
+		"github.com/hashicorp/terraform-plugin-framework/internal/fwserver.(*Server).CreateResource",
+		"github.com/analytics-tf/terraform-provider-analytics/internal/provider.(*websiteResource).Create",
+		"github.com/hashicorp/terraform-plugin-framework/internal/fwserver.(*Server).CreateResource",
+		"google.golang.org/grpc.(*Server).handleStream"}},
+	{0.01, []string{"crypto/internal/fips140/nistec/fiat.p521Mul", "crypto/ecdsa.GenerateKey",
+		"github.com/hashicorp/go-plugin.generateCert", "github.com/hashicorp/go-plugin.Serve", "main.main"}},
+	{0.03, []string{"runtime.gcBgMarkWorker"}},
+	{0.01, []string{"sync.(*Mutex).Lock", "net/http.(*Transport).roundTrip", "github.com/hashicorp/go-retryablehttp.(*Client).Do"}},
+}
 
-func TestParsePprofTop(t *testing.T) {
-	t.Parallel()
-	total, funcs, err := ParsePprofTop(pprofTopOutput)
+// writeCPUProfile writes traces as a CPU profile, as runtime/pprof does:
+// gzipped, samples of a count and of CPU nanoseconds. The first two
+// functions of a sample share a location: the first was inlined into the
+// second.
+func writeCPUProfile(t *testing.T, file string, traces []Trace) {
+	t.Helper()
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 10_000_000,
+	}
+	funcs := map[string]*profile.Function{}
+	fn := func(name string) *profile.Function {
+		if funcs[name] == nil {
+			funcs[name] = &profile.Function{ID: uint64(len(funcs) + 1), Name: name, SystemName: name}
+			p.Function = append(p.Function, funcs[name])
+		}
+		return funcs[name]
+	}
+	for _, tr := range traces {
+		s := &profile.Sample{Value: []int64{int64(tr.Seconds * 100), int64(tr.Seconds * 1e9)}}
+		frames := tr.Frames
+		for len(frames) > 0 {
+			loc := &profile.Location{ID: uint64(len(p.Location) + 1)}
+			n := 1
+			if len(frames) == len(tr.Frames) {
+				n = min(2, len(frames))
+			}
+			for _, f := range frames[:n] {
+				loc.Line = append(loc.Line, profile.Line{Function: fn(f)})
+			}
+			frames = frames[n:]
+			p.Location = append(p.Location, loc)
+			s.Location = append(s.Location, loc)
+		}
+		p.Sample = append(p.Sample, s)
+	}
+	f, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if total != 3.21 {
-		t.Errorf("total = %v, want 3.21", total)
-	}
-	want := []ProfileFunc{
-		{"runtime.mallocgc", 0.5, 0.6},
-		{"github.com/hashicorp/terraform-plugin-framework/internal/fwserver.(*Server).PlanResourceChange", 0.01, 1.2},
-		{"crypto/ecdsa.GenerateKey (inline)", 0, 90},
-	}
-	if len(funcs) != len(want) {
-		t.Fatalf("%d functions, want %d: %+v", len(funcs), len(want), funcs)
-	}
-	for i := range want {
-		if funcs[i].Name != want[i].Name || !near(funcs[i].Flat, want[i].Flat) || !near(funcs[i].Cum, want[i].Cum) {
-			t.Errorf("function %d = %+v, want %+v", i, funcs[i], want[i])
-		}
-	}
-	if _, _, err := ParsePprofTop("File: x\nType: cpu\n"); err == nil {
-		t.Error("no error without a total")
-	}
-	if _, _, err := ParsePprofTop("Duration: 1s, Total samples = 10ms (1%)\n"); err == nil {
-		t.Error("no error without a table")
-	}
-	if _, _, err := ParsePprofTop("Total samples = 10ms\n      flat  flat%   sum%        cum   cum%\n 1xs 1% 1% 1s 1% f\n"); err == nil {
-		t.Error("no error for a bad duration")
+	defer f.Close()
+	if err := p.Write(f); err != nil {
+		t.Fatal(err)
 	}
 }
 
-func TestParsePprofDuration(t *testing.T) {
+// TestReadProfiles: the profiles of a step are read with pprof's reader and
+// summed (an unflushed, empty profile counted apart); each sample keeps its
+// functions innermost first, inlined ones included; the tops count each
+// function's own and cumulative time, with the runtime's frames hidden or
+// not; the components sum the samples three ways.
+func TestReadProfiles(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]float64{"0": 0, "10ms": 0.01, "1.23s": 1.23, "1.5mins": 90, "250us": 0.00025, "2hrs": 7200, "5ns": 5e-9} {
-		got, err := parsePprofDuration(in)
-		if err != nil || !near(got, want) {
-			t.Errorf("parsePprofDuration(%q) = %v, %v; want %v", in, got, err, want)
+	dir := t.TempDir()
+	writeCPUProfile(t, filepath.Join(dir, "cpu-1.pprof"), profileTraces[:2])
+	writeCPUProfile(t, filepath.Join(dir, "cpu-2.pprof"), profileTraces[2:])
+	if err := os.WriteFile(filepath.Join(dir, "cpu-3.pprof"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	traces, err := readTraces(filepath.Join(dir, "cpu-1.pprof"))
+	if err != nil || len(traces) != 2 || !slices.Equal(traces[0].Frames, profileTraces[0].Frames) ||
+		!slices.Equal(traces[1].Frames, profileTraces[1].Frames) || !near(traces[0].Seconds, 0.02) {
+		t.Fatalf("readTraces = %+v, %v", traces, err)
+	}
+	prof, err := readProfiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prof.Files != 2 || prof.Unreadable != 1 || !near(prof.Samples, 0.07) {
+		t.Errorf("files %d, unreadable %d, samples %v s", prof.Files, prof.Unreadable, prof.Samples)
+	}
+	wantTop := []ProfileFunc{{"runtime.gcBgMarkWorker", 0.03, 0.03}, {"runtime.mallocgc", 0.02, 0.02},
+		{"crypto/internal/fips140/nistec/fiat.p521Mul", 0.01, 0.01}, {"sync.(*Mutex).Lock", 0.01, 0.01}}
+	if len(prof.Top) != ProfileTopN || !topStartsWith(prof.Top, wantTop) {
+		t.Errorf("top = %+v", prof.Top)
+	}
+	// With the runtime hidden, mallocgc's time is tftypes.NewValue's, and
+	// the collector's worker is gone.
+	wantOutside := []ProfileFunc{{"github.com/hashicorp/terraform-plugin-go/tftypes.NewValue", 0.02, 0.02},
+		{"crypto/internal/fips140/nistec/fiat.p521Mul", 0.01, 0.01}, {"sync.(*Mutex).Lock", 0.01, 0.01}}
+	if !topStartsWith(prof.TopOutsideRuntime, wantOutside) ||
+		slices.ContainsFunc(prof.TopOutsideRuntime, func(f ProfileFunc) bool { return strings.HasPrefix(f.Name, "runtime.") }) {
+		t.Errorf("top outside the runtime = %+v", prof.TopOutsideRuntime)
+	}
+	for _, f := range prof.Top {
+		if f.Name == "github.com/hashicorp/terraform-plugin-framework/internal/fwserver.(*Server).CreateResource" && !near(f.Cum, 0.02) {
+			t.Errorf("a function twice on one stack counts once: %+v", f)
 		}
 	}
-	for _, in := range []string{"", "ms", "10 parsecs", "x1s"} {
-		if _, err := parsePprofDuration(in); err == nil {
-			t.Errorf("parsePprofDuration(%q): no error", in)
-		}
-	}
-}
-
-const pprofTracesOutput = `File: terraform-provider-analytics
-Type: cpu
-Time: 2026-11-23 10:25:39 UTC
-Duration: 140.03ms, Total samples = 70ms (49.99%)
------------+-------------------------------------------------------
-      20ms   runtime.mallocgc
-             github.com/hashicorp/terraform-plugin-go/tftypes.NewValue
-             github.com/hashicorp/terraform-plugin-framework/internal/fwserver.(*Server).CreateResource
-             github.com/analytics-tf/terraform-provider-analytics/internal/provider.(*websiteResource).Create
-             github.com/hashicorp/terraform-plugin-framework/internal/fwserver.(*Server).CreateResource
-             google.golang.org/grpc.(*Server).handleStream
------------+-------------------------------------------------------
-         bytes:512
-      10ms   crypto/internal/fips140/nistec/fiat.p521Mul
-             crypto/ecdsa.GenerateKey
-             github.com/hashicorp/go-plugin.generateCert
-             github.com/hashicorp/go-plugin.Serve
-             main.main
------------+-------------------------------------------------------
-      30ms   runtime.gcBgMarkWorker
------------+-------------------------------------------------------
-      10ms   sync.(*Mutex).Lock
-             net/http.(*Transport).roundTrip
-             github.com/hashicorp/go-retryablehttp.(*Client).Do
------------+-------------------------------------------------------
-`
-
-func TestParsePprofTraces(t *testing.T) {
-	t.Parallel()
-	traces := ParsePprofTraces(pprofTracesOutput)
-	if len(traces) != 4 {
-		t.Fatalf("%d traces, want 4: %+v", len(traces), traces)
-	}
-	if !near(traces[0].Seconds, 0.02) || len(traces[0].Frames) != 6 || traces[0].Frames[0] != "runtime.mallocgc" ||
-		traces[0].Frames[5] != "google.golang.org/grpc.(*Server).handleStream" {
-		t.Errorf("trace 0 = %+v", traces[0])
-	}
-	if traces[1].Frames[0] != "crypto/internal/fips140/nistec/fiat.p521Mul" || len(traces[1].Frames) != 5 {
-		t.Errorf("trace 1 (after a label line) = %+v", traces[1])
-	}
-	if len(traces[2].Frames) != 1 || !near(traces[2].Seconds, 0.03) {
-		t.Errorf("trace 2 = %+v", traces[2])
+	if _, err := readProfiles(t.TempDir()); err == nil {
+		t.Error("no error without a profile")
 	}
 
 	got := map[string]ProfileComponent{}
-	comps := Components(traces)
-	for _, c := range comps {
+	for _, c := range prof.Components {
 		got[c.Name] = c
 	}
 	// own, charged to, on the stack
@@ -134,7 +140,7 @@ func TestParsePprofTraces(t *testing.T) {
 		}
 	}
 	var order []string
-	for _, c := range comps {
+	for _, c := range prof.Components {
 		order = append(order, c.Name)
 	}
 	want := []string{
@@ -145,6 +151,20 @@ func TestParsePprofTraces(t *testing.T) {
 	if !slices.Equal(order, want) {
 		t.Errorf("components in the order\n%q\nwant\n%q", order, want)
 	}
+}
+
+// topStartsWith reports whether top begins with want (times to the
+// nanosecond).
+func topStartsWith(top, want []ProfileFunc) bool {
+	if len(top) < len(want) {
+		return false
+	}
+	for i, w := range want {
+		if top[i].Name != w.Name || !near(top[i].Flat, w.Flat) || !near(top[i].Cum, w.Cum) {
+			return false
+		}
+	}
+	return true
 }
 
 func TestComponentOf(t *testing.T) {

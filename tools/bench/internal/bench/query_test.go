@@ -23,7 +23,7 @@ func hclLines(s string) []string {
 // TestQueryFile: the query pass measures the adoption guide's list block.
 func TestQueryFile(t *testing.T) {
 	t.Parallel()
-	guide, err := os.ReadFile(filepath.Join("..", "..", "examples", "guides", "adopt-query", "websites.tfquery.hcl"))
+	guide, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "examples", "guides", "adopt-query", "websites.tfquery.hcl"))
 	if err != nil {
 		t.Fatal(err)
 	}
