@@ -87,3 +87,17 @@ func TestHarness_domains(t *testing.T) {
 		}
 	}
 }
+
+// TestFastRetries: the providers the harness starts after fastRetries
+// back off from 5ms, and from the release's default again after the test.
+func TestFastRetries(t *testing.T) {
+	t.Run("shortened", func(t *testing.T) {
+		fastRetries(t)
+		if p, ok := newTestProvider().(*analyticsProvider); !ok || p.retryWaitMin != 5*time.Millisecond {
+			t.Errorf("provider %+v", p)
+		}
+	})
+	if p, ok := newTestProvider().(*analyticsProvider); !ok || p.retryWaitMin != 0 {
+		t.Errorf("after the test: provider %+v", p)
+	}
+}
