@@ -30,8 +30,9 @@ func TestProcWatcher(t *testing.T) {
 	}
 	w := watchProcesses(sh, self)
 	for range 2 {
-		// A busy loop, so that the process has CPU time to count.
-		if out, err := exec.CommandContext(t.Context(), sh, "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; sleep 0.2").CombinedOutput(); err != nil {
+		// A busy loop of about 0.2 s of CPU time to count, and no other
+		// program (a fork before its exec would run the shell too).
+		if out, err := exec.CommandContext(t.Context(), sh, "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done").CombinedOutput(); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
 	}
