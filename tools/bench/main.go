@@ -4,7 +4,7 @@
 // .bench/results.json (and Markdown to .bench/results.md) and, with
 // -update BENCHMARKS.md, replaces the generated section of that file.
 //
-//	go run ./internal/cmd/bench [-sizes 10,100,500] [-among 5000]
+//	cd tools/bench && go run . [-sizes 10,100,500] [-among 5000]
 //	    [-throttled-n 100 -rate-limit 60 -rate-window 6s] [-adopt-sizes 100,500] [-destroy-plan-n 100]
 //	    [-statistics-days 365]
 //	    [-query-sizes 500 [-query-terraform path] [-query-only]] [-export-days 730 -export-pages 500 [-export-only]]
