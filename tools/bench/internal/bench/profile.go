@@ -191,7 +191,7 @@ func readTraces(file string) ([]Trace, error) {
 }
 
 // topFunctions returns the ProfileTopN functions with the most time of
-// their own (flat, then cum), as `go tool pprof -top` lists them. Frames
+// their own, as `go tool pprof -top` lists them (by flat time, then name). Frames
 // whose function hide matches are dropped first (pprof -hide): their time
 // goes to the innermost frame kept.
 func topFunctions(traces []Trace, hide *regexp.Regexp) []ProfileFunc {
@@ -217,12 +217,9 @@ func topFunctions(traces []Trace, hide *regexp.Regexp) []ProfileFunc {
 	for name, c := range cum {
 		funcs = append(funcs, ProfileFunc{Name: name, Flat: flat[name], Cum: c})
 	}
-	slices.SortFunc(funcs, func(a, b ProfileFunc) int {
-		switch {
-		case a.Flat != b.Flat:
+	slices.SortFunc(funcs, func(a, b ProfileFunc) int { // pprof's order: flat, then name
+		if a.Flat != b.Flat {
 			return cmpDesc(a.Flat, b.Flat)
-		case a.Cum != b.Cum:
-			return cmpDesc(a.Cum, b.Cum)
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
