@@ -3,11 +3,14 @@ package bench
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"strings"
+
+	"github.com/prometheus/procfs"
 )
 
 // Machine describes where the benchmark ran.
@@ -29,17 +32,18 @@ type Machine struct {
 	LoadEnd   string `json:"load_average_end,omitempty"`
 }
 
-// loadAverage returns the first three fields of /proc/loadavg.
+// loadAverage returns the 1, 5 and 15 minute load averages ("" where
+// /proc has none).
 func loadAverage() string {
-	raw, err := os.ReadFile("/proc/loadavg")
+	fs, err := procfs.NewDefaultFS()
 	if err != nil {
 		return ""
 	}
-	f := strings.Fields(string(raw))
-	if len(f) < 3 {
+	l, err := fs.LoadAvg()
+	if err != nil {
 		return ""
 	}
-	return strings.Join(f[:3], " ")
+	return fmt.Sprintf("%.2f %.2f %.2f", l.Load1, l.Load5, l.Load15)
 }
 
 func machineInfo(ctx context.Context, root string) Machine {
@@ -54,14 +58,9 @@ func machineInfo(ctx context.Context, root string) Machine {
 		}
 		_ = f.Close()
 	}
-	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for line := range strings.Lines(string(raw)) {
-			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-				if f := strings.Fields(rest); len(f) > 0 {
-					kib, _ := strconv.ParseFloat(f[0], 64)
-					m.MemoryGiB = float64(int(kib/(1<<20)*10+0.5)) / 10
-				}
-			}
+	if fs, err := procfs.NewDefaultFS(); err == nil {
+		if mem, err := fs.Meminfo(); err == nil && mem.MemTotal != nil {
+			m.MemoryGiB = math.Round(float64(*mem.MemTotal)/(1<<20)*10) / 10 // kB
 		}
 	}
 	if raw, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
