@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -43,13 +44,12 @@ func TestConfiguration(t *testing.T) {
 
 func TestModuleVersion(t *testing.T) {
 	t.Parallel()
-	out := "/x/terraform-provider-time: go1.26.8\n\tpath\tgithub.com/hashicorp/terraform-provider-time\n" +
-		"\tmod\tgithub.com/hashicorp/terraform-provider-time\tv0.14.2\th1:abc=\n" +
-		"\tdep\tgithub.com/hashicorp/terraform-plugin-framework\tv1.19.0\th1:def=\n"
+	info := &debug.BuildInfo{Main: debug.Module{Path: timeModule, Version: "v0.14.2"},
+		Deps: []*debug.Module{{Path: "github.com/hashicorp/terraform-plugin-framework", Version: "v1.19.0"}}}
 	for module, want := range map[string]string{
 		timeModule: "v0.14.2", "github.com/hashicorp/terraform-plugin-framework": "v1.19.0", "example.com/none": "",
 	} {
-		if got := moduleVersion(out, module); got != want {
+		if got := moduleVersion(info, module); got != want {
 			t.Errorf("moduleVersion(%s) = %q, want %q", module, got, want)
 		}
 	}

@@ -2,12 +2,13 @@ package bench
 
 import (
 	"context"
+	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"runtime/debug"
 )
 
 // providerSource is the provider's registry address, overridden to the
@@ -141,8 +142,8 @@ func (b *bench) setUpTime(ctx context.Context) (string, error) {
 	if b.timeProvider, err = filepath.Abs(resolved); err != nil {
 		return "", err
 	}
-	if out, err := exec.CommandContext(ctx, "go", "version", "-m", b.timeProvider).Output(); err == nil {
-		b.timeVersion = moduleVersion(string(out), timeModule)
+	if info, err := buildinfo.ReadFile(b.timeProvider); err == nil {
+		b.timeVersion = moduleVersion(info, timeModule)
 	}
 	// Terraform looks for terraform-provider-time in the directory that
 	// dev_overrides names: a directory of its own holds a link to it.
@@ -153,13 +154,16 @@ func (b *bench) setUpTime(ctx context.Context) (string, error) {
 	return dir, os.Symlink(b.timeProvider, filepath.Join(dir, "terraform-provider-time"))
 }
 
-// moduleVersion returns the version of module in `go version -m` output
-// (the main module's "mod" line or a "dep" line), or "".
-func moduleVersion(goVersionM, module string) string {
-	for line := range strings.Lines(goVersionM) {
-		f := strings.Fields(line)
-		if len(f) >= 3 && (f[0] == "mod" || f[0] == "dep") && f[1] == module {
-			return f[2]
+// moduleVersion returns the version of module in a binary's build
+// information (what `go version -m` prints): the main module's or a
+// dependency's, or "".
+func moduleVersion(info *debug.BuildInfo, module string) string {
+	if info.Main.Path == module {
+		return info.Main.Version
+	}
+	for _, d := range info.Deps {
+		if d.Path == module {
+			return d.Version
 		}
 	}
 	return ""
