@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -50,8 +52,15 @@ func goListDeps(t *testing.T, pkg string) []goPackage {
 
 type goPackage struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string
 	Imports    []string
 }
+
+// switchName matches a string literal that names an environment variable
+// of a test or a profile, such as "ANALYTICS_TEST_RETRY_WAIT_MIN" or
+// "TF_ANALYTICS_CPUPROFILE_DIR".
+var switchName = regexp.MustCompile(`"[A-Z0-9_]*(TEST|PROFILE)[A-Z0-9_]*"`)
 
 // TestReleaseLinksNoTestCode: the provider binary (the module's root
 // package, what the release ships) links none of this module's test or
@@ -59,7 +68,8 @@ type goPackage struct {
 // or the standalone emulator command links imports the testing package (a
 // dependency's own import of it, as go-plugin's, is its business). The
 // bench is a module of its own (tools/bench), which the provider's module
-// cannot even name.
+// cannot even name. Nor does that code name an environment variable of a
+// test or a profile (the switches a test or the bench would flip).
 func TestReleaseLinksNoTestCode(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
@@ -86,6 +96,15 @@ func TestReleaseLinksNoTestCode(t *testing.T) {
 			}
 			if slices.Contains(p.Imports, "testing") {
 				t.Errorf("%s links %s, which imports testing", bin.pkg, p.ImportPath)
+			}
+			for _, f := range p.GoFiles {
+				src, err := os.ReadFile(filepath.Join(p.Dir, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m := switchName.Find(src); m != nil {
+					t.Errorf("%s links %s/%s, which names %s: a test or bench switch", bin.pkg, p.ImportPath, f, m)
+				}
 			}
 		}
 		if len(ours) < 2 {
