@@ -76,8 +76,9 @@ func addStatisticsLoss(diags *diag.Diagnostics, at path.Path, domain, id, newDom
 
 // addStatisticsUnknown warns that the statistics of a website the plan
 // deletes could not be checked; s is what was learnt, if anything, and
-// timeout the check's bound (the website's timeouts.read).
-func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDomain string, timeout time.Duration,
+// bound the check's bound (the website's timeouts.read, or what was left of
+// the plan's bound on its statistics checks).
+func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDomain string, bound checkBound,
 	s *client.PageviewSummary, err error,
 ) {
 	what := fmt.Sprintf("whether the website %q has statistics", domain)
@@ -92,13 +93,13 @@ func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDoma
 	warnAt(diags, at, "Statistics Not Checked",
 		fmt.Sprintf("Could not check %s before %s: %s. The plan is otherwise unaffected, but deleting the website "+
 			"deletes any statistics it recorded, with no archive and no undo: check them in the web interface before "+
-			"applying. %s", what, plan, statisticsErrorReason(err, timeout), keepAdvice))
+			"applying. %s", what, plan, statisticsErrorReason(err, bound), keepAdvice))
 }
 
 // statisticsErrorReason says why the statistics check failed after its
 // retries and waits: which of the causes it was, and what the server
 // answered last.
-func statisticsErrorReason(err error, timeout time.Duration) string {
+func statisticsErrorReason(err error, bound checkBound) string {
 	var de *client.DeadlineError
 	switch {
 	case errors.Is(err, client.ErrRequestBudget):
@@ -113,14 +114,12 @@ func statisticsErrorReason(err error, timeout time.Duration) string {
 			"the website was deleted outside Terraform, or belongs to another user than the key's"
 	case serverUnavailable(err):
 		return fmt.Sprintf("the server answered 503 Service Unavailable (maintenance mode, as during an upgrade, or "+
-			"overloaded) until the provider gave up, past its retries or its waits within the website's read timeout "+
-			"(timeouts.read = %s): %s", timeout, err)
+			"overloaded) until the provider gave up, past its retries or its waits within %s: %s", bound, err)
 	case errors.As(err, &de):
 		return fmt.Sprintf("the next retry, or the server's throttle (60 requests a minute on a default installation, "+
-			"shared by every client of the address), would have held the check past the website's read timeout "+
-			"(timeouts.read = %s): %s", timeout, err)
+			"shared by every client of the address), would have held the check past %s: %s", bound, err)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within the website's read timeout (timeouts.read = %s): %s", timeout, err)
+		return fmt.Sprintf("no answer within %s: %s", bound, err)
 	case errors.Is(err, client.ErrRateLimited):
 		return fmt.Sprintf("the server's request limit was still reached after the provider's retries (%s)", err)
 	}

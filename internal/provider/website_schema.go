@@ -120,7 +120,8 @@ const readTimeoutDescription = "A string that can be [parsed as a duration](http
 	"\"m\" (minutes), \"h\" (hours). Defaults to 5 minutes. It bounds each refresh of the website, and, in a plan " +
 	"that destroys or replaces it, the check of the statistics the destroy deletes: both wait for the API's throttle " +
 	"(60 requests a minute per client address; when other clients spent the minute, up to about a minute, as the " +
-	"server asks with `Retry-After`) and retry failed answers within this bound."
+	"server asks with `Retry-After`) and retry failed answers within this bound. The statistics checks of one plan " +
+	"are also bounded together: 5 minutes from the first one's start."
 
 func websiteResourceSchema(ctx context.Context) schema.Schema {
 	return schema.Schema{
