@@ -72,7 +72,7 @@ type websiteAttribute struct {
 	dataType attr.Type
 	// send sets the attribute's field of a create or update from the plan;
 	// prior is the state before the change (nil on create).
-	send func(m websiteResourceModel, prior *websiteResourceModel, in *client.WebsiteInput, diags *diag.Diagnostics)
+	send func(ctx context.Context, m websiteResourceModel, prior *websiteResourceModel, in *client.WebsiteInput, diags *diag.Diagnostics)
 	// read is the attribute's value in a record the API returned (nil: the
 	// API does not return it, and the state keeps its value).
 	read func(w websiteRecord) (attr.Value, error)
@@ -108,7 +108,7 @@ var websiteAttributes = []websiteAttribute{
 			Validators:    []validator.String{domainValidator()},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		send: func(m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
+		send: func(_ context.Context, m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
 			in.Domain = m.Domain.ValueString()
 		},
 		read: func(w websiteRecord) (attr.Value, error) { return types.StringValue(w.Domain), nil },
@@ -124,7 +124,7 @@ var websiteAttributes = []websiteAttribute{
 			Validators: []validator.String{stringvalidator.OneOf(privacyNames...)},
 		},
 		data: "Who can see the statistics page: `public`, `private` or `password` (API field `privacy`).",
-		send: func(m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
+		send: func(_ context.Context, m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
 			in.Privacy = privacyToAPI(m.Privacy.ValueString())
 		},
 		read: func(w websiteRecord) (attr.Value, error) {
@@ -196,7 +196,7 @@ var websiteAttributes = []websiteAttribute{
 			Default:             booldefault.StaticBool(false),
 		},
 		data: "Whether periodic e-mail reports are sent (API field `email`).",
-		send: func(m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
+		send: func(_ context.Context, m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
 			in.Email = m.EmailReports.ValueBool()
 		},
 		read: func(w websiteRecord) (attr.Value, error) { return types.BoolValue(w.EmailValue()), nil },
@@ -210,7 +210,7 @@ var websiteAttributes = []websiteAttribute{
 			Default:             booldefault.StaticBool(true),
 		},
 		data: "Whether hits from common bots are excluded (API field `exclude_bots`).",
-		send: func(m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
+		send: func(_ context.Context, m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
 			in.ExcludeBots = m.ExcludeBots.ValueBool()
 		},
 		read: func(w websiteRecord) (attr.Value, error) { return types.BoolValue(w.ExcludeBotsValue()), nil },
@@ -245,10 +245,10 @@ var websiteAttributes = []websiteAttribute{
 			Validators:  []validator.Set{excludeIPsValidator},
 		},
 		data: "Excluded IP addresses and CIDR ranges (API field `exclude_ips`, split on line breaks).",
-		send: func(m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, diags *diag.Diagnostics) {
+		send: func(ctx context.Context, m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, diags *diag.Diagnostics) {
 			in.ExcludeIPs = []string{}
 			if !m.ExcludeIPs.IsNull() && !m.ExcludeIPs.IsUnknown() {
-				diags.Append(m.ExcludeIPs.ElementsAs(context.Background(), &in.ExcludeIPs, false)...)
+				diags.Append(m.ExcludeIPs.ElementsAs(ctx, &in.ExcludeIPs, false)...)
 			}
 		},
 		read: func(w websiteRecord) (attr.Value, error) { return stringSetValue(w.ExcludeIPs), nil },

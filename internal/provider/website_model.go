@@ -54,11 +54,11 @@ func privacyFromAPI(v int) (string, error) {
 // that Terraform itself set and the configuration removed: exclude_params
 // (sendExcludeParams) and password (sendPassword; password_wo is added by
 // Create and Update, see writeOnlyPassword).
-func (m websiteResourceModel) input(_ context.Context, prior *websiteResourceModel, diags *diag.Diagnostics) client.WebsiteInput {
+func (m websiteResourceModel) input(ctx context.Context, prior *websiteResourceModel, diags *diag.Diagnostics) client.WebsiteInput {
 	var in client.WebsiteInput
 	for _, a := range websiteAttributes {
 		if a.send != nil {
-			a.send(m, prior, &in, diags)
+			a.send(ctx, m, prior, &in, diags)
 		}
 	}
 	return in
@@ -67,11 +67,11 @@ func (m websiteResourceModel) input(_ context.Context, prior *websiteResourceMod
 // sendExcludeParams sends exclude_params when set in the configuration;
 // else, if the prior state holds entries (Terraform set them), as empty
 // (NULL on the server); else not at all, so the server keeps its value.
-func sendExcludeParams(m websiteResourceModel, prior *websiteResourceModel, in *client.WebsiteInput, diags *diag.Diagnostics) {
+func sendExcludeParams(ctx context.Context, m websiteResourceModel, prior *websiteResourceModel, in *client.WebsiteInput, diags *diag.Diagnostics) {
 	switch {
 	case !m.ExcludeParams.IsNull() && !m.ExcludeParams.IsUnknown():
 		in.ExcludeParams = []string{}
-		diags.Append(m.ExcludeParams.ElementsAs(context.Background(), &in.ExcludeParams, false)...)
+		diags.Append(m.ExcludeParams.ElementsAs(ctx, &in.ExcludeParams, false)...)
 	case prior != nil && len(prior.ExcludeParams.Elements()) > 0:
 		in.ExcludeParams = []string{} // clear what Terraform set
 	default:

@@ -25,7 +25,7 @@ func terraformSetPassword(prior *websiteResourceModel) bool {
 // added by Create and Update, see writeOnlyPassword); as empty, which clears
 // it, when the website leaves "password" privacy and Terraform had set the
 // password; else not at all.
-func sendPassword(m websiteResourceModel, prior *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
+func sendPassword(_ context.Context, m websiteResourceModel, prior *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
 	switch {
 	case !m.Password.IsNull() && !m.Password.IsUnknown():
 		pw := m.Password.ValueString()
