@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -191,15 +190,6 @@ func passwordValidator() validator.String {
 			return ""
 		},
 	}
-}
-
-// stringSetValue builds a set of strings (empty, never null).
-func stringSetValue(values []string) types.Set {
-	elems := make([]attr.Value, 0, len(values))
-	for _, v := range values {
-		elems = append(elems, types.StringValue(v))
-	}
-	return types.SetValueMust(types.StringType, elems)
 }
 
 // websiteIDValidator accepts a website id: a positive whole number.

@@ -222,12 +222,3 @@ func replacementDomain(plan websiteResourceModel) string {
 	}
 	return plan.Domain.ValueString()
 }
-
-// onlyLocalChange reports whether an update changes nothing the server
-// holds (only skip_destroy or timeouts), so that no request is needed.
-func onlyLocalChange(plan, state websiteResourceModel) bool {
-	return plan.Domain.Equal(state.Domain) && plan.Privacy.Equal(state.Privacy) && plan.Password.Equal(state.Password) &&
-		plan.PasswordWOVer.Equal(state.PasswordWOVer) && plan.EmailReports.Equal(state.EmailReports) &&
-		plan.ExcludeBots.Equal(state.ExcludeBots) && plan.ExcludeParams.Equal(state.ExcludeParams) &&
-		plan.ExcludeIPs.Equal(state.ExcludeIPs)
-}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -76,37 +75,6 @@ func TestStatisticsBudget_skipCountsOnce(t *testing.T) {
 			}
 			if got := reports[0]; (tc.want >= 0 && got != tc.want) || (tc.want < 0 && (got < 1 || got >= tc.arrivals)) {
 				t.Errorf("counted %d of %d", got, tc.arrivals)
-			}
-		})
-	}
-}
-
-func TestOnlyLocalChange(t *testing.T) {
-	t.Parallel()
-	base := websiteResourceModel{
-		Domain: types.StringValue("a.example"), Privacy: types.StringValue("public"), Password: types.StringNull(),
-		PasswordWOVer: types.Int64Null(), EmailReports: types.BoolValue(false), ExcludeBots: types.BoolValue(true),
-		ExcludeParams: types.SetNull(types.StringType), ExcludeIPs: stringSetValue(nil), SkipDestroy: types.BoolValue(false),
-	}
-	for _, tc := range []struct {
-		name   string
-		change func(*websiteResourceModel)
-		want   bool
-	}{
-		{"skip_destroy", func(m *websiteResourceModel) { m.SkipDestroy = types.BoolValue(true) }, true},
-		{"updated_at unknown", func(m *websiteResourceModel) { m.UpdatedAt = types.StringUnknown() }, true},
-		{"email reports", func(m *websiteResourceModel) { m.EmailReports = types.BoolValue(true) }, false},
-		{"exclude_params managed", func(m *websiteResourceModel) { m.ExcludeParams = stringSetValue(nil) }, false},
-		{"exclude_ips", func(m *websiteResourceModel) { m.ExcludeIPs = stringSetValue([]string{"10.0.0.0/8"}) }, false},
-		{"password_wo version", func(m *websiteResourceModel) { m.PasswordWOVer = types.Int64Value(2) }, false},
-		{"privacy", func(m *websiteResourceModel) { m.Privacy = types.StringValue("private") }, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			plan := base
-			tc.change(&plan)
-			if got := onlyLocalChange(plan, base); got != tc.want {
-				t.Errorf("onlyLocalChange = %v, want %v", got, tc.want)
 			}
 		})
 	}
