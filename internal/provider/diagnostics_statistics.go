@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -177,6 +178,19 @@ func addStatisticsUnsupported(diags *diag.Diagnostics, baseURL, what string, id 
 const exportNothingLeft = "No export was left behind: the files written so far were removed. The website and its " +
 	"statistics on the server are untouched."
 
+// exportLeftBehind ends the message of a failed export whose cleanup
+// failed too: what may remain, and where (err is the cleanup's error).
+func exportLeftBehind(err error) string {
+	var ce *cleanupError
+	if errors.As(err, &ce) {
+		return fmt.Sprintf("The export's files could not all be removed: %s may remain in %s (%v). They are what "+
+			"a failed export wrote, not a complete export: delete them by hand. The website and its statistics on "+
+			"the server are untouched.", strings.Join(ce.left, ", "), ce.where, ce.err)
+	}
+	return fmt.Sprintf("The export's files could not all be removed (%v): what it wrote so far may remain; delete "+
+		"it by hand. The website and its statistics on the server are untouched.", err)
+}
+
 // addExportWebsiteError reports that the website to export could not be
 // found or read; id or domain is the one configured.
 func addExportWebsiteError(diags *diag.Diagnostics, id, domain string, err error) {
@@ -192,36 +206,39 @@ func addExportWebsiteError(diags *diag.Diagnostics, id, domain string, err error
 		return
 	}
 	if errors.Is(err, context.DeadlineExceeded) && !serverUnavailable(err) {
-		addExportTimedOut(diags, domain, "looking the website up", err)
+		addExportTimedOut(diags, domain, "looking the website up", err, exportNothingLeft)
 		return
 	}
 	addAPIError(diags, "export the statistics of", domain, err)
 }
 
 // addExportReadError reports that a statistics name could not be read;
-// requests are those made by the export so far.
-func addExportReadError(diags *diag.Diagnostics, domain, name string, requests int, timeout time.Duration, err error) {
+// requests are those made by the export so far, left what the failed
+// export left behind (exportNothingLeft or exportLeftBehind).
+func addExportReadError(diags *diag.Diagnostics, domain, name string, requests int, timeout time.Duration, err error,
+	left string,
+) {
 	switch {
 	case errors.Is(err, client.ErrStatisticsUnsupported):
 		diags.AddError("Statistics Not Available",
 			fmt.Sprintf("Could not export the statistics of the website %q: %s. The installation's build is older "+
 				"than the statistics API; export the statistics in the web interface instead, or upgrade the "+
-				"installation. %s", domain, err, exportNothingLeft))
+				"installation. %s", domain, err, left))
 	case serverUnavailable(err):
 		diags.AddError("Analytics Server Unavailable",
 			fmt.Sprintf("Could not export the statistics of the website %q: while reading %q (request %d of the export), "+
 				"the server answered 503 Service Unavailable until the provider gave up: %s. The installation is in "+
 				"maintenance mode (as during an upgrade) or overloaded; invoke the action again once it answers. %s",
-				domain, name, requests, err, exportNothingLeft))
+				domain, name, requests, err, left))
 	case errors.Is(err, context.DeadlineExceeded):
 		addExportTimedOut(diags, domain, fmt.Sprintf("reading %q after %d requests, within timeout = %q", name, requests,
-			timeout.String()), err)
+			timeout.String()), err, left)
 	default:
 		var api diag.Diagnostics
 		addAPIError(&api, "export the statistics of", domain, err)
 		for _, d := range api {
 			diags.AddError(d.Summary(), fmt.Sprintf("%s While reading %q (request %d of the export). %s",
-				d.Detail(), name, requests, exportNothingLeft))
+				d.Detail(), name, requests, left))
 		}
 	}
 }
@@ -239,13 +256,13 @@ func serverUnavailable(err error) bool {
 
 // addExportTimedOut reports an export that ran out of time (the server's
 // throttle or retries would have waited past the action's timeout).
-func addExportTimedOut(diags *diag.Diagnostics, domain, when string, err error) {
+func addExportTimedOut(diags *diag.Diagnostics, domain, when string, err error, left string) {
 	diags.AddAttributeError(path.Root("timeout"), "Statistics Export Timed Out",
 		fmt.Sprintf("Could not export the statistics of the website %q before the action's time limit (%s): %s. "+
 			"Every request is paced to the server's throttle (60 requests a minute on a default installation, "+
 			"shared by every client of the address), and a website with many rows needs one request per 100 rows "+
 			"of each statistics name. Raise the action's timeout, or run it when other clients are idle. %s",
-			domain, when, err, exportNothingLeft))
+			domain, when, err, left))
 }
 
 // addDeleteAfterFailedExport refuses to delete a website whose statistics

@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"gocloud.dev/blob"
 )
 
@@ -34,6 +38,8 @@ type bucketStore struct {
 	bucket *blob.Bucket
 	prefix string   // the export's prefix, once begun
 	tried  []string // keys uploaded or tried, in order
+	// unfinished are the multipart uploads whose abort failed.
+	unfinished []upload
 }
 
 // openBucketStore opens the destination's bucket and lists its prefix, so
@@ -87,13 +93,20 @@ func (s *bucketStore) begin(ctx context.Context, name string) error {
 }
 
 // put uploads name, streaming what write writes; an upload whose write
-// fails is abandoned (its context canceled), so nothing appears.
+// fails is abandoned (its context canceled), so nothing appears. A
+// multipart upload that fails, even because ctx was canceled (Ctrl-C, the
+// action's timeout), is aborted with a context of its own: the transfer
+// manager's own abort uses ctx, which may be done already, and the parts
+// would stay stored (and billed).
 func (s *bucketStore) put(ctx context.Context, name, contentType string, write func(io.Writer) error) error {
 	key := s.prefix + name
+	if storeEscapes(key) {
+		return fmt.Errorf("writing %s: the store's library would write the key under another name", s.dest.url(key))
+	}
 	s.tried = append(s.tried, key)
-	ctx, cancel := context.WithCancel(ctx)
+	upCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w, err := s.bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType, BufferSize: bucketPartSize})
+	w, err := s.bucket.NewWriter(upCtx, key, &blob.WriterOptions{ContentType: contentType, BufferSize: bucketPartSize})
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", s.dest.url(key), err)
 	}
@@ -104,33 +117,99 @@ func (s *bucketStore) put(ctx context.Context, name, contentType string, write f
 	}
 	if err != nil {
 		cancel() // abandons the upload
-		_ = w.Close()
+		s.abortUpload(ctx, key, w.Close())
 		return fmt.Errorf("writing %s: %w", s.dest.url(key), err)
 	}
 	if err := w.Close(); err != nil {
+		s.abortUpload(ctx, key, err)
 		return fmt.Errorf("writing %s: %w", s.dest.url(key), err)
 	}
 	return nil
 }
 
-// discard deletes every object the export uploaded or tried to (an upload
-// that failed on the way back may have been stored all the same). It sends
-// S3's DeleteObject itself, which succeeds for a key that is not there:
-// blob.Bucket.Delete would first read the object's attributes
-// (HeadObject), which needs s3:GetObject, a permission the export
-// otherwise never uses.
-func (s *bucketStore) discard(ctx context.Context) error {
+// multipartFailure is the transfer manager's error of a failed multipart
+// upload, which names the upload.
+type multipartFailure interface{ UploadID() string }
+
+// abortTimeout bounds the abort of an upload, and the cleanup's requests.
+const abortTimeout = 30 * time.Second
+
+// abortUpload aborts the multipart upload that err (an upload's failure)
+// names, if any, with a fresh context bounded by abortTimeout; an upload it
+// cannot abort is remembered, for discard to try again and report.
+func (s *bucketStore) abortUpload(ctx context.Context, key string, err error) {
+	var mf multipartFailure
+	if !errors.As(err, &mf) || mf.UploadID() == "" {
+		return
+	}
+	if aerr := s.abort(ctx, key, mf.UploadID()); aerr != nil {
+		s.unfinished = append(s.unfinished, upload{key: key, id: mf.UploadID()})
+	}
+}
+
+// abort sends AbortMultipartUpload with a context of its own; an upload
+// the store no longer knows (aborted by the transfer manager) is fine.
+func (s *bucketStore) abort(ctx context.Context, key, id string) error {
 	var c *s3.Client
 	if !s.bucket.As(&c) {
 		return errors.New("the bucket has no S3 client")
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
+	defer cancel()
+	_, err := c.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
+		Bucket: aws.String(s.dest.bucket), Key: aws.String(key), UploadId: aws.String(id),
+	})
+	var nsu *types.NoSuchUpload
+	if err != nil && !errors.As(err, &nsu) && storeCode(err) != "NoSuchUpload" {
+		return fmt.Errorf("aborting the upload of %s: %w", s.dest.url(key), err)
+	}
+	return nil
+}
+
+// storeEscapes reports whether gocloud.dev/blob/s3blob would write key
+// under another name (it escapes control characters and the "/" of "../",
+// and reads the key as runes), which discard would then miss.
+func storeEscapes(key string) bool {
+	return !utf8.ValidString(key) || strings.Contains(key, "../") ||
+		strings.IndexFunc(key, func(r rune) bool { return r < 32 }) >= 0
+}
+
+// upload is a multipart upload.
+type upload struct{ key, id string }
+
+// discard deletes every object the export uploaded or tried to (an upload
+// that failed on the way back may have been stored all the same), and
+// aborts the uploads an abort failed for. It sends S3's DeleteObject
+// itself, which succeeds for a key that is not there: blob.Bucket.Delete
+// would first read the object's attributes (HeadObject), which needs
+// s3:GetObject, a permission the export otherwise never uses. The keys are
+// those the store holds: prefixes that gocloud.dev would escape are refused
+// when the destination is parsed, and put refuses such keys. What could not
+// be removed is in the error, a *cleanupError.
+func (s *bucketStore) discard(ctx context.Context) error {
+	var c *s3.Client
+	if !s.bucket.As(&c) {
+		return &cleanupError{where: s.location(), left: s.tried, err: errors.New("the bucket has no S3 client")}
+	}
+	ce := &cleanupError{where: s.location()}
 	var errs []error
 	for _, key := range s.tried {
 		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.dest.bucket), Key: aws.String(key)}); err != nil {
+			ce.left = append(ce.left, s.dest.url(key))
 			errs = append(errs, fmt.Errorf("deleting %s: %w", s.dest.url(key), err))
 		}
 	}
-	return errors.Join(errs...)
+	for _, u := range s.unfinished {
+		if err := s.abort(ctx, u.key, u.id); err != nil {
+			ce.left = append(ce.left, fmt.Sprintf("the unfinished multipart upload of %s (upload id %s)", s.dest.url(u.key), u.id))
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	ce.err = errors.Join(errs...)
+	return ce
 }
 
 func (s *bucketStore) close() error { return s.bucket.Close() }

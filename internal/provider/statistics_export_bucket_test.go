@@ -12,7 +12,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -41,7 +40,7 @@ func testDestination(s *s3test.Server, bucket, prefix string) string {
 
 func openTestBucket(t *testing.T, dest string) (*bucketStore, error) {
 	t.Helper()
-	d, p := parseExportDestination(path.Root("destination"), dest)
+	d, p := parseExportDestination("destination", dest)
 	if p != "" {
 		t.Fatal(p)
 	}
@@ -227,10 +226,10 @@ func TestExportBucket_refusals(t *testing.T) {
 			}
 			want := append([]string{`destination = "` + dest + `"`, `the website "shop.example.com"`, exportNothingLeft}, tc.want...)
 			checkDiagnostic(t, func(d *diag.Diagnostics) {
-				addExportWriteError(d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err)
+				addExportWriteError(d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err, exportNothingLeft)
 			}, diag.SeverityError, want)
 			var d diag.Diagnostics
-			addExportWriteError(&d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err)
+			addExportWriteError(&d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err, exportNothingLeft)
 			for _, secret := range []string{s3test.SecretKey, s3test.WriterSecret, wrongSecret} {
 				if strings.Contains(d[0].Detail(), secret) {
 					t.Errorf("the diagnostic holds a secret:\n%s", d[0].Detail())

@@ -87,18 +87,28 @@ func (s *folderStore) put(_ context.Context, name, _ string, write func(io.Write
 // discard removes what the export wrote, then its folder, so that a failed
 // export leaves nothing that looks like an export. Only its own files are
 // removed: if anything else has appeared in the folder, the folder stays.
+// What could not be removed is in the error, a *cleanupError.
 func (s *folderStore) discard(context.Context) error {
 	if s.dir == "" {
 		return nil
 	}
+	ce := &cleanupError{where: s.dir}
 	var errs []error
 	for _, f := range s.written {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			ce.left = append(ce.left, filepath.Base(f))
 			errs = append(errs, err)
 		}
 	}
 	if err := os.Remove(s.dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if len(ce.left) == 0 {
+			ce.left = append(ce.left, "the folder itself")
+		}
 		errs = append(errs, err)
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 {
+		return nil
+	}
+	ce.err = errors.Join(errs...)
+	return ce
 }

@@ -3,9 +3,12 @@ package provider
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -44,6 +47,20 @@ const exportFormatVersion = 1
 // errExportExists is returned when the export's folder exists already.
 var errExportExists = errors.New("the export folder exists already")
 
+// cleanupError is a failed export's cleanup that could not remove
+// everything: what may remain, and where.
+type cleanupError struct {
+	where string   // the export's folder or the URL of its prefix
+	left  []string // the files, objects or uploads that may remain
+	err   error
+}
+
+func (e *cleanupError) Error() string {
+	return fmt.Sprintf("could not remove %s from %s: %v", strings.Join(e.left, ", "), e.where, e.err)
+}
+
+func (e *cleanupError) Unwrap() error { return e.err }
+
 // exportManifest describes an export (manifest.json).
 type exportManifest struct {
 	FormatVersion int    `json:"format_version"`
@@ -70,11 +87,12 @@ type exportedStatistic struct {
 	Rows int    `json:"rows"`
 }
 
-// exportFolderName is the folder of an export of domain at: the domain and
-// the UTC time, e.g. "shop.example.com-20240501T101500Z". Characters that
-// do not belong in a host name are replaced, so the name is always one
-// path element.
-func exportFolderName(domain string, at time.Time) string {
+// exportFolderName is the folder of an export of domain at: the domain,
+// the UTC time and unique (exportUnique), e.g.
+// "shop.example.com-20240501T101500Z-3f9a1c2e". Characters that do not
+// belong in a host name are replaced, so the name is always one path
+// element, and a key the store writes as it is.
+func exportFolderName(domain string, at time.Time, unique string) string {
 	safe := strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-':
@@ -86,7 +104,19 @@ func exportFolderName(domain string, at time.Time) string {
 	if safe == "" {
 		safe = "website"
 	}
-	return safe + "-" + at.UTC().Format("20060102T150405Z")
+	return safe + "-" + at.UTC().Format("20060102T150405Z") + "-" + unique
+}
+
+// exportUnique is the random part of an export's name (8 hexadecimal
+// digits): two exports of one website in the same second, from two runs or
+// two machines, never share a folder or a prefix, so that neither's check
+// that its prefix is empty races with the other's uploads, and neither's
+// cleanup deletes the other's files. The time before it keeps the names in
+// the order of the exports.
+func exportUnique() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	return hex.EncodeToString(b)
 }
 
 // exportStore is where an export's files go: a local folder or a bucket of

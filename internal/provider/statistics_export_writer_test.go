@@ -21,15 +21,15 @@ func TestExportFolderName(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2024, 5, 1, 12, 15, 0, 0, time.FixedZone("CEST", 2*3600))
 	for domain, want := range map[string]string{
-		"shop.example.com":    "shop.example.com-20240501T101500Z",
-		"10.0.0.1":            "10.0.0.1-20240501T101500Z",
-		"../../etc/passwd":    "_.._etc_passwd-20240501T101500Z",
-		"a/b\\c:d":            "a_b_c_d-20240501T101500Z",
-		"":                    "website-20240501T101500Z",
-		"..":                  "website-20240501T101500Z",
-		"Münster.example.com": "M_nster.example.com-20240501T101500Z",
+		"shop.example.com":    "shop.example.com-20240501T101500Z-0a1b2c3d",
+		"10.0.0.1":            "10.0.0.1-20240501T101500Z-0a1b2c3d",
+		"../../etc/passwd":    "_.._etc_passwd-20240501T101500Z-0a1b2c3d",
+		"a/b\\c:d":            "a_b_c_d-20240501T101500Z-0a1b2c3d",
+		"":                    "website-20240501T101500Z-0a1b2c3d",
+		"..":                  "website-20240501T101500Z-0a1b2c3d",
+		"Münster.example.com": "M_nster.example.com-20240501T101500Z-0a1b2c3d",
 	} {
-		got := exportFolderName(domain, at)
+		got := exportFolderName(domain, at, "0a1b2c3d")
 		if got != want {
 			t.Errorf("exportFolderName(%q) = %q, want %q", domain, got, want)
 		}
@@ -194,26 +194,30 @@ func TestExportDiagnostics(t *testing.T) {
 			[]string{"Website Not Found", "no website with id 3", "website_id", "Nothing was written"}},
 		{"website not found by domain", func(d *diag.Diagnostics) { addExportWebsiteError(d, "", "a.example", notFound) },
 			[]string{"Website Not Found", `exact domain "a.example"`}},
-		{"maintenance", func(d *diag.Diagnostics) { addExportReadError(d, "a.example", "page", 9, time.Minute, unavailable) },
+		{"maintenance", func(d *diag.Diagnostics) {
+			addExportReadError(d, "a.example", "page", 9, time.Minute, unavailable, exportNothingLeft)
+		},
 			[]string{"Analytics Server Unavailable", `while reading "page" (request 9 of the export)`, "maintenance mode", exportNothingLeft}},
 		{"maintenance until the time limit", func(d *diag.Diagnostics) {
 			addExportReadError(d, "a.example", "page", 9, time.Minute,
-				&client.DeadlineError{Attempts: 4, Wait: 8 * time.Second, Left: time.Second, Reason: "retry", Last: errors.New("HTTP 503: Service Unavailable"), Status: 503})
+				&client.DeadlineError{Attempts: 4, Wait: 8 * time.Second, Left: time.Second, Reason: "retry", Last: errors.New("HTTP 503: Service Unavailable"), Status: 503}, exportNothingLeft)
 		}, []string{"Analytics Server Unavailable", "maintenance mode", exportNothingLeft}},
 		{"throttle past the timeout", func(d *diag.Diagnostics) {
 			addExportReadError(d, "a.example", "city", 12, 5*time.Second,
-				&client.DeadlineError{Attempts: 1, Wait: time.Minute, Left: 4 * time.Second, Reason: "the server's rate limit", Last: throttled})
+				&client.DeadlineError{Attempts: 1, Wait: time.Minute, Left: 4 * time.Second, Reason: "the server's rate limit", Last: throttled}, exportNothingLeft)
 		}, []string{"Statistics Export Timed Out", `reading "city" after 12 requests, within timeout = "5s"`, "Raise the action's timeout", exportNothingLeft}},
-		{"throttled", func(d *diag.Diagnostics) { addExportReadError(d, "a.example", "os", 4, time.Minute, throttled) },
+		{"throttled", func(d *diag.Diagnostics) {
+			addExportReadError(d, "a.example", "os", 4, time.Minute, throttled, exportNothingLeft)
+		},
 			[]string{"Rate Limit Exceeded", `While reading "os"`, exportNothingLeft}},
 		{"old build", func(d *diag.Diagnostics) {
-			addExportReadError(d, "a.example", "pageviews", 1, time.Minute, client.ErrStatisticsUnsupported)
+			addExportReadError(d, "a.example", "pageviews", 1, time.Minute, client.ErrStatisticsUnsupported, exportNothingLeft)
 		}, []string{"Statistics Not Available", "web interface", exportNothingLeft}},
 		{"folder exists", func(d *diag.Diagnostics) {
-			addExportWriteError(d, exportSite("a.example", ""), exportTarget{"directory", "/x"}, fmt.Errorf("%w: /x/a.example-1", errExportExists))
+			addExportWriteError(d, exportSite("a.example", ""), exportTarget{"directory", "/x"}, fmt.Errorf("%w: /x/a.example-1", errExportExists), exportNothingLeft)
 		}, []string{"Statistics Export Folder Exists", "never writes into or over", "nothing was changed there"}},
 		{"disk full", func(d *diag.Diagnostics) {
-			addExportWriteError(d, exportSite("a.example", ""), exportTarget{"directory", "/x"}, &os.PathError{Op: "write", Path: "/x/a", Err: syscall.ENOSPC})
+			addExportWriteError(d, exportSite("a.example", ""), exportTarget{"directory", "/x"}, &os.PathError{Op: "write", Path: "/x/a", Err: syscall.ENOSPC}, exportNothingLeft)
 		}, []string{"Unable to Write the Statistics Export", `directory = "/x"`, "no space left on device", "free space", exportNothingLeft}},
 		{"delete refused", func(d *diag.Diagnostics) { addDeleteAfterFailedExport(d, "a.example", "3", "disk full") },
 			[]string{"Website Kept: Its Statistics Export Failed", `Refusing to delete the website "a.example" (id 3)`, "(disk full)",

@@ -100,24 +100,26 @@ func (a *statisticsExportAction) Schema(_ context.Context, _ action.SchemaReques
 			"directory": schema.StringAttribute{
 				MarkdownDescription: "Directory the export's folder is created in (created if missing; a relative path is " +
 					"relative to the directory Terraform runs in, so `${path.root}/exports` is the usual choice). Each export " +
-					"makes a new folder `<domain>-<UTC time>`, e.g. `shop.example.com-20240501T101500Z`; an existing " +
+					"makes a new folder `<domain>-<UTC time>-<random>`, e.g. `shop.example.com-20240501T101500Z-3f9a1c2e`; an existing " +
 					"folder is never written into, and the export fails instead. Exactly one of `directory` and " +
 					"`destination` must be set.",
 				Optional:   true,
 				Validators: []validator.String{oneWhere, exportDirectoryValidator()},
 			},
 			"destination": schema.StringAttribute{
-				MarkdownDescription: "Where the export's folder is created, as a URL: a local folder (a path, as " +
-					"`directory` takes, or `file:///path`), or a prefix of a bucket of Amazon S3 or any S3-compatible " +
-					"store, `s3://bucket/prefix`. Each export writes under a new prefix `<domain>-<UTC time>/`, which " +
-					"must hold no object, and uploads `manifest.json` last. A self-hosted store's address and settings " +
-					"are query parameters: `endpoint` (e.g. `https://minio.example.com`), `region`, `use_path_style` " +
-					"(`true` for most self-hosted stores), and `profile`, `role` (an ARN to assume), `disable_https`, `dualstack`, `fips`, " +
-					"`accelerate`, `hostname_immutable`, `ssetype`, `kmskeyid`, `request_checksum_calculation`, " +
-					"`response_checksum_validation`. Credentials are never part of it: the provider reads them as " +
-					"the AWS CLI does (`AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and the shared " +
-					"files, web identity, the container's or instance's role). Exactly one of `directory` and " +
-					"`destination` must be set.",
+				MarkdownDescription: "Where the export's folder is created: a local folder (an absolute path, a " +
+					"relative path starting with a plain name, as `directory` takes, or `file:///path`), or a prefix of a " +
+					"bucket of Amazon S3 or any S3-compatible store, `s3://bucket/prefix`. Anything else is refused at plan " +
+					"time, a mistyped URL such as `s3:/bucket` or `s3//bucket` included. Each export writes under a new " +
+					"prefix `<domain>-<UTC time>-<random>/` and uploads `manifest.json` last. A self-hosted store's address " +
+					"and settings are query parameters, each checked at plan time: `endpoint` (e.g. " +
+					"`https://minio.example.com`), `region`, `use_path_style` (`true` for most self-hosted stores), and " +
+					"`profile`, `role` (an IAM role's ARN to assume; not with `dualstack`, `fips` or the checksum " +
+					"settings), `disable_https`, `dualstack`, `fips`, `accelerate`, `hostname_immutable`, `ssetype`, " +
+					"`kmskeyid`, `request_checksum_calculation`, `response_checksum_validation`. Credentials are never " +
+					"part of it: the provider reads them as the AWS CLI does (`AWS_ACCESS_KEY_ID` and " +
+					"`AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and the shared files, web identity, the container's or " +
+					"instance's role). Exactly one of `directory` and `destination` must be set.",
 				Optional:   true,
 				Validators: []validator.String{oneWhere, exportDestinationValidator()},
 			},
@@ -211,7 +213,8 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 	if err != nil {
 		id, _ := strconv.ParseInt(cfg.WebsiteID.ValueString(), 10, 64)
 		a.failed(id, cfg.Domain.ValueString(), err)
-		addExportWriteError(&resp.Diagnostics, exportSite(cfg.Domain.ValueString(), cfg.WebsiteID.ValueString()), target, err)
+		addExportWriteError(&resp.Diagnostics, exportSite(cfg.Domain.ValueString(), cfg.WebsiteID.ValueString()), target,
+			err, exportNothingLeft)
 		return
 	}
 	defer closeStore()
@@ -237,10 +240,10 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 		format = cfg.Format.ValueString()
 	}
 	started := time.Now().UTC()
-	out, err := newExportWriter(ctx, store, exportFolderName(w.Domain, started), format)
+	out, err := newExportWriter(ctx, store, exportFolderName(w.Domain, started, exportUnique()), format)
 	if err != nil {
 		a.failed(w.ID, w.Domain, err)
-		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
+		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err, exportNothingLeft)
 		return
 	}
 	fields := map[string]any{"id": w.ID, "domain": w.Domain, "folder": store.location(), "from": from, "to": to}
@@ -262,14 +265,14 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 			run.requests = before + res.Requests
 		}
 		if err != nil {
-			a.abandon(ctx, out, w, err, fields)
-			addExportReadError(&resp.Diagnostics, w.Domain, name, run.requests, timeout, err)
+			left := a.abandon(ctx, out, w, err, fields)
+			addExportReadError(&resp.Diagnostics, w.Domain, name, run.requests, timeout, err, left)
 			return
 		}
 		run.rows += len(res.Rows)
 		if err := out.writeStatistic(ctx, name, res.Rows); err != nil {
-			a.abandon(ctx, out, w, err, fields)
-			addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
+			left := a.abandon(ctx, out, w, err, fields)
+			addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err, left)
 			return
 		}
 		if name == client.StatisticPageviews && len(res.Rows) > 0 {
@@ -280,8 +283,8 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 	}
 	m.Requests, m.ExportedAt = run.requests, time.Now().UTC().Format(time.RFC3339)
 	if err := out.writeManifest(ctx, m); err != nil {
-		a.abandon(ctx, out, w, err, fields)
-		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
+		left := a.abandon(ctx, out, w, err, fields)
+		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err, left)
 		return
 	}
 	fields["rows"], fields["requests"] = run.rows, run.requests
@@ -304,14 +307,21 @@ func (a *statisticsExportAction) website(ctx context.Context, c *client.Client, 
 	return c.GetWebsite(ctx, id)
 }
 
-// abandon removes a failed export's files and marks the website.
-func (a *statisticsExportAction) abandon(ctx context.Context, out *exportWriter, w *client.Website, err error, fields map[string]any) {
+// abandon removes a failed export's files and marks the website. It
+// returns what the failure's message ends with: exportNothingLeft, or
+// what the cleanup could not remove, and where.
+func (a *statisticsExportAction) abandon(ctx context.Context, out *exportWriter, w *client.Website, err error,
+	fields map[string]any,
+) string {
 	a.failed(w.ID, w.Domain, err)
 	fields["error"] = err.Error()
 	if derr := out.discard(ctx); derr != nil {
 		fields["cleanup_error"] = derr.Error()
+		tflog.Warn(ctx, "the statistics export failed; its files could not all be removed", fields)
+		return exportLeftBehind(derr)
 	}
 	tflog.Warn(ctx, "the statistics export failed; its files were removed", fields)
+	return exportNothingLeft
 }
 
 // failed records that the export of the website with id or domain (either

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -541,8 +542,9 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
-// TestAccStatisticsExport_neverOverwrites: an export whose folder exists
-// fails, and leaves that folder as it was.
+// TestAccStatisticsExport_neverOverwrites: an export never writes into an
+// earlier one, even one of the same second: each has a random part in its
+// name; the earlier folders stay as they were.
 func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
 	const domain = "tf-acc-export-again.example.com"
@@ -551,10 +553,13 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	s.Apply(website)
 	s.pageviews(t, []string{domain}, "2024-07-01")
 	s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
-	// Earlier exports under every name the next minute can give.
+	// Earlier exports of every second the next minute can give.
 	now := time.Now()
+	earlier := map[string]bool{}
 	for i := -2; i < 60; i++ {
-		folder := filepath.Join(dir, exportFolderName(domain, now.Add(time.Duration(i)*time.Second)))
+		name := exportFolderName(domain, now.Add(time.Duration(i)*time.Second), fmt.Sprintf("%08x", i+2))
+		earlier[name] = true
+		folder := filepath.Join(dir, name)
 		if err := os.MkdirAll(folder, 0o750); err != nil {
 			t.Fatal(err)
 		}
@@ -562,21 +567,21 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.ResetStats()
-	out := s.W.MustRun(1, invokeExport...)
-	if !acctest.ExpectError(`Error: Statistics Export Folder Exists.*never writes into or over an earlier one`).MatchString(out) {
-		t.Errorf("the output does not say that the folder exists:\n%s", out)
-	}
-	if n := s.statsRequests(); n != 0 {
-		t.Errorf("%d statistics requests for an export that cannot be written", n)
-	}
+	s.W.MustRun(0, invokeExport...)
 	folders := exportFolders(t, dir)
-	if len(folders) != 62 {
-		t.Errorf("%d folders, want the 62 there were", len(folders))
+	if len(folders) != 63 {
+		t.Errorf("%d folders, want the 62 there were and a new one", len(folders))
 	}
+	name := regexp.MustCompile(`^` + regexp.QuoteMeta(domain) + `-\d{8}T\d{6}Z-[0-9a-f]{8}$`)
 	for _, f := range folders {
-		files := exportFolders(t, filepath.Join(dir, f))
 		got, err := os.ReadFile(filepath.Join(dir, f, exportManifestName))
+		if !earlier[f] {
+			if !name.MatchString(f) || err != nil || string(got) == "earlier" {
+				t.Errorf("the new export %s: manifest %.40q (%v)", f, got, err)
+			}
+			continue
+		}
+		files := exportFolders(t, filepath.Join(dir, f))
 		if len(files) != 1 || err != nil || string(got) != "earlier" {
 			t.Errorf("%s changed: %v, manifest %q (%v)", f, files, got, err)
 		}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -244,9 +243,10 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // TestAccStatisticsExportToBucket_refused: refused credentials, missing
-// ones, a missing bucket and a prefix that holds an earlier export fail
-// the export before the analytics API is asked anything (the prefix: before
-// any statistics), each with an error naming the destination and the cause
+// ones and a missing bucket fail the export before the analytics API is
+// asked anything (a prefix that holds an earlier export, which a random
+// part of each export's name keeps from happening, is refused by the
+// store: TestExportBucket_existingPrefix), each with an error naming the destination and the cause
 // and, at TF_LOG=trace, no secret; nothing is written.
 func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
@@ -260,12 +260,8 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 		name   string
 		env    []string
 		bucket string
-		// earlier puts earlier exports under every name of the next
-		// minute.
-		earlier bool
-		want    string
-		// requests is the number of requests to the API: none, or the
-		// website's look-up (the prefix's name needs its domain).
+		want   string
+		// requests is the number of requests to the API: none.
 		requests int
 	}{
 		{name: "wrong secret", env: s3test.Env(s3test.WriterKey, wrongSecret),
@@ -274,8 +270,6 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 			want: `Error: No Credentials for the Statistics Export.*AWS_ACCESS_KEY_ID`},
 		{name: "missing bucket", env: s3test.Env(s3test.WriterKey, s3test.WriterSecret), bucket: b.bucket + "-gone",
 			want: `Error: Statistics Export Bucket Not Found.*` + b.bucket + `-gone.*never creates buckets`},
-		{name: "earlier export", env: s3test.Env(s3test.WriterKey, s3test.WriterSecret), earlier: true, requests: 1,
-			want: `Error: Statistics Export Folder Exists.*s3://` + b.bucket + `/refused/` + domain + `-.*never writes into or over`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,15 +280,6 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 			dest := strings.Replace(b.destination("refused", ""), "s3://"+b.bucket+"/", "s3://"+bucket+"/", 1)
 			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    domain      = %q\n    destination = %q\n", domain, dest))))
-			if tc.earlier {
-				now := time.Now()
-				for i := -2; i < 60; i++ {
-					key := "refused/" + exportFolderName(domain, now.Add(time.Duration(i)*time.Second)) + "/" + exportManifestName
-					if err := b.store.Put(t.Context(), b.bucket, key, "earlier"); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
 			before, _ := b.store.Objects(t.Context(), b.bucket, "")
 			s.W.Env = append(tc.env, "TF_LOG=trace")
 			s.ResetStats()
@@ -329,6 +314,9 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 type failingProxy struct {
 	*httptest.Server
 	puts, okLeft atomic.Int64
+	// refuseDeletes answers every DELETE with 403 AccessDenied, as a
+	// store does for keys without s3:DeleteObject or under object lock.
+	refuseDeletes atomic.Bool
 }
 
 func newFailingProxy(t *testing.T, store *s3test.Server) *failingProxy {
@@ -340,6 +328,13 @@ func newFailingProxy(t *testing.T, store *s3test.Server) *failingProxy {
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	p := &failingProxy{}
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete && p.refuseDeletes.Load() {
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied`+
+				`</Code><Message>refused by the test</Message></Error>`)
+			return
+		}
 		if r.Method == http.MethodPut {
 			p.puts.Add(1)
 			if p.okLeft.Add(-1) < 0 {
