@@ -212,4 +212,3 @@ func TestExportFolderName_unique(t *testing.T) {
 		seen[name] = true
 	}
 }
-
