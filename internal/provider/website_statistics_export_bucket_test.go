@@ -3,20 +3,15 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/export"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
 )
 
@@ -77,7 +72,7 @@ func (b *bucketEnv) bucketExports(t *testing.T, prefix string) map[string]map[st
 
 // oneBucketExport returns the files and manifest of the only export of
 // domain under prefix.
-func (b *bucketEnv) oneBucketExport(t *testing.T, prefix, domain string) (map[string][]byte, exportManifest) {
+func (b *bucketEnv) oneBucketExport(t *testing.T, prefix, domain string) (map[string][]byte, export.Manifest) {
 	t.Helper()
 	exports := b.bucketExports(t, prefix)
 	if len(exports) != 1 {
@@ -87,13 +82,13 @@ func (b *bucketEnv) oneBucketExport(t *testing.T, prefix, domain string) (map[st
 		if !strings.HasPrefix(folder, domain+"-") {
 			t.Fatalf("export %s/%s/, want %s-<time>/", prefix, folder, domain)
 		}
-		var m exportManifest
-		if err := json.Unmarshal(files[exportManifestName], &m); err != nil {
-			t.Fatalf("manifest: %v\n%s", err, files[exportManifestName])
+		var m export.Manifest
+		if err := json.Unmarshal(files[export.ManifestName], &m); err != nil {
+			t.Fatalf("manifest: %v\n%s", err, files[export.ManifestName])
 		}
 		return files, m
 	}
-	return nil, exportManifest{}
+	return nil, export.Manifest{}
 }
 
 // checkBucketExport fails unless files hold exactly want, in format, and
@@ -157,7 +152,7 @@ func TestAccStatisticsExportToBucket_byHand(t *testing.T) {
 	site, _ := s.WebsiteByDomain(domain)
 	want := wantExport(s, site.ID)
 	s.W.Env = append(s.W.Env, "TF_LOG=trace")
-	for _, format := range exportFormats {
+	for _, format := range export.Formats {
 		t.Run(format, func(t *testing.T) {
 			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    website_id  = analytics_website.main.id\n    destination = %q\n    format      = %q\n",
@@ -221,7 +216,7 @@ func TestAccStatisticsExportToBucket_beforeDestroy(t *testing.T) {
 			if m.WebsiteID != old.ID {
 				t.Errorf("exported website %d, want %d (the one destroyed)", m.WebsiteID, old.ID)
 			}
-			checkBucketExport(t, files, exportFormatJSON, want)
+			checkBucketExport(t, files, export.FormatJSON, want)
 			if _, ok := s.Website(old.ID); ok {
 				t.Errorf("website %d is still on the server", old.ID)
 			}
@@ -307,51 +302,6 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
-// failingProxy is the store behind a proxy that refuses every upload
-// (PUT) after the first ok ones with a 500, as a store that fills up or
-// falls over in the middle of an export; reads, lists and deletes pass.
-// Storing ok in okLeft starts again.
-type failingProxy struct {
-	*httptest.Server
-	puts, okLeft atomic.Int64
-	// refuseDeletes answers every DELETE with 403 AccessDenied, as a
-	// store does for keys without s3:DeleteObject or under object lock.
-	refuseDeletes atomic.Bool
-}
-
-func newFailingProxy(t *testing.T, store *s3test.Server) *failingProxy {
-	t.Helper()
-	target, err := url.Parse(store.Endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	p := &failingProxy{}
-	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodDelete && p.refuseDeletes.Load() {
-			w.Header().Set("Content-Type", "application/xml")
-			w.WriteHeader(http.StatusForbidden)
-			_, _ = fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied`+
-				`</Code><Message>refused by the test</Message></Error>`)
-			return
-		}
-		if r.Method == http.MethodPut {
-			p.puts.Add(1)
-			if p.okLeft.Add(-1) < 0 {
-				_, _ = io.Copy(io.Discard, r.Body) // as a store does before it answers
-				w.Header().Set("Content-Type", "application/xml")
-				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError`+
-					`</Code><Message>injected by the test</Message></Error>`)
-				return
-			}
-		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(p.Close)
-	return p
-}
-
 // TestAccStatisticsExportToBucket_storeFailsMidway: when the store starts
 // failing in the middle of a before_destroy export, the objects written so
 // far are deleted and the website, its statistics and the state stay, for
@@ -363,7 +313,7 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 	b := newBucketEnv(t, s)
 	const domain = "tf-acc-export-s3fail.example.com"
 	const ok = 5 // uploads before the store fails
-	proxy := newFailingProxy(t, b.store)
+	proxy := s3test.NewFailingProxy(t, b.store)
 	failing := b.destination("midway", proxy.URL)
 	s.Apply(exportedWebsiteTo(domain, failing))
 	s.pageviews(t, []string{domain}, "2024-05-01", "2024-05-02")
@@ -379,14 +329,14 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 		{"-replace", []string{"apply", "-auto-approve", "-replace=analytics_website.main"}, `Error: Unable to Write the Statistics Export.*InternalError`},
 	} {
 		t.Run(step.name, func(t *testing.T) {
-			proxy.puts.Store(0)
-			proxy.okLeft.Store(ok)
+			proxy.Puts.Store(0)
+			proxy.OKLeft.Store(ok)
 			s.ResetStats()
 			out := s.W.MustRun(1, step.args...)
 			if !acctest.ExpectError(step.want).MatchString(out) {
 				t.Errorf("the output does not match %q:\n%s", step.want, out)
 			}
-			if n := proxy.puts.Load(); n <= ok {
+			if n := proxy.Puts.Load(); n <= ok {
 				t.Errorf("%d uploads: the store never failed in the middle", n)
 			}
 			if n := s.Writes(); n != 0 {
@@ -414,7 +364,7 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 		t.Errorf("website %d is still on the server", site.ID)
 	}
 	files, _ := b.oneBucketExport(t, "midway", domain)
-	checkBucketExport(t, files, exportFormatJSON, wantExportFrom(before))
+	checkBucketExport(t, files, export.FormatJSON, wantExportFrom(before))
 }
 
 // TestAccStatisticsExportToBucket_invalidDestination: a destination that
@@ -479,7 +429,7 @@ func TestAccStatisticsExport_destinationFolder(t *testing.T) {
 				"    website_id  = analytics_website.main.id\n    destination = %q\n", dest(dir)))))
 			s.W.MustRun(0, invokeExport...)
 			folder, m := oneExport(t, dir, domain)
-			checkExport(t, folder, exportFormatJSON, want)
+			checkExport(t, folder, export.FormatJSON, want)
 			if m.WebsiteID != site.ID {
 				t.Errorf("manifest %+v", m)
 			}

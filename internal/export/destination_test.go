@@ -1,4 +1,4 @@
-package provider
+package export
 
 import (
 	"strings"
@@ -44,7 +44,7 @@ func TestParseExportDestination(t *testing.T) {
 			bucket: "b12", query: "accelerate=false&disable_https=true&dualstack=false&fips=0&hostname_immutable=true&region=garage"},
 	}
 	for _, tc := range ok {
-		d, p := parseExportDestination("destination", tc.in)
+		d, p := ParseDestination("destination", tc.in)
 		if p != "" || d.folder != tc.folder || d.bucket != tc.bucket || d.prefix != tc.prefix || d.query.Encode() != tc.query {
 			t.Errorf("%q: %+v, %q", tc.in, d, p)
 		}
@@ -119,7 +119,7 @@ func TestParseExportDestination(t *testing.T) {
 		{"s3://AKIAEXAMPLE:" + secret + "/x@bucket", "cannot be read as a URL"},
 	}
 	for _, tc := range bad {
-		_, p := parseExportDestination("destination", tc.in)
+		_, p := ParseDestination("destination", tc.in)
 		if !strings.Contains(p, tc.want) || !strings.HasPrefix(p, "destination") {
 			t.Errorf("%q: problem %q, want it to name the attribute and say %q", tc.in, p, tc.want)
 		}

@@ -1,4 +1,4 @@
-package provider
+package export
 
 import (
 	"bufio"
@@ -34,7 +34,7 @@ const bucketPartSize = 5 << 20
 
 // bucketStore writes an export under a new prefix of a bucket.
 type bucketStore struct {
-	dest   exportDestination
+	dest   Destination
 	bucket *blob.Bucket
 	prefix string   // the export's prefix, once begun
 	tried  []string // keys uploaded or tried, in order
@@ -42,10 +42,10 @@ type bucketStore struct {
 	unfinished []upload
 }
 
-// openBucketStore opens the destination's bucket and lists its prefix, so
+// OpenBucketStore opens the destination's bucket and lists its prefix, so
 // that missing or refused credentials and a missing bucket are found
 // before the analytics API is asked for anything.
-func openBucketStore(ctx context.Context, dest exportDestination) (*bucketStore, error) {
+func OpenBucketStore(ctx context.Context, dest Destination) (*bucketStore, error) {
 	b, err := dest.openBucket(ctx)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func (s *bucketStore) firstKey(ctx context.Context, prefix string) (string, erro
 	return objs[0].Key, nil
 }
 
-func (s *bucketStore) location() string {
+func (s *bucketStore) Location() string {
 	if s.prefix == "" {
 		return s.dest.url(s.dest.prefix)
 	}
@@ -78,7 +78,7 @@ func (s *bucketStore) location() string {
 }
 
 // begin claims the prefix name/ under the destination's: it must hold no
-// object (errExportExists otherwise).
+// object (ErrExists otherwise).
 func (s *bucketStore) begin(ctx context.Context, name string) error {
 	prefix := s.dest.prefix + name + "/"
 	key, err := s.firstKey(ctx, prefix)
@@ -86,7 +86,7 @@ func (s *bucketStore) begin(ctx context.Context, name string) error {
 		return err
 	}
 	if key != "" {
-		return fmt.Errorf("%w: %s holds %s", errExportExists, s.dest.url(prefix), key)
+		return fmt.Errorf("%w: %s holds %s", ErrExists, s.dest.url(prefix), key)
 	}
 	s.prefix = prefix
 	return nil
@@ -185,31 +185,32 @@ type upload struct{ key, id string }
 // s3:GetObject, a permission the export otherwise never uses. The keys are
 // those the store holds: prefixes that gocloud.dev would escape are refused
 // when the destination is parsed, and put refuses such keys. What could not
-// be removed is in the error, a *cleanupError.
+// be removed is in the error, a *CleanupError.
 func (s *bucketStore) discard(ctx context.Context) error {
 	var c *s3.Client
 	if !s.bucket.As(&c) {
-		return &cleanupError{where: s.location(), left: s.tried, err: errors.New("the bucket has no S3 client")}
+		return &CleanupError{Where: s.Location(), Left: s.tried, Err: errors.New("the bucket has no S3 client")}
 	}
-	ce := &cleanupError{where: s.location()}
+	ce := &CleanupError{Where: s.Location()}
 	var errs []error
 	for _, key := range s.tried {
 		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.dest.bucket), Key: aws.String(key)}); err != nil {
-			ce.left = append(ce.left, s.dest.url(key))
+			ce.Left = append(ce.Left, s.dest.url(key))
 			errs = append(errs, fmt.Errorf("deleting %s: %w", s.dest.url(key), err))
 		}
 	}
 	for _, u := range s.unfinished {
 		if err := s.abort(ctx, u.key, u.id); err != nil {
-			ce.left = append(ce.left, fmt.Sprintf("the unfinished multipart upload of %s (upload id %s)", s.dest.url(u.key), u.id))
+			ce.Left = append(ce.Left, fmt.Sprintf("the unfinished multipart upload of %s (upload id %s)", s.dest.url(u.key), u.id))
 			errs = append(errs, err)
 		}
 	}
 	if len(errs) == 0 {
 		return nil
 	}
-	ce.err = errors.Join(errs...)
+	ce.Err = errors.Join(errs...)
 	return ce
 }
 
-func (s *bucketStore) close() error { return s.bucket.Close() }
+// Close releases the bucket.
+func (s *bucketStore) Close() error { return s.bucket.Close() }

@@ -1,9 +1,11 @@
-package provider
+package export
 
 import (
 	"context"
+	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,10 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
 )
 
@@ -37,10 +37,10 @@ func TestExportBucket_cancelAbortsUpload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.close()
+	defer store.Close()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	w, err := newExportWriter(ctx, store, "shop-1", exportFormatJSON)
+	w, err := NewWriter(ctx, store, "shop-1", FormatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestExportBucket_cancelAbortsUpload(t *testing.T) {
 	if len(ups.Uploads) != 0 {
 		t.Errorf("%d multipart uploads were left unfinished after the cancel", len(ups.Uploads))
 	}
-	if err := w.discard(ctx); err != nil {
+	if err := w.Discard(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.Objects(t.Context(), bucket, ""); err != nil || len(got) != 0 {
@@ -90,35 +90,35 @@ func TestExportBucket_cleanupDeletesWhatItWrote(t *testing.T) {
 	s := s3test.Shared(t)
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "cleanup")
-	proxy := newFailingProxy(t, s)
+	proxy := s3test.NewFailingProxy(t, s)
 	for _, prefix := range []string{
 		"a../b", "a..", "x/y..", "a%0Ab", "tab%09", "%7F", "%FF", "a%C3",
 		"a b/ü~!$&'()*+,;=:@", "%25/%3F/%23", "a...b/.x/..y",
 	} {
 		t.Run(prefix, func(t *testing.T) {
 			dest := "s3://" + bucket + "/" + prefix + "?endpoint=" + proxy.URL + "&use_path_style=true"
-			d, problem := parseExportDestination("destination", dest)
+			d, problem := ParseDestination("destination", dest)
 			if problem != "" {
 				t.Logf("refused: %s", problem)
 				return
 			}
-			store, err := openBucketStore(t.Context(), d)
+			store, err := OpenBucketStore(t.Context(), d)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer store.close()
-			w, err := newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
+			defer store.Close()
+			w, err := NewWriter(t.Context(), store, "shop-1", FormatJSON)
 			if err != nil {
 				t.Fatal(err)
 			}
-			proxy.okLeft.Store(1)
-			if err := w.writeStatistic(t.Context(), "pageviews", writerRows); err != nil {
+			proxy.OKLeft.Store(1)
+			if err := w.WriteStatistic(t.Context(), "pageviews", writerRows); err != nil {
 				t.Fatal(err)
 			}
-			if err := w.writeStatistic(t.Context(), "page", writerRows); err == nil {
+			if err := w.WriteStatistic(t.Context(), "page", writerRows); err == nil {
 				t.Fatal("the store took the second file")
 			}
-			if err := w.discard(t.Context()); err != nil {
+			if err := w.Discard(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			if got, err := s.Objects(t.Context(), bucket, ""); err != nil || len(got) != 0 {
@@ -140,40 +140,34 @@ func TestExportBucket_cleanupRefused(t *testing.T) {
 	s := s3test.Shared(t)
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "undeletable")
-	proxy := newFailingProxy(t, s)
-	proxy.okLeft.Store(1)
-	proxy.refuseDeletes.Store(true)
+	proxy := s3test.NewFailingProxy(t, s)
+	proxy.OKLeft.Store(1)
+	proxy.RefuseDeletes.Store(true)
 	store, err := openTestBucket(t, strings.Replace(testDestination(s, bucket, "x"), s.Endpoint, proxy.URL, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.close()
-	w, err := newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
+	defer store.Close()
+	w, err := NewWriter(t.Context(), store, "shop-1", FormatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.writeStatistic(t.Context(), "pageviews", writerRows); err != nil {
+	if err := w.WriteStatistic(t.Context(), "pageviews", writerRows); err != nil {
 		t.Fatal(err)
 	}
-	failure := w.writeStatistic(t.Context(), "page", writerRows)
+	failure := w.WriteStatistic(t.Context(), "page", writerRows)
 	if failure == nil {
 		t.Fatal("the store took the second file")
 	}
-	a := &statisticsExportAction{}
-	left := a.abandon(t.Context(), w, &client.Website{ID: 3, Domain: "shop.example.com"}, failure, map[string]any{})
-	for _, want := range []string{"could not all be removed", "s3://" + bucket + "/x/shop-1/pageviews.json",
-		"s3://" + bucket + "/x/shop-1/page.json", "AccessDenied", "delete them by hand"} {
-		if !strings.Contains(left, want) {
-			t.Errorf("the message does not say %q:\n%s", want, left)
-		}
+	err = w.Discard(t.Context())
+	var ce *CleanupError
+	if !errors.As(err, &ce) {
+		t.Fatalf("the refused cleanup: %v, want a *CleanupError", err)
 	}
-	if strings.Contains(left, exportNothingLeft) {
-		t.Errorf("the message says that nothing was left:\n%s", left)
+	if want := []string{"s3://" + bucket + "/x/shop-1/pageviews.json", "s3://" + bucket + "/x/shop-1/page.json"}; !slices.Equal(ce.Left, want) ||
+		ce.Where != "s3://"+bucket+"/x/shop-1/" || !strings.Contains(err.Error(), "AccessDenied") {
+		t.Errorf("the cleanup's error: left %q in %q (%v), want %q", ce.Left, ce.Where, err, want)
 	}
-	dest := testDestination(s, bucket, "x")
-	checkDiagnostic(t, func(d *diag.Diagnostics) {
-		addExportWriteError(d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, failure, left)
-	}, diag.SeverityError, []string{"Unable to Write the Statistics Export", "x/shop-1/pageviews.json", "delete them by hand"})
 	if got, _ := s.Objects(t.Context(), bucket, ""); len(got) == 0 {
 		t.Error("the store deleted the objects: the test proves nothing")
 	}
@@ -185,15 +179,12 @@ func TestExportStoreCause_wrongRegion(t *testing.T) {
 	t.Parallel()
 	for _, code := range []string{"AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException"} {
 		err := &smithy.GenericAPIError{Code: code, Message: "the region 'us-east-1' is wrong; expecting 'eu-west-1'"}
-		if got := storeCause(err); got != storeWrongRegion {
-			t.Errorf("%s: cause %d, want storeWrongRegion", code, got)
+		if got := Cause(err); got != CauseWrongRegion {
+			t.Errorf("%s: cause %d, want CauseWrongRegion", code, got)
 		}
-		checkDiagnostic(t, func(d *diag.Diagnostics) {
-			addExportWriteError(d, exportSite("shop.example.com", ""), exportTarget{"destination", "s3://b12/x"}, err, exportNothingLeft)
-		}, diag.SeverityError, []string{"Statistics Export Bucket in Another Region", "region=", code, "eu-west-1"})
 	}
-	if got := storeCause(&smithy.GenericAPIError{Code: "SignatureDoesNotMatch"}); got != storeRefusedCredentials {
-		t.Errorf("SignatureDoesNotMatch: cause %d, want storeRefusedCredentials", got)
+	if got := Cause(&smithy.GenericAPIError{Code: "SignatureDoesNotMatch"}); got != CauseRefusedCredentials {
+		t.Errorf("SignatureDoesNotMatch: cause %d, want CauseRefusedCredentials", got)
 	}
 }
 
@@ -205,7 +196,7 @@ func TestExportFolderName_unique(t *testing.T) {
 	pattern := regexp.MustCompile(`^shop\.example\.com-20240501T101500Z-[0-9a-f]{8}$`)
 	seen := map[string]bool{}
 	for range 1000 {
-		name := exportFolderName("shop.example.com", at, exportUnique())
+		name := FolderName("shop.example.com", at, Unique())
 		if !pattern.MatchString(name) || seen[name] || storeEscapes(name) {
 			t.Fatalf("name %q: not of the form, or seen before", name)
 		}

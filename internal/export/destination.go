@@ -1,8 +1,7 @@
-package provider
+package export
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/s3blob"
 )
@@ -31,7 +28,7 @@ import (
 // mistyped separator ("s3:/b", "s3//b", "s3:b", "s3:\\b", "file:/x",
 // "s3 ://b"), a drive-relative Windows path ("C:x"), spaces at either end,
 // control characters. The store's settings are the URL's query, read
-// strictly (statistics_export_settings.go); its credentials never are part
+// strictly (settings.go); its credentials never are part
 // of it: they come from the store's own credential chain (for S3 as the AWS
 // CLI reads them), so that no secret is in the configuration or the state.
 //
@@ -40,9 +37,9 @@ import (
 // host, a port or a path). It names only the scheme when it is a known one,
 // and a setting's name when it cannot be a secret.
 
-// exportDestination is a parsed destination: a folder, or a bucket and a
+// Destination is a parsed destination: a folder, or a bucket and a
 // key prefix.
-type exportDestination struct {
+type Destination struct {
 	folder string // the local folder ("" for a bucket)
 	scheme string // "s3"
 	bucket string
@@ -52,12 +49,12 @@ type exportDestination struct {
 
 // url is the URL of key in the destination's bucket, without the store's
 // settings (the configured destination names them).
-func (d exportDestination) url(key string) string { return d.scheme + "://" + d.bucket + "/" + key }
+func (d Destination) url(key string) string { return d.scheme + "://" + d.bucket + "/" + key }
 
 // String is the destination's canonical form: the folder's path, or
 // s3://bucket/prefix/ with the settings in the order of their names. It
 // parses back to the same destination.
-func (d exportDestination) String() string {
+func (d Destination) String() string {
 	if d.folder != "" {
 		return d.folder
 	}
@@ -79,26 +76,26 @@ const destinationFix = "Write s3://bucket/prefix for a bucket (settings after ?,
 var knownSchemes = []string{"abfs", "az", "azblob", "file", "ftp", "gcs", "gs", "hdfs", "http", "https", "mem",
 	"minio", "r2", "s3", "s3a", "s3n", "sftp", "ssh", "swift", "wasb", "webdav"}
 
-// parseExportDestination parses a destination, or says what is wrong
+// ParseDestination parses a destination, or says what is wrong
 // with it and how to fix it (attr names the attribute).
-func parseExportDestination(attr, raw string) (exportDestination, string) {
+func ParseDestination(attr, raw string) (Destination, string) {
 	switch {
 	case strings.TrimSpace(raw) == "":
-		return exportDestination{}, fmt.Sprintf("%s is empty. Set it to a folder (\"${path.root}/exports\") or to a "+
+		return Destination{}, fmt.Sprintf("%s is empty. Set it to a folder (\"${path.root}/exports\") or to a "+
 			"bucket's prefix (\"s3://my-bucket/analytics\").", attr)
 	case strings.IndexFunc(raw, unicode.IsControl) >= 0:
-		return exportDestination{}, fmt.Sprintf("%s holds a control character (a tab, a line break or another "+
+		return Destination{}, fmt.Sprintf("%s holds a control character (a tab, a line break or another "+
 			"invisible character): remove it. %s", attr, destinationFix)
 	case strings.TrimSpace(raw) != raw:
-		return exportDestination{}, fmt.Sprintf("%s starts or ends with a space: remove it. %s", attr, destinationFix)
+		return Destination{}, fmt.Sprintf("%s starts or ends with a space: remove it. %s", attr, destinationFix)
 	case strings.HasPrefix(raw, "s3://"), strings.HasPrefix(raw, "file://"):
 		return parseDestinationURL(attr, raw)
 	}
 	if scheme, _, ok := strings.Cut(raw, "://"); ok && schemeName(scheme) {
-		return exportDestination{}, unsupportedScheme(attr, scheme)
+		return Destination{}, unsupportedScheme(attr, scheme)
 	}
 	if isDrivePath(raw) || raw[0] == '/' || filepath.IsAbs(raw) {
-		return exportDestination{folder: raw}, ""
+		return Destination{folder: raw}, ""
 	}
 	first, rest := raw, ""
 	if i := strings.IndexAny(raw, `/\`); i >= 0 {
@@ -106,19 +103,19 @@ func parseExportDestination(attr, raw string) (exportDestination, string) {
 	}
 	switch {
 	case first == "":
-		return exportDestination{}, fmt.Sprintf("%s starts with a backslash, which is no path on this system. %s",
+		return Destination{}, fmt.Sprintf("%s starts with a backslash, which is no path on this system. %s",
 			attr, destinationFix)
 	case strings.Contains(first, ":"):
-		return exportDestination{}, fmt.Sprintf("%s looks like a URL with a mistyped scheme separator (a name "+
+		return Destination{}, fmt.Sprintf("%s looks like a URL with a mistyped scheme separator (a name "+
 			"and a colon before the first slash, as in s3:/bucket, s3:bucket or file:/path), or a Windows path "+
 			"relative to a drive (C:exports): it is refused rather than taken for a relative folder. %s",
 			attr, destinationFix)
 	case strings.HasPrefix(rest, "//"), strings.HasPrefix(rest, `\\`):
-		return exportDestination{}, fmt.Sprintf("%s looks like a URL whose colon is missing (s3//bucket): a "+
+		return Destination{}, fmt.Sprintf("%s looks like a URL whose colon is missing (s3//bucket): a "+
 			"double slash after the first name is refused rather than taken for a relative folder. %s",
 			attr, destinationFix)
 	}
-	return exportDestination{folder: raw}, ""
+	return Destination{folder: raw}, ""
 }
 
 // schemeName reports whether s has the form of a URL scheme (RFC 3986),
@@ -159,22 +156,22 @@ func unsupportedScheme(attr, scheme string) string {
 
 // parseDestinationURL parses a destination that starts with s3:// or
 // file://.
-func parseDestinationURL(attr, raw string) (exportDestination, string) {
+func parseDestinationURL(attr, raw string) (Destination, string) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		// Go's message would repeat a part of the value.
-		return exportDestination{}, fmt.Sprintf("%s cannot be read as a URL: it holds a character that must be "+
+		return Destination{}, fmt.Sprintf("%s cannot be read as a URL: it holds a character that must be "+
 			"percent-encoded (a space, %%, or a colon in the bucket's name), or an invalid %%-escape. The value is "+
 			"not repeated here, as it could hold a secret. %s", attr, destinationFix)
 	}
 	if u.User != nil {
-		return exportDestination{}, fmt.Sprintf("%s holds credentials (the part before @). Credentials never go "+
+		return Destination{}, fmt.Sprintf("%s holds credentials (the part before @). Credentials never go "+
 			"into the configuration, where they would be stored in the state: remove them, and give them to the "+
 			"provider's process as the store's own tools read them (for S3: AWS_ACCESS_KEY_ID and "+
 			"AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or a role of the machine).", attr)
 	}
 	if strings.Contains(raw, "#") {
-		return exportDestination{}, fmt.Sprintf("%s has a fragment (#...), which names nothing in a destination: "+
+		return Destination{}, fmt.Sprintf("%s has a fragment (#...), which names nothing in a destination: "+
 			"remove it, or write # in a prefix as %%23.", attr)
 	}
 	if u.Scheme == "file" {
@@ -183,57 +180,57 @@ func parseDestinationURL(attr, raw string) (exportDestination, string) {
 	return parseS3Destination(attr, u)
 }
 
-func parseFileDestination(attr string, u *url.URL) (exportDestination, string) {
+func parseFileDestination(attr string, u *url.URL) (Destination, string) {
 	switch {
 	case u.Host != "" && u.Host != "localhost":
-		return exportDestination{}, fmt.Sprintf("%s names a host: a file:// URL names a folder of this "+
+		return Destination{}, fmt.Sprintf("%s names a host: a file:// URL names a folder of this "+
 			"machine, file:///path (three slashes). For a relative folder, write the path without file://.", attr)
 	case u.RawQuery != "" || u.ForceQuery:
-		return exportDestination{}, fmt.Sprintf("%s: a file:// destination takes no query parameters; remove "+
+		return Destination{}, fmt.Sprintf("%s: a file:// destination takes no query parameters; remove "+
 			"the part after \"?\".", attr)
 	case u.Path == "" || u.Path == "/":
-		return exportDestination{}, fmt.Sprintf("%s names no folder: write file:///path/to/exports.", attr)
+		return Destination{}, fmt.Sprintf("%s names no folder: write file:///path/to/exports.", attr)
 	case strings.IndexFunc(u.Path, unicode.IsControl) >= 0 || strings.TrimSpace(u.Path) != u.Path:
-		return exportDestination{}, fmt.Sprintf("%s: the folder holds an escaped control character, or starts "+
+		return Destination{}, fmt.Sprintf("%s: the folder holds an escaped control character, or starts "+
 			"or ends with a space: remove it.", attr)
 	}
 	p := u.Path
 	if len(p) >= 3 && p[0] == '/' && p[2] == ':' && filepath.VolumeName("C:") != "" {
 		p = p[1:] // file:///C:/exports on Windows
 	}
-	return exportDestination{folder: filepath.FromSlash(p)}, ""
+	return Destination{folder: filepath.FromSlash(p)}, ""
 }
 
 // maxPrefixLen keeps every key of an export (prefix, folder name of up to
 // about 290 bytes, file name) under S3's limit of 1,024 bytes.
 const maxPrefixLen = 600
 
-func parseS3Destination(attr string, u *url.URL) (exportDestination, string) {
+func parseS3Destination(attr string, u *url.URL) (Destination, string) {
 	const fix = "Write s3://bucket/prefix, e.g. s3://my-bucket/analytics."
 	switch {
 	case u.Host == "":
-		return exportDestination{}, fmt.Sprintf("%s names no bucket. %s", attr, fix)
+		return Destination{}, fmt.Sprintf("%s names no bucket. %s", attr, fix)
 	case strings.Contains(u.Host, ":"):
-		return exportDestination{}, fmt.Sprintf("%s: the bucket's name holds a colon, as a host with a port "+
+		return Destination{}, fmt.Sprintf("%s: the bucket's name holds a colon, as a host with a port "+
 			"would. The host of an s3:// URL is the bucket's name; a self-hosted store's address goes into the "+
 			"endpoint setting: s3://bucket/prefix?endpoint=http://host:port&use_path_style=true.", attr)
 	case !bucketName(u.Host):
-		return exportDestination{}, fmt.Sprintf("%s: the bucket's name is not one an S3 store accepts: 3 to 255 "+
+		return Destination{}, fmt.Sprintf("%s: the bucket's name is not one an S3 store accepts: 3 to 255 "+
 			"letters, digits, dots, hyphens and underscores, starting with a letter or digit (a new bucket of Amazon "+
 			"S3: 3 to 63 lower-case letters, digits, dots and hyphens). %s", attr, fix)
 	}
 	prefix := strings.TrimPrefix(u.Path, "/")
 	if prefix != "" {
 		if p := prefixProblem(prefix); p != "" {
-			return exportDestination{}, fmt.Sprintf("%s: the prefix %s. %s", attr, p, fix)
+			return Destination{}, fmt.Sprintf("%s: the prefix %s. %s", attr, p, fix)
 		}
 		prefix = strings.TrimSuffix(prefix, "/") + "/"
 	}
 	q, p := parseS3Settings(u.RawQuery)
 	if p != "" {
-		return exportDestination{}, attr + ": " + p
+		return Destination{}, attr + ": " + p
 	}
-	return exportDestination{scheme: "s3", bucket: u.Host, prefix: prefix, query: q}, ""
+	return Destination{scheme: "s3", bucket: u.Host, prefix: prefix, query: q}, ""
 }
 
 // bucketName reports whether s is a bucket name an S3 store may hold:
@@ -282,47 +279,17 @@ func prefixProblem(prefix string) string {
 
 // openBucket opens the destination's bucket. It sends nothing: the first
 // request is the caller's.
-func (d exportDestination) openBucket(ctx context.Context) (*blob.Bucket, error) {
+func (d Destination) openBucket(ctx context.Context) (*blob.Bucket, error) {
 	u := &url.URL{Scheme: d.scheme, Host: d.bucket, RawQuery: d.query.Encode()}
 	return (&s3blob.URLOpener{}).OpenBucketURL(ctx, u)
 }
 
-// errInvalidDestination is returned for a destination that could not be
-// checked at plan time (unknown then) and is not one.
-var errInvalidDestination = errors.New("invalid destination")
-
-// openExportStore opens where the export of cfg goes: a folder (nothing is
-// done until the export begins), or a bucket, opened and listed.
-func openExportStore(ctx context.Context, cfg statisticsExportModel) (exportTarget, exportStore, func(), error) {
-	none := func() {}
-	if !cfg.Directory.IsNull() {
-		t := exportTarget{attr: "directory", value: cfg.Directory.ValueString()}
-		return t, newFolderStore(t.value), none, nil
+// Open opens where an export to d goes: a folder (nothing is done until
+// the export begins), or a bucket, opened and listed, so that missing or
+// refused credentials and a missing bucket are found before anything else.
+func Open(ctx context.Context, d Destination) (Store, error) {
+	if d.folder != "" {
+		return NewFolderStore(d.folder), nil
 	}
-	t := exportTarget{attr: "destination", value: cfg.Destination.ValueString()}
-	d, problem := parseExportDestination(t.attr, t.value)
-	switch {
-	case problem != "":
-		return t, nil, none, fmt.Errorf("%w: %s", errInvalidDestination, problem)
-	case d.folder != "":
-		return t, newFolderStore(d.folder), none, nil
-	}
-	s, err := openBucketStore(ctx, d)
-	if err != nil {
-		return t, nil, none, err
-	}
-	return t, s, func() { _ = s.close() }, nil
-}
-
-// exportDestinationValidator refuses, at plan time, a destination that
-// names no folder or bucket the export could write to.
-func exportDestinationValidator() validator.String {
-	return stringCheck{
-		description: "must be a folder, a file:// URL or an s3://bucket/prefix URL",
-		summary:     "Invalid Export Destination",
-		problem: func(attr path.Path, v string) string {
-			_, p := parseExportDestination(attr.String(), v)
-			return p
-		},
-	}
+	return OpenBucketStore(ctx, d)
 }

@@ -1,4 +1,4 @@
-package provider
+package export
 
 import (
 	"strings"
@@ -38,7 +38,7 @@ func FuzzExportDestination(f *testing.F) {
 			raw + "&endpoint=http://k:" + fuzzSecret + "@h",
 		}
 		for _, in := range inputs {
-			d, problem := parseExportDestination("destination", in)
+			d, problem := ParseDestination("destination", in)
 			if problem != "" {
 				if !strings.HasPrefix(problem, "destination") {
 					t.Fatalf("%q: the refusal does not name the attribute: %q", in, problem)
@@ -53,7 +53,7 @@ func FuzzExportDestination(f *testing.F) {
 				continue
 			}
 			canonical := d.String()
-			again, p := parseExportDestination("destination", canonical)
+			again, p := ParseDestination("destination", canonical)
 			if p != "" {
 				t.Fatalf("%q: its canonical form %q is refused: %s", in, canonical, p)
 			}
