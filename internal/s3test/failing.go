@@ -23,6 +23,8 @@ type FailingProxy struct {
 	RefuseDeletes atomic.Bool
 }
 
+// NewFailingProxy starts a FailingProxy in front of store, stopped when t
+// ends.
 func NewFailingProxy(t testing.TB, store *Server) *FailingProxy {
 	t.Helper()
 	target, err := url.Parse(store.Endpoint)
