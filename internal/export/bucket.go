@@ -42,10 +42,10 @@ type bucketStore struct {
 	unfinished []upload
 }
 
-// OpenBucketStore opens the destination's bucket and lists its prefix, so
+// openBucketStore opens the destination's bucket and lists its prefix, so
 // that missing or refused credentials and a missing bucket are found
 // before the analytics API is asked for anything.
-func OpenBucketStore(ctx context.Context, dest Destination) (*bucketStore, error) {
+func openBucketStore(ctx context.Context, dest Destination) (*bucketStore, error) {
 	b, err := dest.openBucket(ctx)
 	if err != nil {
 		return nil, err

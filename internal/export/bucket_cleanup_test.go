@@ -102,7 +102,7 @@ func TestExportBucket_cleanupDeletesWhatItWrote(t *testing.T) {
 				t.Logf("refused: %s", problem)
 				return
 			}
-			store, err := OpenBucketStore(t.Context(), d)
+			store, err := openBucketStore(t.Context(), d)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,7 +43,7 @@ func openTestBucket(t *testing.T, dest string) (*bucketStore, error) {
 	if p != "" {
 		t.Fatal(p)
 	}
-	return OpenBucketStore(t.Context(), d)
+	return openBucketStore(t.Context(), d)
 }
 
 // largeRows are the rows of a file above 16 MiB in either format, which

@@ -291,5 +291,9 @@ func Open(ctx context.Context, d Destination) (Store, error) {
 	if d.folder != "" {
 		return NewFolderStore(d.folder), nil
 	}
-	return OpenBucketStore(ctx, d)
+	s, err := openBucketStore(ctx, d)
+	if err != nil {
+		return nil, err // not a nil *bucketStore in a Store
+	}
+	return s, nil
 }

@@ -24,6 +24,8 @@ type folderStore struct {
 	written []string // files renamed into place so far
 }
 
+// NewFolderStore is the store of exports into new folders of parent
+// (created at the first export, if missing).
 func NewFolderStore(parent string) *folderStore { return &folderStore{parent: parent} }
 
 // Close does nothing: a folder holds nothing open.
