@@ -367,6 +367,39 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 	checkBucketExport(t, files, export.FormatJSON, wantExportFrom(before))
 }
 
+// TestAccStatisticsExportToBucket_cleanupRefused: when the store fails in
+// the middle of an export and then refuses the cleanup's deletes (keys
+// without s3:DeleteObject, object lock), the error says which objects
+// remain and where, not that nothing was left behind.
+func TestAccStatisticsExportToBucket_cleanupRefused(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	b := newBucketEnv(t, s)
+	const domain = "tf-acc-export-s3nodelete.example.com"
+	website := websiteBlock("main", domain, "")
+	s.Apply(website)
+	s.pageviews(t, []string{domain}, "2024-05-01")
+	proxy := s3test.NewFailingProxy(t, b.store)
+	proxy.OKLeft.Store(3)
+	proxy.RefuseDeletes.Store(true)
+	s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
+		"    domain      = %q\n    destination = %q\n", domain, b.destination("undeletable", proxy.URL)))))
+	out := s.W.MustRun(1, invokeExport...)
+	want := `Error: Unable to Write the Statistics Export.*InternalError.*could not all be removed: s3://` + b.bucket +
+		`/undeletable/` + domain + `-[^ ]*/pageviews.json, .* may remain in s3://` + b.bucket + `/undeletable/` + domain +
+		`-.*AccessDenied.*delete them by hand`
+	if !acctest.ExpectError(want).MatchString(out) {
+		t.Errorf("the output does not match %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "No export was left behind") {
+		t.Errorf("the output says that nothing was left behind:\n%s", out)
+	}
+	if left := b.bucketExports(t, "undeletable"); len(left) != 1 {
+		t.Errorf("the store holds %d exports, want the one whose cleanup it refused", len(left))
+	}
+	s.W.Write("main.tf", s.Config(website))
+	s.W.MustRun(0, "destroy", "-auto-approve")
+}
+
 // TestAccStatisticsExportToBucket_invalidDestination: a destination that
 // cannot be one is refused at plan time, naming the attribute and what to
 // write instead, without a request and without repeating a secret; so is a
