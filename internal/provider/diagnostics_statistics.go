@@ -1,15 +1,15 @@
 package provider
 
 // The diagnostics about statistics: the warnings of a plan that deletes a
-// website's statistics (website_destroy.go), the statistics data source's
-// and the export action's errors. The others are in diagnostics.go.
+// website's statistics (website_destroy.go) and the statistics data
+// source's errors. The export action's are in diagnostics_export.go, the
+// others in diagnostics.go.
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -170,61 +170,6 @@ func addStatisticsUnsupported(diags *diag.Diagnostics, baseURL, what string, id 
 			"configuration.", what, id, baseURL, id))
 }
 
-// The statistics export (the analytics_website_statistics_export action).
-
-// exportNothingLeft ends every message of a failed export.
-const exportNothingLeft = "No export was left behind: the files written so far were removed. The website and its " +
-	"statistics on the server are untouched."
-
-// addExportWebsiteError reports that the website to export could not be
-// found or read; id or domain is the one configured.
-func addExportWebsiteError(diags *diag.Diagnostics, id, domain string, err error) {
-	if errors.Is(err, client.ErrNotFound) {
-		at, what := path.Root("website_id"), fmt.Sprintf("with id %s", id)
-		if id == "" {
-			at, what = path.Root("domain"), fmt.Sprintf("with the exact domain %q", domain)
-		}
-		diags.AddAttributeError(at, "Website Not Found",
-			fmt.Sprintf("Could not export statistics: no website %s belongs to the API key's user. Check the "+
-				"action's %s and that the provider's api_key is the key of the website's owner. Nothing was written.",
-				what, at))
-		return
-	}
-	if errors.Is(err, context.DeadlineExceeded) && !serverUnavailable(err) {
-		addExportTimedOut(diags, domain, "looking the website up", err)
-		return
-	}
-	addAPIError(diags, "export the statistics of", domain, err)
-}
-
-// addExportReadError reports that a statistics name could not be read;
-// requests are those made by the export so far.
-func addExportReadError(diags *diag.Diagnostics, domain, name string, requests int, timeout time.Duration, err error) {
-	switch {
-	case errors.Is(err, client.ErrStatisticsUnsupported):
-		diags.AddError("Statistics Not Available",
-			fmt.Sprintf("Could not export the statistics of the website %q: %s. The installation's build is older "+
-				"than the statistics API; export the statistics in the web interface instead, or upgrade the "+
-				"installation. %s", domain, err, exportNothingLeft))
-	case serverUnavailable(err):
-		diags.AddError("Analytics Server Unavailable",
-			fmt.Sprintf("Could not export the statistics of the website %q: while reading %q (request %d of the export), "+
-				"the server answered 503 Service Unavailable until the provider gave up: %s. The installation is in "+
-				"maintenance mode (as during an upgrade) or overloaded; invoke the action again once it answers. %s",
-				domain, name, requests, err, exportNothingLeft))
-	case errors.Is(err, context.DeadlineExceeded):
-		addExportTimedOut(diags, domain, fmt.Sprintf("reading %q after %d requests, within timeout = %q", name, requests,
-			timeout.String()), err)
-	default:
-		var api diag.Diagnostics
-		addAPIError(&api, "export the statistics of", domain, err)
-		for _, d := range api {
-			diags.AddError(d.Summary(), fmt.Sprintf("%s While reading %q (request %d of the export). %s",
-				d.Detail(), name, requests, exportNothingLeft))
-		}
-	}
-}
-
 // serverUnavailable reports whether err is a 503 (the installation in
 // maintenance mode), or the retries gave up at the time limit after one:
 // that is the cause to name, not the time limit.
@@ -234,28 +179,4 @@ func serverUnavailable(err error) bool {
 	}
 	var de *client.DeadlineError
 	return errors.As(err, &de) && de.Status == http.StatusServiceUnavailable
-}
-
-// addExportTimedOut reports an export that ran out of time (the server's
-// throttle or retries would have waited past the action's timeout).
-func addExportTimedOut(diags *diag.Diagnostics, domain, when string, err error) {
-	diags.AddAttributeError(path.Root("timeout"), "Statistics Export Timed Out",
-		fmt.Sprintf("Could not export the statistics of the website %q before the action's time limit (%s): %s. "+
-			"Every request is paced to the server's throttle (60 requests a minute on a default installation, "+
-			"shared by every client of the address), and a website with many rows needs one request per 100 rows "+
-			"of each statistics name. Raise the action's timeout, or run it when other clients are idle. %s",
-			domain, when, err, exportNothingLeft))
-}
-
-// addDeleteAfterFailedExport refuses to delete a website whose statistics
-// export failed earlier in the same run: during terraform destroy,
-// Terraform turns a failed before_destroy action into a warning and goes
-// on, which would delete the statistics the export was meant to keep.
-func addDeleteAfterFailedExport(diags *diag.Diagnostics, domain, id, reason string) {
-	diags.AddError("Website Kept: Its Statistics Export Failed",
-		fmt.Sprintf("Refusing to delete the website %q (id %s): the export of its statistics "+
-			"(analytics_website_statistics_export) failed earlier in this run (%s), and deleting the website would "+
-			"delete its statistics with no copy. The website, its statistics and the state are untouched. Fix the "+
-			"cause and apply again; to delete the website without a copy, remove the action from its action_trigger "+
-			"first.", domain, id, reason))
 }

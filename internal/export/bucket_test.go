@@ -1,4 +1,4 @@
-package provider
+package export
 
 import (
 	"errors"
@@ -11,8 +11,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -41,7 +39,7 @@ func testDestination(s *s3test.Server, bucket, prefix string) string {
 
 func openTestBucket(t *testing.T, dest string) (*bucketStore, error) {
 	t.Helper()
-	d, p := parseExportDestination(path.Root("destination"), dest)
+	d, p := ParseDestination("destination", dest)
 	if p != "" {
 		t.Fatal(p)
 	}
@@ -61,14 +59,14 @@ func largeRows() []client.StatisticsRow {
 
 // writeTestExport writes rows as every statistics name, then a manifest,
 // into w.
-func writeTestExport(t *testing.T, w *exportWriter, rows []client.StatisticsRow) {
+func writeTestExport(t *testing.T, w *Writer, rows []client.StatisticsRow) {
 	t.Helper()
 	for _, name := range []string{"pageviews", "page"} {
-		if err := w.writeStatistic(t.Context(), name, rows); err != nil {
+		if err := w.WriteStatistic(t.Context(), name, rows); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.writeManifest(t.Context(), exportManifest{FormatVersion: 1, Domain: "shop.example.com"}); err != nil {
+	if err := w.WriteManifest(t.Context(), Manifest{FormatVersion: 1, Domain: "shop.example.com"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -83,7 +81,7 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "writes")
 	rows := largeRows()
-	for _, format := range exportFormats {
+	for _, format := range Formats {
 		t.Run(format, func(t *testing.T) {
 			name := "shop.example.com-20240501T101500Z-" + format
 			// Through a proxy that counts the store's requests: the
@@ -97,8 +95,8 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer store.close()
-			w, err := newExportWriter(t.Context(), store, name, format)
+			defer store.Close()
+			w, err := NewWriter(t.Context(), store, name, format)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,12 +107,12 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 			if c := proxy.Counts(); c["LIST"] != 2 || c["PUT (part)"] < 8 || c["POST"] != 4 || c["PUT"] != 1 {
 				t.Errorf("the store's requests: %s; want the large files in parts of 5 MiB", s3test.FormatCounts(c))
 			}
-			if want := "s3://" + bucket + "/team/analytics/" + name + "/"; store.location() != want {
-				t.Errorf("location %q, want %q", store.location(), want)
+			if want := "s3://" + bucket + "/team/analytics/" + name + "/"; store.Location() != want {
+				t.Errorf("location %q, want %q", store.Location(), want)
 			}
 
-			folder := newFolderStore(t.TempDir())
-			fw, err := newExportWriter(t.Context(), folder, name, format)
+			folder := NewFolderStore(t.TempDir())
+			fw, err := NewWriter(t.Context(), folder, name, format)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,8 +148,8 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer again.close()
-			if _, err := newExportWriter(t.Context(), again, name, format); !errors.Is(err, errExportExists) ||
+			defer again.Close()
+			if _, err := NewWriter(t.Context(), again, name, format); !errors.Is(err, ErrExists) ||
 				!strings.Contains(err.Error(), "team/analytics/"+name+"/") {
 				t.Errorf("a second export under the same prefix: %v, want it refused", err)
 			}
@@ -159,7 +157,7 @@ func TestExportBucket_writesWhatAFolderHolds(t *testing.T) {
 				t.Errorf("the refused export changed the prefix: %d objects", len(after))
 			}
 
-			if err := w.discard(t.Context()); err != nil {
+			if err := w.Discard(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			if left, err := s.Objects(t.Context(), bucket, "team/analytics/"+name+"/"); err != nil || len(left) != 0 {
@@ -182,10 +180,10 @@ func TestExportBucket_existingPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.close()
-	_, err = newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
-	if !errors.Is(err, errExportExists) || !strings.Contains(err.Error(), "x/shop-1/notes.txt") {
-		t.Fatalf("got %v, want errExportExists naming the object found", err)
+	defer store.Close()
+	_, err = NewWriter(t.Context(), store, "shop-1", FormatJSON)
+	if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "x/shop-1/notes.txt") {
+		t.Fatalf("got %v, want ErrExists naming the object found", err)
 	}
 	if got, _ := s.Objects(t.Context(), bucket, ""); len(got) != 1 || string(got["x/shop-1/notes.txt"]) != "keep me" {
 		t.Errorf("the bucket holds %v", got)
@@ -202,16 +200,16 @@ func TestExportBucket_refusals(t *testing.T) {
 	const wrongSecret = "wrong-secret-4d1e8a7b2c9f0e3d6a5b" //nolint:gosec // a made-up key
 	tests := []struct {
 		name, access, secret, bucket string
-		cause                        int
+		cause                        StoreCause
 		want                         []string
 	}{
-		{"no credentials", "", "", bucket, storeNoCredentials,
+		{"no credentials", "", "", bucket, CauseNoCredentials,
 			[]string{"No Credentials for the Statistics Export", "AWS_ACCESS_KEY_ID", "never takes them from the configuration"}},
-		{"wrong secret", s3test.WriterKey, wrongSecret, bucket, storeRefusedCredentials,
+		{"wrong secret", s3test.WriterKey, wrongSecret, bucket, CauseRefusedCredentials,
 			[]string{"Statistics Export Refused by the Store", "SignatureDoesNotMatch", "s3:PutObject"}},
-		{"unknown key", "ANALYTICSUNKNOWNKEY", wrongSecret, bucket, storeRefusedCredentials,
+		{"unknown key", "ANALYTICSUNKNOWNKEY", wrongSecret, bucket, CauseRefusedCredentials,
 			[]string{"Statistics Export Refused by the Store", "InvalidAccessKeyId"}},
-		{"missing bucket", s3test.WriterKey, s3test.WriterSecret, bucket + "-missing", storeNoBucket,
+		{"missing bucket", s3test.WriterKey, s3test.WriterSecret, bucket + "-missing", CauseNoBucket,
 			[]string{"Statistics Export Bucket Not Found", "never creates buckets", bucket + "-missing"}},
 	}
 	for _, tc := range tests {
@@ -222,18 +220,13 @@ func TestExportBucket_refusals(t *testing.T) {
 			if err == nil {
 				t.Fatal("the bucket opened")
 			}
-			if got := storeCause(err); got != tc.cause {
+			if got := Cause(err); got != tc.cause {
 				t.Errorf("cause %d, want %d: %v", got, tc.cause, err)
 			}
-			want := append([]string{`destination = "` + dest + `"`, `the website "shop.example.com"`, exportNothingLeft}, tc.want...)
-			checkDiagnostic(t, func(d *diag.Diagnostics) {
-				addExportWriteError(d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err)
-			}, diag.SeverityError, want)
-			var d diag.Diagnostics
-			addExportWriteError(&d, exportSite("shop.example.com", ""), exportTarget{"destination", dest}, err)
+			msg := err.Error()
 			for _, secret := range []string{s3test.SecretKey, s3test.WriterSecret, wrongSecret} {
-				if strings.Contains(d[0].Detail(), secret) {
-					t.Errorf("the diagnostic holds a secret:\n%s", d[0].Detail())
+				if strings.Contains(msg, secret) {
+					t.Errorf("the error holds a secret:\n%s", msg)
 				}
 			}
 		})
@@ -247,25 +240,25 @@ func TestExportBucket_partsFailMidway(t *testing.T) {
 	s := s3test.Shared(t)
 	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
 	bucket := s.NewBucket(t, "parts")
-	proxy := newFailingProxy(t, s)
-	proxy.okLeft.Store(3) // the small file, then two parts
+	proxy := s3test.NewFailingProxy(t, s)
+	proxy.OKLeft.Store(3) // the small file, then two parts
 	store, err := openTestBucket(t, strings.Replace(testDestination(s, bucket, "x"), s.Endpoint, proxy.URL, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.close()
-	w, err := newExportWriter(t.Context(), store, "shop-1", exportFormatJSON)
+	defer store.Close()
+	w, err := NewWriter(t.Context(), store, "shop-1", FormatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.writeStatistic(t.Context(), "pageviews", writerRows); err != nil {
+	if err := w.WriteStatistic(t.Context(), "pageviews", writerRows); err != nil {
 		t.Fatal(err)
 	}
-	err = w.writeStatistic(t.Context(), "page", largeRows())
+	err = w.WriteStatistic(t.Context(), "page", largeRows())
 	if err == nil || !strings.Contains(err.Error(), "InternalError") || !strings.Contains(err.Error(), "x/shop-1/page.json") {
 		t.Fatalf("the upload in parts: %v, want it to fail with the store's error, naming the file", err)
 	}
-	if err := w.discard(t.Context()); err != nil {
+	if err := w.Discard(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.Objects(t.Context(), bucket, ""); err != nil || len(got) != 0 {
@@ -278,7 +271,7 @@ func TestExportBucket_partsFailMidway(t *testing.T) {
 	if len(ups.Uploads) != 0 {
 		t.Errorf("%d multipart uploads were left unfinished", len(ups.Uploads))
 	}
-	if n := proxy.puts.Load(); n <= 3 {
+	if n := proxy.Puts.Load(); n <= 3 {
 		t.Errorf("%d PUTs: the store never failed", n)
 	}
 }

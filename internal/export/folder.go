@@ -1,4 +1,4 @@
-package provider
+package export
 
 import (
 	"bufio"
@@ -24,9 +24,15 @@ type folderStore struct {
 	written []string // files renamed into place so far
 }
 
-func newFolderStore(parent string) *folderStore { return &folderStore{parent: parent} }
+// NewFolderStore is the store of exports into new folders of parent
+// (created at the first export, if missing).
+func NewFolderStore(parent string) *folderStore { return &folderStore{parent: parent} }
 
-func (s *folderStore) location() string {
+// Close does nothing: a folder holds nothing open.
+func (s *folderStore) Close() error { return nil }
+
+// Location is the export's folder, or its parent before it begins.
+func (s *folderStore) Location() string {
 	if s.dir == "" {
 		return s.parent
 	}
@@ -34,7 +40,7 @@ func (s *folderStore) location() string {
 }
 
 // begin creates the folder name in parent (parent too, if missing). It
-// fails with errExportExists when the folder exists.
+// fails with ErrExists when the folder exists.
 func (s *folderStore) begin(_ context.Context, name string) error {
 	if err := os.MkdirAll(s.parent, 0o750); err != nil {
 		return err
@@ -42,7 +48,7 @@ func (s *folderStore) begin(_ context.Context, name string) error {
 	dir := filepath.Join(s.parent, name)
 	if err := os.Mkdir(dir, 0o750); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%w: %s", errExportExists, dir)
+			return fmt.Errorf("%w: %s", ErrExists, dir)
 		}
 		return err
 	}
@@ -87,18 +93,28 @@ func (s *folderStore) put(_ context.Context, name, _ string, write func(io.Write
 // discard removes what the export wrote, then its folder, so that a failed
 // export leaves nothing that looks like an export. Only its own files are
 // removed: if anything else has appeared in the folder, the folder stays.
+// What could not be removed is in the error, a *CleanupError.
 func (s *folderStore) discard(context.Context) error {
 	if s.dir == "" {
 		return nil
 	}
+	ce := &CleanupError{Where: s.dir}
 	var errs []error
 	for _, f := range s.written {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			ce.Left = append(ce.Left, filepath.Base(f))
 			errs = append(errs, err)
 		}
 	}
 	if err := os.Remove(s.dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if len(ce.Left) == 0 {
+			ce.Left = append(ce.Left, "the folder itself")
+		}
 		errs = append(errs, err)
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 {
+		return nil
+	}
+	ce.Err = errors.Join(errs...)
+	return ce
 }
