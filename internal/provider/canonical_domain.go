@@ -144,6 +144,11 @@ func domainProblem(domain string) string {
 		return "The domain must not be empty. Set it to the host name of the website, e.g. \"example.com\"."
 	case strings.TrimSpace(domain) == "":
 		return "The domain is only white space. Set it to the host name of the website, e.g. \"example.com\"."
+	case strings.Contains(domain, "@"):
+		// The text before the last "@" may hold a password, whole or (when
+		// it holds a "/", "?" or "#") cut short: no part of it is repeated.
+		return "The domain contains user information (text before \"@\"), which is not part of a host " +
+			"name and which the server refuses. " + suggestDomain(domain[strings.LastIndex(domain, "@")+1:])
 	case strings.ContainsFunc(domain, unicode.IsSpace):
 		return fmt.Sprintf("The domain %q contains white space or a line break. %s",
 			domain, suggestDomain(strings.Join(strings.Fields(domain), "")))
@@ -188,11 +193,6 @@ func canonicalProblem(d string) string {
 		}
 		return fmt.Sprintf("The domain %q contains non-ASCII characters, which the server refuses. "+
 			"Give its ASCII (punycode) form instead: domain = %q.", d, ascii)
-	}
-	if i := strings.LastIndex(d, "@"); i >= 0 && !strings.ContainsAny(d[:i], "/?#") {
-		// The part before "@" may be a password: it is not repeated.
-		return fmt.Sprintf("The domain contains user information (text before \"@\"), which is not part of a host "+
-			"name and which the server refuses. %s", suggestDomain(d[i+1:]))
 	}
 	if ip, ok := ipv6Host(d); ok {
 		return fmt.Sprintf("The domain %q is an IPv6 address (%s); the server accepts only host names and IPv4 "+

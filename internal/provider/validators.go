@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/netip"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +21,16 @@ import (
 
 // numericID matches a website id as the API knows it.
 var numericID = regexp.MustCompile(`^[1-9][0-9]*$`)
+
+// parseWebsiteID reads a website id as the API knows it: a positive whole
+// number without sign, spaces or leading zeros, that fits an int64.
+func parseWebsiteID(s string) (int64, bool) {
+	if !numericID.MatchString(s) {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil
+}
 
 // stringCheck is a plan-time string validator made of a function that says
 // why a value is refused, as a sentence naming the attribute (path) and the
@@ -208,8 +220,12 @@ func websiteIDValidator() validator.String {
 		description: "must be a website's numeric id, a positive whole number",
 		summary:     "Invalid Website ID",
 		problem: func(attr path.Path, id string) string {
-			if numericID.MatchString(id) {
+			if _, ok := parseWebsiteID(id); ok {
 				return ""
+			}
+			if numericID.MatchString(id) {
+				return fmt.Sprintf("%s = %q is too large for a website id (at most %d). Check the id (the number in the "+
+					"website's URL in the web interface).", attr, id, int64(math.MaxInt64))
 			}
 			return fmt.Sprintf("%s = %q is not a website id: ids are positive whole numbers without signs, spaces or "+
 				"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface). To look a "+
