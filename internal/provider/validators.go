@@ -22,14 +22,15 @@ import (
 // numericID matches a website id as the API knows it.
 var numericID = regexp.MustCompile(`^[1-9][0-9]*$`)
 
-// parseWebsiteID reads a website id as the API knows it: a positive whole
-// number without sign, spaces or leading zeros, that fits an int64.
-func parseWebsiteID(s string) (int64, bool) {
+// isWebsiteID reports whether s is a website id as the API knows it: a
+// positive whole number without sign, spaces or leading zeros, that fits an
+// int64.
+func isWebsiteID(s string) bool {
 	if !numericID.MatchString(s) {
-		return 0, false
+		return false
 	}
-	id, err := strconv.ParseInt(s, 10, 64)
-	return id, err == nil
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
 }
 
 // stringCheck is a plan-time string validator made of a function that says
@@ -220,7 +221,7 @@ func websiteIDValidator() validator.String {
 		description: "must be a website's numeric id, a positive whole number",
 		summary:     "Invalid Website ID",
 		problem: func(attr path.Path, id string) string {
-			if _, ok := parseWebsiteID(id); ok {
+			if isWebsiteID(id) {
 				return ""
 			}
 			if numericID.MatchString(id) {

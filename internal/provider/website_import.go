@@ -29,7 +29,7 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 			return
 		}
 		raw = strings.TrimSpace(ident.ID.ValueString())
-		if _, ok := parseWebsiteID(raw); !ok {
+		if !isWebsiteID(raw) {
 			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid Import Identity",
 				fmt.Sprintf("The identity's id must be the website's numeric id, e.g. \"12\", got %q.", raw))
 			return
