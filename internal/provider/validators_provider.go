@@ -71,7 +71,7 @@ var baseURLRule = settingRule{
 				name, u.Scheme+"://", proposedURL(raw, u, url.URL{Scheme: "https", Host: u.Host, Path: u.Path}, exampleURL))
 		}
 		if u.Host == "" || u.Hostname() == "" {
-			return fmt.Sprintf("%s %s has no host name. Set it to the URL of the installation, e.g. %s.", name, quotedURL(raw), exampleURL)
+			return fmt.Sprintf("%s %s has no host name. Set it to the URL of the installation, e.g. %s.", name, quotedURL(u.Redacted()), exampleURL)
 		}
 		if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
 			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
