@@ -240,7 +240,8 @@ func FuzzStatisticsPage(f *testing.F) {
 // FuzzErrorBody: any status from 300 up, with any body and Location,
 // Retry-After and X-RateLimit-Reset headers, the key planted in the body
 // and in the Location. No panic; the error is an *APIError of exactly one
-// kind that errors.Is finds, a validation error's message starts with its
+// kind that errors.Is finds (or, for a redirect to a Location that does
+// not parse, Go's own error), a validation error's message starts with its
 // first field's (fields sorted), and no error repeats the key.
 func FuzzErrorBody(f *testing.F) {
 	for _, c := range []struct {
@@ -279,6 +280,9 @@ func FuzzErrorBody(f *testing.F) {
 			_, err := fuzzClient(t, status, h, b).GetWebsite(context.Background(), 12)
 			checkError(t, err, append(append([]byte{}, body...), location...))
 			e, ok := AsAPIError(err)
+			if !ok && status < 400 && strings.Contains(err.Error(), "failed to parse Location header") {
+				continue // Go's client refuses the redirect before the answer is read: an error, though not an *APIError
+			}
 			if !ok {
 				t.Fatalf("HTTP %d %q: not an *APIError: %v", status, b, err)
 			}

@@ -220,11 +220,11 @@ func (headersCheck) ValidateMap(_ context.Context, req validator.MapRequest, res
 			continue
 		}
 		if err := client.CheckHeader(k, s.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header", err.Error()+".")
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header", "In headers: "+err.Error()+".")
 		}
 		if prev, dup := seen[strings.ToLower(k)]; dup {
 			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header",
-				fmt.Sprintf("%q and %q are the same header (names are case-insensitive); keep one.", prev, k))
+				fmt.Sprintf("In headers: %q and %q are the same header (names are case-insensitive); keep one.", prev, k))
 		}
 		seen[strings.ToLower(k)] = k
 	}
