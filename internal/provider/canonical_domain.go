@@ -75,6 +75,19 @@ func (canonicalDomainFunction) Run(ctx context.Context, req function.RunRequest,
 // fragment, and a trailing dot; and it gives an internationalised name in
 // ASCII.
 func canonicalDomainOf(s string) (string, string) {
+	d, problem := canonicalForm(s)
+	if problem != "" && strings.Contains(s, "@") {
+		// Text before an "@" may be a password; where a "/", "?", "#" or
+		// "@" in it ends the user information early, part of it is read as
+		// the host. Nothing of the value is repeated.
+		return "", "The value contains user information (text before \"@\", not repeated here) and no valid host " +
+			"name once it is removed. Give a URL or host name without credentials, e.g. \"https://www.example.com/\"."
+	}
+	return d, problem
+}
+
+// canonicalForm is canonicalDomainOf, its messages free to quote the value.
+func canonicalForm(s string) (string, string) {
 	d := strings.TrimSpace(s)
 	if d == "" {
 		return "", "The value is empty or only white space; give a URL or host name, e.g. \"https://www.example.com/\"."
