@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -106,7 +107,8 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 	}
 	pw, err := looseBool(raw.Password)
 	if err != nil {
-		return fmt.Errorf("field password: %w", err)
+		// Not the value: it could be the password itself.
+		return errors.New("field password: expected a boolean")
 	}
 	out.PasswordSet = pw != nil && *pw
 	if out.Favorite, err = looseBool(raw.Favorite); err != nil {
