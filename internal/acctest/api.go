@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -213,13 +214,25 @@ func (env *Env) CheckGone(domain string) resource.TestCheckFunc {
 	}
 }
 
-// InputOf is the update that leaves w as it is (exclude_params, which the
-// API never returns, is not sent).
+// InputOf is the update that leaves w as it is: each field of the input
+// takes w's value of the same name (by its method NameValue, which reads a
+// NULL as the application does, else its field). exclude_params and the
+// password, which the API never returns, are not sent.
 func InputOf(w client.Website) client.WebsiteInput {
-	return client.WebsiteInput{
-		Privacy: w.PrivacyValue(), Email: w.EmailValue(), ExcludeBots: w.ExcludeBotsValue(),
-		ExcludeIPs: w.ExcludeIPs, OmitExcludeParams: true,
+	in := client.WebsiteInput{OmitExcludeParams: true}
+	dst, src := reflect.ValueOf(&in).Elem(), reflect.ValueOf(w)
+	for i, f := range reflect.VisibleFields(dst.Type()) {
+		v := src.MethodByName(f.Name + "Value")
+		if v.IsValid() {
+			v = v.Call(nil)[0]
+		} else {
+			v = src.FieldByName(f.Name)
+		}
+		if v.IsValid() && v.Type().AssignableTo(f.Type) {
+			dst.Field(i).Set(v)
+		}
 	}
+	return in
 }
 
 // Change updates the website of domain through the API, as the web

@@ -2,6 +2,8 @@ package client
 
 import (
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,3 +101,69 @@ func TestServerClockLowerBound(t *testing.T) {
 
 func intp(i int) *int    { return &i }
 func boolp(b bool) *bool { return &b }
+
+// adoptionUncompared are the settings of a store that adoptionCheck does not
+// compare, each with why: a setting sent but not compared lets a foreign
+// website pass for the create's own, so a new form field of WebsiteInput must
+// be compared or named here.
+var adoptionUncompared = map[string]string{
+	"domain":         "the website was found by its domain",
+	"exclude_params": "the API never returns it, so a stored value cannot be compared",
+}
+
+// Every setting a store sends is compared by adoptionCheck, or named in
+// adoptionUncompared: changing the sent value alone turns an adoption into a
+// refusal that names the setting.
+func TestAdoptionCheck_everySentSettingIsCompared(t *testing.T) {
+	t.Parallel()
+	first := time.Date(2024, 10, 13, 13, 9, 15, 0, time.UTC)
+	pw := "s3cret"
+	in := WebsiteInput{Domain: "example.com", Privacy: PrivacyPassword, Email: true, Password: &pw,
+		ExcludeIPs: []string{"203.0.113.7"}, ExcludeParams: []string{"utm_source"}}
+	w := &Website{ID: 9, Domain: "example.com", Privacy: intp(2), Email: intp(1), ExcludeBots: intp(0),
+		PasswordSet: true, ExcludeIPs: []string{"203.0.113.7"}, Favorite: boolp(false), CreatedAt: first}
+	if ok, why := adoptionCheck(w, in, first, 0, true); !ok {
+		t.Fatalf("the matching record is refused: %s", why)
+	}
+	rt := reflect.TypeFor[WebsiteInput]()
+	seen := map[string]bool{}
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("form"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		seen[name] = true
+		if _, ok := adoptionUncompared[name]; ok {
+			continue
+		}
+		changed := in
+		fv := reflect.ValueOf(&changed).Elem().Field(i)
+		switch v := fv.Interface().(type) {
+		case string:
+			fv.SetString(v + "x")
+		case int:
+			fv.SetInt(int64(v + 1))
+		case bool:
+			fv.SetBool(!v)
+		case *string:
+			other := ""
+			fv.Set(reflect.ValueOf(&other))
+		case []string:
+			fv.Set(reflect.ValueOf(append(slices.Clone(v), "198.51.100.1")))
+		default:
+			t.Errorf("form field %s (%s): a type this test cannot change; add it", name, f.Type)
+			continue
+		}
+		ok, why := adoptionCheck(w, changed, first, 0, true)
+		if ok || !strings.Contains(why, name) {
+			t.Errorf("the store sent another %s, and adoptionCheck answered %v (%s): compare it, or name it in "+
+				"adoptionUncompared with why", name, ok, why)
+		}
+	}
+	for name := range adoptionUncompared {
+		if !seen[name] {
+			t.Errorf("adoptionUncompared names %s, which WebsiteInput does not send", name)
+		}
+	}
+}

@@ -318,7 +318,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
-		e.Location = resp.Header.Get("Location")
+		e.Location = c.redact(resp.Header.Get("Location"))
 		if isLoginRedirect(e.Location) {
 			e.Kind = ErrUnauthenticated
 		} else {
@@ -398,7 +398,7 @@ func (c *Client) undecodable(method, path string, status int, data []byte, err e
 		Method:     method,
 		Path:       path,
 		StatusCode: status,
-		Snippet:    c.redact(snippet(bytes.TrimSpace(data), 120)),
+		Snippet:    c.redact(snippet(bytes.TrimSpace(withoutPasswords(data)), 120)),
 		Err:        errors.New(c.redact(err.Error())),
 	}
 }
@@ -413,6 +413,7 @@ func (c *Client) redact(s string) string {
 	for _, secret := range c.secrets {
 		if secret != "" {
 			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+			s = redactCut(s, secret)
 		}
 	}
 	return s

@@ -384,8 +384,8 @@ func TestLooseTypes(t *testing.T) {
 			if got := strings.Join(w.ExcludeIPs, ","); got != tc.ips {
 				t.Errorf("ExcludeIPs = %q, want %q", got, tc.ips)
 			}
-			if (w.ExcludeIPsRaw == nil) != tc.ipsNull {
-				t.Errorf("ExcludeIPsRaw nil = %v, want %v", w.ExcludeIPsRaw == nil, tc.ipsNull)
+			if (w.ExcludeIPs == nil) != tc.ipsNull {
+				t.Errorf("ExcludeIPs nil = %v, want %v", w.ExcludeIPs == nil, tc.ipsNull)
 			}
 			if w.ID != 1 || w.CreatedAt.IsZero() {
 				t.Errorf("ID = %d CreatedAt = %v", w.ID, w.CreatedAt)

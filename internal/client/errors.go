@@ -1,7 +1,9 @@
 package client
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -153,6 +155,71 @@ func snippet(b []byte, n int) string {
 		cut--
 	}
 	return strings.ToValidUTF8(s[:cut], "?") + "…"
+}
+
+// redactCut removes the start of secret where snippet cut it short: a
+// prefix of it, MinRedactedLength bytes or longer, right before an
+// ellipsis.
+func redactCut(s, secret string) string {
+	var b strings.Builder
+	for {
+		head, rest, ok := strings.Cut(s, "…")
+		for n := min(len(secret)-1, len(head)); ok && n >= MinRedactedLength; n-- {
+			if strings.HasSuffix(head, secret[:n]) {
+				head = head[:len(head)-n] + "[REDACTED]"
+				break
+			}
+		}
+		b.WriteString(head)
+		if !ok {
+			return b.String()
+		}
+		b.WriteString("…")
+		s = rest
+	}
+}
+
+// withoutPasswords is a JSON answer as an error may quote it: every
+// "password" member whose value is a string (the API sends a boolean, but
+// a string could be the password itself) replaced by "[REDACTED]". Other
+// answers are returned as they are.
+func withoutPasswords(data []byte) []byte {
+	if !json.Valid(data) {
+		return data
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return data
+	}
+	found := false
+	var walk func(any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if _, isString := e.(string); isString && k == "password" {
+					t[k], found = "[REDACTED]", true
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	if !found {
+		return data
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return []byte(`"[REDACTED]"`)
+	}
+	return out
 }
 
 // DuplicateDomainError reports several websites with the domain looked up

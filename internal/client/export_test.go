@@ -10,3 +10,7 @@ var (
 	FindWebsitesByDomain = (*Client).findWebsitesByDomain
 	FindAllByDomain      = (*BulkReader).findAllByDomain
 )
+
+// APIVerified reports whether the base URL has answered as the API, for the
+// tests of package client_test.
+func (c *Client) APIVerified() bool { return c.apiVerified() }

@@ -45,20 +45,20 @@ func isAPINotFound(data []byte) bool {
 // markVerified records that the base URL answered as the API.
 func (c *Client) markVerified() { c.proof.ok.Store(true) }
 
-// APIVerified reports whether the base URL has answered as the API.
-func (c *Client) APIVerified() bool { return c.proof.ok.Load() }
+// apiVerified reports whether the base URL has answered as the API.
+func (c *Client) apiVerified() bool { return c.proof.ok.Load() }
 
 // VerifyAPI proves that the base URL serves the analytics API, with one
 // list request unless an earlier answer already did. Success is remembered;
 // failure is not (it may be transient). It returns an ErrNotAPI *APIError
 // when the base URL answers, but not as the API.
 func (c *Client) VerifyAPI(ctx context.Context) error {
-	if c.APIVerified() {
+	if c.apiVerified() {
 		return nil
 	}
 	c.proof.mu.Lock()
 	defer c.proof.mu.Unlock()
-	if c.APIVerified() {
+	if c.apiVerified() {
 		return nil
 	}
 	_, err := c.ListWebsites(context.WithValue(ctx, verifyingKey{}, true), ListOptions{PerPage: PerPageValues[0]})
@@ -74,7 +74,7 @@ func (c *Client) VerifyAPI(ctx context.Context) error {
 // confirmNotFound turns the application's "not found" into ErrNotAPI when
 // the base URL does not answer as the API (see VerifyAPI).
 func (c *Client) confirmNotFound(ctx context.Context, err error) error {
-	if c.APIVerified() || ctx.Value(verifyingKey{}) != nil {
+	if c.apiVerified() || ctx.Value(verifyingKey{}) != nil {
 		return err
 	}
 	verr := c.VerifyAPI(ctx)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -35,9 +37,8 @@ type Website struct {
 	// returns the password itself.
 	PasswordSet bool
 	// ExcludeIPs is the stored exclusion list split on CR and LF, empty
-	// lines dropped. ExcludeIPsRaw keeps the string as the server sent it.
-	ExcludeIPs    []string
-	ExcludeIPsRaw *string
+	// lines dropped; nil when the server holds NULL.
+	ExcludeIPs []string
 	// Favorite is nil when the server build does not know favorites.
 	Favorite  *bool
 	CreatedAt time.Time
@@ -88,7 +89,7 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 	if id == nil {
 		return fmt.Errorf("field id: missing")
 	}
-	out := Website{ID: int64(*id), Domain: raw.Domain, ExcludeIPsRaw: raw.ExcludeIPs}
+	out := Website{ID: int64(*id), Domain: raw.Domain}
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
@@ -106,7 +107,8 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 	}
 	pw, err := looseBool(raw.Password)
 	if err != nil {
-		return fmt.Errorf("field password: %w", err)
+		// Not the value: it could be the password itself.
+		return errors.New("field password: expected a boolean")
 	}
 	out.PasswordSet = pw != nil && *pw
 	if out.Favorite, err = looseBool(raw.Favorite); err != nil {
@@ -210,41 +212,59 @@ func SplitLines(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 }
 
-// WebsiteInput holds the fields sent on store and update. Every field except
-// Password is always sent, because the server stores NULL for absent fields
-// on store; Domain is only sent on store (the server ignores it on update).
+// WebsiteInput holds the fields sent on store and update, each tagged with
+// its form field: form derives the request from the tags, so that a field
+// added here is sent. Every field except Password is always sent, because
+// the server stores NULL for absent fields on store; Domain is only sent on
+// store (the server ignores it on update).
 type WebsiteInput struct {
-	Domain      string
-	Privacy     int
-	Email       bool
-	ExcludeBots bool
+	Domain      string `form:"domain,store"`
+	Privacy     int    `form:"privacy"`
+	Email       bool   `form:"email"`
+	ExcludeBots bool   `form:"exclude_bots"`
 	// Password is sent when non-nil. An empty string clears the stored
 	// password, which the server accepts only with privacy 0 or 1.
-	Password      *string
-	ExcludeParams []string
+	Password      *string  `form:"password"`
+	ExcludeParams []string `form:"exclude_params"`
 	// OmitExcludeParams leaves exclude_params out of the request, so that the
 	// server keeps its value (on update) or stores NULL (on store). The API
 	// never returns the field, so a caller that does not manage it must not
 	// send it.
-	OmitExcludeParams bool
-	ExcludeIPs        []string
+	OmitExcludeParams bool     `form:"-"`
+	ExcludeIPs        []string `form:"exclude_ips"`
 }
 
+// form is the request's form: every field tagged form, as the API reads it
+// (an int in decimal, a bool as 1 or 0, a list one entry per line, a nil
+// pointer left out); a field tagged ",store" only on store (withDomain).
 func (in WebsiteInput) form(withDomain bool) url.Values {
 	v := url.Values{}
-	if withDomain {
-		v.Set("domain", in.Domain)
+	rv := reflect.ValueOf(in)
+	for i, f := range reflect.VisibleFields(rv.Type()) {
+		name, opt, _ := strings.Cut(f.Tag.Get("form"), ",")
+		if name == "" || name == "-" || (opt == "store" && !withDomain) {
+			continue
+		}
+		switch fv := rv.Field(i).Interface().(type) {
+		case string:
+			v.Set(name, fv)
+		case int:
+			v.Set(name, strconv.Itoa(fv))
+		case bool:
+			v.Set(name, boolDigit(fv))
+		case *string:
+			if fv != nil {
+				v.Set(name, *fv)
+			}
+		case []string:
+			v.Set(name, strings.Join(fv, "\n"))
+		default:
+			panic(fmt.Sprintf("WebsiteInput.%s: no form encoding for %T", f.Name, fv))
+		}
 	}
-	v.Set("privacy", strconv.Itoa(in.Privacy))
-	v.Set("email", boolDigit(in.Email))
-	v.Set("exclude_bots", boolDigit(in.ExcludeBots))
-	if in.Password != nil {
-		v.Set("password", *in.Password)
+	if in.OmitExcludeParams {
+		v.Del("exclude_params")
 	}
-	if !in.OmitExcludeParams {
-		v.Set("exclude_params", strings.Join(in.ExcludeParams, "\n"))
-	}
-	v.Set("exclude_ips", strings.Join(in.ExcludeIPs, "\n"))
 	return v
 }
 
@@ -262,7 +282,6 @@ func (w Website) clone() *Website {
 	c.Privacy = clonePtr(w.Privacy)
 	c.Email = clonePtr(w.Email)
 	c.ExcludeBots = clonePtr(w.ExcludeBots)
-	c.ExcludeIPsRaw = clonePtr(w.ExcludeIPsRaw)
 	c.Favorite = clonePtr(w.Favorite)
 	if w.ExcludeIPs != nil {
 		c.ExcludeIPs = append([]string{}, w.ExcludeIPs...)

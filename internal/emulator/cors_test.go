@@ -1,10 +1,12 @@
 package emulator
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -198,5 +200,46 @@ func TestTrack_jsonBodies(t *testing.T) {
 		if got[k] != n {
 			t.Errorf("%s: %d, want %d (all: %v)", k, got[k], n, got)
 		}
+	}
+}
+
+// Injected faults on /api/v1 are answers of the application (a 429 burst of
+// its throttle, a JSON exception) or of the gateway in front of it (nginx's
+// HTML 502): the application's carry the CORS headers, as every other
+// answer there does, the gateway's do not; and a preflight during a burst is
+// still answered by HandleCors, before the throttle.
+func TestCORS_injectedFaults(t *testing.T) {
+	t.Parallel()
+	withOrigin := map[string]string{"Origin": pageOrigin}
+	allowed := map[string]string{"Access-Control-Allow-Origin": pageOrigin, "Access-Control-Allow-Credentials": "true",
+		"Vary": "Origin"}
+	s, _ := newTestServer(t, Options{Faults: &Faults{ThrottleRate: 1, ThrottleFor: time.Hour}})
+	r := do(t, s, call{path: "/api/v1/websites", key: keyA, header: withOrigin})
+	if r.status != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
+		t.Fatalf("injected burst: %d %v, want 429 with Retry-After", r.status, r.header)
+	}
+	checkHeaders(t, "injected 429", r.header, allowed)
+	r = do(t, s, call{method: http.MethodOptions, path: "/api/v1/websites/1", accept: "-",
+		header: map[string]string{"Origin": pageOrigin, "Access-Control-Request-Method": "PUT"}})
+	if r.status != http.StatusNoContent {
+		t.Errorf("preflight during the burst: %d %q, want 204", r.status, r.body)
+	}
+	checkHeaders(t, "preflight during the burst", r.header, map[string]string{
+		"Access-Control-Allow-Origin": pageOrigin, "Access-Control-Allow-Methods": "PUT"})
+
+	for _, tc := range []struct {
+		status int
+		want   map[string]string
+	}{
+		{http.StatusInternalServerError, allowed},
+		{http.StatusServiceUnavailable, allowed},
+		{http.StatusBadGateway, map[string]string{"Access-Control-Allow-Origin": absent, "Vary": absent}},
+	} {
+		s, _ := newTestServer(t, Options{Faults: &Faults{ErrorRate: 1, ErrorStatuses: []int{tc.status}}})
+		r := do(t, s, call{path: "/api/v1/websites", key: keyA, header: withOrigin})
+		if r.status != tc.status {
+			t.Errorf("injected %d: got %d", tc.status, r.status)
+		}
+		checkHeaders(t, fmt.Sprintf("injected %d", tc.status), r.header, tc.want)
 	}
 }

@@ -175,7 +175,10 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 		e.send(w, e.Respond(r))
 		return
 	}
-	if _, ok := e.apiPath(r.URL.Path); !ok {
+	// Faults are injected on /api/v1 only, and never into a CORS preflight:
+	// the application's HandleCors answers it before the throttle, as it
+	// would during a 429 burst.
+	if _, ok := e.apiPath(r.URL.Path); !ok || isPreflight(r) {
 		e.send(w, e.Respond(r))
 		return
 	}
@@ -191,9 +194,9 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	switch p.kind {
 	case FaultError:
-		e.send(w, injectedError(p.status))
+		e.send(w, e.laravelCORS(r, injectedError(p.status)))
 	case FaultThrottle:
-		e.send(w, injectedThrottle(p, e.opts.Clock()))
+		e.send(w, e.withCORS(r, injectedThrottle(p, e.opts.Clock())))
 	case FaultResetBefore:
 		resetConnection(w)
 	case FaultResetAfter:
@@ -231,6 +234,17 @@ func (e *Emulator) stampDate(resp *Response) {
 	if resp.Header.Get("Date") == "" {
 		resp.Header.Set("Date", e.opts.Clock().UTC().Format(http.TimeFormat))
 	}
+}
+
+// laravelCORS adds the CORS headers to an injected answer that the
+// application renders itself (a JSON exception goes through HandleCors like
+// any other answer), and leaves a gateway's HTML page (502, 504 from the
+// server in front of it) without them.
+func (e *Emulator) laravelCORS(r *http.Request, resp *Response) *Response {
+	if resp.Header.Get("Content-Type") != "application/json" {
+		return resp
+	}
+	return e.withCORS(r, resp)
 }
 
 func injectedError(status int) *Response {

@@ -75,6 +75,19 @@ func (canonicalDomainFunction) Run(ctx context.Context, req function.RunRequest,
 // fragment, and a trailing dot; and it gives an internationalised name in
 // ASCII.
 func canonicalDomainOf(s string) (string, string) {
+	d, problem := canonicalForm(s)
+	if problem != "" && strings.Contains(s, "@") {
+		// Text before an "@" may be a password; where a "/", "?", "#" or
+		// "@" in it ends the user information early, part of it is read as
+		// the host. Nothing of the value is repeated.
+		return "", "The value contains user information (text before \"@\", not repeated here) and no valid host " +
+			"name once it is removed. Give a URL or host name without credentials, e.g. \"https://www.example.com/\"."
+	}
+	return d, problem
+}
+
+// canonicalForm is canonicalDomainOf, its messages free to quote the value.
+func canonicalForm(s string) (string, string) {
 	d := strings.TrimSpace(s)
 	if d == "" {
 		return "", "The value is empty or only white space; give a URL or host name, e.g. \"https://www.example.com/\"."
@@ -144,6 +157,11 @@ func domainProblem(domain string) string {
 		return "The domain must not be empty. Set it to the host name of the website, e.g. \"example.com\"."
 	case strings.TrimSpace(domain) == "":
 		return "The domain is only white space. Set it to the host name of the website, e.g. \"example.com\"."
+	case strings.Contains(domain, "@"):
+		// The text before the last "@" may hold a password, whole or (when
+		// it holds a "/", "?" or "#") cut short: no part of it is repeated.
+		return "The domain contains user information (text before \"@\"), which is not part of a host " +
+			"name and which the server refuses. " + suggestDomain(domain[strings.LastIndex(domain, "@")+1:])
 	case strings.ContainsFunc(domain, unicode.IsSpace):
 		return fmt.Sprintf("The domain %q contains white space or a line break. %s",
 			domain, suggestDomain(strings.Join(strings.Fields(domain), "")))
@@ -188,11 +206,6 @@ func canonicalProblem(d string) string {
 		}
 		return fmt.Sprintf("The domain %q contains non-ASCII characters, which the server refuses. "+
 			"Give its ASCII (punycode) form instead: domain = %q.", d, ascii)
-	}
-	if i := strings.LastIndex(d, "@"); i >= 0 && !strings.ContainsAny(d[:i], "/?#") {
-		// The part before "@" may be a password: it is not repeated.
-		return fmt.Sprintf("The domain contains user information (text before \"@\"), which is not part of a host "+
-			"name and which the server refuses. %s", suggestDomain(d[i+1:]))
 	}
 	if ip, ok := ipv6Host(d); ok {
 		return fmt.Sprintf("The domain %q is an IPv6 address (%s); the server accepts only host names and IPv4 "+

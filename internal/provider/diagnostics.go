@@ -13,16 +13,9 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// apiFieldAttributes maps API form fields to resource attributes.
-var apiFieldAttributes = map[string]string{
-	"domain":         "domain",
-	"privacy":        "privacy",
-	"password":       "password",
-	"email":          "email_reports",
-	"exclude_bots":   "exclude_bots",
-	"exclude_params": "exclude_params",
-	"exclude_ips":    "exclude_ips",
-}
+// apiFieldAttributes maps API form fields to resource attributes (derived
+// from website_attributes.go).
+var apiFieldAttributes = websiteAPIFieldAttributes()
 
 // addAPIError turns a client error into diagnostics that say what happened,
 // what the API answered and what the user can do. op is a verb such as

@@ -1,15 +1,15 @@
 package provider
 
 // The diagnostics about statistics: the warnings of a plan that deletes a
-// website's statistics (website_destroy.go), the statistics data source's
-// and the export action's errors. The others are in diagnostics.go.
+// website's statistics (website_destroy.go) and the statistics data
+// source's errors. The export action's are in diagnostics_export.go, the
+// others in diagnostics.go.
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -76,8 +76,9 @@ func addStatisticsLoss(diags *diag.Diagnostics, at path.Path, domain, id, newDom
 
 // addStatisticsUnknown warns that the statistics of a website the plan
 // deletes could not be checked; s is what was learnt, if anything, and
-// timeout the check's bound (the website's timeouts.read).
-func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDomain string, timeout time.Duration,
+// bound the check's bound (the website's timeouts.read, or what was left of
+// the plan's bound on its statistics checks).
+func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDomain string, bound checkBound,
 	s *client.PageviewSummary, err error,
 ) {
 	what := fmt.Sprintf("whether the website %q has statistics", domain)
@@ -92,13 +93,13 @@ func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDoma
 	warnAt(diags, at, "Statistics Not Checked",
 		fmt.Sprintf("Could not check %s before %s: %s. The plan is otherwise unaffected, but deleting the website "+
 			"deletes any statistics it recorded, with no archive and no undo: check them in the web interface before "+
-			"applying. %s", what, plan, statisticsErrorReason(err, timeout), keepAdvice))
+			"applying. %s", what, plan, statisticsErrorReason(err, bound), keepAdvice))
 }
 
 // statisticsErrorReason says why the statistics check failed after its
 // retries and waits: which of the causes it was, and what the server
 // answered last.
-func statisticsErrorReason(err error, timeout time.Duration) string {
+func statisticsErrorReason(err error, bound checkBound) string {
 	var de *client.DeadlineError
 	switch {
 	case errors.Is(err, client.ErrRequestBudget):
@@ -113,14 +114,12 @@ func statisticsErrorReason(err error, timeout time.Duration) string {
 			"the website was deleted outside Terraform, or belongs to another user than the key's"
 	case serverUnavailable(err):
 		return fmt.Sprintf("the server answered 503 Service Unavailable (maintenance mode, as during an upgrade, or "+
-			"overloaded) until the provider gave up, past its retries or its waits within the website's read timeout "+
-			"(timeouts.read = %s): %s", timeout, err)
+			"overloaded) until the provider gave up, past its retries or its waits within %s: %s", bound, err)
 	case errors.As(err, &de):
 		return fmt.Sprintf("the next retry, or the server's throttle (60 requests a minute on a default installation, "+
-			"shared by every client of the address), would have held the check past the website's read timeout "+
-			"(timeouts.read = %s): %s", timeout, err)
+			"shared by every client of the address), would have held the check past %s: %s", bound, err)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within the website's read timeout (timeouts.read = %s): %s", timeout, err)
+		return fmt.Sprintf("no answer within %s: %s", bound, err)
 	case errors.Is(err, client.ErrRateLimited):
 		return fmt.Sprintf("the server's request limit was still reached after the provider's retries (%s)", err)
 	}
@@ -171,61 +170,6 @@ func addStatisticsUnsupported(diags *diag.Diagnostics, baseURL, what string, id 
 			"configuration.", what, id, baseURL, id))
 }
 
-// The statistics export (the analytics_website_statistics_export action).
-
-// exportNothingLeft ends every message of a failed export.
-const exportNothingLeft = "No export was left behind: the files written so far were removed. The website and its " +
-	"statistics on the server are untouched."
-
-// addExportWebsiteError reports that the website to export could not be
-// found or read; id or domain is the one configured.
-func addExportWebsiteError(diags *diag.Diagnostics, id, domain string, err error) {
-	if errors.Is(err, client.ErrNotFound) {
-		at, what := path.Root("website_id"), fmt.Sprintf("with id %s", id)
-		if id == "" {
-			at, what = path.Root("domain"), fmt.Sprintf("with the exact domain %q", domain)
-		}
-		diags.AddAttributeError(at, "Website Not Found",
-			fmt.Sprintf("Could not export statistics: no website %s belongs to the API key's user. Check the "+
-				"action's %s and that the provider's api_key is the key of the website's owner. Nothing was written.",
-				what, at))
-		return
-	}
-	if errors.Is(err, context.DeadlineExceeded) && !serverUnavailable(err) {
-		addExportTimedOut(diags, domain, "looking the website up", err)
-		return
-	}
-	addAPIError(diags, "export the statistics of", domain, err)
-}
-
-// addExportReadError reports that a statistics name could not be read;
-// requests are those made by the export so far.
-func addExportReadError(diags *diag.Diagnostics, domain, name string, requests int, timeout time.Duration, err error) {
-	switch {
-	case errors.Is(err, client.ErrStatisticsUnsupported):
-		diags.AddError("Statistics Not Available",
-			fmt.Sprintf("Could not export the statistics of the website %q: %s. The installation's build is older "+
-				"than the statistics API; export the statistics in the web interface instead, or upgrade the "+
-				"installation. %s", domain, err, exportNothingLeft))
-	case serverUnavailable(err):
-		diags.AddError("Analytics Server Unavailable",
-			fmt.Sprintf("Could not export the statistics of the website %q: while reading %q (request %d of the export), "+
-				"the server answered 503 Service Unavailable until the provider gave up: %s. The installation is in "+
-				"maintenance mode (as during an upgrade) or overloaded; invoke the action again once it answers. %s",
-				domain, name, requests, err, exportNothingLeft))
-	case errors.Is(err, context.DeadlineExceeded):
-		addExportTimedOut(diags, domain, fmt.Sprintf("reading %q after %d requests, within timeout = %q", name, requests,
-			timeout.String()), err)
-	default:
-		var api diag.Diagnostics
-		addAPIError(&api, "export the statistics of", domain, err)
-		for _, d := range api {
-			diags.AddError(d.Summary(), fmt.Sprintf("%s While reading %q (request %d of the export). %s",
-				d.Detail(), name, requests, exportNothingLeft))
-		}
-	}
-}
-
 // serverUnavailable reports whether err is a 503 (the installation in
 // maintenance mode), or the retries gave up at the time limit after one:
 // that is the cause to name, not the time limit.
@@ -235,28 +179,4 @@ func serverUnavailable(err error) bool {
 	}
 	var de *client.DeadlineError
 	return errors.As(err, &de) && de.Status == http.StatusServiceUnavailable
-}
-
-// addExportTimedOut reports an export that ran out of time (the server's
-// throttle or retries would have waited past the action's timeout).
-func addExportTimedOut(diags *diag.Diagnostics, domain, when string, err error) {
-	diags.AddAttributeError(path.Root("timeout"), "Statistics Export Timed Out",
-		fmt.Sprintf("Could not export the statistics of the website %q before the action's time limit (%s): %s. "+
-			"Every request is paced to the server's throttle (60 requests a minute on a default installation, "+
-			"shared by every client of the address), and a website with many rows needs one request per 100 rows "+
-			"of each statistics name. Raise the action's timeout, or run it when other clients are idle. %s",
-			domain, when, err, exportNothingLeft))
-}
-
-// addDeleteAfterFailedExport refuses to delete a website whose statistics
-// export failed earlier in the same run: during terraform destroy,
-// Terraform turns a failed before_destroy action into a warning and goes
-// on, which would delete the statistics the export was meant to keep.
-func addDeleteAfterFailedExport(diags *diag.Diagnostics, domain, id, reason string) {
-	diags.AddError("Website Kept: Its Statistics Export Failed",
-		fmt.Sprintf("Refusing to delete the website %q (id %s): the export of its statistics "+
-			"(analytics_website_statistics_export) failed earlier in this run (%s), and deleting the website would "+
-			"delete its statistics with no copy. The website, its statistics and the state are untouched. Fix the "+
-			"cause and apply again; to delete the website without a copy, remove the action from its action_trigger "+
-			"first.", domain, id, reason))
 }

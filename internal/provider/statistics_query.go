@@ -56,9 +56,11 @@ func parseDate(s string) (time.Time, bool) {
 	return d, err == nil && d.Format(time.DateOnly) == s
 }
 
-// daysBetween is the number of days from `from` to `to`, both included.
+// daysBetween is the number of days from `from` to `to` (dates at
+// midnight UTC), both included. It counts in seconds, not with to.Sub, whose
+// Duration stops at about 292 years.
 func daysBetween(from, to time.Time) int {
-	return int(to.Sub(from).Hours()/24) + 1
+	return int((to.Unix()-from.Unix())/(24*60*60)) + 1
 }
 
 // statisticsRange resolves the days to read: from/to as configured, or a

@@ -3,14 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/netip"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -19,6 +20,17 @@ import (
 
 // numericID matches a website id as the API knows it.
 var numericID = regexp.MustCompile(`^[1-9][0-9]*$`)
+
+// isWebsiteID reports whether s is a website id as the API knows it: a
+// positive whole number without sign, spaces or leading zeros, that fits an
+// int64.
+func isWebsiteID(s string) bool {
+	if !numericID.MatchString(s) {
+		return false
+	}
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
+}
 
 // stringCheck is a plan-time string validator made of a function that says
 // why a value is refused, as a sentence naming the attribute (path) and the
@@ -193,23 +205,18 @@ func passwordValidator() validator.String {
 	}
 }
 
-// stringSetValue builds a set of strings (empty, never null).
-func stringSetValue(values []string) types.Set {
-	elems := make([]attr.Value, 0, len(values))
-	for _, v := range values {
-		elems = append(elems, types.StringValue(v))
-	}
-	return types.SetValueMust(types.StringType, elems)
-}
-
 // websiteIDValidator accepts a website id: a positive whole number.
 func websiteIDValidator() validator.String {
 	return stringCheck{
 		description: "must be a website's numeric id, a positive whole number",
 		summary:     "Invalid Website ID",
 		problem: func(attr path.Path, id string) string {
-			if numericID.MatchString(id) {
+			if isWebsiteID(id) {
 				return ""
+			}
+			if numericID.MatchString(id) {
+				return fmt.Sprintf("%s = %q is too large for a website id (at most %d). Check the id (the number in the "+
+					"website's URL in the web interface).", attr, id, int64(math.MaxInt64))
 			}
 			return fmt.Sprintf("%s = %q is not a website id: ids are positive whole numbers without signs, spaces or "+
 				"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface). To look a "+

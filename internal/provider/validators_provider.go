@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -62,20 +63,20 @@ var baseURLRule = settingRule{
 		}
 		if u.User != nil {
 			return fmt.Sprintf("%s contains user credentials (user:password@ before the host). The API authenticates "+
-				"with the API key only: remove them, e.g. %q, and set api_key. Treat the credentials as exposed if the "+
-				"configuration is shared.", name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+				"with the API key only: remove them, e.g. %s, and set api_key. Treat the credentials as exposed if the "+
+				"configuration is shared.", name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
 		}
 		if !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
-			return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %q.",
-				name, u.Scheme+"://", (&url.URL{Scheme: "https", Host: u.Host, Path: u.Path}).String())
+			return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %s.",
+				name, u.Scheme+"://", proposedURL(raw, u, url.URL{Scheme: "https", Host: u.Host, Path: u.Path}, exampleURL))
 		}
 		if u.Host == "" || u.Hostname() == "" {
-			return fmt.Sprintf("%s %q has no host name. Set it to the URL of the installation, e.g. %s.", name, u.Redacted(), exampleURL)
+			return fmt.Sprintf("%s %s has no host name. Set it to the URL of the installation, e.g. %s.", name, quotedURL(u.Redacted()), exampleURL)
 		}
 		if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
 			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
-				"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %q.",
-				name, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+				"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %s.",
+				name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
 		}
 		return ""
 	},
@@ -97,17 +98,17 @@ var trackingURLRule = settingRule{
 				"installation at, e.g. %s.", name, exampleURL)
 		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
 			u.Hostname() == "" || u.Opaque != "":
-			return fmt.Sprintf("%s %q is not an absolute http:// or https:// URL. Set it to the installation's address "+
+			return fmt.Sprintf("%s %s is not an absolute http:// or https:// URL. Set it to the installation's address "+
 				"as visitors' browsers reach it, with its scheme, e.g. %s (or https://example.com/analytics under a "+
-				"path prefix).", name, raw, exampleURL)
+				"path prefix).", name, quotedURL(raw), exampleURL)
 		case u.User != nil:
 			return fmt.Sprintf("%s contains user credentials (user:password@ before the host), which the tracking code "+
-				"would publish in every page of the website. Remove them, e.g. %q.", name,
-				(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+				"would publish in every page of the website. Remove them, e.g. %s.", name,
+				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
 		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the tracking "+
-				"code appends /js/script.js and /api/event to it. Use %q.", name,
-				(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String())
+				"code appends /js/script.js and /api/event to it. Use %s.", name,
+				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
 		}
 		return ""
 	},
@@ -131,16 +132,38 @@ var trackingScriptURLRule = settingRule{
 				"script, e.g. https://cdn.example.com/js/script.js.", name)
 		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
 			u.Hostname() == "" || u.Opaque != "":
-			return fmt.Sprintf("%s %q is not an absolute http:// or https:// URL. Set it to the full address browsers "+
+			return fmt.Sprintf("%s %s is not an absolute http:// or https:// URL. Set it to the full address browsers "+
 				"load the tracking script from, with its scheme, e.g. https://cdn.example.com/js/script.js (the "+
-				"installation's CDN setting for the script).", name, raw)
+				"installation's CDN setting for the script).", name, quotedURL(raw))
 		case u.User != nil:
 			return fmt.Sprintf("%s contains user credentials (user:password@ before the host), which the tracking code "+
-				"would publish in every page of the website. Remove them, e.g. %q.", name,
-				(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: u.RawQuery}).String())
+				"would publish in every page of the website. Remove them, e.g. %s.", name,
+				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: u.RawQuery},
+					"https://cdn.example.com/js/script.js"))
 		}
 		return ""
 	},
+}
+
+// quotedURL is how a message repeats a URL setting's value: quoted as
+// typed, unless it holds "@", which may end a password (whole, or cut short
+// for URL parsers by a "/", "?" or "#" in it): then nothing of it.
+func quotedURL(raw string) string {
+	if strings.Contains(raw, "@") {
+		return "(not repeated here: it contains \"@\", so it may hold a password)"
+	}
+	return strconv.Quote(raw)
+}
+
+// proposedURL is the fix a message proposes, quoted: fix, made of parts of
+// raw's URL u other than its user information, unless a password may be in
+// those parts ("@" more than once in raw, or once but not ending u.User: a
+// "/", "?" or "#" in the password cut it short): then example.
+func proposedURL(raw string, u *url.URL, fix url.URL, example string) string {
+	if n := strings.Count(raw, "@"); n > 1 || (n == 1 && u.User == nil) {
+		return strconv.Quote(example)
+	}
+	return strconv.Quote(fix.String())
 }
 
 // apiKeyRule: the API key. Its messages never repeat the key.
@@ -197,11 +220,11 @@ func (headersCheck) ValidateMap(_ context.Context, req validator.MapRequest, res
 			continue
 		}
 		if err := client.CheckHeader(k, s.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header", err.Error()+".")
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header", "In headers: "+err.Error()+".")
 		}
 		if prev, dup := seen[strings.ToLower(k)]; dup {
 			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Header",
-				fmt.Sprintf("%q and %q are the same header (names are case-insensitive); keep one.", prev, k))
+				fmt.Sprintf("In headers: %q and %q are the same header (names are case-insensitive); keep one.", prev, k))
 		}
 		seen[strings.ToLower(k)] = k
 	}

@@ -7,11 +7,13 @@ import (
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -25,83 +27,35 @@ type websiteDataSource struct {
 	data *providerData
 }
 
-// websiteDataModel is one website as data sources expose it.
-type websiteDataModel struct {
-	ID           types.String `tfsdk:"id"`
-	Domain       types.String `tfsdk:"domain"`
-	Privacy      types.String `tfsdk:"privacy"`
-	PasswordSet  types.Bool   `tfsdk:"password_set"`
-	EmailReports types.Bool   `tfsdk:"email_reports"`
-	ExcludeBots  types.Bool   `tfsdk:"exclude_bots"`
-	ExcludeIPs   types.Set    `tfsdk:"exclude_ips"`
-	Favorite     types.Bool   `tfsdk:"favorite"`
-	CreatedAt    types.String `tfsdk:"created_at"`
-	UpdatedAt    types.String `tfsdk:"updated_at"`
-	TrackingCode types.String `tfsdk:"tracking_code"`
+// websiteDataConfig is what the analytics_website data source's
+// configuration sets; the rest of its schema comes from
+// websiteOutputAttributes (website_attributes.go).
+type websiteDataConfig struct {
+	ID     types.String `tfsdk:"id"`
+	Domain types.String `tfsdk:"domain"`
 }
 
-func websiteDataModelFrom(w *client.Website, trackingCode types.String) (websiteDataModel, error) {
-	privacy, err := privacyFromAPI(w.PrivacyValue())
+// websiteDataObject is w as the data sources show it: an object of every
+// attribute of websiteDataType.
+func websiteDataObject(w *client.Website, trackingCode types.String) (types.Object, error) {
+	values, err := websiteDataValues(websiteRecord{Website: w, trackingCode: trackingCode})
 	if err != nil {
-		return websiteDataModel{}, err
+		return types.ObjectNull(websiteDataType().AttrTypes), err
 	}
-	return websiteDataModel{
-		ID:           types.StringValue(strconv.FormatInt(w.ID, 10)),
-		Domain:       types.StringValue(w.Domain),
-		Privacy:      types.StringValue(privacy),
-		PasswordSet:  types.BoolValue(w.PasswordSet),
-		EmailReports: types.BoolValue(w.EmailValue()),
-		ExcludeBots:  types.BoolValue(w.ExcludeBotsValue()),
-		ExcludeIPs:   stringSetValue(w.ExcludeIPs),
-		Favorite:     types.BoolPointerValue(w.Favorite),
-		CreatedAt:    timeValue(w.CreatedAt),
-		UpdatedAt:    timeValue(w.UpdatedAt),
-		TrackingCode: trackingCode,
-	}, nil
+	obj, diags := types.ObjectValue(websiteDataType().AttrTypes, values)
+	if diags.HasError() {
+		return obj, fmt.Errorf("the website's attributes do not fit the schema; this is a bug in the provider: %v", diags)
+	}
+	return obj, nil
 }
 
-// websiteOutputAttributes are the read-only attributes of a website in data
-// sources; id and domain are added by the caller.
-func websiteOutputAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"privacy": schema.StringAttribute{
-			MarkdownDescription: "Who can see the statistics page: `public`, `private` or `password` (API field `privacy`).",
-			Computed:            true,
-		},
-		"password_set": schema.BoolAttribute{
-			MarkdownDescription: "Whether a statistics page password is stored (API field `password`; the password itself is never returned).",
-			Computed:            true,
-		},
-		"email_reports": schema.BoolAttribute{
-			MarkdownDescription: "Whether periodic e-mail reports are sent (API field `email`).",
-			Computed:            true,
-		},
-		"exclude_bots": schema.BoolAttribute{
-			MarkdownDescription: "Whether hits from common bots are excluded (API field `exclude_bots`).",
-			Computed:            true,
-		},
-		"exclude_ips": schema.SetAttribute{
-			MarkdownDescription: "Excluded IP addresses and CIDR ranges (API field `exclude_ips`, split on line breaks).",
-			ElementType:         types.StringType,
-			Computed:            true,
-		},
-		"favorite": schema.BoolAttribute{
-			MarkdownDescription: "Whether the website is marked as a favorite (API field `favorite`; null on server builds without favorites).",
-			Computed:            true,
-		},
-		"created_at": schema.StringAttribute{
-			MarkdownDescription: "When the website was created (RFC 3339, API field `created_at`).",
-			Computed:            true,
-		},
-		"updated_at": schema.StringAttribute{
-			MarkdownDescription: "When the website was last changed (RFC 3339, API field `updated_at`).",
-			Computed:            true,
-		},
-		"tracking_code": schema.StringAttribute{
-			MarkdownDescription: trackingCodeDescription,
-			Computed:            true,
-		},
+// websiteDataType is the object type of a website in the data sources.
+func websiteDataType() types.ObjectType {
+	attrTypes := map[string]attr.Type{"id": basetypes.StringType{}, "domain": basetypes.StringType{}}
+	for name, a := range websiteOutputAttributes() {
+		attrTypes[name] = a.GetType()
 	}
+	return basetypes.ObjectType{AttrTypes: attrTypes}
 }
 
 func (d *websiteDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -135,8 +89,9 @@ func (d *websiteDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg websiteDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	var cfg websiteDataConfig
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &cfg.ID)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("domain"), &cfg.Domain)...)
 	if dataClient(d.data, &resp.Diagnostics) == nil || resp.Diagnostics.HasError() {
 		return
 	}
@@ -168,10 +123,10 @@ func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		addAPIError(&resp.Diagnostics, "read", cfg.Domain.ValueString(), err)
 		return
 	}
-	out, err := websiteDataModelFrom(w, d.data.trackingCodeValue())
+	out, err := websiteDataObject(w, d.data.trackingCodeValue())
 	if err != nil {
 		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
 }

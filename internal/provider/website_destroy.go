@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -30,8 +31,12 @@ import (
 // or a 503 is retried after the wait the server asks for (Retry-After; a
 // minute at most on a default installation), and the whole check of one
 // website is bounded by the website's read timeout (timeouts.read, 5
-// minutes by default), the bound of its refresh. Every retry, like the
-// second request, is taken from the command's budget.
+// minutes by default), the bound of its refresh, and by the command's bound
+// on all its checks (maxStatisticsWait from the first check's start): when
+// other clients keep the throttle's window spent, the checks of a plan that
+// destroys many websites (Terraform plans up to ten at a time) do not add
+// up their waits. Every retry, like the second request, is taken from the
+// command's budget.
 //
 // A replacement asked for with -replace (or of a tainted website) cannot be
 // named: Terraform and OpenTofu plan the resource as unchanged (a tainted
@@ -44,6 +49,11 @@ import (
 // that a plan destroying many websites does not spend the throttle's
 // budget (60 requests a minute, shared by every client of the IP) on them.
 const maxStatisticsRequests = 20
+
+// maxStatisticsWait bounds the statistics checks of one command: none goes
+// on past this time after the first one began (each is also bounded by its
+// website's timeouts.read).
+const maxStatisticsWait = defaultReadTimeout
 
 // The wait of the first website past the budget for the others, so that
 // its warning can count them: until none has arrived for
@@ -58,8 +68,10 @@ const (
 type statisticsBudget struct {
 	limit          int           // requests
 	quiet, maxWait time.Duration // see uncheckedQuietFor and uncheckedWaitMax
+	wait           time.Duration // see maxStatisticsWait
 
 	mu        sync.Mutex
+	deadline  time.Time // the end of the command's checks, from the first one's start
 	used      int
 	unchecked int
 	latest    time.Time // when the latest unchecked website arrived
@@ -67,7 +79,42 @@ type statisticsBudget struct {
 }
 
 func newStatisticsBudget() *statisticsBudget {
-	return &statisticsBudget{limit: maxStatisticsRequests, quiet: uncheckedQuietFor, maxWait: uncheckedWaitMax}
+	return &statisticsBudget{limit: maxStatisticsRequests, quiet: uncheckedQuietFor, maxWait: uncheckedWaitMax,
+		wait: maxStatisticsWait}
+}
+
+// checkBound is how long one website's check may take, and what bounds it.
+type checkBound struct {
+	d       time.Duration
+	command time.Duration // the command's bound when it is the shorter one, else 0
+}
+
+// readBound is the bound of a check that only its website's read timeout
+// limits.
+func readBound(d time.Duration) checkBound { return checkBound{d: d} }
+
+func (b checkBound) String() string {
+	if b.command > 0 {
+		return fmt.Sprintf("the plan's bound on its statistics checks (%s in all from the first check's start; %s "+
+			"were left for this one)", b.command, b.d.Round(time.Second))
+	}
+	return fmt.Sprintf("the website's read timeout (timeouts.read = %s)", b.d)
+}
+
+// bound returns the bound of a check starting now whose website's read
+// timeout is read: that timeout, or what is left of the command's bound
+// on all its checks when that is shorter (the first check starts that
+// bound's clock).
+func (b *statisticsBudget) bound(read time.Duration, now time.Time) checkBound {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.deadline.IsZero() {
+		b.deadline = now.Add(b.wait)
+	}
+	if left := b.deadline.Sub(now); left < read {
+		return checkBound{d: max(left, 0), command: b.wait}
+	}
+	return readBound(read)
 }
 
 // reserve takes one request from the budget, or reports false when none
@@ -148,7 +195,8 @@ func (r *websiteResource) planDestroy(ctx context.Context, state websiteResource
 	if d.HasError() {
 		timeout = defaultReadTimeout // the refresh reports it
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	bound := budget.bound(timeout, time.Now())
+	ctx, cancel := context.WithTimeout(ctx, bound.d)
 	defer cancel()
 	sum, err := r.data.client.SummarizePageviews(ctx, id, budget.reserve)
 	fields := map[string]any{"id": id, "domain": domain}
@@ -158,7 +206,7 @@ func (r *websiteResource) planDestroy(ctx context.Context, state websiteResource
 	if err != nil {
 		fields["error"] = err.Error()
 		tflog.Warn(ctx, "could not check the statistics of a website the plan destroys", fields)
-		addStatisticsUnknown(diags, at, domain, newDomain, timeout, sum, err)
+		addStatisticsUnknown(diags, at, domain, newDomain, bound, sum, err)
 		return
 	}
 	tflog.Debug(ctx, "checked the statistics of a website the plan destroys", fields)
@@ -173,13 +221,4 @@ func replacementDomain(plan websiteResourceModel) string {
 		return "(known after apply)"
 	}
 	return plan.Domain.ValueString()
-}
-
-// onlyLocalChange reports whether an update changes nothing the server
-// holds (only skip_destroy or timeouts), so that no request is needed.
-func onlyLocalChange(plan, state websiteResourceModel) bool {
-	return plan.Domain.Equal(state.Domain) && plan.Privacy.Equal(state.Privacy) && plan.Password.Equal(state.Password) &&
-		plan.PasswordWOVer.Equal(state.PasswordWOVer) && plan.EmailReports.Equal(state.EmailReports) &&
-		plan.ExcludeBots.Equal(state.ExcludeBots) && plan.ExcludeParams.Equal(state.ExcludeParams) &&
-		plan.ExcludeIPs.Equal(state.ExcludeIPs)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 func TestStatisticsBudget_reserve(t *testing.T) {
@@ -78,37 +81,6 @@ func TestStatisticsBudget_skipCountsOnce(t *testing.T) {
 	}
 }
 
-func TestOnlyLocalChange(t *testing.T) {
-	t.Parallel()
-	base := websiteResourceModel{
-		Domain: types.StringValue("a.example"), Privacy: types.StringValue("public"), Password: types.StringNull(),
-		PasswordWOVer: types.Int64Null(), EmailReports: types.BoolValue(false), ExcludeBots: types.BoolValue(true),
-		ExcludeParams: types.SetNull(types.StringType), ExcludeIPs: stringSetValue(nil), SkipDestroy: types.BoolValue(false),
-	}
-	for _, tc := range []struct {
-		name   string
-		change func(*websiteResourceModel)
-		want   bool
-	}{
-		{"skip_destroy", func(m *websiteResourceModel) { m.SkipDestroy = types.BoolValue(true) }, true},
-		{"updated_at unknown", func(m *websiteResourceModel) { m.UpdatedAt = types.StringUnknown() }, true},
-		{"email reports", func(m *websiteResourceModel) { m.EmailReports = types.BoolValue(true) }, false},
-		{"exclude_params managed", func(m *websiteResourceModel) { m.ExcludeParams = stringSetValue(nil) }, false},
-		{"exclude_ips", func(m *websiteResourceModel) { m.ExcludeIPs = stringSetValue([]string{"10.0.0.0/8"}) }, false},
-		{"password_wo version", func(m *websiteResourceModel) { m.PasswordWOVer = types.Int64Value(2) }, false},
-		{"privacy", func(m *websiteResourceModel) { m.Privacy = types.StringValue("private") }, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			plan := base
-			tc.change(&plan)
-			if got := onlyLocalChange(plan, base); got != tc.want {
-				t.Errorf("onlyLocalChange = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestStatisticsDiagnostics(t *testing.T) {
 	t.Parallel()
 	notFound := &client.APIError{Kind: client.ErrNotFound, Method: "GET", Path: "/stats/3", StatusCode: 404, Message: "Resource not found."}
@@ -137,44 +109,44 @@ func TestStatisticsDiagnostics(t *testing.T) {
 			addStatisticsLoss(d, path.Empty(), "a.example", "3", "", false, &client.PageviewSummary{Days: 120, First: "2024-01-01"})
 		}, []string{"120 days with pageviews, from 2024-01-01 (the last day was not read"}},
 		{"not found", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, notFound)
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, notFound)
 		}, []string{"Statistics Not Checked", `whether the website "a.example" has statistics`, "404", "another user",
 			"deleted outside Terraform"}},
 		{"no statistics endpoint", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil,
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil,
 				fmt.Errorf("%w: GET /stats/3 answered \"not found\" although GET /websites/3 finds the website (%w)",
 					client.ErrStatisticsUnsupported, notFound))
 		}, []string{"Statistics Not Checked", "the installation has no statistics endpoint", "builds older"}},
 		{"maintenance past the retries", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, maintenance)
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, maintenance)
 		}, []string{"Statistics Not Checked", "503 Service Unavailable (maintenance mode", "until the provider gave up",
 			"(after 5 attempts)"}},
 		{"maintenance past the wait", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, &client.DeadlineError{Attempts: 2,
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, &client.DeadlineError{Attempts: 2,
 				Wait: 10 * time.Minute, Left: 4 * time.Minute, Reason: "the server asked to retry after 10m0s (HTTP 503)",
 				Last: errors.New("HTTP 503: Service Unavailable"), Status: 503})
 		}, []string{"503 Service Unavailable (maintenance mode", "timeouts.read = 5m0s", "asked to retry after 10m0s"}},
 		{"throttle past the read timeout", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", 10*time.Second, nil, &client.DeadlineError{Attempts: 1,
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(10*time.Second), nil, &client.DeadlineError{Attempts: 1,
 				Wait: time.Minute, Left: 9 * time.Second, Reason: "the server asked to retry after 1m0s (HTTP 429)",
 				Last: errors.New("HTTP 429: Too Many Attempts."), Status: 429})
 		}, []string{"server's throttle", "past the website's read timeout (timeouts.read = 10s)", "retry after 1m0s"}},
 		{"throttled after the retries and the first request", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Root("domain"), "a.example", "b.example", readTimeout,
+			addStatisticsUnknown(d, path.Root("domain"), "a.example", "b.example", readBound(readTimeout),
 				&client.PageviewSummary{Days: 150, First: "2023-01-01"}, throttled)
 		}, []string{"150 days with pageviews, the first on 2023-01-01", "request limit was still reached after the provider's retries",
 			"(after 5 attempts)", `new domain "b.example"`}},
 		{"budget spent before a retry", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, fmt.Errorf("%w: %w", client.ErrRequestBudget, maintenance))
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, fmt.Errorf("%w: %w", client.ErrRequestBudget, maintenance))
 		}, []string{"budget of 20 statistics requests was used up", "HTTP 503"}},
 		{"server error after the retries", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, serverError)
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, serverError)
 		}, []string{"the statistics request failed after the provider's retries", "HTTP 500", "(after 5 attempts)"}},
 		{"no answer in time", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, fmt.Errorf("GET /stats/3: %w", context.DeadlineExceeded))
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, fmt.Errorf("GET /stats/3: %w", context.DeadlineExceeded))
 		}, []string{"no answer within the website's read timeout (timeouts.read = 5m0s)"}},
 		{"network", func(d *diag.Diagnostics) {
-			addStatisticsUnknown(d, path.Empty(), "a.example", "", readTimeout, nil, errors.New("GET /stats/3: connection refused"))
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, errors.New("GET /stats/3: connection refused"))
 		}, []string{"could not be reached: GET /stats/3: connection refused"}},
 		{"budget", func(d *diag.Diagnostics) { addStatisticsNotChecked(d, 5) }, []string{"5 websites this plan destroys were not checked", "at most 20"}},
 		{"kept on replace", func(d *diag.Diagnostics) { addWebsiteKept(d, path.Root("domain"), "a.example", "3", "b.example") },
@@ -202,5 +174,73 @@ func checkDiagnostic(t *testing.T, add func(*diag.Diagnostics), severity diag.Se
 		if !strings.Contains(text, w) {
 			t.Errorf("lacks %q:\n%s", w, text)
 		}
+	}
+}
+
+// The checks of one command share a bound from the first one's start: a
+// check that starts later gets what is left of it when that is shorter than
+// its website's read timeout, and none once it has passed.
+func TestStatisticsBudget_bound(t *testing.T) {
+	t.Parallel()
+	b := newStatisticsBudget()
+	b.wait = time.Minute
+	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name    string
+		read    time.Duration
+		at      time.Duration // after t0
+		want    time.Duration
+		command bool
+	}{
+		{"the first check: its read timeout, shorter", 30 * time.Second, 0, 30 * time.Second, false},
+		{"a later check: what is left of the command's bound", 5 * time.Minute, 20 * time.Second, 40 * time.Second, true},
+		{"a short read timeout still binds", 10 * time.Second, 20 * time.Second, 10 * time.Second, false},
+		{"past the command's bound: nothing left", 5 * time.Minute, 2 * time.Minute, 0, true},
+	} {
+		got := b.bound(tc.read, t0.Add(tc.at))
+		if got.d != tc.want || (got.command > 0) != tc.command {
+			t.Errorf("%s: bound = %+v, want %s (command bound: %v)", tc.name, got, tc.want, tc.command)
+		}
+	}
+	if s := (checkBound{d: 40 * time.Second, command: time.Minute}).String(); !strings.Contains(s, "1m0s in all") ||
+		!strings.Contains(s, "40s were left") {
+		t.Errorf("command bound described as %q", s)
+	}
+}
+
+// A plan's statistics check, when another client keeps the throttle's
+// window spent, gives up at the command's bound, not at the website's read
+// timeout (5 minutes), and says which bound it was.
+func TestPlanDestroy_commandBound(t *testing.T) {
+	t.Parallel()
+	e, err := emulator.New(emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}}, RateLimit: 5,
+		RateWindow: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	c, err := client.New(srv.URL+"/api/v1", emulator.DefaultAPIKey, client.Options{Retry: &client.RetryOptions{MaxRetries: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.CreateWebsite(t.Context(), client.WebsiteInput{Domain: "bound.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emulator.SpendThrottle(t.Context(), srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	r := &websiteResource{data: newProviderData(c)}
+	r.data.statistics.wait = 2 * time.Second
+	state := websiteResourceModel{ID: types.StringValue(strconv.FormatInt(w.Website.ID, 10)), Domain: types.StringValue("bound.example")}
+	var diags diag.Diagnostics
+	start := time.Now()
+	r.planDestroy(t.Context(), state, "", false, &diags)
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("the check took %s, past the command's bound of 2s", took)
+	}
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "the plan's bound on its statistics checks (2s in all") {
+		t.Fatalf("diagnostics: %v", diags)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 			return
 		}
 		raw = strings.TrimSpace(ident.ID.ValueString())
-		if !numericID.MatchString(raw) {
+		if !isWebsiteID(raw) {
 			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid Import Identity",
 				fmt.Sprintf("The identity's id must be the website's numeric id, e.g. \"12\", got %q.", raw))
 			return
@@ -42,8 +43,13 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 		addAPIError(&resp.Diagnostics, "import", raw, err)
 		return
 	}
+	id, problem := importTarget(raw)
+	if problem != "" {
+		resp.Diagnostics.AddError("Invalid Import ID", problem)
+		return
+	}
 	var w *client.Website
-	if id, perr := strconv.ParseInt(raw, 10, 64); perr == nil && id > 0 {
+	if id > 0 {
 		w, err = r.data.websites.Read(ctx, id)
 		if errors.Is(err, client.ErrNotFound) {
 			resp.Diagnostics.AddError("Website Not Found",
@@ -52,11 +58,6 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 			return
 		}
 	} else {
-		if p := domainProblem(raw); p != "" {
-			resp.Diagnostics.AddError("Invalid Import ID",
-				fmt.Sprintf("Import takes the website's numeric id or its exact domain. %s", p))
-			return
-		}
 		w, err = r.data.websites.FindByDomain(ctx, raw) // one list sweep for every import of the run
 		if errors.Is(err, client.ErrNotFound) {
 			resp.Diagnostics.AddError("Website Not Found",
@@ -74,11 +75,29 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 		how = "domain"
 	}
 	tflog.Info(ctx, "import: found website by "+how, map[string]any{"id": w.ID, "domain": w.Domain})
-	id := types.StringValue(strconv.FormatInt(w.ID, 10))
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	stateID := types.StringValue(strconv.FormatInt(w.ID, 10))
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), stateID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("skip_destroy"), types.BoolValue(false))...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	setIdentity(ctx, resp.Identity, stateID, &resp.Diagnostics)
+}
+
+// importTarget reads an import ID (trimmed): a website's id (a positive
+// whole number, returned) or, else, its exact domain (0 returned), or why
+// it is neither.
+func importTarget(raw string) (int64, string) {
+	id, err := strconv.ParseInt(raw, 10, 64)
+	switch {
+	case err == nil && id > 0:
+		return id, ""
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Sprintf("Import takes the website's numeric id or its exact domain; %q is too large for an id "+
+			"(at most %d). Check the id (shown in the web interface's URL of the website).", raw, int64(math.MaxInt64))
+	}
+	if p := domainProblem(raw); p != "" {
+		return 0, "Import takes the website's numeric id or its exact domain. " + p
+	}
+	return 0, ""
 }
 
 // keyUser names the API key's user for messages.

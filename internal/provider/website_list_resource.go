@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -208,18 +209,24 @@ func websiteListResult(ctx context.Context, req list.ListRequest, w *client.Webs
 
 // importedWebsiteModel is the state that importing w reads (ImportState sets
 // the id, then Read applies the website to an otherwise null state): the
-// settings the API returns, and exclude_params, the password and the
-// timeouts null, so that a configuration generated from it manages neither
-// of the two values the API never returns.
+// attributes the API returns, and the others null (exclude_params, the
+// password, the timeouts), so that a configuration generated from it manages
+// neither of the two values the API never returns.
 func importedWebsiteModel(ctx context.Context, w *client.Website, trackingCode types.String) (websiteResourceModel, error) {
-	m := websiteResourceModel{
-		Password:      types.StringNull(),
-		PasswordWO:    types.StringNull(),
-		PasswordWOVer: types.Int64Null(),
-		ExcludeParams: types.SetNull(types.StringType),
-		SkipDestroy:   types.BoolValue(false),
-		TrackingCode:  trackingCode,
+	var m websiteResourceModel
+	for _, a := range websiteAttributes {
+		if a.resource == nil {
+			continue
+		}
+		t := a.resource.GetType()
+		null, err := t.ValueFromTerraform(ctx, tftypes.NewValue(t.TerraformType(ctx), nil))
+		if err != nil {
+			return m, fmt.Errorf("no null value of %s: %w; this is a bug in the provider", a.name, err)
+		}
+		m.setAttribute(a.name, null)
 	}
+	m.SkipDestroy = types.BoolValue(false)
+	m.TrackingCode = trackingCode
 	t, ok := websiteResourceSchema(ctx).Blocks["timeouts"].Type().(timeouts.Type)
 	if !ok {
 		return m, fmt.Errorf("the timeouts block has an unexpected type; this is a bug in the provider")

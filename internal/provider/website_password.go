@@ -15,6 +15,29 @@ import (
 // helpers decide what Create and Update send and what the state keeps.
 // Which password input sends is decided in website_schema.go.
 
+// terraformSetPassword reports whether Terraform set the website's password
+// (prior is the state before the change; nil on create).
+func terraformSetPassword(prior *websiteResourceModel) bool {
+	return prior != nil && (!prior.Password.IsNull() || !prior.PasswordWOVer.IsNull())
+}
+
+// sendPassword sends password when set in the configuration (password_wo is
+// added by Create and Update, see writeOnlyPassword); as empty, which clears
+// it, when the website leaves "password" privacy and Terraform had set the
+// password; else not at all.
+func sendPassword(_ context.Context, m websiteResourceModel, prior *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {
+	switch {
+	case !m.Password.IsNull() && !m.Password.IsUnknown():
+		pw := m.Password.ValueString()
+		in.Password = &pw
+	case privacyToAPI(m.Privacy.ValueString()) != client.PrivacyPassword && terraformSetPassword(prior):
+		// Leaving password privacy clears the password Terraform set (the
+		// server would keep it otherwise).
+		empty := ""
+		in.Password = &empty
+	}
+}
+
 // writeOnlyPassword returns password_wo from the configuration, for
 // in.Password. Write-only values are only in the configuration, never in the
 // plan or state.

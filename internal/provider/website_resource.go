@@ -170,50 +170,6 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 }
 
-// owners returns the owner remembered for the website and the API key's
-// user (nil where unknown), or adds an error and reports false when they
-// differ or the key's user cannot be learnt. op is "read", "update" or
-// "delete".
-func (r *websiteResource) owners(ctx context.Context, op string, m websiteResourceModel, p privateGetter,
-	diags *diag.Diagnostics,
-) (remembered, owner *websiteOwner, ok bool) {
-	remembered = rememberedOwner(ctx, p, diags)
-	owner, ok = r.keyOwnerOf(ctx, op, m, remembered, diags)
-	return remembered, owner, ok
-}
-
-// keyOwnerOf returns the API key's user (nil where unknown), or adds an
-// error and reports false when it differs from remembered or cannot be
-// learnt.
-func (r *websiteResource) keyOwnerOf(ctx context.Context, op string, m websiteResourceModel, remembered *websiteOwner,
-	diags *diag.Diagnostics,
-) (owner *websiteOwner, ok bool) {
-	owner, err := r.data.keyOwner(ctx)
-	if err != nil {
-		addAPIError(diags, op, m.Domain.ValueString(), err)
-		return nil, false
-	}
-	return owner, checkOwner(diags, op, m, remembered, owner)
-}
-
-// mayLeaveState decides whether a website the API reports missing (the
-// application's own "not found", at a base URL proven to serve the API) may
-// leave the state, or adds an error. It may when its remembered owner is the
-// key's user; when the owner is unknown, the missingWebsiteGuard decides.
-func (r *websiteResource) mayLeaveState(ctx context.Context, op *guardedOp, verb string, m websiteResourceModel,
-	remembered, owner *websiteOwner, diags *diag.Diagnostics,
-) bool {
-	if remembered != nil && owner != nil {
-		return true // same user (checkOwner passed): it was deleted
-	}
-	err := op.mayLeaveState(ctx)
-	if err == nil {
-		return true
-	}
-	addVanishedError(diags, verb, m.Domain.ValueString(), m.ID.ValueString(), owner, err)
-	return false
-}
-
 func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state websiteResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

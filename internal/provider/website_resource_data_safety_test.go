@@ -305,16 +305,22 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(websiteAddr, plancheck.ResourceActionUpdate)},
 			},
-			Check: env.CheckWebsite(domain, func(w client.Website) error {
-				raw := ""
-				if w.ExcludeIPsRaw != nil {
-					raw = *w.ExcludeIPsRaw
-				}
-				if raw != "10.0.0.1\n10.0.0.2" && raw != "10.0.0.2\n10.0.0.1" {
-					return fmt.Errorf("exclude_ips is %q on the server", raw)
-				}
-				return nil
-			}),
+			Check: resource.ComposeTestCheckFunc(
+				env.CheckWebsite(domain, func(w client.Website) error {
+					if ips := strings.Join(w.ExcludeIPs, "|"); ips != "10.0.0.1|10.0.0.2" && ips != "10.0.0.2|10.0.0.1" {
+						return fmt.Errorf("exclude_ips is %q on the server", ips)
+					}
+					return nil
+				}),
+				// One entry per line, as the provider sends it (the API shows
+				// only the lines).
+				env.CheckStored(domain, func(w emulator.Website) error {
+					if raw := w.ExcludeIPs; raw != "10.0.0.1\n10.0.0.2" && raw != "10.0.0.2\n10.0.0.1" {
+						return fmt.Errorf("exclude_ips is %q on the server", raw)
+					}
+					return nil
+				}),
+			),
 		},
 		{PreConfig: setIPs("10.0.0.2\r10.0.0.1"), Config: cfg, PlanOnly: true},
 		// The trailing line break is trimmed by the server, as on every input.

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/export"
 )
 
 // The analytics_website_statistics_export action (Terraform 1.14 and
@@ -29,7 +31,7 @@ import (
 // Every statistics name is read in full, 100 rows per request, through the
 // provider's client: paced like every other request, 429 and 503 waited out
 // within the action's timeout. Nothing is written until the folder is
-// created, and a failed export removes what it wrote (statistics_export_writer.go).
+// created, and a failed export removes what it wrote (internal/export).
 //
 // A failed export marks the website in the provider instance: Terraform
 // turns the failure of a before_destroy action into a warning during
@@ -100,24 +102,26 @@ func (a *statisticsExportAction) Schema(_ context.Context, _ action.SchemaReques
 			"directory": schema.StringAttribute{
 				MarkdownDescription: "Directory the export's folder is created in (created if missing; a relative path is " +
 					"relative to the directory Terraform runs in, so `${path.root}/exports` is the usual choice). Each export " +
-					"makes a new folder `<domain>-<UTC time>`, e.g. `shop.example.com-20240501T101500Z`; an existing " +
+					"makes a new folder `<domain>-<UTC time>-<random>`, e.g. `shop.example.com-20240501T101500Z-3f9a1c2e`; an existing " +
 					"folder is never written into, and the export fails instead. Exactly one of `directory` and " +
 					"`destination` must be set.",
 				Optional:   true,
 				Validators: []validator.String{oneWhere, exportDirectoryValidator()},
 			},
 			"destination": schema.StringAttribute{
-				MarkdownDescription: "Where the export's folder is created, as a URL: a local folder (a path, as " +
-					"`directory` takes, or `file:///path`), or a prefix of a bucket of Amazon S3 or any S3-compatible " +
-					"store, `s3://bucket/prefix`. Each export writes under a new prefix `<domain>-<UTC time>/`, which " +
-					"must hold no object, and uploads `manifest.json` last. A self-hosted store's address and settings " +
-					"are query parameters: `endpoint` (e.g. `https://minio.example.com`), `region`, `use_path_style` " +
-					"(`true` for most self-hosted stores), and `profile`, `role` (an ARN to assume), `disable_https`, `dualstack`, `fips`, " +
-					"`accelerate`, `hostname_immutable`, `ssetype`, `kmskeyid`, `request_checksum_calculation`, " +
-					"`response_checksum_validation`. Credentials are never part of it: the provider reads them as " +
-					"the AWS CLI does (`AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and the shared " +
-					"files, web identity, the container's or instance's role). Exactly one of `directory` and " +
-					"`destination` must be set.",
+				MarkdownDescription: "Where the export's folder is created: a local folder (an absolute path, a " +
+					"relative path starting with a plain name, as `directory` takes, or `file:///path`), or a prefix of a " +
+					"bucket of Amazon S3 or any S3-compatible store, `s3://bucket/prefix`. Anything else is refused at plan " +
+					"time, a mistyped URL such as `s3:/bucket` or `s3//bucket` included. Each export writes under a new " +
+					"prefix `<domain>-<UTC time>-<random>/` and uploads `manifest.json` last. A self-hosted store's address " +
+					"and settings are query parameters, each checked at plan time: `endpoint` (e.g. " +
+					"`https://minio.example.com`), `region`, `use_path_style` (`true` for most self-hosted stores), and " +
+					"`profile`, `role` (an IAM role's ARN to assume; not with `dualstack`, `fips` or the checksum " +
+					"settings), `disable_https`, `dualstack`, `fips`, `accelerate`, `hostname_immutable`, `ssetype`, " +
+					"`kmskeyid`, `request_checksum_calculation`, `response_checksum_validation`. Credentials are never " +
+					"part of it: the provider reads them as the AWS CLI does (`AWS_ACCESS_KEY_ID` and " +
+					"`AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and the shared files, web identity, the container's or " +
+					"instance's role). Exactly one of `directory` and `destination` must be set.",
 				Optional:   true,
 				Validators: []validator.String{oneWhere, exportDestinationValidator()},
 			},
@@ -126,7 +130,7 @@ func (a *statisticsExportAction) Schema(_ context.Context, _ action.SchemaReques
 					"\"count\"}` objects per name) or `csv` (a `date,count` or `value,count` header). The manifest is " +
 					"always JSON. Defaults to `json`.",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.OneOf(exportFormats...)},
+				Validators: []validator.String{stringvalidator.OneOf(export.Formats...)},
 			},
 			"from": schema.StringAttribute{
 				MarkdownDescription: "First day exported (`YYYY-MM-DD`, inclusive). Defaults to the first day the " +
@@ -211,7 +215,8 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 	if err != nil {
 		id, _ := strconv.ParseInt(cfg.WebsiteID.ValueString(), 10, 64)
 		a.failed(id, cfg.Domain.ValueString(), err)
-		addExportWriteError(&resp.Diagnostics, exportSite(cfg.Domain.ValueString(), cfg.WebsiteID.ValueString()), target, err)
+		addExportWriteError(&resp.Diagnostics, exportSite(cfg.Domain.ValueString(), cfg.WebsiteID.ValueString()), target,
+			err, exportNothingLeft)
 		return
 	}
 	defer closeStore()
@@ -232,23 +237,23 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 	if to == "" {
 		to = exportLastDate
 	}
-	format := exportFormatJSON
+	format := export.FormatJSON
 	if !cfg.Format.IsNull() {
 		format = cfg.Format.ValueString()
 	}
 	started := time.Now().UTC()
-	out, err := newExportWriter(ctx, store, exportFolderName(w.Domain, started), format)
+	out, err := export.NewWriter(ctx, store, export.FolderName(w.Domain, started, export.Unique()), format)
 	if err != nil {
 		a.failed(w.ID, w.Domain, err)
-		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
+		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err, exportNothingLeft)
 		return
 	}
-	fields := map[string]any{"id": w.ID, "domain": w.Domain, "folder": store.location(), "from": from, "to": to}
+	fields := map[string]any{"id": w.ID, "domain": w.Domain, "folder": store.Location(), "from": from, "to": to}
 	tflog.Info(ctx, "exporting the statistics of a website", fields)
 
 	run := &exportRun{resp: resp, domain: w.Domain, requests: 1} // the website's look-up
-	m := exportManifest{
-		FormatVersion: exportFormatVersion, Installation: strings.TrimSuffix(c.BaseURL(), "/api/v1"),
+	m := export.Manifest{
+		FormatVersion: export.FormatVersion, Installation: strings.TrimSuffix(c.BaseURL(), "/api/v1"),
 		WebsiteID: w.ID, Domain: w.Domain, From: from, To: to, WholeHistory: whole, Format: format,
 	}
 	for i, name := range client.StatisticNames {
@@ -262,33 +267,33 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 			run.requests = before + res.Requests
 		}
 		if err != nil {
-			a.abandon(ctx, out, w, err, fields)
-			addExportReadError(&resp.Diagnostics, w.Domain, name, run.requests, timeout, err)
+			left := a.abandon(ctx, out, w, err, fields)
+			addExportReadError(&resp.Diagnostics, w.Domain, name, run.requests, timeout, err, left)
 			return
 		}
 		run.rows += len(res.Rows)
-		if err := out.writeStatistic(ctx, name, res.Rows); err != nil {
-			a.abandon(ctx, out, w, err, fields)
-			addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
+		if err := out.WriteStatistic(ctx, name, res.Rows); err != nil {
+			left := a.abandon(ctx, out, w, err, fields)
+			addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err, left)
 			return
 		}
 		if name == client.StatisticPageviews && len(res.Rows) > 0 {
 			m.FirstDay, m.LastDay = res.Rows[0].Value, res.Rows[len(res.Rows)-1].Value
 		}
-		m.Statistics = append(m.Statistics, exportedStatistic{Name: name, File: out.statisticFile(name), Rows: len(res.Rows)})
+		m.Statistics = append(m.Statistics, export.Statistic{Name: name, File: out.StatisticFile(name), Rows: len(res.Rows)})
 		run.progress(name, len(res.Rows), i+1, true)
 	}
 	m.Requests, m.ExportedAt = run.requests, time.Now().UTC().Format(time.RFC3339)
-	if err := out.writeManifest(ctx, m); err != nil {
-		a.abandon(ctx, out, w, err, fields)
-		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err)
+	if err := out.WriteManifest(ctx, m); err != nil {
+		left := a.abandon(ctx, out, w, err, fields)
+		addExportWriteError(&resp.Diagnostics, exportSite(w.Domain, ""), target, err, left)
 		return
 	}
 	fields["rows"], fields["requests"] = run.rows, run.requests
 	tflog.Info(ctx, "exported the statistics of a website", fields)
 	if resp.SendProgress != nil {
 		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("%s: exported %d rows of %d statistics "+
-			"into %s (%d requests)", w.Domain, run.rows, len(client.StatisticNames), store.location(), run.requests)})
+			"into %s (%d requests)", w.Domain, run.rows, len(client.StatisticNames), store.Location(), run.requests)})
 	}
 }
 
@@ -304,14 +309,21 @@ func (a *statisticsExportAction) website(ctx context.Context, c *client.Client, 
 	return c.GetWebsite(ctx, id)
 }
 
-// abandon removes a failed export's files and marks the website.
-func (a *statisticsExportAction) abandon(ctx context.Context, out *exportWriter, w *client.Website, err error, fields map[string]any) {
+// abandon removes a failed export's files and marks the website. It
+// returns what the failure's message ends with: exportNothingLeft, or
+// what the cleanup could not remove, and where.
+func (a *statisticsExportAction) abandon(ctx context.Context, out *export.Writer, w *client.Website, err error,
+	fields map[string]any,
+) string {
 	a.failed(w.ID, w.Domain, err)
 	fields["error"] = err.Error()
-	if derr := out.discard(ctx); derr != nil {
+	if derr := out.Discard(ctx); derr != nil {
 		fields["cleanup_error"] = derr.Error()
+		tflog.Warn(ctx, "the statistics export failed; its files could not all be removed", fields)
+		return exportLeftBehind(derr)
 	}
 	tflog.Warn(ctx, "the statistics export failed; its files were removed", fields)
+	return exportNothingLeft
 }
 
 // failed records that the export of the website with id or domain (either
@@ -354,4 +366,41 @@ func (f *exportFailures) reason(id int64, domain string) string {
 		return r
 	}
 	return f.byDomain[domain]
+}
+
+// errInvalidDestination is returned for a destination that could not be
+// checked at plan time (unknown then) and is not one.
+var errInvalidDestination = errors.New("invalid destination")
+
+// openExportStore opens where the export of cfg goes (export.Open): a
+// folder, or a bucket, opened and listed. The function returned closes it.
+func openExportStore(ctx context.Context, cfg statisticsExportModel) (exportTarget, export.Store, func(), error) {
+	none := func() {}
+	if !cfg.Directory.IsNull() {
+		t := exportTarget{attr: "directory", value: cfg.Directory.ValueString()}
+		return t, export.NewFolderStore(t.value), none, nil
+	}
+	t := exportTarget{attr: "destination", value: cfg.Destination.ValueString()}
+	d, problem := export.ParseDestination(t.attr, t.value)
+	if problem != "" {
+		return t, nil, none, fmt.Errorf("%w: %s", errInvalidDestination, problem)
+	}
+	s, err := export.Open(ctx, d)
+	if err != nil {
+		return t, nil, none, err
+	}
+	return t, s, func() { _ = s.Close() }, nil
+}
+
+// exportDestinationValidator refuses, at plan time, a destination that
+// names no folder or bucket the export could write to.
+func exportDestinationValidator() validator.String {
+	return stringCheck{
+		description: "must be a folder, a file:// URL or an s3://bucket/prefix URL",
+		summary:     "Invalid Export Destination",
+		problem: func(attr path.Path, v string) string {
+			_, p := export.ParseDestination(attr.String(), v)
+			return p
+		},
+	}
 }

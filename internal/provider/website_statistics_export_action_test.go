@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -23,6 +24,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/export"
 )
 
 // The analytics_website_statistics_export action, driven through the CLI
@@ -79,18 +81,18 @@ func exportFolders(t *testing.T, dir string) []string {
 }
 
 // oneExport returns the only export folder in dir, and its manifest.
-func oneExport(t *testing.T, dir, domain string) (string, exportManifest) {
+func oneExport(t *testing.T, dir, domain string) (string, export.Manifest) {
 	t.Helper()
 	folders := exportFolders(t, dir)
 	if len(folders) != 1 || !strings.HasPrefix(folders[0], domain+"-") {
 		t.Fatalf("want one export folder %s-<time> in %s, got %v", domain, dir, folders)
 	}
 	folder := filepath.Join(dir, folders[0])
-	raw, err := os.ReadFile(filepath.Join(folder, exportManifestName))
+	raw, err := os.ReadFile(filepath.Join(folder, export.ManifestName))
 	if err != nil {
 		t.Fatalf("manifest: %v", err)
 	}
-	var m exportManifest
+	var m export.Manifest
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatalf("manifest: %v\n%s", err, raw)
 	}
@@ -112,11 +114,11 @@ func exportedRows(t *testing.T, folder, name, format string) []string {
 func parseExportedRows(t *testing.T, name, format string, raw []byte) []string {
 	t.Helper()
 	key := "value"
-	if dayStatistic(name) {
+	if export.DayStatistic(name) {
 		key = "date"
 	}
 	var out []string
-	if format == exportFormatCSV {
+	if format == export.FormatCSV {
 		recs, err := csv.NewReader(strings.NewReader(string(raw))).ReadAll()
 		if err != nil {
 			t.Fatalf("%s.csv: %v", name, err)
@@ -173,7 +175,7 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	site, _ := s.WebsiteByDomain(domain)
 	before := s.Statistics(site.ID)
 
-	for _, format := range exportFormats {
+	for _, format := range export.Formats {
 		t.Run(format, func(t *testing.T) {
 			out := filepath.Join(dir, format)
 			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
@@ -293,7 +295,7 @@ func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
 			if m.WebsiteID != old.ID {
 				t.Errorf("exported website %d, want %d (the one destroyed)", m.WebsiteID, old.ID)
 			}
-			checkExport(t, folder, exportFormatJSON, want)
+			checkExport(t, folder, export.FormatJSON, want)
 			if _, ok := s.Website(old.ID); ok {
 				t.Errorf("website %d is still on the server", old.ID)
 			}
@@ -533,7 +535,7 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	}
 	t.Logf("%d requests refused with 429, export in %s", throttled, time.Since(start).Round(time.Millisecond))
 	folder, m := oneExport(t, dir, domain)
-	checkExport(t, folder, exportFormatCSV, want)
+	checkExport(t, folder, export.FormatCSV, want)
 	if m.Requests != len(client.StatisticNames)+1 {
 		t.Errorf("the manifest counts %d requests, want %d (retries are not counted)", m.Requests, len(client.StatisticNames)+1)
 	}
@@ -541,8 +543,9 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
-// TestAccStatisticsExport_neverOverwrites: an export whose folder exists
-// fails, and leaves that folder as it was.
+// TestAccStatisticsExport_neverOverwrites: an export never writes into an
+// earlier one, even one of the same second: each has a random part in its
+// name; the earlier folders stay as they were.
 func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
 	const domain = "tf-acc-export-again.example.com"
@@ -551,32 +554,35 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 	s.Apply(website)
 	s.pageviews(t, []string{domain}, "2024-07-01")
 	s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf("    domain    = %q\n    directory = %q\n", domain, dir))))
-	// Earlier exports under every name the next minute can give.
+	// Earlier exports of every second the next minute can give.
 	now := time.Now()
+	earlier := map[string]bool{}
 	for i := -2; i < 60; i++ {
-		folder := filepath.Join(dir, exportFolderName(domain, now.Add(time.Duration(i)*time.Second)))
+		name := export.FolderName(domain, now.Add(time.Duration(i)*time.Second), fmt.Sprintf("%08x", i+2))
+		earlier[name] = true
+		folder := filepath.Join(dir, name)
 		if err := os.MkdirAll(folder, 0o750); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(folder, exportManifestName), []byte("earlier"), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(folder, export.ManifestName), []byte("earlier"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s.ResetStats()
-	out := s.W.MustRun(1, invokeExport...)
-	if !acctest.ExpectError(`Error: Statistics Export Folder Exists.*never writes into or over an earlier one`).MatchString(out) {
-		t.Errorf("the output does not say that the folder exists:\n%s", out)
-	}
-	if n := s.statsRequests(); n != 0 {
-		t.Errorf("%d statistics requests for an export that cannot be written", n)
-	}
+	s.W.MustRun(0, invokeExport...)
 	folders := exportFolders(t, dir)
-	if len(folders) != 62 {
-		t.Errorf("%d folders, want the 62 there were", len(folders))
+	if len(folders) != 63 {
+		t.Errorf("%d folders, want the 62 there were and a new one", len(folders))
 	}
+	name := regexp.MustCompile(`^` + regexp.QuoteMeta(domain) + `-\d{8}T\d{6}Z-[0-9a-f]{8}$`)
 	for _, f := range folders {
+		got, err := os.ReadFile(filepath.Join(dir, f, export.ManifestName))
+		if !earlier[f] {
+			if !name.MatchString(f) || err != nil || string(got) == "earlier" {
+				t.Errorf("the new export %s: manifest %.40q (%v)", f, got, err)
+			}
+			continue
+		}
 		files := exportFolders(t, filepath.Join(dir, f))
-		got, err := os.ReadFile(filepath.Join(dir, f, exportManifestName))
 		if len(files) != 1 || err != nil || string(got) != "earlier" {
 			t.Errorf("%s changed: %v, manifest %q (%v)", f, files, got, err)
 		}
@@ -607,11 +613,11 @@ func TestAccStatisticsExport_live(t *testing.T) {
 	if m.WebsiteID != id || m.Domain != domain || m.Installation != strings.TrimRight(s.URL, "/") || !m.WholeHistory {
 		t.Errorf("manifest %+v", m)
 	}
-	pageviews := exportedRows(t, folder, "pageviews", exportFormatCSV)
+	pageviews := exportedRows(t, folder, "pageviews", export.FormatCSV)
 	if len(pageviews) != 1 || !strings.HasSuffix(pageviews[0], "=1") || !days[strings.TrimSuffix(pageviews[0], "=1")] {
 		t.Errorf("pageviews %v, want one pageview on one of %v", pageviews, sortedKeys(days))
 	}
-	if got := exportedRows(t, folder, "page", exportFormatCSV); fmt.Sprint(got) != "[/=1]" {
+	if got := exportedRows(t, folder, "page", export.FormatCSV); fmt.Sprint(got) != "[/=1]" {
 		t.Errorf("pages %v, want [/=1]", got)
 	}
 	s.Write(website)

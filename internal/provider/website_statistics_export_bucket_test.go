@@ -3,21 +3,15 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/export"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
 )
 
@@ -78,7 +72,7 @@ func (b *bucketEnv) bucketExports(t *testing.T, prefix string) map[string]map[st
 
 // oneBucketExport returns the files and manifest of the only export of
 // domain under prefix.
-func (b *bucketEnv) oneBucketExport(t *testing.T, prefix, domain string) (map[string][]byte, exportManifest) {
+func (b *bucketEnv) oneBucketExport(t *testing.T, prefix, domain string) (map[string][]byte, export.Manifest) {
 	t.Helper()
 	exports := b.bucketExports(t, prefix)
 	if len(exports) != 1 {
@@ -88,13 +82,13 @@ func (b *bucketEnv) oneBucketExport(t *testing.T, prefix, domain string) (map[st
 		if !strings.HasPrefix(folder, domain+"-") {
 			t.Fatalf("export %s/%s/, want %s-<time>/", prefix, folder, domain)
 		}
-		var m exportManifest
-		if err := json.Unmarshal(files[exportManifestName], &m); err != nil {
-			t.Fatalf("manifest: %v\n%s", err, files[exportManifestName])
+		var m export.Manifest
+		if err := json.Unmarshal(files[export.ManifestName], &m); err != nil {
+			t.Fatalf("manifest: %v\n%s", err, files[export.ManifestName])
 		}
 		return files, m
 	}
-	return nil, exportManifest{}
+	return nil, export.Manifest{}
 }
 
 // checkBucketExport fails unless files hold exactly want, in format, and
@@ -158,7 +152,7 @@ func TestAccStatisticsExportToBucket_byHand(t *testing.T) {
 	site, _ := s.WebsiteByDomain(domain)
 	want := wantExport(s, site.ID)
 	s.W.Env = append(s.W.Env, "TF_LOG=trace")
-	for _, format := range exportFormats {
+	for _, format := range export.Formats {
 		t.Run(format, func(t *testing.T) {
 			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    website_id  = analytics_website.main.id\n    destination = %q\n    format      = %q\n",
@@ -222,7 +216,7 @@ func TestAccStatisticsExportToBucket_beforeDestroy(t *testing.T) {
 			if m.WebsiteID != old.ID {
 				t.Errorf("exported website %d, want %d (the one destroyed)", m.WebsiteID, old.ID)
 			}
-			checkBucketExport(t, files, exportFormatJSON, want)
+			checkBucketExport(t, files, export.FormatJSON, want)
 			if _, ok := s.Website(old.ID); ok {
 				t.Errorf("website %d is still on the server", old.ID)
 			}
@@ -244,9 +238,10 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // TestAccStatisticsExportToBucket_refused: refused credentials, missing
-// ones, a missing bucket and a prefix that holds an earlier export fail
-// the export before the analytics API is asked anything (the prefix: before
-// any statistics), each with an error naming the destination and the cause
+// ones and a missing bucket fail the export before the analytics API is
+// asked anything (a prefix that holds an earlier export, which a random
+// part of each export's name keeps from happening, is refused by the
+// store: TestExportBucket_existingPrefix), each with an error naming the destination and the cause
 // and, at TF_LOG=trace, no secret; nothing is written.
 func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
@@ -260,12 +255,8 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 		name   string
 		env    []string
 		bucket string
-		// earlier puts earlier exports under every name of the next
-		// minute.
-		earlier bool
-		want    string
-		// requests is the number of requests to the API: none, or the
-		// website's look-up (the prefix's name needs its domain).
+		want   string
+		// requests is the number of requests to the API: none.
 		requests int
 	}{
 		{name: "wrong secret", env: s3test.Env(s3test.WriterKey, wrongSecret),
@@ -274,8 +265,6 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 			want: `Error: No Credentials for the Statistics Export.*AWS_ACCESS_KEY_ID`},
 		{name: "missing bucket", env: s3test.Env(s3test.WriterKey, s3test.WriterSecret), bucket: b.bucket + "-gone",
 			want: `Error: Statistics Export Bucket Not Found.*` + b.bucket + `-gone.*never creates buckets`},
-		{name: "earlier export", env: s3test.Env(s3test.WriterKey, s3test.WriterSecret), earlier: true, requests: 1,
-			want: `Error: Statistics Export Folder Exists.*s3://` + b.bucket + `/refused/` + domain + `-.*never writes into or over`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,15 +275,6 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 			dest := strings.Replace(b.destination("refused", ""), "s3://"+b.bucket+"/", "s3://"+bucket+"/", 1)
 			s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
 				"    domain      = %q\n    destination = %q\n", domain, dest))))
-			if tc.earlier {
-				now := time.Now()
-				for i := -2; i < 60; i++ {
-					key := "refused/" + exportFolderName(domain, now.Add(time.Duration(i)*time.Second)) + "/" + exportManifestName
-					if err := b.store.Put(t.Context(), b.bucket, key, "earlier"); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
 			before, _ := b.store.Objects(t.Context(), b.bucket, "")
 			s.W.Env = append(tc.env, "TF_LOG=trace")
 			s.ResetStats()
@@ -322,41 +302,6 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
-// failingProxy is the store behind a proxy that refuses every upload
-// (PUT) after the first ok ones with a 500, as a store that fills up or
-// falls over in the middle of an export; reads, lists and deletes pass.
-// Storing ok in okLeft starts again.
-type failingProxy struct {
-	*httptest.Server
-	puts, okLeft atomic.Int64
-}
-
-func newFailingProxy(t *testing.T, store *s3test.Server) *failingProxy {
-	t.Helper()
-	target, err := url.Parse(store.Endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	p := &failingProxy{}
-	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPut {
-			p.puts.Add(1)
-			if p.okLeft.Add(-1) < 0 {
-				_, _ = io.Copy(io.Discard, r.Body) // as a store does before it answers
-				w.Header().Set("Content-Type", "application/xml")
-				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError`+
-					`</Code><Message>injected by the test</Message></Error>`)
-				return
-			}
-		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(p.Close)
-	return p
-}
-
 // TestAccStatisticsExportToBucket_storeFailsMidway: when the store starts
 // failing in the middle of a before_destroy export, the objects written so
 // far are deleted and the website, its statistics and the state stay, for
@@ -368,7 +313,7 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 	b := newBucketEnv(t, s)
 	const domain = "tf-acc-export-s3fail.example.com"
 	const ok = 5 // uploads before the store fails
-	proxy := newFailingProxy(t, b.store)
+	proxy := s3test.NewFailingProxy(t, b.store)
 	failing := b.destination("midway", proxy.URL)
 	s.Apply(exportedWebsiteTo(domain, failing))
 	s.pageviews(t, []string{domain}, "2024-05-01", "2024-05-02")
@@ -384,14 +329,14 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 		{"-replace", []string{"apply", "-auto-approve", "-replace=analytics_website.main"}, `Error: Unable to Write the Statistics Export.*InternalError`},
 	} {
 		t.Run(step.name, func(t *testing.T) {
-			proxy.puts.Store(0)
-			proxy.okLeft.Store(ok)
+			proxy.Puts.Store(0)
+			proxy.OKLeft.Store(ok)
 			s.ResetStats()
 			out := s.W.MustRun(1, step.args...)
 			if !acctest.ExpectError(step.want).MatchString(out) {
 				t.Errorf("the output does not match %q:\n%s", step.want, out)
 			}
-			if n := proxy.puts.Load(); n <= ok {
+			if n := proxy.Puts.Load(); n <= ok {
 				t.Errorf("%d uploads: the store never failed in the middle", n)
 			}
 			if n := s.Writes(); n != 0 {
@@ -419,7 +364,40 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 		t.Errorf("website %d is still on the server", site.ID)
 	}
 	files, _ := b.oneBucketExport(t, "midway", domain)
-	checkBucketExport(t, files, exportFormatJSON, wantExportFrom(before))
+	checkBucketExport(t, files, export.FormatJSON, wantExportFrom(before))
+}
+
+// TestAccStatisticsExportToBucket_cleanupRefused: when the store fails in
+// the middle of an export and then refuses the cleanup's deletes (keys
+// without s3:DeleteObject, object lock), the error says which objects
+// remain and where, not that nothing was left behind.
+func TestAccStatisticsExportToBucket_cleanupRefused(t *testing.T) {
+	s := newExportEnv(t, emulator.Options{})
+	b := newBucketEnv(t, s)
+	const domain = "tf-acc-export-s3nodelete.example.com"
+	website := websiteBlock("main", domain, "")
+	s.Apply(website)
+	s.pageviews(t, []string{domain}, "2024-05-01")
+	proxy := s3test.NewFailingProxy(t, b.store)
+	proxy.OKLeft.Store(3)
+	proxy.RefuseDeletes.Store(true)
+	s.W.Write("main.tf", s.Config(website, exportAction("keep", fmt.Sprintf(
+		"    domain      = %q\n    destination = %q\n", domain, b.destination("undeletable", proxy.URL)))))
+	out := s.W.MustRun(1, invokeExport...)
+	want := `Error: Unable to Write the Statistics Export.*InternalError.*could not all be removed: s3://` + b.bucket +
+		`/undeletable/` + domain + `-[^ ]*/pageviews.json, .* may remain in s3://` + b.bucket + `/undeletable/` + domain +
+		`-.*AccessDenied.*delete them by hand`
+	if !acctest.ExpectError(want).MatchString(out) {
+		t.Errorf("the output does not match %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "No export was left behind") {
+		t.Errorf("the output says that nothing was left behind:\n%s", out)
+	}
+	if left := b.bucketExports(t, "undeletable"); len(left) != 1 {
+		t.Errorf("the store holds %d exports, want the one whose cleanup it refused", len(left))
+	}
+	s.W.Write("main.tf", s.Config(website))
+	s.W.MustRun(0, "destroy", "-auto-approve")
 }
 
 // TestAccStatisticsExportToBucket_invalidDestination: a destination that
@@ -435,7 +413,11 @@ func TestAccStatisticsExportToBucket_invalidDestination(t *testing.T) {
 		{"unknown parameter", `    destination = "s3://bucket/x?secret_key=` + secret + `"` + "\n",
 			`Error: Invalid Export Destination.*the query parameter "secret_key" is not one an s3:// destination takes`},
 		{"port on the bucket", `    destination = "s3://127.0.0.1:9000/x"` + "\n",
-			`Error: Invalid Export Destination.*has a port.*endpoint=http://host:port`},
+			`Error: Invalid Export Destination.*holds a colon, as a host with a port.*endpoint=http://host:port`},
+		{"mistyped scheme", `    destination = "s3:/bucket/x"` + "\n",
+			`Error: Invalid Export Destination.*mistyped scheme separator.*s3://bucket/prefix`},
+		{"setting after a semicolon", `    destination = "s3://bucket/x?region=eu-west-1;endpoint=http://127.0.0.1:9000"` + "\n",
+			`Error: Invalid Export Destination.*cannot be read.*separate the settings with &`},
 		{"other scheme", `    destination = "gs://bucket/x"` + "\n", `Error: Invalid Export Destination.*the scheme "gs" is not supported`},
 		{"both", `    destination = "s3://bucket/x"` + "\n" + `    directory   = "exports"` + "\n",
 			`Error: Invalid Attribute Combination.*\[directory,destination\]`},
@@ -484,7 +466,7 @@ func TestAccStatisticsExport_destinationFolder(t *testing.T) {
 				"    website_id  = analytics_website.main.id\n    destination = %q\n", dest(dir)))))
 			s.W.MustRun(0, invokeExport...)
 			folder, m := oneExport(t, dir, domain)
-			checkExport(t, folder, exportFormatJSON, want)
+			checkExport(t, folder, export.FormatJSON, want)
 			if m.WebsiteID != site.ID {
 				t.Errorf("manifest %+v", m)
 			}

@@ -3,8 +3,10 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -18,10 +20,10 @@ type websitesDataSource struct {
 }
 
 type websitesDataModel struct {
-	Search   types.String       `tfsdk:"search"`
-	SortBy   types.String       `tfsdk:"sort_by"`
-	Sort     types.String       `tfsdk:"sort"`
-	Websites []websiteDataModel `tfsdk:"websites"`
+	Search   types.String `tfsdk:"search"`
+	SortBy   types.String `tfsdk:"sort_by"`
+	Sort     types.String `tfsdk:"sort"`
+	Websites types.List   `tfsdk:"websites"` // of websiteDataType
 }
 
 func (d *websitesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -76,14 +78,17 @@ func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addAPIError(&resp.Diagnostics, "list", "", err)
 		return
 	}
-	cfg.Websites = make([]websiteDataModel, 0, len(all))
+	websites := make([]attr.Value, 0, len(all))
 	for i := range all {
-		m, err := websiteDataModelFrom(&all[i], d.data.trackingCodeValue())
+		m, err := websiteDataObject(&all[i], d.data.trackingCodeValue())
 		if err != nil {
 			resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 			return
 		}
-		cfg.Websites = append(cfg.Websites, m)
+		websites = append(websites, m)
 	}
+	var diags diag.Diagnostics
+	cfg.Websites, diags = types.ListValue(websiteDataType(), websites)
+	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }

@@ -13,7 +13,7 @@ resource "analytics_website" "news" {
   }
 }
 
-# Amazon S3: writes s3://example-analytics-archive/websites/<domain>-<UTC time>/.
+# Amazon S3: writes s3://example-analytics-archive/websites/<domain>-<UTC time>-<random>/.
 action "analytics_website_statistics_export" "to_s3" {
   config {
     website_id  = caller.id

@@ -4,7 +4,7 @@ resource "analytics_website" "shop" {
 
 # By hand (Terraform 1.14 or later):
 #   terraform apply -invoke=action.analytics_website_statistics_export.shop_history
-# writes exports/shop.example.com-<UTC time>/ with one file per statistics
+# writes exports/shop.example.com-<UTC time>-<random>/ with one file per statistics
 # name and manifest.json.
 action "analytics_website_statistics_export" "shop_history" {
   config {

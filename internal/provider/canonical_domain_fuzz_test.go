@@ -1,0 +1,90 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+)
+
+// FuzzCanonicalDomain: canonical_domain (canonicalDomainOf) and the domain
+// validator (domainProblem) are one rule. For any input: no panic; a result
+// is a domain the validator accepts (ASCII, at most 255 bytes) and its own
+// canonical form (idempotent); the validator accepts a value exactly when
+// canonical_domain returns it unchanged; a refusal is an error on domain
+// that names it; a suggestion the validator makes (Set domain = "...") is
+// itself accepted.
+func FuzzCanonicalDomain(f *testing.F) {
+	for _, tc := range canonicalCases {
+		f.Add(tc.in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out, problem := canonicalDomainOf(in)
+		if (out == "") == (problem == "") {
+			t.Fatalf("canonicalDomainOf(%q) = %q, %q: exactly one of the two must be set", in, out, problem)
+		}
+		if problem == "" {
+			if p := domainProblem(out); p != "" {
+				t.Errorf("canonicalDomainOf(%q) = %q, which the validator refuses: %s", in, out, p)
+			}
+			if again, p := canonicalDomainOf(out); again != out || p != "" {
+				t.Errorf("not idempotent: canonicalDomainOf(%q) = %q, then %q, %q", in, out, again, p)
+			}
+			if len(out) > maxDomainLength || strings.ContainsFunc(out, func(r rune) bool { return r > unicode.MaxASCII }) {
+				t.Errorf("canonicalDomainOf(%q) = %q: not ASCII or longer than %d", in, out, maxDomainLength)
+			}
+		}
+		accepted := domainProblem(in) == ""
+		if accepted != (problem == "" && out == in) {
+			t.Errorf("%q: the validator accepts it: %v, canonical_domain gives %q, %q", in, accepted, out, problem)
+		}
+		diags := validateString(domainValidator(), path.Root("domain"), in)
+		if diags.HasError() == accepted {
+			t.Errorf("%q: the validator's errors (%v) disagree with domainProblem", in, diags)
+		}
+		checkRefusals(t, diags, path.Root("domain"), in)
+		for _, d := range diags {
+			if _, s, ok := strings.Cut(d.Detail(), "Set domain = \""); ok {
+				suggested, _, _ := strings.Cut(s, "\"")
+				if p := domainProblem(suggested); p != "" {
+					t.Errorf("%q: the suggestion %q is refused: %s", in, suggested, p)
+				}
+			}
+		}
+	})
+}
+
+// FuzzDomainCredentials: a URL with user information, given to
+// canonical_domain or as a domain: whatever the scheme, the password's
+// surroundings (a "/", "?", "#", "@" or white space in it that ends the
+// user information early for a URL parser) and the host, no message
+// repeats the password. A result never holds it either, unless the host
+// itself does.
+func FuzzDomainCredentials(f *testing.F) {
+	f.Add("https", "", "", "www.example.com/path")
+	f.Add("ftp", "", "", "example.com")
+	f.Add("https", "a/", "", "example.com")
+	f.Add("https", "", "/x", "example.com")
+	f.Add("", "", " ", "example.com")
+	f.Add("https", "x@", "", "exa mple.com")
+	f.Add("HTTP", "", "?q", "example.com:8080")
+	f.Add("https", "", "", "[2001:db8::1]")
+	f.Add("", "", ".com/", "München.de")
+	f.Fuzz(func(t *testing.T, scheme, before, after, host string) {
+		if holdsSecret(scheme) || holdsSecret(host) {
+			t.Skip("the secret is in the scheme or the host")
+		}
+		in := "user:" + before + fuzzSecret + after + "@" + host
+		if scheme != "" {
+			in = scheme + "://" + in
+		}
+		_, problem := canonicalDomainOf(in)
+		if holdsSecret(problem) {
+			t.Errorf("canonicalDomainOf(%q) repeats the password: %s", in, problem)
+		}
+		diags := validateString(domainValidator(), path.Root("domain"), in)
+		checkNoSecret(t, diags, in)
+		checkRefusals(t, diags, path.Root("domain"), in)
+	})
+}

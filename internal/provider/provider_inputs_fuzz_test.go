@@ -1,0 +1,151 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// The fuzz targets of the provider block's other inputs: headers (and
+// ANALYTICS_HEADERS), the PEM texts and the durations; and of the
+// website's password.
+
+// FuzzHeaders: headers in the provider block (headersCheck) and
+// ANALYTICS_HEADERS (resolveHeaders), the value holding a secret. No
+// panic; no message repeats the value; a refusal is an error on headers
+// (or on one of its keys) that names headers or the variable; accepted
+// headers are the ones the client sends (CheckHeader, case-insensitively
+// unique).
+func FuzzHeaders(f *testing.F) {
+	for _, p := range [][3]string{{"CF-Access-Client-Id", "id", "x"}, {"Authorization", "Bearer ", ""}, {"X-A", "", ""},
+		{"x a", "v", ""}, {"X-A", "a\nb", ""}, {"x-token", "t", "X-Token"}, {"", "v", ""}, {"Host", "h", ""}} {
+		f.Add(p[0], p[1], p[2])
+	}
+	f.Fuzz(func(t *testing.T, name, value, other string) {
+		secret := value + fuzzSecret
+		hs := map[string]string{name: secret}
+		if other != name {
+			hs[other] = fuzzSecret
+		}
+		elems := map[string]attr.Value{}
+		for k, v := range hs {
+			elems[k] = types.StringValue(v)
+		}
+		resp := &validator.MapResponse{}
+		headersCheck{}.ValidateMap(context.Background(), validator.MapRequest{
+			Path: path.Root("headers"), ConfigValue: types.MapValueMust(types.StringType, elems),
+		}, resp)
+		checkNoSecret(t, resp.Diagnostics, name)
+		for _, d := range resp.Diagnostics {
+			if !strings.Contains(d.Detail(), "headers") {
+				t.Errorf("%q: the message does not name headers: %s", name, d.Detail())
+			}
+		}
+		if !resp.Diagnostics.HasError() {
+			for k, v := range hs {
+				if err := client.CheckHeader(k, v); err != nil {
+					t.Errorf("%q: accepted, but the client refuses it: %v", k, err)
+				}
+			}
+		}
+		env, err := json.Marshal(hs)
+		if err != nil {
+			t.Skip("not valid UTF-8")
+		}
+		for _, raw := range []string{string(env), string(env[:len(env)/2]), name + ":" + secret} {
+			if strings.ContainsRune(raw, 0) {
+				continue // no environment variable holds a NUL
+			}
+			t.Setenv(EnvHeaders, raw)
+			var diags diag.Diagnostics
+			resolveHeaders(types.MapNull(types.StringType), &diags)
+			checkNoSecret(t, diags, raw)
+			for _, d := range diags {
+				if !strings.Contains(d.Detail(), EnvHeaders) {
+					t.Errorf("%q: the message does not name %s: %s", raw, EnvHeaders, d.Detail())
+				}
+			}
+		}
+	})
+}
+
+// FuzzPEM: ca_pem, cert_pem and key_pem (pemValidator with the client's
+// checks), a secret in the text, in a block's headers and in its body. No
+// panic; a refusal is an error naming the attribute; no message repeats
+// the secret.
+func FuzzPEM(f *testing.F) {
+	for _, p := range [][2]string{{"CERTIFICATE", "MIIB"}, {"PRIVATE KEY", "MC4CAQAwBQYDK2VwBCIEI"}, {"RSA PRIVATE KEY", "AAAA"},
+		{"EC PRIVATE KEY", ""}, {"ENCRYPTED PRIVATE KEY", "AAAA"}, {"", ""}} {
+		f.Add(p[0], p[1], "")
+	}
+	checks := map[string]func(string) error{
+		"ca_pem":   func(s string) error { _, err := client.ParseCABundle([]byte(s)); return err },
+		"cert_pem": client.CheckCertificatePEM,
+		"key_pem":  client.CheckKeyPEM,
+	}
+	f.Fuzz(func(t *testing.T, typ, body, text string) {
+		if holdsSecret(typ) {
+			t.Skip("the secret is the block's type")
+		}
+		pem := text + fuzzSecret + "\n-----BEGIN " + typ + "-----\nSecret: " + fuzzSecret + "\n\n" + body + fuzzSecret +
+			"\n-----END " + typ + "-----\n"
+		for name, check := range checks {
+			at := path.Root(name)
+			diags := validateString(pemValidator(name, "Invalid PEM", check), at, pem)
+			checkNoSecret(t, diags, pem)
+			checkRefusals(t, diags, at, pem)
+		}
+	})
+}
+
+// FuzzDuration: timeout and the other durations (durationValidator). No
+// panic; a refusal is an error naming the attribute; an accepted value is
+// a positive duration that prints and reads back the same.
+func FuzzDuration(f *testing.F) {
+	for _, s := range []string{"30s", "2m", "1h30m", "0", "0s", "-1s", "1.5h", "10", "9999999999h", "1µs", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		at := path.Root("timeout")
+		diags := validateString(durationValidator(), at, in)
+		checkRefusals(t, diags, at, in)
+		if diags.HasError() {
+			return
+		}
+		d, err := time.ParseDuration(in)
+		if err != nil || d <= 0 {
+			t.Fatalf("timeout %q is accepted: %v, %v", in, d, err)
+		}
+		if again, err := time.ParseDuration(d.String()); err != nil || again != d {
+			t.Errorf("timeout %q = %v does not round-trip: %v, %v", in, d, again, err)
+		}
+	})
+}
+
+// FuzzWebsitePassword: password and password_wo (passwordValidator). No
+// panic; a refusal is an error naming the attribute; no message repeats
+// the password, whatever it is.
+func FuzzWebsitePassword(f *testing.F) {
+	for _, s := range []string{"", " ", "0", "hunter2", strings.Repeat("x", 129), strings.Repeat("é", 128)} {
+		f.Add(s, "")
+	}
+	f.Fuzz(func(t *testing.T, before, after string) {
+		pw := before + fuzzSecret + after
+		for _, name := range []string{"password", "password_wo"} {
+			at := path.Root(name)
+			diags := validateString(passwordValidator(), at, pw)
+			checkNoSecret(t, diags, pw)
+			checkRefusals(t, diags, at, pw)
+		}
+	})
+}

@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// withUserInfo puts user information holding fuzzSecret into raw: right
+// after its "://", or in front of it when it has none. before and after
+// surround the secret in the password, so that it may hold the "/", "?",
+// "#" or "@" that make a URL parser end the user information early.
+func withUserInfo(raw, before, after string) string {
+	info := "user:" + before + fuzzSecret + after + "@"
+	if scheme, rest, ok := strings.Cut(raw, "://"); ok {
+		return scheme + "://" + info + rest
+	}
+	return info + raw
+}
+
+// fuzzURLSetting states what every URL setting of the provider block
+// (base_url, tracking_url, tracking_script_url) must do, from the block
+// (the validator) and from its environment variable (the configuration
+// pass): no panic; a refusal is an error on the attribute that names it,
+// or names the variable; with a password in the URL, wherever a parser
+// would end it, no message repeats it. accepted adds the setting's own
+// round trip for the values it accepts.
+func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, v string)) {
+	for _, s := range []string{"https://analytics.example.com", "http://127.0.0.1:8080/analytics/", "analytics.example.com",
+		"https://example.com/a?b=c#d", "ftp://example.com", "https://", "https://[::1]:443/x", " https://example.com/\n",
+		"https://exa mple.com", "https://example.com:port/", "https://%zz", "HTTPS://Example.COM//x/", "mailto:x@example.com",
+		"https://example.com/js/script.js?v=1", "//example.com/x", "https://:443/"} {
+		f.Add(s, "", "")
+	}
+	f.Add("https://example.com/", "a/", "")
+	f.Add("https://example.com/", "", "?x")
+	f.Add("example.com", "", "#")
+	f.Add("ftp://example.com", "1/", "")
+	at := path.Root(rule.attr)
+	f.Fuzz(func(t *testing.T, raw, before, after string) {
+		diags := validateString(rule.validator(), at, raw)
+		checkRefusals(t, diags, at, raw)
+		if !holdsSecret(raw) {
+			checkNoSecret(t, diags, raw)
+		}
+		env := "The " + rule.env + " environment variable"
+		if p, _ := rule.check(env, raw); p != "" && !strings.Contains(p, rule.env) {
+			t.Errorf("%q from the environment: the message does not name %s: %s", raw, rule.env, p)
+		} else if p == "" && strings.TrimSpace(raw) != "" {
+			if diags.HasError() {
+				t.Errorf("%q: accepted from the environment, refused in the block", raw)
+			}
+			accepted(t, strings.TrimSpace(raw))
+		}
+		if holdsSecret(raw) {
+			return
+		}
+		secret := withUserInfo(raw, before, after)
+		d := validateString(rule.validator(), at, secret)
+		checkNoSecret(t, d, secret)
+		checkRefusals(t, d, at, secret)
+		if p, _ := rule.check(env, secret); holdsSecret(p) {
+			t.Errorf("%q from the environment: the message repeats the secret: %s", secret, p)
+		}
+	})
+}
+
+// FuzzBaseURL: base_url (baseURLRule). What it accepts, the client takes
+// (client.ParseBaseURL), and the API root it derives is a fixed point: the
+// base URL it prints gives the same root again.
+func FuzzBaseURL(f *testing.F) {
+	fuzzURLSetting(f, baseURLRule, func(t *testing.T, v string) {
+		u, err := client.ParseBaseURL(v)
+		if err != nil {
+			t.Fatalf("base_url %q is accepted, but the client refuses it: %v", v, err)
+		}
+		again, err := client.ParseBaseURL(u.String())
+		if err != nil || again.String() != u.String() {
+			t.Errorf("base_url %q: the API root %q does not round-trip: %v, %v", v, u, again, err)
+		}
+	})
+}
+
+// trackingAttr reads the value of a tracking code's attribute (data-host,
+// src), unescaped.
+var trackingAttr = regexp.MustCompile(`(data-host|src)="([^"]*)"`)
+
+func trackingAttrs(code string) map[string]string {
+	out := map[string]string{}
+	for _, m := range trackingAttr.FindAllStringSubmatch(code, -1) {
+		out[m[1]] = html.UnescapeString(m[2])
+	}
+	return out
+}
+
+// FuzzTrackingURL: tracking_url (trackingURLRule). The accepted value,
+// without its trailing slashes as the configuration pass keeps it, is
+// accepted again (a fixed point) and is what the tracking code's data-host
+// says, and the script's address is that value followed by /js/script.js.
+func FuzzTrackingURL(f *testing.F) {
+	fuzzURLSetting(f, trackingURLRule, func(t *testing.T, v string) {
+		public := strings.TrimRight(v, "/")
+		if p, _ := trackingURLRule.check("tracking_url", public); p != "" {
+			t.Fatalf("tracking_url %q is accepted, but not as the provider keeps it, %q: %s", v, public, p)
+		}
+		got := trackingAttrs(trackingCode(public, "", false))
+		if got["data-host"] != public || got["src"] != public+"/js/script.js" {
+			t.Errorf("tracking_url %q: the tracking code says %v", v, got)
+		}
+	})
+}
+
+// FuzzTrackingScriptURL: tracking_script_url (trackingScriptURLRule). The
+// accepted value is the tracking code's src, as it is.
+func FuzzTrackingScriptURL(f *testing.F) {
+	fuzzURLSetting(f, trackingScriptURLRule, func(t *testing.T, v string) {
+		if got := trackingAttrs(trackingCode("https://analytics.example.com", v, false)); got["src"] != v {
+			t.Errorf("tracking_script_url %q: the tracking code's src is %q", v, got["src"])
+		}
+	})
+}
+
+// FuzzAPIKey: api_key (apiKeyRule), from the block or the environment: no
+// message repeats the key, whatever it holds; a refusal names the setting.
+func FuzzAPIKey(f *testing.F) {
+	for _, s := range []string{"", "abc", " \n", "key\n", "k e y", "\x00", "\u2028"} {
+		f.Add(s, "")
+	}
+	f.Fuzz(func(t *testing.T, before, after string) {
+		key := before + fuzzSecret + after
+		diags := validateString(apiKeyRule.validator(), path.Root("api_key"), key)
+		checkNoSecret(t, diags, key)
+		checkRefusals(t, diags, path.Root("api_key"), key)
+		p, _ := apiKeyRule.check("The "+EnvAPIKey+" environment variable", key)
+		if holdsSecret(p) {
+			t.Errorf("the message repeats the key: %s", p)
+		}
+	})
+}

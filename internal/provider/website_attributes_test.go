@@ -1,0 +1,234 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Every attribute of the resource's schema has its field in the model, of
+// its type, and every field of the model (but the timeouts block) is an
+// attribute of websiteAttributes.
+func TestWebsiteAttributes_model(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fields := map[string]reflect.Type{}
+	mt := reflect.TypeFor[websiteResourceModel]()
+	for i := range mt.NumField() {
+		fields[mt.Field(i).Tag.Get("tfsdk")] = mt.Field(i).Type
+	}
+	for _, a := range websiteAttributes {
+		if a.resource == nil {
+			continue
+		}
+		want := reflect.TypeOf(a.resource.GetType().ValueType(ctx))
+		if got, ok := fields[a.name]; !ok || got != want {
+			t.Errorf("%s: model field of type %v, want %v", a.name, got, want)
+		}
+		delete(fields, a.name)
+	}
+	delete(fields, "timeouts")
+	for name := range fields {
+		t.Errorf("model field %q is no attribute of websiteAttributes", name)
+	}
+}
+
+// nullWebsiteModel is a model with every attribute null.
+func nullWebsiteModel(t *testing.T) websiteResourceModel {
+	t.Helper()
+	ctx := context.Background()
+	var m websiteResourceModel
+	for _, a := range websiteAttributes {
+		if a.resource == nil {
+			continue
+		}
+		ty := a.resource.GetType()
+		v, err := ty.ValueFromTerraform(ctx, tftypes.NewValue(ty.TerraformType(ctx), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.setAttribute(a.name, v)
+	}
+	return m
+}
+
+// changedValue is a value of v's type other than v.
+func changedValue(name string, v attr.Value) attr.Value {
+	switch v := v.(type) {
+	case types.String:
+		if name == "privacy" { // one of privacyNames
+			return types.StringValue(privacyPrivate)
+		}
+		return types.StringValue(v.ValueString() + "changed")
+	case types.Bool:
+		return types.BoolValue(!v.ValueBool())
+	case types.Int64:
+		return types.Int64Value(v.ValueInt64() + 1)
+	case types.Set:
+		return stringSetValue([]string{"192.0.2.1"})
+	}
+	panic("no changed value of " + name)
+}
+
+// A change of any attribute the API holds, alone, is sent: the update
+// decision sees it, and the request carries it. An attribute added to
+// websiteAttributes with an API field is held by default.
+func TestWebsiteAttributes_heldChangeIsSent(t *testing.T) {
+	t.Parallel()
+	state := nullWebsiteModel(t)
+	state.Domain, state.Privacy = types.StringValue("a.example"), types.StringValue(privacyPublic)
+	state.EmailReports, state.ExcludeBots, state.ExcludeIPs = types.BoolValue(false), types.BoolValue(true), stringSetValue(nil)
+	state.SkipDestroy = types.BoolValue(false)
+	var diags diag.Diagnostics
+	before := state.input(context.Background(), &state, &diags)
+	held := 0
+	for _, a := range websiteAttributes {
+		if !a.held() || a.resource.IsWriteOnly() {
+			continue
+		}
+		held++
+		plan := state
+		plan.setAttribute(a.name, changedValue(a.name, state.attribute(a.name)))
+		if onlyLocalChange(plan, state) {
+			t.Errorf("%s: a change to it alone is not sent (onlyLocalChange)", a.name)
+		}
+		if a.send == nil {
+			continue // password_wo_version: sends password_wo (Update)
+		}
+		if after := plan.input(context.Background(), &state, &diags); reflect.DeepEqual(after, before) {
+			t.Errorf("%s: a change to it does not change the request: %+v", a.name, after)
+		}
+	}
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if held < 8 {
+		t.Errorf("only %d attributes are held by the API", held)
+	}
+}
+
+// Every attribute the API returns is read back from a record into the
+// resource's state and the data sources' values; the 422 answers name the
+// attributes they did.
+func TestWebsiteAttributes_readBack(t *testing.T) {
+	t.Parallel()
+	one, yes := 1, true
+	w := &client.Website{ID: 12, Domain: "a.example", Privacy: &one, Email: &one, ExcludeBots: &one, PasswordSet: true,
+		ExcludeIPs: []string{"192.0.2.1"}, Favorite: &yes, CreatedAt: time.Unix(1e9, 0), UpdatedAt: time.Unix(1e9, 0)}
+	m := nullWebsiteModel(t)
+	if err := m.applyWebsite(w); err != nil {
+		t.Fatal(err)
+	}
+	values, err := websiteDataValues(websiteRecord{Website: w, trackingCode: types.StringValue("<script>")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range websiteAttributes {
+		if a.read == nil {
+			continue
+		}
+		if v := values[a.name]; v == nil || v.IsNull() {
+			t.Errorf("%s: not in the data sources' values", a.name)
+		}
+		if a.resource != nil && a.apiField != "" && m.attribute(a.name).IsNull() {
+			t.Errorf("%s: not read back into the state", a.name)
+		}
+	}
+	if _, err := websiteDataObject(w, types.StringValue("<script>")); err != nil {
+		t.Error(err)
+	}
+	for field, name := range map[string]string{"domain": "domain", "privacy": "privacy", "password": "password",
+		"email": "email_reports", "exclude_bots": "exclude_bots", "exclude_params": "exclude_params", "exclude_ips": "exclude_ips"} {
+		if got := apiFieldAttributes[field]; got != name {
+			t.Errorf("a 422 about %s names %q, want %q", field, got, name)
+		}
+	}
+}
+
+func TestOnlyLocalChange(t *testing.T) {
+	t.Parallel()
+	base := websiteResourceModel{
+		Domain: types.StringValue("a.example"), Privacy: types.StringValue("public"), Password: types.StringNull(),
+		PasswordWOVer: types.Int64Null(), EmailReports: types.BoolValue(false), ExcludeBots: types.BoolValue(true),
+		ExcludeParams: types.SetNull(types.StringType), ExcludeIPs: stringSetValue(nil), SkipDestroy: types.BoolValue(false),
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*websiteResourceModel)
+		want   bool
+	}{
+		{"skip_destroy", func(m *websiteResourceModel) { m.SkipDestroy = types.BoolValue(true) }, true},
+		{"updated_at unknown", func(m *websiteResourceModel) { m.UpdatedAt = types.StringUnknown() }, true},
+		{"email reports", func(m *websiteResourceModel) { m.EmailReports = types.BoolValue(true) }, false},
+		{"exclude_params managed", func(m *websiteResourceModel) { m.ExcludeParams = stringSetValue(nil) }, false},
+		{"exclude_ips", func(m *websiteResourceModel) { m.ExcludeIPs = stringSetValue([]string{"10.0.0.0/8"}) }, false},
+		{"password_wo version", func(m *websiteResourceModel) { m.PasswordWOVer = types.Int64Value(2) }, false},
+		{"privacy", func(m *websiteResourceModel) { m.Privacy = types.StringValue("private") }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			plan := base
+			tc.change(&plan)
+			if got := onlyLocalChange(plan, base); got != tc.want {
+				t.Errorf("onlyLocalChange = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Every field of a website's record, as the API returns it (the emulator's
+// record), is read back by an attribute, but favorited_at, which the
+// provider does not show: a field the API gains needs its attribute.
+func TestWebsiteAttributes_everyReturnedFieldIsRead(t *testing.T) {
+	t.Parallel()
+	e, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	post, err := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL+"/api/v1/websites",
+		strings.NewReader(url.Values{"domain": {"a.example"}}.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Header.Set("Authorization", "Bearer "+emulator.DefaultAPIKey)
+	post.Header.Set("Accept", "application/json")
+	post.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := srv.Client().Do(post)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Data map[string]json.RawMessage `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || len(body.Data) == 0 {
+		t.Fatalf("store answered %s: %v", resp.Status, err)
+	}
+	read := map[string]bool{"favorited_at": true}
+	for _, a := range websiteAttributes {
+		if a.read != nil {
+			read[a.apiField] = true
+		}
+	}
+	for field := range body.Data {
+		if !read[field] {
+			t.Errorf("the API returns %q, which no attribute of websiteAttributes reads", field)
+		}
+	}
+}

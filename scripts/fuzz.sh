@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs every Go native fuzz target of the module (a `func FuzzX(f *testing.F)`
+# in a _test.go file of any package), one after the other, each for
+# FUZZTIME (make fuzz):
+#
+#   FUZZTIME=5s FUZZ='FuzzBaseURL|FuzzImportID' FUZZ_PARALLEL=1 scripts/fuzz.sh
+#
+# FUZZ is a regular expression that a target's whole name must match (all
+# targets by default); FUZZ_PARALLEL the number of fuzzing workers (go's
+# default: GOMAXPROCS). The targets are found, not listed here: the
+# `func FuzzX(f *testing.F)` declarations in the test files that `go list`
+# names for each package (so build tags are respected), nothing compiled. A failing input is written by go to the
+# package's testdata/fuzz/<target>/, where it stays as a regression input
+# that every `go test` then runs. Fails when a target failed, naming it.
+set -euo pipefail
+
+fuzztime=${FUZZTIME:-5s}
+filter=${FUZZ:-.*}
+parallel=${FUZZ_PARALLEL:+-parallel=${FUZZ_PARALLEL}}
+
+start=${SECONDS}
+ran=0
+failed=()
+while read -r pkg dir files; do
+	[[ -n "${files}" ]] || continue
+	for target in $(cd "${dir}" && sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(\w+ \*testing\.F\).*/\1/p' ${files} |
+		grep -xE "${filter}" || true); do
+		t0=${SECONDS}
+		log=$(mktemp)
+		# -run '^$': the unit tests and the seed corpora already run in go test.
+		if go test -count=1 -run '^$' -fuzz "^${target}\$" -fuzztime "${fuzztime}" ${parallel} "${pkg}" >"${log}" 2>&1; then
+			printf 'ok    %-28s %s (%ds)\n' "${target}" "${pkg}" $((SECONDS - t0))
+		else
+			printf 'FAIL  %-28s %s (%ds)\n' "${target}" "${pkg}" $((SECONDS - t0))
+			cat "${log}"
+			failed+=("${target} (${pkg})")
+		fi
+		rm -f "${log}"
+		ran=$((ran + 1))
+	done
+done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}' ./...)
+
+if ((ran == 0)); then
+	echo "no fuzz target matches FUZZ='${filter}'" >&2
+	exit 1
+fi
+printf '%d fuzz targets, %s each, in %ds\n' "${ran}" "${fuzztime}" $((SECONDS - start))
+if ((${#failed[@]} > 0)); then
+	printf '\nFailed (the failing inputs are in each package'"'"'s testdata/fuzz/<target>/; keep them there):\n' >&2
+	printf '  %s\n' "${failed[@]}" >&2
+	exit 1
+fi
