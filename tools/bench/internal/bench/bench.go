@@ -240,10 +240,6 @@ type Step struct {
 	// ProviderCPU is the part of CPU spent in the provider processes (as
 	// last sampled, so slightly low).
 	ProviderCPU float64 `json:"provider_cpu_seconds"`
-	// BenchCPU is the CPU time of the bench's own process during the step:
-	// the emulator serving the API, and the sampling of the provider
-	// processes. It competes for the same cores; a real server would not.
-	BenchCPU float64 `json:"bench_cpu_seconds"`
 	// LowerBound is, under a throttle, the successful requests divided by
 	// the limit, times the window, in seconds.
 	LowerBound float64 `json:"throttle_lower_bound_seconds,omitempty"`

@@ -31,15 +31,11 @@ var destroyPlanSteps = []string{StepCreate, StepDestroyPlan, StepDestroy}
 // destroy and destroys them.
 func (b *bench) destroyPlanPass(ctx context.Context, n int) (*Run, error) {
 	run := &Run{Pass: PassDestroyPlan, Kind: KindWebsite, N: n}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("destroy-plan-%d", n), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
 	defer api.close()
-	w, err := b.newWorkspace(fmt.Sprintf("destroy-plan-%d", n), KindWebsite, api)
-	if err != nil {
-		return run, err
-	}
 	if err := w.configure(n, false); err != nil {
 		return run, err
 	}

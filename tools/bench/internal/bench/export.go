@@ -153,15 +153,11 @@ func exportWantRequests(rows map[string]int) int {
 // twice (the second time under the throttle) and destroys it.
 func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 	run := &Run{Pass: PassExport, Kind: KindWebsite, N: 1}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("export-%d-days", days), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
 	defer api.close()
-	w, err := b.newWorkspace(fmt.Sprintf("export-%d-days", days), KindWebsite, api)
-	if err != nil {
-		return run, err
-	}
 	w.tf = b.tfQuery
 	store, proxy, err := b.startStore(ctx)
 	if err != nil {

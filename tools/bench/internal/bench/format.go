@@ -100,19 +100,6 @@ func orUnknown(s string) string {
 	return s
 }
 
-// stepVerb is a step's name in a sentence.
-func stepVerb(name string) string {
-	switch name {
-	case StepCreate:
-		return "create"
-	case StepUpdate:
-		return "update"
-	case StepDestroy:
-		return "destroy"
-	}
-	return name
-}
-
 func capitalize(s string) string {
 	if s == "" {
 		return s

@@ -129,11 +129,11 @@ func writeRounds(b *strings.Builder, res *Results) {
 			if r, ok := ratio(c.site, c.data); ok {
 				toData = append(toData, r)
 			}
-			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s / %s / %s |\n", stepVerb(step), c.round,
+			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s / %s / %s |\n", step, c.round,
 				wallCell(c.site), stepCell(c.time), stepCell(c.data), ratioCell(c.site, c.time), ratioCell(c.site, c.data),
 				cpuCell(c.site, true), cpuCell(c.time, true), cpuCell(c.data, false))
 		}
-		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", stepVerb(step), medianCell(toTime), medianCell(toData))
+		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", step, medianCell(toTime), medianCell(toData))
 	}
 }
 

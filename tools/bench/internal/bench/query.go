@@ -106,17 +106,13 @@ func atLeast(v, minimum string) bool {
 // terraform query -generate-config-out.
 func (b *bench) queryPass(ctx context.Context, n int) (*Run, error) {
 	run := &Run{Pass: PassQuery, Kind: KindWebsite, N: n}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("query-%d", n), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
 	defer api.close()
 	if err := api.createWebsites(ctx, n); err != nil {
 		return run, fmt.Errorf("query pass: %w", err)
-	}
-	w, err := b.newWorkspace(fmt.Sprintf("query-%d", n), KindWebsite, api)
-	if err != nil {
-		return run, err
 	}
 	w.tf = b.tfQuery
 	w.config = func(int, bool) string { return QueryConfiguration }
@@ -154,23 +150,6 @@ func checkQuery(s *Step, dir string, n int) {
 	if imports != n || identities != n {
 		s.Error = fmt.Sprintf("%s, want %d by identity", s.Summary, n)
 	}
-}
-
-// queryTotals returns the requests and the wall time of the query and the
-// apply together, and whether both passed.
-func queryTotals(r *Run) (req Requests, wall float64, ok bool) {
-	ok = true
-	found := 0
-	for _, s := range r.Steps {
-		if s.Name != StepQuery && s.Name != StepImportApply {
-			continue
-		}
-		found++
-		req = req.add(s.Requests)
-		wall += s.Wall
-		ok = ok && s.OK()
-	}
-	return req, wall, ok && found == 2
 }
 
 // queryMaxRequests is the goal of the query step: one request per 100
@@ -227,7 +206,7 @@ func writeQuery(b *strings.Builder, res *Results) {
 			}
 			row(label, wallCell(s), s.Requests, mib(s.ProviderPeakRSS), s.Summary, result(s))
 		}
-		if q, wall, ok := queryTotals(r); ok {
+		if q, wall, _, ok := totals(r, StepQuery, StepImportApply); ok {
 			row("**query + apply**", fmt.Sprintf("%.2f s", wall), q, "", "", "ok")
 		}
 	}

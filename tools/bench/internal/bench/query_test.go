@@ -90,8 +90,8 @@ func TestQueryTargets(t *testing.T) {
 		got[0].Measured != "5 requests (5 list pages), 2.50 s" {
 		t.Errorf("targets %+v", got)
 	}
-	if q, wall, ok := queryTotals(run); !ok || q.Total != 12 || wall != 5.5 {
-		t.Errorf("queryTotals = %+v, %v, %v", q, wall, ok)
+	if q, wall, _, ok := totals(run, StepQuery, StepImportApply); !ok || q.Total != 12 || wall != 5.5 {
+		t.Errorf("totals = %+v, %v, %v", q, wall, ok)
 	}
 	run.Steps[0].Requests.Total = 6
 	if got := queryTargets(res); got[0].Met {
@@ -101,8 +101,8 @@ func TestQueryTargets(t *testing.T) {
 	if got := queryTargets(res); got[0].Met || got[0].Measured != "failed" {
 		t.Errorf("a failed query: %+v", got)
 	}
-	if _, _, ok := queryTotals(run); ok {
-		t.Error("queryTotals ok with a failed query")
+	if _, _, _, ok := totals(run, StepQuery, StepImportApply); ok {
+		t.Error("totals ok with a failed query")
 	}
 	md := Markdown(res)
 	if !strings.Contains(md, "### Adoption with terraform query") || !strings.Contains(md, "| 500 | query (-generate-config-out) |") {

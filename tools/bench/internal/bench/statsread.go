@@ -94,7 +94,7 @@ func statisticsWant(step string, days int) (outputs map[string]int, stats, searc
 // statisticsPass records a pageview on each of days days and reads them.
 func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
 	run := &Run{Pass: PassStatistics, Kind: KindWebsite, N: days}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("statistics-%d", days), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
@@ -102,10 +102,6 @@ func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
 	site := api.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: statisticsDomain, ExcludeBots: ptr(1)})
 	if !api.emu.SeedStatistics(site.ID, statisticsHistory(days)) {
 		return run, errors.New("statistics pass: seeding the website's statistics failed")
-	}
-	w, err := b.newWorkspace(fmt.Sprintf("statistics-%d", days), KindWebsite, api)
-	if err != nil {
-		return run, err
 	}
 	for _, step := range statisticsSteps {
 		w.config = func(int, bool) string { return StatisticsConfiguration(step, site.ID, days) }

@@ -215,7 +215,7 @@ func evaluate(res *Results) []Target {
 
 	if res.run(PassMain, KindTime, CompareN) != nil {
 		for _, step := range []string{StepCreate, StepUpdate, StepDestroy} {
-			out = append(out, res.ratioTarget(fmt.Sprintf("%s of %d websites vs %d time_static", capitalize(stepVerb(step)), CompareN, CompareN),
+			out = append(out, res.ratioTarget(fmt.Sprintf("%s of %d websites vs %d time_static", capitalize(step), CompareN, CompareN),
 				step, TimeRatioMax, func(c compared) *Step { return c.time }))
 		}
 	}
