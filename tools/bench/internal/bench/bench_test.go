@@ -90,7 +90,7 @@ func sampleResults() *Results {
 		return s
 	}
 	return &Results{
-		Config:   RunConfig{Sizes: []int{500}, Parallelism: 10, RateLimit: 60, RateWindowSec: 6, TimeProviderVersion: "v0.14.2"},
+		Config:   RunConfig{Config: Config{Sizes: []int{500}, Parallelism: 10, RateLimit: 60}, RateWindowSec: 6, TimeProviderVersion: "v0.14.2"},
 		Started:  time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 		Duration: 200,
 		Runs: []*Run{

@@ -24,15 +24,8 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 
 	res := &Results{
 		Machine: machineInfo(ctx, cfg.Root),
-		Config: RunConfig{
-			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
-			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
-			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, DestroyPlanN: cfg.DestroyPlanN, EmulatorLatency: "0",
-			StatisticsDays:   cfg.StatisticsDays,
-			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
-			QuerySizes: cfg.QuerySizes, QueryTerraformVersion: b.tfQueryVersion, QueryOnly: cfg.QueryOnly,
-			ExportDays: cfg.ExportDays, ExportPages: cfg.ExportPages, ExportOnly: cfg.ExportOnly,
-		},
+		Config: RunConfig{Config: cfg, RateWindowSec: cfg.RateWindow.Seconds(), EmulatorLatency: "0",
+			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion, QueryTerraformVersion: b.tfQueryVersion},
 		Started: start.UTC(),
 	}
 	res.Machine.Terraform = b.tfVersion

@@ -84,7 +84,7 @@ func TestQueryTargets(t *testing.T) {
 		{Name: StepImportApply, Wall: 3, Requests: Requests{Total: 7, List: 5, Show: 1, OtherGet: 1}},
 		{Name: StepRefresh, Wall: 3, Requests: Requests{Total: 6}},
 	}}
-	res := &Results{Runs: []*Run{run}, Config: RunConfig{QueryOnly: true}}
+	res := &Results{Runs: []*Run{run}, Config: RunConfig{Config: Config{QueryOnly: true}}}
 	got := evaluate(res)
 	if len(got) != 1 || !got[0].Met || got[0].Goal != "≤ 5 API requests (one per 100 websites)" ||
 		got[0].Measured != "5 requests (5 list pages), 2.50 s" {

@@ -143,7 +143,7 @@ type Summary struct {
 	Import, Add, Change, Destroy int
 }
 
-var summaryCountRE = regexp.MustCompile(`(\d+) (to import|imported|to add|added|to change|changed|to destroy|destroyed)\b`)
+var summaryCountRE = regexp.MustCompile(`(\d+) (?:to )?(import|add|change|destroy)(?:ed|d)?\b`)
 
 // ParseSummary reads a summary line: "Plan: 500 to import, 0 to add, 0 to
 // change, 0 to destroy.", "Apply complete! Resources: 500 imported, 0
@@ -151,33 +151,20 @@ var summaryCountRE = regexp.MustCompile(`(\d+) (to import|imported|to add|added|
 // destroyed." or "No changes. ...". It reports false for anything else.
 func ParseSummary(line string) (Summary, bool) {
 	var s Summary
-	switch {
-	case strings.HasPrefix(line, "No changes."):
+	if strings.HasPrefix(line, "No changes.") {
 		return s, true
-	case strings.HasPrefix(line, "Plan: "), strings.HasPrefix(line, "Apply complete! Resources: "),
-		strings.HasPrefix(line, "Destroy complete! Resources: "):
-	default:
-		return s, false
 	}
 	m := summaryCountRE.FindAllStringSubmatch(line, -1)
-	if len(m) == 0 {
+	if !summaryRE.MatchString(line) || len(m) == 0 {
 		return s, false
 	}
+	counts := map[string]*int{"import": &s.Import, "add": &s.Add, "change": &s.Change, "destroy": &s.Destroy}
 	for _, g := range m {
 		n, err := strconv.Atoi(g[1])
 		if err != nil {
 			return s, false
 		}
-		switch g[2] {
-		case "to import", "imported":
-			s.Import = n
-		case "to add", "added":
-			s.Add = n
-		case "to change", "changed":
-			s.Change = n
-		case "to destroy", "destroyed":
-			s.Destroy = n
-		}
+		*counts[g[2]] = n
 	}
 	return s, true
 }
