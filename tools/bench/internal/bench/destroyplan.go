@@ -102,17 +102,12 @@ func destroyPlanTarget(res *Results) (Target, bool) {
 	if r == nil {
 		return Target{}, false
 	}
-	t := Target{Name: fmt.Sprintf("Plan destroying %d websites with statistics", r.N),
-		Goal: fmt.Sprintf("≤ %d statistics requests, plan succeeds", maxStatisticsRequests)}
 	s := r.step(StepDestroyPlan)
-	if s == nil || !s.OK() {
-		t.Measured = "failed"
-		return t, true
-	}
-	stats := s.Requests.ByRoute[statisticsRoute]
-	t.Measured = fmt.Sprintf("%d statistics requests of %d in all, %.2f s", stats, s.Requests.Total, s.Wall)
-	t.Met = stats <= maxStatisticsRequests
-	return t, true
+	return Target{Name: fmt.Sprintf("Plan destroying %d websites with statistics", r.N),
+		Goal: fmt.Sprintf("≤ %d statistics requests, plan succeeds", maxStatisticsRequests)}.measured(s != nil && s.OK(), func() (string, bool) {
+		stats := s.Requests.ByRoute[statisticsRoute]
+		return fmt.Sprintf("%d statistics requests of %d in all, %.2f s", stats, s.Requests.Total, s.Wall), stats <= maxStatisticsRequests
+	}), true
 }
 
 func writeDestroyPlan(b *strings.Builder, res *Results) {

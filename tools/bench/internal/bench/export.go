@@ -335,22 +335,19 @@ func exportTargets(res *Results) []Target {
 		if r == nil || r.Pass != PassExport {
 			continue
 		}
-		t := Target{Name: fmt.Sprintf("Export of %d days of statistics and %d pages (analytics_website_statistics_export)",
-			res.Config.ExportDays, res.Config.ExportPages), Goal: "one request per 100 rows of each statistics name, + 1; every row written"}
 		s, bk, th := r.step(StepExport), r.step(StepExportBucket), r.step(StepExportThrottled)
-		if s != nil && s.OK() && th != nil && th.OK() && (bk == nil || bk.OK()) {
-			window := res.Config.RateWindowSec
-			t.Measured = fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s): %.2f s, %d answers were 429, "+
-				"%.1f s waited (≈ %.0f s at the real 60 s window)", s.Requests.Total, s.Wall, res.Config.RateLimit, window,
-				th.Wall, th.Requests.Throttled, th.ThrottleWait, toRealWindow(th.ThrottleWait, window))
-			if bk != nil {
-				t.Measured += fmt.Sprintf("; into a bucket on loopback: %d requests, %.2f s", bk.Requests.Total, bk.Wall)
-			}
-			t.Met = true
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+		out = append(out, Target{Name: fmt.Sprintf("Export of %d days of statistics and %d pages (analytics_website_statistics_export)",
+			res.Config.ExportDays, res.Config.ExportPages), Goal: "one request per 100 rows of each statistics name, + 1; every row written"}.measured(
+			s != nil && s.OK() && th != nil && th.OK() && (bk == nil || bk.OK()), func() (string, bool) {
+				window := res.Config.RateWindowSec
+				m := fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s): %.2f s, %d answers were 429, "+
+					"%.1f s waited (≈ %.0f s at the real 60 s window)", s.Requests.Total, s.Wall, res.Config.RateLimit, window,
+					th.Wall, th.Requests.Throttled, th.ThrottleWait, toRealWindow(th.ThrottleWait, window))
+				if bk != nil {
+					m += fmt.Sprintf("; into a bucket on loopback: %d requests, %.2f s", bk.Requests.Total, bk.Wall)
+				}
+				return m, true
+			}))
 	}
 	return out
 }

@@ -163,15 +163,11 @@ func queryTargets(res *Results) []Target {
 		if r == nil || r.Pass != PassQuery {
 			continue
 		}
-		t := Target{Name: fmt.Sprintf("terraform query of %d websites (-generate-config-out)", r.N),
-			Goal: fmt.Sprintf("≤ %d API requests (one per 100 websites)", queryMaxRequests(r.N))}
-		if s := r.step(StepQuery); s != nil && s.OK() {
-			t.Measured = fmt.Sprintf("%d requests (%s), %.2f s", s.Requests.Total, requestMix(s.Requests), s.Wall)
-			t.Met = s.Requests.Total <= queryMaxRequests(r.N)
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+		s := r.step(StepQuery)
+		out = append(out, Target{Name: fmt.Sprintf("terraform query of %d websites (-generate-config-out)", r.N),
+			Goal: fmt.Sprintf("≤ %d API requests (one per 100 websites)", queryMaxRequests(r.N))}.measured(s != nil && s.OK(), func() (string, bool) {
+			return fmt.Sprintf("%d requests (%s), %.2f s", s.Requests.Total, requestMix(s.Requests), s.Wall), s.Requests.Total <= queryMaxRequests(r.N)
+		}))
 	}
 	return out
 }

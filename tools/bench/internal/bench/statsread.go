@@ -189,16 +189,12 @@ func statisticsTargets(res *Results) []Target {
 	var out []Target
 	for _, step := range statisticsSteps {
 		_, stats, searches := statisticsWant(step, r.N)
-		t := Target{Name: fmt.Sprintf("Reading %d days of statistics (%s)", r.N, statisticsLabel(step)),
-			Goal: fmt.Sprintf("≤ %d requests", stats+searches)}
-		if s := r.step(step); s != nil && s.OK() {
-			t.Measured = fmt.Sprintf("%d requests (%d statistics, %d searches), %.2f s", s.Requests.Total,
-				s.Requests.ByRoute[statisticsRoute], s.Requests.Search, s.Wall)
-			t.Met = s.Requests.Total <= stats+searches
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+		s := r.step(step)
+		out = append(out, Target{Name: fmt.Sprintf("Reading %d days of statistics (%s)", r.N, statisticsLabel(step)),
+			Goal: fmt.Sprintf("≤ %d requests", stats+searches)}.measured(s != nil && s.OK(), func() (string, bool) {
+			return fmt.Sprintf("%d requests (%d statistics, %d searches), %.2f s", s.Requests.Total,
+				s.Requests.ByRoute[statisticsRoute], s.Requests.Search, s.Wall), s.Requests.Total <= stats+searches
+		}))
 	}
 	return out
 }
