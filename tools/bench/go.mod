@@ -9,6 +9,7 @@ go 1.26.0
 
 require (
 	github.com/analytics-tf/terraform-provider-analytics v0.0.0
+	github.com/felixge/httpsnoop v1.1.0
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/hashicorp/go-version v1.9.0
 	github.com/hashicorp/terraform-plugin-framework v1.19.0

@@ -83,6 +83,18 @@ action "analytics_website_statistics_export" "history_bucket" {
 `, dir, exportBucket, exportPrefix, endpoint, s3test.Region)
 }
 
+// exportValues are the values of the other names, one a day in turn.
+var exportValues = []struct {
+	name   string
+	values []string
+}{
+	{"browser", []string{"Firefox", "Chrome", "Safari"}}, {"os", []string{"Linux", "Windows", "macOS", "Android"}},
+	{"device", []string{"desktop", "mobile"}}, {"country", []string{"DE", "FR", "US", "JP", "BR"}},
+	{"city", []string{"Berlin", "Paris", "Austin"}}, {"continent", []string{"EU", "NA"}},
+	{"referrer", []string{"", "news.example.org", "search.example.net"}}, {"resolution", []string{"1920x1080", "390x844"}},
+	{"language", []string{"en", "de", "fr"}},
+}
+
 // exportHistory is the seeded history of the website: per name, the rows
 // (value and date) with their counts.
 func exportHistory(days, pages int) []emulator.Statistic {
@@ -101,15 +113,9 @@ func exportHistory(days, pages int) []emulator.Statistic {
 		page := fmt.Sprintf("/articles/%d", d%pages)
 		add("page", page, date, views)
 		add("landing_page", page, date, views/2)
-		add("browser", []string{"Firefox", "Chrome", "Safari"}[d%3], date, views/2)
-		add("os", []string{"Linux", "Windows", "macOS", "Android"}[d%4], date, views/2)
-		add("device", []string{"desktop", "mobile"}[d%2], date, views/2)
-		add("country", []string{"DE", "FR", "US", "JP", "BR"}[d%5], date, views/2)
-		add("city", []string{"Berlin", "Paris", "Austin"}[d%3], date, views/2)
-		add("continent", []string{"EU", "NA"}[d%2], date, views/2)
-		add("referrer", []string{"", "news.example.org", "search.example.net"}[d%3], date, views/2)
-		add("resolution", []string{"1920x1080", "390x844"}[d%2], date, views/2)
-		add("language", []string{"en", "de", "fr"}[d%3], date, views/2)
+		for _, v := range exportValues {
+			add(v.name, v.values[d%len(v.values)], date, views/2)
+		}
 		add("campaign", "spring", date, 1)
 		add("event", "signup::", date, 1)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/felixge/httpsnoop"
 )
 
 // requestLog records the arrival and the answer of every request the
@@ -35,13 +37,9 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		at := time.Now()
 		search := r.Method == http.MethodGet && strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/websites") &&
 			r.URL.Query().Get("search") != ""
-		sw := &statusWriter{ResponseWriter: w}
-		h.ServeHTTP(sw, r)
-		if sw.status == 0 {
-			sw.status = http.StatusOK
-		}
+		status := httpsnoop.CaptureMetrics(h, w, r).Code
 		l.mu.Lock()
-		l.reqs = append(l.reqs, loggedRequest{at: at, search: search, status: sw.status})
+		l.reqs = append(l.reqs, loggedRequest{at: at, search: search, status: status})
 		l.mu.Unlock()
 	})
 }
@@ -102,29 +100,6 @@ func throttleWait(reqs []loggedRequest, end time.Time) time.Duration {
 	}
 	return wait
 }
-
-// statusWriter remembers the status of an answer.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(p)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // summaryRE matches Terraform's summary lines.
 var summaryRE = regexp.MustCompile(`(?m)^(Plan: .*|No changes\..*|Apply complete! Resources: .*|Destroy complete! Resources: .*)$`)
