@@ -15,6 +15,7 @@ require (
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
 	github.com/prometheus/procfs v0.22.0
 	golang.org/x/mod v0.38.0
+	golang.org/x/text v0.41.0
 )
 
 require (
@@ -72,7 +73,6 @@ require (
 	gocloud.dev v0.47.0 // indirect
 	golang.org/x/net v0.58.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/xerrors v0.0.0-20240903120638-7835f813f4da // indirect
 	google.golang.org/api v0.297.0 // indirect

@@ -217,12 +217,9 @@ func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 // startStore starts the S3-compatible store (building weed first if it
 // is missing), makes the export's bucket and a counting proxy in front.
 func (b *bench) startStore(ctx context.Context) (*s3test.Server, *s3test.CountingProxy, error) {
-	bin := filepath.Join(b.cfg.Root, ".tools", "bin", "weed")
-	if _, err := os.Stat(bin); err != nil {
-		logf(b.cfg.Log, "building SeaweedFS's weed with scripts/install-tools.sh (about 4.5 minutes, once)")
-		if err := b.installTool(ctx, "weed"); err != nil {
-			return nil, nil, fmt.Errorf("building weed: %w", err)
-		}
+	bin, err := b.tool(ctx, "weed", "about 4.5 minutes")
+	if err != nil {
+		return nil, nil, err
 	}
 	store, err := s3test.Start(ctx, bin)
 	if err != nil {

@@ -100,7 +100,7 @@ func writeMainTable(b *strings.Builder, res *Results) {
 			}
 			r := s.Requests
 			fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %s / %s / %s | %s / %s | %s / %s / %s |\n",
-				n, stepLabel(name), wallCell(s), stepCell(t), stepCell(d), ratioCell(s, t), ratioCell(s, d),
+				n, stepLabel(name), wallCell(s), wallCell(t), wallCell(d), ratioCell(s, t), ratioCell(s, d),
 				r.Total, r.List, r.Show, r.Post, r.Put, r.Delete,
 				cpuCell(s, true), cpuCell(t, true), cpuCell(d, false), rssCell(s, true), rssCell(t, true),
 				rssCell(s, false), rssCell(t, false), rssCell(d, false))
@@ -130,7 +130,7 @@ func writeRounds(b *strings.Builder, res *Results) {
 				toData = append(toData, r)
 			}
 			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s / %s / %s |\n", step, c.round,
-				wallCell(c.site), stepCell(c.time), stepCell(c.data), ratioCell(c.site, c.time), ratioCell(c.site, c.data),
+				wallCell(c.site), wallCell(c.time), wallCell(c.data), ratioCell(c.site, c.time), ratioCell(c.site, c.data),
 				cpuCell(c.site, true), cpuCell(c.time, true), cpuCell(c.data, false))
 		}
 		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", step, medianCell(toTime), medianCell(toData))
