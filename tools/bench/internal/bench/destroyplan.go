@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -108,23 +107,4 @@ func destroyPlanTarget(res *Results) (Target, bool) {
 		stats := s.Requests.ByRoute[statisticsRoute]
 		return fmt.Sprintf("%d statistics requests of %d in all, %.2f s", stats, s.Requests.Total, s.Wall), stats <= maxStatisticsRequests
 	}), true
-}
-
-func writeDestroyPlan(b *strings.Builder, res *Results) {
-	r := res.run(PassDestroyPlan, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### Destroy plan: %d websites with statistics\n\n", r.N)
-	fmt.Fprintf(b, "Every website gets a pageview through the tracking endpoint after the create; `terraform plan -destroy` "+
-		"then checks the statistics of the websites it destroys (`%s`, one request per website with fewer than 100 days "+
-		"of pageviews, at most %d per command; past that one warning counts the websites not checked). The plan must "+
-		"show %d to destroy and write nothing.\n\n", statisticsRoute, maxStatisticsRequests, r.N)
-	b.WriteString("| step | wall | API requests | statistics | GET list | GET one | POST / PUT / DELETE | Terraform says | result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|---|\n")
-	for _, s := range r.Steps {
-		q := s.Requests
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %d / %d / %d | %s | %s |\n", stepLabel(s.Name), wallCell(s), q.Total,
-			q.ByRoute[statisticsRoute], q.List, q.Show, q.Post, q.Put, q.Delete, s.Summary, result(s))
-	}
 }

@@ -114,6 +114,12 @@ func stepLabel(name string) string {
 		return "apply (imports)"
 	case StepDestroyPlan:
 		return "plan -destroy"
+	case StepExport:
+		return "export into a folder (apply -invoke)"
+	case StepExportBucket:
+		return "export into a bucket (S3-compatible store on loopback)"
+	case StepExportThrottled:
+		return "export under the throttle"
 	}
 	return name
 }

@@ -2,13 +2,56 @@ package bench
 
 import (
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/tools/bench/internal/cpuprofile"
 )
+
+//go:embed markdown.tmpl
+var markdownTemplate string
+
+// sections are the sections of markdown.tmpl.
+var sections = template.Must(template.New("").Funcs(template.FuncMap{
+	"add": func(a, b int) int { return a + b }, "sub": func(a int, b ...int) int {
+		for _, x := range b {
+			a -= x
+		}
+		return a
+	},
+	"thousands": thousands, "label": stepLabel, "statisticsLabel": statisticsLabel, "wall": wallCell, "mib": mib,
+	"result": result, "toRealWindow": toRealWindow, "stats": func(q Requests) int { return q.ByRoute[statisticsRoute] },
+	"statisticsRoute": func() string { return statisticsRoute }, "maxStatisticsRequests": func() int { return maxStatisticsRequests },
+	"exportAction": func() string { return exportAction },
+}).Parse(markdownTemplate))
+
+// writeSection writes the section name of markdown.tmpl of the run of pass,
+// if there is one.
+func writeSection(b *strings.Builder, name string, res *Results, pass string) {
+	r := res.run(pass, KindWebsite, 0)
+	if r == nil {
+		return
+	}
+	if err := sections.ExecuteTemplate(b, name, struct {
+		*Results
+		Run *Run
+	}{res, r}); err != nil {
+		panic(err) // a defect of markdown.tmpl
+	}
+}
+
+func writeAmong(b *strings.Builder, res *Results) { writeSection(b, "among", res, PassAmong) }
+func writeDestroyPlan(b *strings.Builder, res *Results) {
+	writeSection(b, "destroy-plan", res, PassDestroyPlan)
+}
+func writeStatistics(b *strings.Builder, res *Results) {
+	writeSection(b, "statistics", res, PassStatistics)
+}
+func writeExport(b *strings.Builder, res *Results) { writeSection(b, "export", res, PassExport) }
 
 // Markdown renders the results as the tables of BENCHMARKS.md.
 func Markdown(res *Results) string {
@@ -134,21 +177,6 @@ func writeRounds(b *strings.Builder, res *Results) {
 				cpuCell(c.site, true), cpuCell(c.time, true), cpuCell(c.data, false))
 		}
 		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", step, medianCell(toTime), medianCell(toData))
-	}
-}
-
-func writeAmong(b *strings.Builder, res *Results) {
-	r := res.run(PassAmong, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### One managed website among %s on the server\n\n", thousands(r.Seeded+r.N))
-	b.WriteString("| step | wall | API requests | GET list | GET one | POST | PUT | DELETE | provider peak RSS |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
-	for _, s := range r.Steps {
-		q := s.Requests
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %d | %d | %s |\n",
-			stepLabel(s.Name), wallCell(s), q.Total, q.List, q.Show, q.Post, q.Put, q.Delete, mib(s.ProviderPeakRSS))
 	}
 }
 

@@ -205,22 +205,3 @@ func statisticsLabel(step string) string {
 	}
 	return "by id"
 }
-
-func writeStatistics(b *strings.Builder, res *Results) {
-	r := res.run(PassStatistics, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### Reading %d days of statistics\n\n", r.N)
-	fmt.Fprintf(b, "A website gets a pageview on each of %d days, seeded into the emulator; "+
-		"`terraform apply` of a configuration whose only object is a `data \"analytics_website_statistics\"` over those "+
-		"days then reads them (pageviews and visitors, 100 days per request), by id, and by domain with the top 100 pages "+
-		"(one more request, and one search). The outputs must hold every day.\n\n", r.N)
-	b.WriteString("| step | wall | API requests | statistics | GET search | other | provider peak RSS | result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|\n")
-	for _, s := range r.Steps {
-		q := s.Requests
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %s | %s |\n", statisticsLabel(s.Name), wallCell(s), q.Total,
-			q.ByRoute[statisticsRoute], q.Search, q.Total-q.ByRoute[statisticsRoute]-q.Search, mib(s.ProviderPeakRSS), result(s))
-	}
-}
