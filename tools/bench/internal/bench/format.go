@@ -114,6 +114,8 @@ func stepLabel(name string) string {
 		return "apply (imports)"
 	case StepDestroyPlan:
 		return "plan -destroy"
+	case StepQuery:
+		return "query (-generate-config-out)"
 	case StepExport:
 		return "export into a folder (apply -invoke)"
 	case StepExportBucket:

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"text/template"
 	"time"
@@ -26,20 +27,41 @@ var sections = template.Must(template.New("").Funcs(template.FuncMap{
 	"thousands": thousands, "label": stepLabel, "statisticsLabel": statisticsLabel, "wall": wallCell, "mib": mib,
 	"result": result, "toRealWindow": toRealWindow, "stats": func(q Requests) int { return q.ByRoute[statisticsRoute] },
 	"statisticsRoute": func() string { return statisticsRoute }, "maxStatisticsRequests": func() int { return maxStatisticsRequests },
-	"exportAction": func() string { return exportAction },
+	"exportAction": func() string { return exportAction }, "queryGenerated": func() string { return queryGenerated },
+	"append": func(steps []*Step, s *Step) []*Step {
+		if s == nil {
+			return steps
+		}
+		return append(slices.Clone(steps), s)
+	},
+	// totals is the row of the totals of steps, named name (nil unless
+	// each ran and passed).
+	"totals": func(r *Run, name string, steps ...string) *Step {
+		q, wall, wait, ok := totals(r, steps...)
+		if !ok {
+			return nil
+		}
+		return &Step{Name: name, Requests: q, Wall: wall, ThrottleWait: wait}
+	},
 }).Parse(markdownTemplate))
 
-// writeSection writes the section name of markdown.tmpl of the run of pass,
-// if there is one.
-func writeSection(b *strings.Builder, name string, res *Results, pass string) {
-	r := res.run(pass, KindWebsite, 0)
-	if r == nil {
+// writeSection writes the section name of markdown.tmpl of the runs of
+// passes (Run is the first), if there are any.
+func writeSection(b *strings.Builder, name string, res *Results, passes ...string) {
+	var runs []*Run
+	for _, r := range res.Runs {
+		if r != nil && slices.Contains(passes, r.Pass) {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) == 0 {
 		return
 	}
 	if err := sections.ExecuteTemplate(b, name, struct {
 		*Results
-		Run *Run
-	}{res, r}); err != nil {
+		Run  *Run
+		Runs []*Run
+	}{res, runs[0], runs}); err != nil {
 		panic(err) // a defect of markdown.tmpl
 	}
 }
@@ -52,6 +74,10 @@ func writeStatistics(b *strings.Builder, res *Results) {
 	writeSection(b, "statistics", res, PassStatistics)
 }
 func writeExport(b *strings.Builder, res *Results) { writeSection(b, "export", res, PassExport) }
+func writeQuery(b *strings.Builder, res *Results)  { writeSection(b, "query", res, PassQuery) }
+func writeAdoption(b *strings.Builder, res *Results) {
+	writeSection(b, "adoption", res, PassAdopt, PassAdoptThrottled)
+}
 
 // Markdown renders the results as the tables of BENCHMARKS.md.
 func Markdown(res *Results) string {
@@ -209,49 +235,6 @@ func writeThrottled(b *strings.Builder, res *Results) {
 		ratio = fmt.Sprintf("%.2f", wall/bound)
 	}
 	fmt.Fprintf(b, "| **total** | %.1f s | | %d | %.1f s | %.1f s | %s | %d failed |\n", wall, throttled, wait, bound, ratio, errs)
-}
-
-func writeAdoption(b *strings.Builder, res *Results) {
-	var runs []*Run
-	for _, r := range res.Runs {
-		if r != nil && (r.Pass == PassAdopt || r.Pass == PassAdoptThrottled) {
-			runs = append(runs, r)
-		}
-	}
-	if len(runs) == 0 {
-		return
-	}
-	window := res.Config.RateWindowSec
-	b.WriteString("\n### Adoption: N websites made through the API, then imported by domain\n\n")
-	fmt.Fprintf(b, "The websites are created with `POST /websites` before Terraform runs; the configuration imports them with "+
-		"an `import` block with `for_each` (`id` = the domain) and a matching `analytics_website` with `for_each`. The plan "+
-		"must show N imports and nothing else, the apply must import them without a write request, and a refresh "+
-		"afterwards must find no change. Under the throttle (%d requests per %g s), the throttle wait is the time from "+
-		"each first 429 answer to the next request let through; × %g gives the real 60 s window.\n\n",
-		res.Config.RateLimit, window, toRealWindow(1, window))
-	b.WriteString("| N | throttle | step | wall | API requests | GET list | GET search | GET one | GET other | POST / PUT / DELETE | 429 | throttle wait (≈ at 60 s) | Terraform says | result |\n")
-	b.WriteString("|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
-	for _, r := range runs {
-		throttle := "none"
-		if r.Pass == PassAdoptThrottled {
-			throttle = fmt.Sprintf("%d / %g s", res.Config.RateLimit, window)
-		}
-		row := func(label, wall string, q Requests, wait float64, summary, result string) {
-			waitCell := "–"
-			if r.Pass == PassAdoptThrottled {
-				waitCell = fmt.Sprintf("%.1f s (≈ %.0f s)", wait, toRealWindow(wait, window))
-			}
-			fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %d | %d | %d | %d | %d / %d / %d | %d | %s | %s | %s |\n",
-				r.N, throttle, label, wall, q.Total, q.List, q.Search, q.Show, q.OtherGet, q.Post, q.Put, q.Delete,
-				q.Throttled, waitCell, summary, result)
-		}
-		for _, s := range r.Steps {
-			row(stepLabel(s.Name), wallCell(s), s.Requests, s.ThrottleWait, s.Summary, result(s))
-		}
-		if q, wall, wait, ok := adoptTotals(r); ok {
-			row("**plan + apply**", fmt.Sprintf("%.2f s", wall), q, wait, "", "ok")
-		}
-	}
 }
 
 func writeProfile(b *strings.Builder, p *Profile) {

@@ -171,39 +171,3 @@ func queryTargets(res *Results) []Target {
 	}
 	return out
 }
-
-func writeQuery(b *strings.Builder, res *Results) {
-	var runs []*Run
-	for _, r := range res.Runs {
-		if r != nil && r.Pass == PassQuery {
-			runs = append(runs, r)
-		}
-	}
-	if len(runs) == 0 {
-		return
-	}
-	b.WriteString("\n### Adoption with terraform query: N websites made through the API\n\n")
-	fmt.Fprintf(b, "Terraform %s (list resources need 1.14 or later). The websites are created with `POST /websites`; "+
-		"`terraform query -generate-config-out=%s` over the adoption guide's `list \"analytics_website\"` block lists "+
-		"them and writes an `import` block (by identity) and an `analytics_website` block for each; the apply must "+
-		"import them without a write request, and a refresh afterwards must find no change.\n\n",
-		res.Config.QueryTerraformVersion, queryGenerated)
-	b.WriteString("| N | step | wall | API requests | GET list | GET one | GET other | POST / PUT / DELETE | provider peak RSS | Terraform says | result |\n")
-	b.WriteString("|--:|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
-	for _, r := range runs {
-		row := func(label, wall string, q Requests, rss, summary, result string) {
-			fmt.Fprintf(b, "| %d | %s | %s | %d | %d | %d | %d | %d / %d / %d | %s | %s | %s |\n",
-				r.N, label, wall, q.Total, q.List, q.Show, q.OtherGet, q.Post, q.Put, q.Delete, rss, summary, result)
-		}
-		for _, s := range r.Steps {
-			label := stepLabel(s.Name)
-			if s.Name == StepQuery {
-				label = "query (-generate-config-out)"
-			}
-			row(label, wallCell(s), s.Requests, mib(s.ProviderPeakRSS), s.Summary, result(s))
-		}
-		if q, wall, _, ok := totals(r, StepQuery, StepImportApply); ok {
-			row("**query + apply**", fmt.Sprintf("%.2f s", wall), q, "", "", "ok")
-		}
-	}
-}
