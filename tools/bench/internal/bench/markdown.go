@@ -28,6 +28,7 @@ var sections = template.Must(template.New("").Funcs(template.FuncMap{
 	"result": result, "toRealWindow": toRealWindow, "stats": func(q Requests) int { return q.ByRoute[statisticsRoute] },
 	"statisticsRoute": func() string { return statisticsRoute }, "maxStatisticsRequests": func() int { return maxStatisticsRequests },
 	"exportAction": func() string { return exportAction }, "queryGenerated": func() string { return queryGenerated },
+	"throttledTotals": throttledTotals, "div": func(a, b float64) float64 { return a / b },
 	"append": func(steps []*Step, s *Step) []*Step {
 		if s == nil {
 			return steps
@@ -75,6 +76,9 @@ func writeStatistics(b *strings.Builder, res *Results) {
 }
 func writeExport(b *strings.Builder, res *Results) { writeSection(b, "export", res, PassExport) }
 func writeQuery(b *strings.Builder, res *Results)  { writeSection(b, "query", res, PassQuery) }
+func writeThrottled(b *strings.Builder, res *Results) {
+	writeSection(b, "throttled", res, PassThrottled)
+}
 func writeAdoption(b *strings.Builder, res *Results) {
 	writeSection(b, "adoption", res, PassAdopt, PassAdoptThrottled)
 }
@@ -204,37 +208,6 @@ func writeRounds(b *strings.Builder, res *Results) {
 		}
 		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", step, medianCell(toTime), medianCell(toData))
 	}
-}
-
-func writeThrottled(b *strings.Builder, res *Results) {
-	r := res.run(PassThrottled, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	limit, window := res.Config.RateLimit, res.Config.RateWindowSec
-	scale := toRealWindow(1, window)
-	fmt.Fprintf(b, "\n### Under the throttle: %d websites, %d requests per %g s\n\n", r.N, limit, window)
-	fmt.Fprintf(b, "The real API allows 60 requests per minute; the emulator's window is shortened to %g s, so "+
-		"this pass runs %g times faster than against a real installation (multiply its times by %g). The lower bound "+
-		"is the successful requests ÷ %d × %g s: no client can be faster on average (the first window's burst "+
-		"aside). The throttle wait is the time from each first 429 answer to the next request the throttle let "+
-		"through.\n\n", window, scale, scale, limit, window)
-	b.WriteString("| step | wall | API requests (2xx) | 429 answers | throttle wait | lower bound | wall ÷ bound | result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|\n")
-	for _, s := range r.Steps {
-		ratio := "–"
-		if s.LowerBound > 0 && s.OK() {
-			ratio = fmt.Sprintf("%.2f", s.Wall/s.LowerBound)
-		}
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %.1f s | %.1f s | %s | %s |\n",
-			stepLabel(s.Name), wallCell(s), s.Requests.Successful(), s.Requests.Throttled, s.ThrottleWait, s.LowerBound, ratio, result(s))
-	}
-	wall, bound, wait, throttled, errs := throttledTotals(r)
-	ratio := "–"
-	if bound > 0 && errs == 0 {
-		ratio = fmt.Sprintf("%.2f", wall/bound)
-	}
-	fmt.Fprintf(b, "| **total** | %.1f s | | %d | %.1f s | %.1f s | %s | %d failed |\n", wall, throttled, wait, bound, ratio, errs)
 }
 
 func writeProfile(b *strings.Builder, p *Profile) {

@@ -219,7 +219,8 @@ func evaluate(res *Results) []Target {
 	}
 
 	if r := res.run(PassThrottled, KindWebsite, 0); r != nil {
-		wall, bound, _, throttled, errs := throttledTotals(r)
+		tt := throttledTotals(r)
+		wall, bound, throttled, errs := tt.Wall, tt.Bound, tt.Throttled, tt.Failed
 		t := Target{Name: fmt.Sprintf("Throttled pass (N=%d): errors", r.N), Goal: "0"}
 		t.Measured = fmt.Sprintf("%d failed steps (%d answers were 429)", errs, throttled)
 		t.Met = errs == 0
@@ -290,15 +291,21 @@ func joinFloats(xs []float64) string {
 	return strings.Join(s, ", ")
 }
 
-func throttledTotals(r *Run) (wall, bound, wait float64, throttled, failedSteps int) {
+// throttledTotal sums the steps of the throttled pass.
+type throttledTotal struct {
+	Wall, Bound, Wait float64
+	Throttled, Failed int
+}
+
+func throttledTotals(r *Run) (t throttledTotal) {
 	for _, s := range r.Steps {
-		wall += s.Wall
-		bound += s.LowerBound
-		wait += s.ThrottleWait
-		throttled += s.Requests.Throttled
+		t.Wall += s.Wall
+		t.Bound += s.LowerBound
+		t.Wait += s.ThrottleWait
+		t.Throttled += s.Requests.Throttled
 		if !s.OK() {
-			failedSteps++
+			t.Failed++
 		}
 	}
-	return wall, bound, wait, throttled, failedSteps
+	return t
 }
