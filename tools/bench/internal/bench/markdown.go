@@ -28,7 +28,8 @@ var sections = template.Must(template.New("").Funcs(template.FuncMap{
 	"result": result, "toRealWindow": toRealWindow, "stats": func(q Requests) int { return q.ByRoute[statisticsRoute] },
 	"statisticsRoute": func() string { return statisticsRoute }, "maxStatisticsRequests": func() int { return maxStatisticsRequests },
 	"exportAction": func() string { return exportAction }, "queryGenerated": func() string { return queryGenerated },
-	"throttledTotals": throttledTotals, "div": func(a, b float64) float64 { return a / b },
+	"throttledTotals": throttledTotals, "percent": percent, "hideRuntime": func() string { return hideRuntime },
+	"dirEnv": func() string { return cpuprofile.DirEnv }, "div": func(a, b float64) float64 { return a / b },
 	"append": func(steps []*Step, s *Step) []*Step {
 		if s == nil {
 			return steps
@@ -58,11 +59,15 @@ func writeSection(b *strings.Builder, name string, res *Results, passes ...strin
 	if len(runs) == 0 {
 		return
 	}
-	if err := sections.ExecuteTemplate(b, name, struct {
+	execute(b, name, struct {
 		*Results
 		Run  *Run
 		Runs []*Run
-	}{res, runs[0], runs}); err != nil {
+	}{res, runs[0], runs})
+}
+
+func execute(b *strings.Builder, name string, data any) {
+	if err := sections.ExecuteTemplate(b, name, data); err != nil {
 		panic(err) // a defect of markdown.tmpl
 	}
 }
@@ -79,6 +84,12 @@ func writeQuery(b *strings.Builder, res *Results)  { writeSection(b, "query", re
 func writeThrottled(b *strings.Builder, res *Results) {
 	writeSection(b, "throttled", res, PassThrottled)
 }
+func writeProfile(b *strings.Builder, p *Profile) {
+	if p != nil {
+		execute(b, "profile", p)
+	}
+}
+
 func writeAdoption(b *strings.Builder, res *Results) {
 	writeSection(b, "adoption", res, PassAdopt, PassAdoptThrottled)
 }
@@ -207,47 +218,6 @@ func writeRounds(b *strings.Builder, res *Results) {
 				cpuCell(c.site, true), cpuCell(c.time, true), cpuCell(c.data, false))
 		}
 		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", step, medianCell(toTime), medianCell(toData))
-	}
-}
-
-func writeProfile(b *strings.Builder, p *Profile) {
-	if p == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### Where the provider's CPU time goes: create of %d websites\n\n", p.N)
-	fmt.Fprintf(b, "CPU profiles (`%s`) of the %d provider processes of one create of %d websites "+
-		"(a run of its own, %.2f s wall, not one of the compared rounds): %.2f s of CPU time sampled in %d profiles",
-		cpuprofile.DirEnv, p.Processes, p.N, p.Wall, p.Samples, p.Files)
-	if p.Unreadable > 0 {
-		fmt.Fprintf(b, " (%d more were not flushed)", p.Unreadable)
-	}
-	b.WriteString(".")
-	if p.Dir != "" {
-		fmt.Fprintf(b, " The profiles are kept in `%s` (`go tool pprof -top %s/*.pprof`).", p.Dir, p.Dir)
-	}
-	b.WriteString("\n\nBy component, three ways: *own* counts each sample for the code of its innermost function; " +
-		"*charged to* counts it for the innermost function outside the standard library and the Go runtime, i.e. the code " +
-		"that made the runtime allocate, collect garbage or do I/O (samples with no such function, such as the garbage " +
-		"collector's own workers, stay with the runtime); *on the stack* counts it for every component anywhere on its " +
-		"stack, so that column adds up to more than the total.\n\n")
-	b.WriteString("| component | own | charged to | on the stack |\n|---|--:|--:|--:|\n")
-	for _, c := range p.Components {
-		fmt.Fprintf(b, "| %s | %.2f s (%s) | %.2f s (%s) | %.2f s (%s) |\n", c.Name, c.Self, percent(c.Self, p.Samples),
-			c.Attributed, percent(c.Attributed, p.Samples), c.Stack, percent(c.Stack, p.Samples))
-	}
-	writeTop(b, fmt.Sprintf("Top %d functions by own time (`go tool pprof -top`):", len(p.Top)), p.Top, p.Samples)
-	writeTop(b, fmt.Sprintf("Top %d functions by own time with the Go runtime hidden (`go tool pprof -top -hide='%s'`: "+
-		"what the runtime did, allocation and garbage collection assists included, is charged to its caller; the "+
-		"collector's background work is not shown):", len(p.TopOutsideRuntime), hideRuntime), p.TopOutsideRuntime, p.Samples)
-}
-
-func writeTop(b *strings.Builder, title string, funcs []ProfileFunc, total float64) {
-	if len(funcs) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "\n%s\n\n| flat | flat %% | cum | cum %% | function |\n|--:|--:|--:|--:|---|\n", title)
-	for _, f := range funcs {
-		fmt.Fprintf(b, "| %.2f s | %s | %.2f s | %s | `%s` |\n", f.Flat, percent(f.Flat, total), f.Cum, percent(f.Cum, total), f.Name)
 	}
 }
 
