@@ -28,6 +28,16 @@ var sections = template.Must(template.New("").Funcs(template.FuncMap{
 	"result": result, "toRealWindow": toRealWindow, "stats": func(q Requests) int { return q.ByRoute[statisticsRoute] },
 	"statisticsRoute": func() string { return statisticsRoute }, "maxStatisticsRequests": func() int { return maxStatisticsRequests },
 	"exportAction": func() string { return exportAction }, "queryGenerated": func() string { return queryGenerated },
+	"run": func(res *Results, pass, kind string, n int) *Run { return res.run(pass, kind, n) },
+	"step": func(r *Run, name string) *Step {
+		if r == nil {
+			return nil
+		}
+		return r.step(name)
+	},
+	"trimGo":   func(v string) string { return strings.TrimPrefix(v, "go") },
+	"allSteps": func() []string { return allSteps }, "ratio": ratioCell, "cpu": cpuCell, "rss": rssCell,
+	"duration":        func(seconds float64) string { return (time.Duration(seconds) * time.Second).String() },
 	"throttledTotals": throttledTotals, "percent": percent, "hideRuntime": func() string { return hideRuntime },
 	"dirEnv": func() string { return cpuprofile.DirEnv }, "div": func(a, b float64) float64 { return a / b },
 	"append": func(steps []*Step, s *Step) []*Step {
@@ -97,37 +107,8 @@ func writeAdoption(b *strings.Builder, res *Results) {
 // Markdown renders the results as the tables of BENCHMARKS.md.
 func Markdown(res *Results) string {
 	var b strings.Builder
-	m := res.Machine
-	commit := m.Commit
-	if commit == "" {
-		commit = "unknown"
-	}
-	if m.Dirty {
-		commit += " with uncommitted changes"
-	}
-	timeVersion := ""
-	if v := res.Config.TimeProviderVersion; v != "" {
-		timeVersion = ", terraform-provider-time " + v
-	}
-	if v := res.Config.QueryTerraformVersion; v != "" {
-		timeVersion += ", Terraform " + v + " for the query pass"
-	}
-	fmt.Fprintf(&b, "Measured %s on %s (%d cores, %.1f GiB RAM, %s, Linux %s); Go %s, Terraform %s%s; commit %s. "+
-		"The run took %s. Load average (1, 5, 15 min) at the start: %s; at the end: %s.\n\n",
-		res.Started.Format("2006-01-02 15:04 MST"), orUnknown(m.CPU), m.Cores, m.MemoryGiB, m.OS, orUnknown(m.Kernel),
-		strings.TrimPrefix(m.Go, "go"), m.Terraform, timeVersion, commit, (time.Duration(res.Duration) * time.Second).String(),
-		orUnknown(m.LoadStart), orUnknown(m.LoadEnd))
-
-	fmt.Fprintf(&b, "### Targets\n\n| target | goal | measured | met |\n|---|---|---|---|\n")
-	for _, t := range res.Targets {
-		met := "yes"
-		if !t.Met {
-			met = "**no**"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Name, t.Goal, t.Measured, met)
-	}
-
-	writeMainTable(&b, res)
+	execute(&b, "head", res)
+	execute(&b, "main", res)
 	writeRounds(&b, res)
 	writeAmong(&b, res)
 	writeThrottled(&b, res)
@@ -153,43 +134,6 @@ func Markdown(res *Results) string {
 		fmt.Fprintf(&b, "\n### Failures\n\n%s\n", strings.Join(failures, "\n"))
 	}
 	return b.String()
-}
-
-func writeMainTable(b *strings.Builder, res *Results) {
-	if res.Config.QueryOnly || res.Config.ExportOnly {
-		return
-	}
-	fmt.Fprintf(b, "\n### N websites vs N `time_static` vs N `terraform_data` (emulator latency 0, no throttle, `-parallelism=%d`)\n\n", res.Config.Parallelism)
-	b.WriteString("`time_static` (hashicorp/time) is a stock framework provider in its own plugin process that does no I/O; " +
-		"`terraform_data` is built into Terraform (no plugin). An update of `time_static` changes a `triggers` value, which " +
-		"replaces it (it has nothing that changes in place); the websites and `terraform_data` are updated in place.\n\n")
-	b.WriteString("| N | step | `analytics_website` | `time_static` | `terraform_data` | ÷ `time_static` | ÷ `terraform_data` | API requests | GET list | GET one | POST | PUT | DELETE | CPU (of it provider): websites / `time_static` / data | provider peak RSS (websites / `time_static`) | Terraform peak RSS (websites / `time_static` / data) |\n")
-	b.WriteString("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
-	for _, n := range res.Config.Sizes {
-		site, tm, data := res.run(PassMain, KindWebsite, n), res.run(PassMain, KindTime, n), res.run(PassMain, KindData, n)
-		if site == nil {
-			continue
-		}
-		for _, name := range allSteps {
-			s := site.step(name)
-			if s == nil {
-				continue
-			}
-			var t, d *Step
-			if tm != nil {
-				t = tm.step(name)
-			}
-			if data != nil {
-				d = data.step(name)
-			}
-			r := s.Requests
-			fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %s / %s / %s | %s / %s | %s / %s / %s |\n",
-				n, stepLabel(name), wallCell(s), wallCell(t), wallCell(d), ratioCell(s, t), ratioCell(s, d),
-				r.Total, r.List, r.Show, r.Post, r.Put, r.Delete,
-				cpuCell(s, true), cpuCell(t, true), cpuCell(d, false), rssCell(s, true), rssCell(t, true),
-				rssCell(s, false), rssCell(t, false), rssCell(d, false))
-		}
-	}
 }
 
 func writeRounds(b *strings.Builder, res *Results) {
