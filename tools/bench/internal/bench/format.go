@@ -84,13 +84,6 @@ func percent(x, total float64) string {
 
 func thousands(n int) string { return message.NewPrinter(language.English).Sprint(n) }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
 func capitalize(s string) string {
 	if s == "" {
 		return s
