@@ -226,9 +226,11 @@ func TestEvaluate(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	t.Parallel()
-	md := Markdown(sampleResults())
+	res := sampleResults()
+	res.Targets = []Target{{Name: "missed", Goal: "g", Measured: "m"}, {Name: "met", Goal: "g", Measured: "m", Met: true}}
+	md := Markdown(res)
 	for _, want := range []string{
-		"### Targets", "terraform-provider-time v0.14.2",
+		"### Targets", "terraform-provider-time v0.14.2", "| missed | g | m | **no** |", "| met | g | m | yes |",
 		"| 500 | create (apply) | 14.00 s | 20.00 s | 10.00 s | 0.70 | 1.40 | 500 |",
 		"| 500 | update all (apply) | 25.00 s | 40.00 s | 20.00 s | 0.62 | 1.25 |",
 		"One managed website among 5,000", "60 requests per 6 s", "| **total** | 35.0 s | | 1 | 0.5 s |",

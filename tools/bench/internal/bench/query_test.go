@@ -93,6 +93,9 @@ func TestQueryTargets(t *testing.T) {
 	if q, wall, _, ok := totals(run, StepQuery, StepImportApply); !ok || q.Total != 12 || wall != 5.5 {
 		t.Errorf("totals = %+v, %v, %v", q, wall, ok)
 	}
+	if md, want := Markdown(res), "| 500 | **query + apply** | 5.50 s | 12 | 10 | 1 | 1 | 0 / 0 / 0 |  |  | ok |"; !strings.Contains(md, want) {
+		t.Errorf("Markdown lacks %q:\n%s", want, md)
+	}
 	run.Steps[0].Requests.Total = 6
 	if got := queryTargets(res); got[0].Met {
 		t.Errorf("6 requests for 500 websites met the target: %+v", got)
