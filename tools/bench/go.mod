@@ -9,11 +9,13 @@ go 1.26.0
 
 require (
 	github.com/analytics-tf/terraform-provider-analytics v0.0.0
+	github.com/felixge/httpsnoop v1.1.0
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/hashicorp/go-version v1.9.0
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
 	github.com/prometheus/procfs v0.22.0
 	golang.org/x/mod v0.38.0
+	golang.org/x/text v0.41.0
 )
 
 require (
@@ -71,7 +73,6 @@ require (
 	gocloud.dev v0.47.0 // indirect
 	golang.org/x/net v0.58.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/xerrors v0.0.0-20240903120638-7835f813f4da // indirect
 	google.golang.org/api v0.297.0 // indirect

@@ -42,16 +42,16 @@ func main() {
 func run(ctx context.Context, args []string) error {
 	cfg := bench.DefaultConfig()
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.Var(sizesFlag{&cfg.Sizes, false}, "sizes", "comma-separated numbers of websites of the main pass")
+	fs.Func("sizes", "comma-separated numbers of websites of the main pass (default 10,100,500)", sizes(&cfg.Sizes, false))
 	fs.IntVar(&cfg.Parallelism, "parallelism", cfg.Parallelism, "terraform -parallelism")
 	fs.IntVar(&cfg.Rounds, "rounds", cfg.Rounds, "rounds of the create / update / destroy comparison at N=500 (the targets take the median)")
 	fs.IntVar(&cfg.Among, "among", cfg.Among, "websites on the server for the refresh of one among many (0 = skip)")
 	fs.IntVar(&cfg.ThrottledN, "throttled-n", cfg.ThrottledN, "websites of the throttled pass (0 = skip)")
 	fs.IntVar(&cfg.RateLimit, "rate-limit", cfg.RateLimit, "requests per window in the throttled pass")
 	fs.DurationVar(&cfg.RateWindow, "rate-window", cfg.RateWindow, "throttle window of the throttled pass (the real API: 1m)")
-	fs.Var(sizesFlag{&cfg.AdoptSizes, true}, "adopt-sizes", "comma-separated numbers of websites of the adoption pass (empty = skip)")
+	fs.Func("adopt-sizes", "comma-separated numbers of websites of the adoption pass (empty = skip; default 100,500)", sizes(&cfg.AdoptSizes, true))
 	fs.BoolVar(&cfg.AdoptThrottled, "adopt-throttled", cfg.AdoptThrottled, "run the adoption pass under the throttle too")
-	fs.Var(sizesFlag{&cfg.QuerySizes, true}, "query-sizes", "comma-separated numbers of websites of the terraform query pass (empty = skip)")
+	fs.Func("query-sizes", "comma-separated numbers of websites of the terraform query pass (empty = skip; default 500)", sizes(&cfg.QuerySizes, true))
 	fs.StringVar(&cfg.QueryTerraform, "query-terraform", "", "Terraform CLI of the query pass, 1.14 or later (default the newest .tools/bin/terraform-<version>, built if absent)")
 	fs.BoolVar(&cfg.QueryOnly, "query-only", false, "run the query pass alone")
 	fs.IntVar(&cfg.DestroyPlanN, "destroy-plan-n", cfg.DestroyPlanN, "websites with statistics of the destroy-plan pass (0 = skip)")
@@ -156,39 +156,25 @@ func inRoot(root, p string) string {
 	return filepath.Join(root, p)
 }
 
-// sizesFlag is a flag of comma-separated positive numbers; an optional one
-// may be set empty to skip its pass.
-type sizesFlag struct {
-	dst      *[]int
-	optional bool
-}
-
-func (f sizesFlag) String() string {
-	if f.dst == nil {
-		return ""
-	}
-	s := make([]string, len(*f.dst))
-	for i, n := range *f.dst {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ",")
-}
-
-func (f sizesFlag) Set(s string) error {
-	var out []int
-	for _, field := range strings.Split(s, ",") {
-		if field = strings.TrimSpace(field); field == "" {
-			continue
+// sizes returns the Set of a flag of comma-separated positive numbers
+// into dst; an optional one may be set empty to skip its pass.
+func sizes(dst *[]int, optional bool) func(string) error {
+	return func(s string) error {
+		var out []int
+		for field := range strings.SplitSeq(s, ",") {
+			if field = strings.TrimSpace(field); field == "" {
+				continue
+			}
+			n, err := strconv.Atoi(field)
+			if err != nil || n <= 0 {
+				return fmt.Errorf("%q is not a positive number", field)
+			}
+			out = append(out, n)
 		}
-		n, err := strconv.Atoi(field)
-		if err != nil || n <= 0 {
-			return fmt.Errorf("%q is not a positive number", field)
+		if len(out) == 0 && !optional {
+			return errors.New("no sizes")
 		}
-		out = append(out, n)
+		*dst = out
+		return nil
 	}
-	if len(out) == 0 && !f.optional {
-		return errors.New("no sizes")
-	}
-	*f.dst = out
-	return nil
 }

@@ -95,7 +95,7 @@ func (b *bench) adoptPass(ctx context.Context, n int, throttled bool) (*Run, err
 		pass, name = PassAdoptThrottled, name+"-throttled"
 	}
 	run := &Run{Pass: pass, Kind: KindWebsite, N: n}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(name, emulator.Options{})
 	if err != nil {
 		return run, err
 	}
@@ -105,10 +105,6 @@ func (b *bench) adoptPass(ctx context.Context, n int, throttled bool) (*Run, err
 	}
 	if throttled {
 		api.emu.SetRateLimit(b.cfg.RateLimit, b.cfg.RateWindow) // a fresh window
-	}
-	w, err := b.newWorkspace(name, KindWebsite, api)
-	if err != nil {
-		return run, err
 	}
 	w.config = func(n int, _ bool) string { return AdoptConfiguration(n) }
 	if err := w.configure(n, false); err != nil {
@@ -147,19 +143,24 @@ func checkAdoption(s *Step, n int) {
 // adoptTotals returns the requests, the wall time and the throttle wait of
 // the plan and the apply together, and whether both passed.
 func adoptTotals(r *Run) (req Requests, wall, wait float64, ok bool) {
+	return totals(r, StepImportPlan, StepImportApply)
+}
+
+// totals returns the requests, the wall time and the throttle wait of the
+// steps of r named steps together, and whether each ran and passed.
+func totals(r *Run, steps ...string) (req Requests, wall, wait float64, ok bool) {
 	ok = true
-	found := 0
-	for _, s := range r.Steps {
-		if s.Name != StepImportPlan && s.Name != StepImportApply {
-			continue
+	for _, name := range steps {
+		s := r.step(name)
+		if s == nil {
+			return req, wall, wait, false
 		}
-		found++
 		req = req.add(s.Requests)
 		wall += s.Wall
 		wait += s.ThrottleWait
 		ok = ok && s.OK()
 	}
-	return req, wall, wait, ok && found == 2
+	return req, wall, wait, ok
 }
 
 // realWindow is the real API's throttle window.

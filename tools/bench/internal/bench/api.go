@@ -80,4 +80,19 @@ func (s *apiServer) seed(n int) {
 	}
 }
 
+// site starts an emulator with opts and a workspace of websites, named
+// name, that talks to it; the caller closes the server.
+func (b *bench) site(name string, opts emulator.Options) (*apiServer, *workspace, error) {
+	api, err := startAPI(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := b.newWorkspace(name, KindWebsite, api)
+	if err != nil {
+		api.close()
+		return nil, nil, err
+	}
+	return api, w, nil
+}
+
 func ptr[T any](v T) *T { return &v }

@@ -28,77 +28,78 @@ import (
 
 // Config is what to measure. Zero Sizes, Parallelism, RateLimit,
 // RateWindow and StepTimeout take the defaults of DefaultConfig; zero
-// Among, ThrottledN and AdoptSizes skip their passes.
+// Among, ThrottledN and AdoptSizes skip their passes. The fields with a
+// JSON name are recorded in results.json.
 type Config struct {
 	// Root is the repository root (where go.mod is).
-	Root string
+	Root string `json:"-"`
 	// Terraform is the CLI to use; empty means Root/.tools/bin/terraform,
 	// built with scripts/install-tools.sh when absent.
-	Terraform string
+	Terraform string `json:"-"`
 	// Sizes are the numbers of websites of the main pass.
-	Sizes []int
+	Sizes []int `json:"sizes"`
 	// Parallelism is Terraform's -parallelism.
-	Parallelism int
+	Parallelism int `json:"parallelism"`
 	// Among is the number of websites on the server in the "one among
 	// many" refresh (0 skips it).
-	Among int
+	Among int `json:"among"`
 	// ThrottledN is the number of websites of the throttled pass (0 skips
 	// it).
-	ThrottledN int
+	ThrottledN int `json:"throttled_n"`
 	// RateLimit requests per RateWindow is the throttle of that pass.
-	RateLimit  int
-	RateWindow time.Duration
+	RateLimit  int           `json:"rate_limit"`
+	RateWindow time.Duration `json:"-"`
 	// Rounds is how many times create, update and destroy are compared at
 	// N=500 (the first round is the main pass's); the targets take the
 	// median.
-	Rounds int
+	Rounds int `json:"rounds"`
 	// AdoptSizes are the numbers of websites of the adoption pass: made
 	// through the API, then imported by domain (none: skipped).
-	AdoptSizes []int
+	AdoptSizes []int `json:"adopt_sizes,omitempty"`
 	// AdoptThrottled runs the adoption pass again under the throttle of
 	// the throttled pass.
-	AdoptThrottled bool
+	AdoptThrottled bool `json:"adopt_throttled,omitempty"`
 	// QuerySizes are the numbers of websites of the query pass: made
 	// through the API, then adopted with terraform query (none: skipped).
-	QuerySizes []int
+	QuerySizes []int `json:"query_sizes,omitempty"`
 	// QueryTerraform is the CLI of the query pass (Terraform 1.14 or
 	// later); empty means the newest Root/.tools/bin/terraform-<version>,
 	// built with scripts/install-tools.sh when absent.
-	QueryTerraform string
+	QueryTerraform string `json:"-"`
 	// QueryOnly runs the query pass alone (no warm-up, main pass or other
 	// passes).
-	QueryOnly bool
+	QueryOnly bool `json:"query_only,omitempty"`
 	// DestroyPlanN is the number of websites, each with statistics, of the
 	// destroy-plan pass (0 skips it).
-	DestroyPlanN int
+	DestroyPlanN int `json:"destroy_plan_n,omitempty"`
 	// StatisticsDays is the number of days with a pageview of the website
 	// whose statistics the statistics pass reads (0 skips it).
-	StatisticsDays int
+	StatisticsDays int `json:"statistics_days,omitempty"`
 	// ExportDays and ExportPages are the history of the website of the
 	// export pass: days of daily statistics and distinct pages (ExportDays
 	// 0 skips it). It runs on the CLI of the query pass.
-	ExportDays  int
-	ExportPages int
+	ExportDays  int `json:"export_days,omitempty"`
+	ExportPages int `json:"export_pages,omitempty"`
 	// ExportOnly runs the export pass alone.
-	ExportOnly bool
+	ExportOnly bool `json:"export_only,omitempty"`
 	// TimeProvider is the terraform-provider-time binary of the time_static
 	// baseline; empty means Root/.tools/bin/terraform-provider-time, built
 	// (or checked) with scripts/install-tools.sh. NoTime skips the
 	// baseline.
-	TimeProvider string
-	NoTime       bool
+	TimeProvider string `json:"-"`
+	NoTime       bool   `json:"-"`
 	// Profile collects CPU profiles of the provider processes during a
 	// create of CompareN websites (a step of its own, not compared) and
 	// keeps them in ProfileDir (relative to Root unless absolute; empty:
 	// not kept).
-	Profile    bool
-	ProfileDir string
+	Profile    bool   `json:"-"`
+	ProfileDir string `json:"-"`
 	// StepTimeout bounds one Terraform command.
-	StepTimeout time.Duration
+	StepTimeout time.Duration `json:"-"`
 	// Keep keeps the temporary directory (configurations, logs, state).
-	Keep bool
+	Keep bool `json:"-"`
 	// Log receives progress lines (nil: none).
-	Log io.Writer
+	Log io.Writer `json:"-"`
 }
 
 // DefaultConfig is `make bench`.
@@ -170,35 +171,15 @@ type Results struct {
 	Profile *Profile `json:"profile,omitempty"`
 }
 
-// RunConfig is the configuration as recorded.
+// RunConfig is the configuration as recorded, with the versions of the
+// CLIs and of terraform-provider-time (empty: not used).
 type RunConfig struct {
-	Sizes            []int   `json:"sizes"`
-	Parallelism      int     `json:"parallelism"`
-	Among            int     `json:"among"`
-	ThrottledN       int     `json:"throttled_n"`
-	RateLimit        int     `json:"rate_limit"`
-	RateWindowSec    float64 `json:"rate_window_seconds"`
-	Rounds           int     `json:"rounds"`
-	AdoptSizes       []int   `json:"adopt_sizes,omitempty"`
-	AdoptThrottled   bool    `json:"adopt_throttled,omitempty"`
-	DestroyPlanN     int     `json:"destroy_plan_n,omitempty"`
-	StatisticsDays   int     `json:"statistics_days,omitempty"`
-	EmulatorLatency  string  `json:"emulator_latency"`
-	TerraformVersion string  `json:"terraform_version"`
-	// QuerySizes and QueryTerraformVersion are the query pass's sizes and
-	// CLI version (empty: no query pass).
-	QuerySizes            []int  `json:"query_sizes,omitempty"`
-	QueryTerraformVersion string `json:"query_terraform_version,omitempty"`
-	// QueryOnly: the query pass ran alone.
-	QueryOnly bool `json:"query_only,omitempty"`
-	// ExportDays and ExportPages are the export pass's history (0: no
-	// export pass); ExportOnly: it ran alone.
-	ExportDays  int  `json:"export_days,omitempty"`
-	ExportPages int  `json:"export_pages,omitempty"`
-	ExportOnly  bool `json:"export_only,omitempty"`
-	// TimeProviderVersion is the version of terraform-provider-time (empty:
-	// no time_static baseline).
-	TimeProviderVersion string `json:"time_provider_version,omitempty"`
+	Config
+	RateWindowSec         float64 `json:"rate_window_seconds"`
+	EmulatorLatency       string  `json:"emulator_latency"`
+	TerraformVersion      string  `json:"terraform_version"`
+	QueryTerraformVersion string  `json:"query_terraform_version,omitempty"`
+	TimeProviderVersion   string  `json:"time_provider_version,omitempty"`
 }
 
 // Run is one kind of resource at one size in one pass.
@@ -240,10 +221,6 @@ type Step struct {
 	// ProviderCPU is the part of CPU spent in the provider processes (as
 	// last sampled, so slightly low).
 	ProviderCPU float64 `json:"provider_cpu_seconds"`
-	// BenchCPU is the CPU time of the bench's own process during the step:
-	// the emulator serving the API, and the sampling of the provider
-	// processes. It competes for the same cores; a real server would not.
-	BenchCPU float64 `json:"bench_cpu_seconds"`
 	// LowerBound is, under a throttle, the successful requests divided by
 	// the limit, times the window, in seconds.
 	LowerBound float64 `json:"throttle_lower_bound_seconds,omitempty"`

@@ -90,7 +90,7 @@ func sampleResults() *Results {
 		return s
 	}
 	return &Results{
-		Config:   RunConfig{Sizes: []int{500}, Parallelism: 10, RateLimit: 60, RateWindowSec: 6, TimeProviderVersion: "v0.14.2"},
+		Config:   RunConfig{Config: Config{Sizes: []int{500}, Parallelism: 10, RateLimit: 60}, RateWindowSec: 6, TimeProviderVersion: "v0.14.2"},
 		Started:  time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 		Duration: 200,
 		Runs: []*Run{
@@ -226,9 +226,11 @@ func TestEvaluate(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	t.Parallel()
-	md := Markdown(sampleResults())
+	res := sampleResults()
+	res.Targets = []Target{{Name: "missed", Goal: "g", Measured: "m"}, {Name: "met", Goal: "g", Measured: "m", Met: true}}
+	md := Markdown(res)
 	for _, want := range []string{
-		"### Targets", "terraform-provider-time v0.14.2",
+		"### Targets", "terraform-provider-time v0.14.2", "| missed | g | m | **no** |", "| met | g | m | yes |",
 		"| 500 | create (apply) | 14.00 s | 20.00 s | 10.00 s | 0.70 | 1.40 | 500 |",
 		"| 500 | update all (apply) | 25.00 s | 40.00 s | 20.00 s | 0.62 | 1.25 |",
 		"One managed website among 5,000", "60 requests per 6 s", "| **total** | 35.0 s | | 1 | 0.5 s |",

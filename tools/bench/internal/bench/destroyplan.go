@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -31,15 +30,11 @@ var destroyPlanSteps = []string{StepCreate, StepDestroyPlan, StepDestroy}
 // destroy and destroys them.
 func (b *bench) destroyPlanPass(ctx context.Context, n int) (*Run, error) {
 	run := &Run{Pass: PassDestroyPlan, Kind: KindWebsite, N: n}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("destroy-plan-%d", n), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
 	defer api.close()
-	w, err := b.newWorkspace(fmt.Sprintf("destroy-plan-%d", n), KindWebsite, api)
-	if err != nil {
-		return run, err
-	}
 	if err := w.configure(n, false); err != nil {
 		return run, err
 	}
@@ -106,34 +101,10 @@ func destroyPlanTarget(res *Results) (Target, bool) {
 	if r == nil {
 		return Target{}, false
 	}
-	t := Target{Name: fmt.Sprintf("Plan destroying %d websites with statistics", r.N),
-		Goal: fmt.Sprintf("≤ %d statistics requests, plan succeeds", maxStatisticsRequests)}
 	s := r.step(StepDestroyPlan)
-	if s == nil || !s.OK() {
-		t.Measured = "failed"
-		return t, true
-	}
-	stats := s.Requests.ByRoute[statisticsRoute]
-	t.Measured = fmt.Sprintf("%d statistics requests of %d in all, %.2f s", stats, s.Requests.Total, s.Wall)
-	t.Met = stats <= maxStatisticsRequests
-	return t, true
-}
-
-func writeDestroyPlan(b *strings.Builder, res *Results) {
-	r := res.run(PassDestroyPlan, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### Destroy plan: %d websites with statistics\n\n", r.N)
-	fmt.Fprintf(b, "Every website gets a pageview through the tracking endpoint after the create; `terraform plan -destroy` "+
-		"then checks the statistics of the websites it destroys (`%s`, one request per website with fewer than 100 days "+
-		"of pageviews, at most %d per command; past that one warning counts the websites not checked). The plan must "+
-		"show %d to destroy and write nothing.\n\n", statisticsRoute, maxStatisticsRequests, r.N)
-	b.WriteString("| step | wall | API requests | statistics | GET list | GET one | POST / PUT / DELETE | Terraform says | result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|---|\n")
-	for _, s := range r.Steps {
-		q := s.Requests
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %d / %d / %d | %s | %s |\n", stepLabel(s.Name), wallCell(s), q.Total,
-			q.ByRoute[statisticsRoute], q.List, q.Show, q.Post, q.Put, q.Delete, s.Summary, result(s))
-	}
+	return Target{Name: fmt.Sprintf("Plan destroying %d websites with statistics", r.N),
+		Goal: fmt.Sprintf("≤ %d statistics requests, plan succeeds", maxStatisticsRequests)}.measured(s != nil && s.OK(), func() (string, bool) {
+		stats := s.Requests.ByRoute[statisticsRoute]
+		return fmt.Sprintf("%d statistics requests of %d in all, %.2f s", stats, s.Requests.Total, s.Wall), stats <= maxStatisticsRequests
+	}), true
 }

@@ -83,6 +83,18 @@ action "analytics_website_statistics_export" "history_bucket" {
 `, dir, exportBucket, exportPrefix, endpoint, s3test.Region)
 }
 
+// exportValues are the values of the other names, one a day in turn.
+var exportValues = []struct {
+	name   string
+	values []string
+}{
+	{"browser", []string{"Firefox", "Chrome", "Safari"}}, {"os", []string{"Linux", "Windows", "macOS", "Android"}},
+	{"device", []string{"desktop", "mobile"}}, {"country", []string{"DE", "FR", "US", "JP", "BR"}},
+	{"city", []string{"Berlin", "Paris", "Austin"}}, {"continent", []string{"EU", "NA"}},
+	{"referrer", []string{"", "news.example.org", "search.example.net"}}, {"resolution", []string{"1920x1080", "390x844"}},
+	{"language", []string{"en", "de", "fr"}},
+}
+
 // exportHistory is the seeded history of the website: per name, the rows
 // (value and date) with their counts.
 func exportHistory(days, pages int) []emulator.Statistic {
@@ -101,15 +113,9 @@ func exportHistory(days, pages int) []emulator.Statistic {
 		page := fmt.Sprintf("/articles/%d", d%pages)
 		add("page", page, date, views)
 		add("landing_page", page, date, views/2)
-		add("browser", []string{"Firefox", "Chrome", "Safari"}[d%3], date, views/2)
-		add("os", []string{"Linux", "Windows", "macOS", "Android"}[d%4], date, views/2)
-		add("device", []string{"desktop", "mobile"}[d%2], date, views/2)
-		add("country", []string{"DE", "FR", "US", "JP", "BR"}[d%5], date, views/2)
-		add("city", []string{"Berlin", "Paris", "Austin"}[d%3], date, views/2)
-		add("continent", []string{"EU", "NA"}[d%2], date, views/2)
-		add("referrer", []string{"", "news.example.org", "search.example.net"}[d%3], date, views/2)
-		add("resolution", []string{"1920x1080", "390x844"}[d%2], date, views/2)
-		add("language", []string{"en", "de", "fr"}[d%3], date, views/2)
+		for _, v := range exportValues {
+			add(v.name, v.values[d%len(v.values)], date, views/2)
+		}
 		add("campaign", "spring", date, 1)
 		add("event", "signup::", date, 1)
 	}
@@ -153,15 +159,11 @@ func exportWantRequests(rows map[string]int) int {
 // twice (the second time under the throttle) and destroys it.
 func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 	run := &Run{Pass: PassExport, Kind: KindWebsite, N: 1}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("export-%d-days", days), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
 	defer api.close()
-	w, err := b.newWorkspace(fmt.Sprintf("export-%d-days", days), KindWebsite, api)
-	if err != nil {
-		return run, err
-	}
 	w.tf = b.tfQuery
 	store, proxy, err := b.startStore(ctx)
 	if err != nil {
@@ -215,12 +217,9 @@ func (b *bench) exportPass(ctx context.Context, days, pages int) (*Run, error) {
 // startStore starts the S3-compatible store (building weed first if it
 // is missing), makes the export's bucket and a counting proxy in front.
 func (b *bench) startStore(ctx context.Context) (*s3test.Server, *s3test.CountingProxy, error) {
-	bin := filepath.Join(b.cfg.Root, ".tools", "bin", "weed")
-	if _, err := os.Stat(bin); err != nil {
-		logf(b.cfg.Log, "building SeaweedFS's weed with scripts/install-tools.sh (about 4.5 minutes, once)")
-		if err := b.installTool(ctx, "weed"); err != nil {
-			return nil, nil, fmt.Errorf("building weed: %w", err)
-		}
+	bin, err := b.tool(ctx, "weed", "about 4.5 minutes")
+	if err != nil {
+		return nil, nil, err
 	}
 	store, err := s3test.Start(ctx, bin)
 	if err != nil {
@@ -339,61 +338,19 @@ func exportTargets(res *Results) []Target {
 		if r == nil || r.Pass != PassExport {
 			continue
 		}
-		t := Target{Name: fmt.Sprintf("Export of %d days of statistics and %d pages (analytics_website_statistics_export)",
-			res.Config.ExportDays, res.Config.ExportPages), Goal: "one request per 100 rows of each statistics name, + 1; every row written"}
 		s, bk, th := r.step(StepExport), r.step(StepExportBucket), r.step(StepExportThrottled)
-		if s != nil && s.OK() && th != nil && th.OK() && (bk == nil || bk.OK()) {
-			window := res.Config.RateWindowSec
-			t.Measured = fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s): %.2f s, %d answers were 429, "+
-				"%.1f s waited (≈ %.0f s at the real 60 s window)", s.Requests.Total, s.Wall, res.Config.RateLimit, window,
-				th.Wall, th.Requests.Throttled, th.ThrottleWait, toRealWindow(th.ThrottleWait, window))
-			if bk != nil {
-				t.Measured += fmt.Sprintf("; into a bucket on loopback: %d requests, %.2f s", bk.Requests.Total, bk.Wall)
-			}
-			t.Met = true
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+		out = append(out, Target{Name: fmt.Sprintf("Export of %d days of statistics and %d pages (analytics_website_statistics_export)",
+			res.Config.ExportDays, res.Config.ExportPages), Goal: "one request per 100 rows of each statistics name, + 1; every row written"}.measured(
+			s != nil && s.OK() && th != nil && th.OK() && (bk == nil || bk.OK()), func() (string, bool) {
+				window := res.Config.RateWindowSec
+				m := fmt.Sprintf("%d requests, %.2f s; under the throttle (%d per %g s): %.2f s, %d answers were 429, "+
+					"%.1f s waited (≈ %.0f s at the real 60 s window)", s.Requests.Total, s.Wall, res.Config.RateLimit, window,
+					th.Wall, th.Requests.Throttled, th.ThrottleWait, toRealWindow(th.ThrottleWait, window))
+				if bk != nil {
+					m += fmt.Sprintf("; into a bucket on loopback: %d requests, %.2f s", bk.Requests.Total, bk.Wall)
+				}
+				return m, true
+			}))
 	}
 	return out
-}
-
-func writeExport(b *strings.Builder, res *Results) {
-	r := res.run(PassExport, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### Statistics export: 1 website, %d days of daily statistics, %d pages\n\n",
-		res.Config.ExportDays, res.Config.ExportPages)
-	fmt.Fprintf(b, "Terraform %s (actions need 1.14 or later). The emulator is seeded with the website's history "+
-		"(every statistics name); `terraform apply -refresh=false -invoke=%s` writes it as json files, once without "+
-		"and once under the throttle (%d requests per %g s; × %g for the real 60 s window: an export that needs no more "+
-		"requests than one window allows waits for nothing). Each export must send one request per 100 rows of each "+
-		"statistics name and one to find the website, and write every row. The same export also goes into a bucket of "+
-		"SeaweedFS's S3 gateway on loopback (`destination = \"s3://...\"`, through a proxy that counts the store's "+
-		"requests: one LIST to check the bucket and the credentials, one to check the export's prefix, one PUT per file; "+
-		"the bucket is written to once before, as weed allocates a new bucket's volume on its first write).\n\n",
-		res.Config.QueryTerraformVersion, exportAction, res.Config.RateLimit, res.Config.RateWindowSec,
-		toRealWindow(1, res.Config.RateWindowSec))
-	b.WriteString("| step | wall | API requests | statistics | 429 answers | throttle wait | written | result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|---|---|\n")
-	for _, s := range r.Steps {
-		q := s.Requests
-		label := stepLabel(s.Name)
-		switch s.Name {
-		case StepExport:
-			label = "export into a folder (apply -invoke)"
-		case StepExportBucket:
-			label = "export into a bucket (S3-compatible store on loopback)"
-		case StepExportThrottled:
-			label = "export under the throttle"
-		}
-		wait := "–"
-		if s.Name == StepExportThrottled {
-			wait = fmt.Sprintf("%.1f s", s.ThrottleWait)
-		}
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %s | %s | %s |\n", label, wallCell(s), q.Total,
-			q.ByRoute[statisticsRoute], q.Throttled, wait, s.Summary, result(s))
-	}
 }

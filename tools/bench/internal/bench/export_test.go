@@ -78,7 +78,7 @@ func TestCheckExport(t *testing.T) {
 
 func TestExportReport(t *testing.T) {
 	t.Parallel()
-	res := &Results{Config: RunConfig{ExportDays: 730, ExportPages: 500, RateLimit: 60, RateWindowSec: 6, QueryTerraformVersion: "1.16.4"},
+	res := &Results{Config: RunConfig{Config: Config{ExportDays: 730, ExportPages: 500, RateLimit: 60}, RateWindowSec: 6, QueryTerraformVersion: "1.16.4"},
 		Runs: []*Run{{Pass: PassExport, Kind: KindWebsite, N: 1, Steps: []*Step{
 			{Name: StepCreate, Wall: 0.2, Requests: Requests{Total: 3, Post: 1}},
 			{Name: StepExport, Wall: 0.26, Summary: "2537 rows", Requests: Requests{Total: 40, ByRoute: map[string]int{statisticsRoute: 39}}},

@@ -4,8 +4,10 @@ package bench
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // ratioCell is a / b, or "–".
@@ -14,14 +16,6 @@ func ratioCell(a, b *Step) string {
 		return fmt.Sprintf("%.2f", r)
 	}
 	return "–"
-}
-
-// stepCell is a step's wall time, or "–" when the kind was not measured.
-func stepCell(s *Step) string {
-	if s == nil {
-		return "–"
-	}
-	return wallCell(s)
 }
 
 func cpuCell(s *Step, withProvider bool) string {
@@ -51,8 +45,11 @@ func medianCell(xs []float64) string {
 	return fmt.Sprintf("%.2f", median(xs))
 }
 
+// wallCell is a step's wall time, or "–" when the kind was not measured.
 func wallCell(s *Step) string {
 	switch {
+	case s == nil:
+		return "–"
 	case s.Skipped:
 		return "skipped"
 	case s.Error != "":
@@ -85,33 +82,7 @@ func percent(x, total float64) string {
 	return fmt.Sprintf("%.1f %%", 100*x/total)
 }
 
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
-// stepVerb is a step's name in a sentence.
-func stepVerb(name string) string {
-	switch name {
-	case StepCreate:
-		return "create"
-	case StepUpdate:
-		return "update"
-	case StepDestroy:
-		return "destroy"
-	}
-	return name
-}
+func thousands(n int) string { return message.NewPrinter(language.English).Sprint(n) }
 
 func capitalize(s string) string {
 	if s == "" {
@@ -136,6 +107,14 @@ func stepLabel(name string) string {
 		return "apply (imports)"
 	case StepDestroyPlan:
 		return "plan -destroy"
+	case StepQuery:
+		return "query (-generate-config-out)"
+	case StepExport:
+		return "export into a folder (apply -invoke)"
+	case StepExportBucket:
+		return "export into a bucket (S3-compatible store on loopback)"
+	case StepExportThrottled:
+		return "export under the throttle"
 	}
 	return name
 }

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math"
@@ -48,17 +47,10 @@ func loadAverage() string {
 
 func machineInfo(ctx context.Context, root string) Machine {
 	m := Machine{Cores: runtime.NumCPU(), OS: runtime.GOOS + "/" + runtime.GOARCH, Go: runtime.Version()}
-	if f, err := os.Open("/proc/cpuinfo"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-				m.CPU = strings.TrimSpace(v)
-				break
-			}
-		}
-		_ = f.Close()
-	}
 	if fs, err := procfs.NewDefaultFS(); err == nil {
+		if cpus, err := fs.CPUInfo(); err == nil && len(cpus) > 0 {
+			m.CPU = cpus[0].ModelName
+		}
 		if mem, err := fs.Meminfo(); err == nil && mem.MemTotal != nil {
 			m.MemoryGiB = math.Round(float64(*mem.MemTotal)/(1<<20)*10) / 10 // kB
 		}

@@ -2,48 +2,113 @@ package bench
 
 import (
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/tools/bench/internal/cpuprofile"
 )
 
+//go:embed markdown.tmpl
+var markdownTemplate string
+
+// sections are the sections of markdown.tmpl.
+var sections = template.Must(template.New("").Funcs(template.FuncMap{
+	"add": func(a, b int) int { return a + b }, "sub": func(a int, b ...int) int {
+		for _, x := range b {
+			a -= x
+		}
+		return a
+	},
+	"thousands": thousands, "label": stepLabel, "statisticsLabel": statisticsLabel, "wall": wallCell, "mib": mib,
+	"result": result, "toRealWindow": toRealWindow, "stats": func(q Requests) int { return q.ByRoute[statisticsRoute] },
+	"statisticsRoute": func() string { return statisticsRoute }, "maxStatisticsRequests": func() int { return maxStatisticsRequests },
+	"exportAction": func() string { return exportAction }, "queryGenerated": func() string { return queryGenerated },
+	"run": func(res *Results, pass, kind string, n int) *Run { return res.run(pass, kind, n) },
+	"step": func(r *Run, name string) *Step {
+		if r == nil {
+			return nil
+		}
+		return r.step(name)
+	},
+	"trimGo":   func(v string) string { return strings.TrimPrefix(v, "go") },
+	"allSteps": func() []string { return allSteps }, "ratio": ratioCell, "cpu": cpuCell, "rss": rssCell,
+	"duration":        func(seconds float64) string { return (time.Duration(seconds) * time.Second).String() },
+	"throttledTotals": throttledTotals, "percent": percent, "hideRuntime": func() string { return hideRuntime },
+	"dirEnv": func() string { return cpuprofile.DirEnv }, "div": func(a, b float64) float64 { return a / b },
+	"append": func(steps []*Step, s *Step) []*Step {
+		if s == nil {
+			return steps
+		}
+		return append(slices.Clone(steps), s)
+	},
+	// totals is the row of the totals of steps, named name (nil unless
+	// each ran and passed).
+	"totals": func(r *Run, name string, steps ...string) *Step {
+		q, wall, wait, ok := totals(r, steps...)
+		if !ok {
+			return nil
+		}
+		return &Step{Name: name, Requests: q, Wall: wall, ThrottleWait: wait}
+	},
+}).Parse(markdownTemplate))
+
+// writeSection writes the section name of markdown.tmpl of the runs of
+// passes (Run is the first), if there are any.
+func writeSection(b *strings.Builder, name string, res *Results, passes ...string) {
+	var runs []*Run
+	for _, r := range res.Runs {
+		if r != nil && slices.Contains(passes, r.Pass) {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) == 0 {
+		return
+	}
+	execute(b, name, struct {
+		*Results
+		Run  *Run
+		Runs []*Run
+	}{res, runs[0], runs})
+}
+
+func execute(b *strings.Builder, name string, data any) {
+	if err := sections.ExecuteTemplate(b, name, data); err != nil {
+		panic(err) // a defect of markdown.tmpl
+	}
+}
+
+func writeAmong(b *strings.Builder, res *Results) { writeSection(b, "among", res, PassAmong) }
+func writeDestroyPlan(b *strings.Builder, res *Results) {
+	writeSection(b, "destroy-plan", res, PassDestroyPlan)
+}
+func writeStatistics(b *strings.Builder, res *Results) {
+	writeSection(b, "statistics", res, PassStatistics)
+}
+func writeExport(b *strings.Builder, res *Results) { writeSection(b, "export", res, PassExport) }
+func writeQuery(b *strings.Builder, res *Results)  { writeSection(b, "query", res, PassQuery) }
+func writeThrottled(b *strings.Builder, res *Results) {
+	writeSection(b, "throttled", res, PassThrottled)
+}
+func writeProfile(b *strings.Builder, p *Profile) {
+	if p != nil {
+		execute(b, "profile", p)
+	}
+}
+
+func writeAdoption(b *strings.Builder, res *Results) {
+	writeSection(b, "adoption", res, PassAdopt, PassAdoptThrottled)
+}
+
 // Markdown renders the results as the tables of BENCHMARKS.md.
 func Markdown(res *Results) string {
 	var b strings.Builder
-	m := res.Machine
-	commit := m.Commit
-	if commit == "" {
-		commit = "unknown"
-	}
-	if m.Dirty {
-		commit += " with uncommitted changes"
-	}
-	timeVersion := ""
-	if v := res.Config.TimeProviderVersion; v != "" {
-		timeVersion = ", terraform-provider-time " + v
-	}
-	if v := res.Config.QueryTerraformVersion; v != "" {
-		timeVersion += ", Terraform " + v + " for the query pass"
-	}
-	fmt.Fprintf(&b, "Measured %s on %s (%d cores, %.1f GiB RAM, %s, Linux %s); Go %s, Terraform %s%s; commit %s. "+
-		"The run took %s. Load average (1, 5, 15 min) at the start: %s; at the end: %s.\n\n",
-		res.Started.Format("2006-01-02 15:04 MST"), orUnknown(m.CPU), m.Cores, m.MemoryGiB, m.OS, orUnknown(m.Kernel),
-		strings.TrimPrefix(m.Go, "go"), m.Terraform, timeVersion, commit, (time.Duration(res.Duration) * time.Second).String(),
-		orUnknown(m.LoadStart), orUnknown(m.LoadEnd))
-
-	fmt.Fprintf(&b, "### Targets\n\n| target | goal | measured | met |\n|---|---|---|---|\n")
-	for _, t := range res.Targets {
-		met := "yes"
-		if !t.Met {
-			met = "**no**"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Name, t.Goal, t.Measured, met)
-	}
-
-	writeMainTable(&b, res)
+	execute(&b, "head", res)
+	execute(&b, "main", res)
 	writeRounds(&b, res)
 	writeAmong(&b, res)
 	writeThrottled(&b, res)
@@ -71,43 +136,6 @@ func Markdown(res *Results) string {
 	return b.String()
 }
 
-func writeMainTable(b *strings.Builder, res *Results) {
-	if res.Config.QueryOnly || res.Config.ExportOnly {
-		return
-	}
-	fmt.Fprintf(b, "\n### N websites vs N `time_static` vs N `terraform_data` (emulator latency 0, no throttle, `-parallelism=%d`)\n\n", res.Config.Parallelism)
-	b.WriteString("`time_static` (hashicorp/time) is a stock framework provider in its own plugin process that does no I/O; " +
-		"`terraform_data` is built into Terraform (no plugin). An update of `time_static` changes a `triggers` value, which " +
-		"replaces it (it has nothing that changes in place); the websites and `terraform_data` are updated in place.\n\n")
-	b.WriteString("| N | step | `analytics_website` | `time_static` | `terraform_data` | ÷ `time_static` | ÷ `terraform_data` | API requests | GET list | GET one | POST | PUT | DELETE | CPU (of it provider): websites / `time_static` / data | provider peak RSS (websites / `time_static`) | Terraform peak RSS (websites / `time_static` / data) |\n")
-	b.WriteString("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
-	for _, n := range res.Config.Sizes {
-		site, tm, data := res.run(PassMain, KindWebsite, n), res.run(PassMain, KindTime, n), res.run(PassMain, KindData, n)
-		if site == nil {
-			continue
-		}
-		for _, name := range allSteps {
-			s := site.step(name)
-			if s == nil {
-				continue
-			}
-			var t, d *Step
-			if tm != nil {
-				t = tm.step(name)
-			}
-			if data != nil {
-				d = data.step(name)
-			}
-			r := s.Requests
-			fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %s / %s / %s | %s / %s | %s / %s / %s |\n",
-				n, stepLabel(name), wallCell(s), stepCell(t), stepCell(d), ratioCell(s, t), ratioCell(s, d),
-				r.Total, r.List, r.Show, r.Post, r.Put, r.Delete,
-				cpuCell(s, true), cpuCell(t, true), cpuCell(d, false), rssCell(s, true), rssCell(t, true),
-				rssCell(s, false), rssCell(t, false), rssCell(d, false))
-		}
-	}
-}
-
 func writeRounds(b *strings.Builder, res *Results) {
 	steps := []string{StepCreate, StepUpdate, StepDestroy}
 	if len(res.comparisons(StepCreate)) < 2 {
@@ -129,141 +157,11 @@ func writeRounds(b *strings.Builder, res *Results) {
 			if r, ok := ratio(c.site, c.data); ok {
 				toData = append(toData, r)
 			}
-			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s / %s / %s |\n", stepVerb(step), c.round,
-				wallCell(c.site), stepCell(c.time), stepCell(c.data), ratioCell(c.site, c.time), ratioCell(c.site, c.data),
+			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s / %s / %s |\n", step, c.round,
+				wallCell(c.site), wallCell(c.time), wallCell(c.data), ratioCell(c.site, c.time), ratioCell(c.site, c.data),
 				cpuCell(c.site, true), cpuCell(c.time, true), cpuCell(c.data, false))
 		}
-		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", stepVerb(step), medianCell(toTime), medianCell(toData))
-	}
-}
-
-func writeAmong(b *strings.Builder, res *Results) {
-	r := res.run(PassAmong, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### One managed website among %s on the server\n\n", thousands(r.Seeded+r.N))
-	b.WriteString("| step | wall | API requests | GET list | GET one | POST | PUT | DELETE | provider peak RSS |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
-	for _, s := range r.Steps {
-		q := s.Requests
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %d | %d | %s |\n",
-			stepLabel(s.Name), wallCell(s), q.Total, q.List, q.Show, q.Post, q.Put, q.Delete, mib(s.ProviderPeakRSS))
-	}
-}
-
-func writeThrottled(b *strings.Builder, res *Results) {
-	r := res.run(PassThrottled, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	limit, window := res.Config.RateLimit, res.Config.RateWindowSec
-	scale := toRealWindow(1, window)
-	fmt.Fprintf(b, "\n### Under the throttle: %d websites, %d requests per %g s\n\n", r.N, limit, window)
-	fmt.Fprintf(b, "The real API allows 60 requests per minute; the emulator's window is shortened to %g s, so "+
-		"this pass runs %g times faster than against a real installation (multiply its times by %g). The lower bound "+
-		"is the successful requests ÷ %d × %g s: no client can be faster on average (the first window's burst "+
-		"aside). The throttle wait is the time from each first 429 answer to the next request the throttle let "+
-		"through.\n\n", window, scale, scale, limit, window)
-	b.WriteString("| step | wall | API requests (2xx) | 429 answers | throttle wait | lower bound | wall ÷ bound | result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|\n")
-	for _, s := range r.Steps {
-		ratio := "–"
-		if s.LowerBound > 0 && s.OK() {
-			ratio = fmt.Sprintf("%.2f", s.Wall/s.LowerBound)
-		}
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %.1f s | %.1f s | %s | %s |\n",
-			stepLabel(s.Name), wallCell(s), s.Requests.Successful(), s.Requests.Throttled, s.ThrottleWait, s.LowerBound, ratio, result(s))
-	}
-	wall, bound, wait, throttled, errs := throttledTotals(r)
-	ratio := "–"
-	if bound > 0 && errs == 0 {
-		ratio = fmt.Sprintf("%.2f", wall/bound)
-	}
-	fmt.Fprintf(b, "| **total** | %.1f s | | %d | %.1f s | %.1f s | %s | %d failed |\n", wall, throttled, wait, bound, ratio, errs)
-}
-
-func writeAdoption(b *strings.Builder, res *Results) {
-	var runs []*Run
-	for _, r := range res.Runs {
-		if r != nil && (r.Pass == PassAdopt || r.Pass == PassAdoptThrottled) {
-			runs = append(runs, r)
-		}
-	}
-	if len(runs) == 0 {
-		return
-	}
-	window := res.Config.RateWindowSec
-	b.WriteString("\n### Adoption: N websites made through the API, then imported by domain\n\n")
-	fmt.Fprintf(b, "The websites are created with `POST /websites` before Terraform runs; the configuration imports them with "+
-		"an `import` block with `for_each` (`id` = the domain) and a matching `analytics_website` with `for_each`. The plan "+
-		"must show N imports and nothing else, the apply must import them without a write request, and a refresh "+
-		"afterwards must find no change. Under the throttle (%d requests per %g s), the throttle wait is the time from "+
-		"each first 429 answer to the next request let through; × %g gives the real 60 s window.\n\n",
-		res.Config.RateLimit, window, toRealWindow(1, window))
-	b.WriteString("| N | throttle | step | wall | API requests | GET list | GET search | GET one | GET other | POST / PUT / DELETE | 429 | throttle wait (≈ at 60 s) | Terraform says | result |\n")
-	b.WriteString("|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
-	for _, r := range runs {
-		throttle := "none"
-		if r.Pass == PassAdoptThrottled {
-			throttle = fmt.Sprintf("%d / %g s", res.Config.RateLimit, window)
-		}
-		row := func(label, wall string, q Requests, wait float64, summary, result string) {
-			waitCell := "–"
-			if r.Pass == PassAdoptThrottled {
-				waitCell = fmt.Sprintf("%.1f s (≈ %.0f s)", wait, toRealWindow(wait, window))
-			}
-			fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %d | %d | %d | %d | %d / %d / %d | %d | %s | %s | %s |\n",
-				r.N, throttle, label, wall, q.Total, q.List, q.Search, q.Show, q.OtherGet, q.Post, q.Put, q.Delete,
-				q.Throttled, waitCell, summary, result)
-		}
-		for _, s := range r.Steps {
-			row(stepLabel(s.Name), wallCell(s), s.Requests, s.ThrottleWait, s.Summary, result(s))
-		}
-		if q, wall, wait, ok := adoptTotals(r); ok {
-			row("**plan + apply**", fmt.Sprintf("%.2f s", wall), q, wait, "", "ok")
-		}
-	}
-}
-
-func writeProfile(b *strings.Builder, p *Profile) {
-	if p == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### Where the provider's CPU time goes: create of %d websites\n\n", p.N)
-	fmt.Fprintf(b, "CPU profiles (`%s`) of the %d provider processes of one create of %d websites "+
-		"(a run of its own, %.2f s wall, not one of the compared rounds): %.2f s of CPU time sampled in %d profiles",
-		cpuprofile.DirEnv, p.Processes, p.N, p.Wall, p.Samples, p.Files)
-	if p.Unreadable > 0 {
-		fmt.Fprintf(b, " (%d more were not flushed)", p.Unreadable)
-	}
-	b.WriteString(".")
-	if p.Dir != "" {
-		fmt.Fprintf(b, " The profiles are kept in `%s` (`go tool pprof -top %s/*.pprof`).", p.Dir, p.Dir)
-	}
-	b.WriteString("\n\nBy component, three ways: *own* counts each sample for the code of its innermost function; " +
-		"*charged to* counts it for the innermost function outside the standard library and the Go runtime, i.e. the code " +
-		"that made the runtime allocate, collect garbage or do I/O (samples with no such function, such as the garbage " +
-		"collector's own workers, stay with the runtime); *on the stack* counts it for every component anywhere on its " +
-		"stack, so that column adds up to more than the total.\n\n")
-	b.WriteString("| component | own | charged to | on the stack |\n|---|--:|--:|--:|\n")
-	for _, c := range p.Components {
-		fmt.Fprintf(b, "| %s | %.2f s (%s) | %.2f s (%s) | %.2f s (%s) |\n", c.Name, c.Self, percent(c.Self, p.Samples),
-			c.Attributed, percent(c.Attributed, p.Samples), c.Stack, percent(c.Stack, p.Samples))
-	}
-	writeTop(b, fmt.Sprintf("Top %d functions by own time (`go tool pprof -top`):", len(p.Top)), p.Top, p.Samples)
-	writeTop(b, fmt.Sprintf("Top %d functions by own time with the Go runtime hidden (`go tool pprof -top -hide='%s'`: "+
-		"what the runtime did, allocation and garbage collection assists included, is charged to its caller; the "+
-		"collector's background work is not shown):", len(p.TopOutsideRuntime), hideRuntime), p.TopOutsideRuntime, p.Samples)
-}
-
-func writeTop(b *strings.Builder, title string, funcs []ProfileFunc, total float64) {
-	if len(funcs) == 0 {
-		return
-	}
-	fmt.Fprintf(b, "\n%s\n\n| flat | flat %% | cum | cum %% | function |\n|--:|--:|--:|--:|---|\n", title)
-	for _, f := range funcs {
-		fmt.Fprintf(b, "| %.2f s | %s | %.2f s | %s | `%s` |\n", f.Flat, percent(f.Flat, total), f.Cum, percent(f.Cum, total), f.Name)
+		fmt.Fprintf(b, "| %s | **median** | | | | **%s** | **%s** | |\n", step, medianCell(toTime), medianCell(toData))
 	}
 }
 

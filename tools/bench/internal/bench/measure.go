@@ -24,28 +24,14 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 
 	res := &Results{
 		Machine: machineInfo(ctx, cfg.Root),
-		Config: RunConfig{
-			Sizes: cfg.Sizes, Parallelism: cfg.Parallelism, Among: cfg.Among, ThrottledN: cfg.ThrottledN,
-			RateLimit: cfg.RateLimit, RateWindowSec: cfg.RateWindow.Seconds(), Rounds: cfg.Rounds,
-			AdoptSizes: cfg.AdoptSizes, AdoptThrottled: cfg.AdoptThrottled, DestroyPlanN: cfg.DestroyPlanN, EmulatorLatency: "0",
-			StatisticsDays:   cfg.StatisticsDays,
-			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion,
-			QuerySizes: cfg.QuerySizes, QueryTerraformVersion: b.tfQueryVersion, QueryOnly: cfg.QueryOnly,
-			ExportDays: cfg.ExportDays, ExportPages: cfg.ExportPages, ExportOnly: cfg.ExportOnly,
-		},
+		Config: RunConfig{Config: cfg, RateWindowSec: cfg.RateWindow.Seconds(), EmulatorLatency: "0",
+			TerraformVersion: b.tfVersion, TimeProviderVersion: b.timeVersion, QueryTerraformVersion: b.tfQueryVersion},
 		Started: start.UTC(),
 	}
 	res.Machine.Terraform = b.tfVersion
 	res.Machine.LoadStart = loadAverage()
 
-	switch {
-	case cfg.QueryOnly:
-		err = b.queryPasses(ctx, res)
-	case cfg.ExportOnly:
-		err = b.exportPasses(ctx, res)
-	default:
-		err = b.allPasses(ctx, res)
-	}
+	err = b.runPasses(ctx, res)
 	switch {
 	case errors.Is(err, errWarmUp):
 		return nil, err
@@ -61,102 +47,85 @@ func Measure(ctx context.Context, cfg Config) (*Results, error) {
 // errWarmUp marks a failed warm-up: nothing was measured.
 var errWarmUp = errors.New("warm-up")
 
-// queryPasses runs the query pass at every size.
-func (b *bench) queryPasses(ctx context.Context, res *Results) error {
-	for _, n := range b.cfg.QuerySizes {
-		if err := res.add(b.queryPass(ctx, n)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// pass is one pass to run: its runs, and its error.
+type pass func() ([]*Run, error)
 
-// exportPasses runs the export pass, unless ExportDays is 0.
-func (b *bench) exportPasses(ctx context.Context, res *Results) error {
-	if b.cfg.ExportDays <= 0 {
-		return nil
-	}
-	return res.add(b.exportPass(ctx, b.cfg.ExportDays, b.cfg.ExportPages))
-}
+// one makes a pass of a pass function that returns one run.
+func one(run *Run, err error) ([]*Run, error) { return []*Run{run}, err }
 
-// add records the run of a pass, also when the pass failed, and returns its
-// error.
-func (res *Results) add(run *Run, err error) error {
-	res.Runs = append(res.Runs, run)
-	return err
-}
-
-// allPasses runs every pass that cfg asks for, in order.
-func (b *bench) allPasses(ctx context.Context, res *Results) error {
+// runPasses runs every pass that cfg asks for, in order (only the query or
+// the export pass with QueryOnly or ExportOnly), and records their runs,
+// also those of a pass that failed.
+func (b *bench) runPasses(ctx context.Context, res *Results) error {
 	cfg := b.cfg
-	logf(cfg.Log, "warming up (not measured)")
-	if err := b.warmUp(ctx); err != nil {
-		return fmt.Errorf("%w: %w", errWarmUp, err)
+	var passes, query, export []pass
+	for _, n := range cfg.QuerySizes {
+		query = append(query, func() ([]*Run, error) { return one(b.queryPass(ctx, n)) })
 	}
-	for _, n := range cfg.Sizes {
-		runs, err := b.mainPass(ctx, n)
+	if cfg.ExportDays > 0 {
+		export = append(export, func() ([]*Run, error) { return one(b.exportPass(ctx, cfg.ExportDays, cfg.ExportPages)) })
+	}
+	switch {
+	case cfg.QueryOnly:
+		passes = query
+	case cfg.ExportOnly:
+		passes = export
+	default:
+		logf(cfg.Log, "warming up (not measured)")
+		if err := b.warmUp(ctx); err != nil {
+			return fmt.Errorf("%w: %w", errWarmUp, err)
+		}
+		passes = b.measuredPasses(ctx, query, export)
+	}
+	for _, p := range passes {
+		runs, err := p()
 		res.Runs = append(res.Runs, runs...)
 		if err != nil {
 			return err
 		}
-		if n == CompareN {
-			for round := 2; round <= cfg.Rounds; round++ {
-				runs, err := b.round(ctx, n, round)
-				res.Runs = append(res.Runs, runs...)
-				if err != nil {
-					return err
-				}
-			}
-		}
 	}
-	if cfg.Among > 0 {
-		if err := res.add(b.amongPass(ctx, cfg.Among)); err != nil {
-			return err
-		}
-	}
-	if cfg.ThrottledN > 0 {
-		if err := res.add(b.throttledPass(ctx, cfg.ThrottledN)); err != nil {
-			return err
-		}
-	}
-	throttles := []bool{false}
-	if cfg.AdoptThrottled {
-		throttles = append(throttles, true)
-	}
-	for _, throttled := range throttles {
-		for _, n := range cfg.AdoptSizes {
-			if err := res.add(b.adoptPass(ctx, n, throttled)); err != nil {
-				return err
-			}
-		}
-	}
-	if err := b.queryPasses(ctx, res); err != nil {
-		return err
-	}
-	if cfg.DestroyPlanN > 0 {
-		if err := res.add(b.destroyPlanPass(ctx, cfg.DestroyPlanN)); err != nil {
-			return err
-		}
-	}
-	if cfg.StatisticsDays > 0 {
-		if err := res.add(b.statisticsPass(ctx, cfg.StatisticsDays)); err != nil {
-			return err
-		}
-	}
-	if err := b.exportPasses(ctx, res); err != nil {
-		return err
-	}
-	if cfg.Profile {
+	if cfg.Profile && !cfg.QueryOnly && !cfg.ExportOnly {
 		n := CompareN
 		if !slices.Contains(cfg.Sizes, n) {
 			n = slices.Max(cfg.Sizes)
 		}
 		run, prof, err := b.profilePass(ctx, n)
-		res.Runs = append(res.Runs, run)
-		res.Profile = prof
-		if err != nil {
-			return err
-		}
+		res.Runs, res.Profile = append(res.Runs, run), prof
+		return err
 	}
 	return nil
+}
+
+// measuredPasses are the passes of a whole run, in order, with the query
+// and export passes.
+func (b *bench) measuredPasses(ctx context.Context, query, export []pass) []pass {
+	cfg := b.cfg
+	var passes []pass
+	for _, n := range cfg.Sizes {
+		passes = append(passes, func() ([]*Run, error) { return b.mainPass(ctx, n) })
+		for round := 2; n == CompareN && round <= cfg.Rounds; round++ {
+			passes = append(passes, func() ([]*Run, error) { return b.round(ctx, n, round) })
+		}
+	}
+	if cfg.Among > 0 {
+		passes = append(passes, func() ([]*Run, error) { return one(b.amongPass(ctx, cfg.Among)) })
+	}
+	if cfg.ThrottledN > 0 {
+		passes = append(passes, func() ([]*Run, error) { return one(b.throttledPass(ctx, cfg.ThrottledN)) })
+	}
+	for _, throttled := range []bool{false, true} {
+		for _, n := range cfg.AdoptSizes {
+			if !throttled || cfg.AdoptThrottled {
+				passes = append(passes, func() ([]*Run, error) { return one(b.adoptPass(ctx, n, throttled)) })
+			}
+		}
+	}
+	passes = append(passes, query...)
+	if cfg.DestroyPlanN > 0 {
+		passes = append(passes, func() ([]*Run, error) { return one(b.destroyPlanPass(ctx, cfg.DestroyPlanN)) })
+	}
+	if cfg.StatisticsDays > 0 {
+		passes = append(passes, func() ([]*Run, error) { return one(b.statisticsPass(ctx, cfg.StatisticsDays)) })
+	}
+	return append(passes, export...)
 }

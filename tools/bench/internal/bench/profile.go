@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -74,15 +75,11 @@ type ProfileComponent struct {
 // reads the profiles.
 func (b *bench) profilePass(ctx context.Context, n int) (*Run, *Profile, error) {
 	run := &Run{Pass: PassProfile, Kind: KindWebsite, N: n}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("profile-%d", n), emulator.Options{})
 	if err != nil {
 		return run, nil, err
 	}
 	defer api.close()
-	w, err := b.newWorkspace(fmt.Sprintf("profile-%d", n), KindWebsite, api)
-	if err != nil {
-		return run, nil, err
-	}
 	dir := filepath.Join(b.tmp, "profiles")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return run, nil, err
@@ -218,10 +215,7 @@ func topFunctions(traces []Trace, hide *regexp.Regexp) []ProfileFunc {
 		funcs = append(funcs, ProfileFunc{Name: name, Flat: flat[name], Cum: c})
 	}
 	slices.SortFunc(funcs, func(a, b ProfileFunc) int { // pprof's order: flat, then name
-		if a.Flat != b.Flat {
-			return cmpDesc(a.Flat, b.Flat)
-		}
-		return strings.Compare(a.Name, b.Name)
+		return cmp.Or(cmp.Compare(b.Flat, a.Flat), strings.Compare(a.Name, b.Name))
 	})
 	return funcs[:min(len(funcs), ProfileTopN)]
 }
@@ -241,20 +235,7 @@ func keepProfiles(dir, keep string) error {
 			return err
 		}
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "cpu-*.pprof"))
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(keep, filepath.Base(f)), raw, 0o644); err != nil { //nolint:gosec // profiles are not secret
-			return err
-		}
-	}
-	return nil
+	return os.CopyFS(keep, os.DirFS(dir)) // dir holds the profiles alone
 }
 
 // component is a part of the provider process's code, by function name
@@ -350,22 +331,8 @@ func Components(traces []Trace) []ProfileComponent {
 		out = append(out, ProfileComponent{Name: name, Self: self[name], Attributed: attributed[name], Stack: st})
 	}
 	slices.SortFunc(out, func(a, b ProfileComponent) int {
-		switch {
-		case a.Attributed != b.Attributed:
-			return cmpDesc(a.Attributed, b.Attributed)
-		case a.Self != b.Self:
-			return cmpDesc(a.Self, b.Self)
-		case a.Stack != b.Stack:
-			return cmpDesc(a.Stack, b.Stack)
-		}
-		return strings.Compare(a.Name, b.Name)
+		return cmp.Or(cmp.Compare(b.Attributed, a.Attributed), cmp.Compare(b.Self, a.Self), cmp.Compare(b.Stack, a.Stack),
+			strings.Compare(a.Name, b.Name))
 	})
 	return out
-}
-
-func cmpDesc(a, b float64) int {
-	if a > b {
-		return -1
-	}
-	return 1
 }

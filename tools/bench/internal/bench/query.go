@@ -106,17 +106,13 @@ func atLeast(v, minimum string) bool {
 // terraform query -generate-config-out.
 func (b *bench) queryPass(ctx context.Context, n int) (*Run, error) {
 	run := &Run{Pass: PassQuery, Kind: KindWebsite, N: n}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("query-%d", n), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
 	defer api.close()
 	if err := api.createWebsites(ctx, n); err != nil {
 		return run, fmt.Errorf("query pass: %w", err)
-	}
-	w, err := b.newWorkspace(fmt.Sprintf("query-%d", n), KindWebsite, api)
-	if err != nil {
-		return run, err
 	}
 	w.tf = b.tfQuery
 	w.config = func(int, bool) string { return QueryConfiguration }
@@ -156,23 +152,6 @@ func checkQuery(s *Step, dir string, n int) {
 	}
 }
 
-// queryTotals returns the requests and the wall time of the query and the
-// apply together, and whether both passed.
-func queryTotals(r *Run) (req Requests, wall float64, ok bool) {
-	ok = true
-	found := 0
-	for _, s := range r.Steps {
-		if s.Name != StepQuery && s.Name != StepImportApply {
-			continue
-		}
-		found++
-		req = req.add(s.Requests)
-		wall += s.Wall
-		ok = ok && s.OK()
-	}
-	return req, wall, ok && found == 2
-}
-
 // queryMaxRequests is the goal of the query step: one request per 100
 // websites.
 func queryMaxRequests(n int) int { return (n + 99) / 100 }
@@ -184,51 +163,11 @@ func queryTargets(res *Results) []Target {
 		if r == nil || r.Pass != PassQuery {
 			continue
 		}
-		t := Target{Name: fmt.Sprintf("terraform query of %d websites (-generate-config-out)", r.N),
-			Goal: fmt.Sprintf("≤ %d API requests (one per 100 websites)", queryMaxRequests(r.N))}
-		if s := r.step(StepQuery); s != nil && s.OK() {
-			t.Measured = fmt.Sprintf("%d requests (%s), %.2f s", s.Requests.Total, requestMix(s.Requests), s.Wall)
-			t.Met = s.Requests.Total <= queryMaxRequests(r.N)
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+		s := r.step(StepQuery)
+		out = append(out, Target{Name: fmt.Sprintf("terraform query of %d websites (-generate-config-out)", r.N),
+			Goal: fmt.Sprintf("≤ %d API requests (one per 100 websites)", queryMaxRequests(r.N))}.measured(s != nil && s.OK(), func() (string, bool) {
+			return fmt.Sprintf("%d requests (%s), %.2f s", s.Requests.Total, requestMix(s.Requests), s.Wall), s.Requests.Total <= queryMaxRequests(r.N)
+		}))
 	}
 	return out
-}
-
-func writeQuery(b *strings.Builder, res *Results) {
-	var runs []*Run
-	for _, r := range res.Runs {
-		if r != nil && r.Pass == PassQuery {
-			runs = append(runs, r)
-		}
-	}
-	if len(runs) == 0 {
-		return
-	}
-	b.WriteString("\n### Adoption with terraform query: N websites made through the API\n\n")
-	fmt.Fprintf(b, "Terraform %s (list resources need 1.14 or later). The websites are created with `POST /websites`; "+
-		"`terraform query -generate-config-out=%s` over the adoption guide's `list \"analytics_website\"` block lists "+
-		"them and writes an `import` block (by identity) and an `analytics_website` block for each; the apply must "+
-		"import them without a write request, and a refresh afterwards must find no change.\n\n",
-		res.Config.QueryTerraformVersion, queryGenerated)
-	b.WriteString("| N | step | wall | API requests | GET list | GET one | GET other | POST / PUT / DELETE | provider peak RSS | Terraform says | result |\n")
-	b.WriteString("|--:|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
-	for _, r := range runs {
-		row := func(label, wall string, q Requests, rss, summary, result string) {
-			fmt.Fprintf(b, "| %d | %s | %s | %d | %d | %d | %d | %d / %d / %d | %s | %s | %s |\n",
-				r.N, label, wall, q.Total, q.List, q.Show, q.OtherGet, q.Post, q.Put, q.Delete, rss, summary, result)
-		}
-		for _, s := range r.Steps {
-			label := stepLabel(s.Name)
-			if s.Name == StepQuery {
-				label = "query (-generate-config-out)"
-			}
-			row(label, wallCell(s), s.Requests, mib(s.ProviderPeakRSS), s.Summary, result(s))
-		}
-		if q, wall, ok := queryTotals(r); ok {
-			row("**query + apply**", fmt.Sprintf("%.2f s", wall), q, "", "", "ok")
-		}
-	}
 }

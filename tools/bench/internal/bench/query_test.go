@@ -84,14 +84,17 @@ func TestQueryTargets(t *testing.T) {
 		{Name: StepImportApply, Wall: 3, Requests: Requests{Total: 7, List: 5, Show: 1, OtherGet: 1}},
 		{Name: StepRefresh, Wall: 3, Requests: Requests{Total: 6}},
 	}}
-	res := &Results{Runs: []*Run{run}, Config: RunConfig{QueryOnly: true}}
+	res := &Results{Runs: []*Run{run}, Config: RunConfig{Config: Config{QueryOnly: true}}}
 	got := evaluate(res)
 	if len(got) != 1 || !got[0].Met || got[0].Goal != "≤ 5 API requests (one per 100 websites)" ||
 		got[0].Measured != "5 requests (5 list pages), 2.50 s" {
 		t.Errorf("targets %+v", got)
 	}
-	if q, wall, ok := queryTotals(run); !ok || q.Total != 12 || wall != 5.5 {
-		t.Errorf("queryTotals = %+v, %v, %v", q, wall, ok)
+	if q, wall, _, ok := totals(run, StepQuery, StepImportApply); !ok || q.Total != 12 || wall != 5.5 {
+		t.Errorf("totals = %+v, %v, %v", q, wall, ok)
+	}
+	if md, want := Markdown(res), "| 500 | **query + apply** | 5.50 s | 12 | 10 | 1 | 1 | 0 / 0 / 0 |  |  | ok |"; !strings.Contains(md, want) {
+		t.Errorf("Markdown lacks %q:\n%s", want, md)
 	}
 	run.Steps[0].Requests.Total = 6
 	if got := queryTargets(res); got[0].Met {
@@ -101,8 +104,8 @@ func TestQueryTargets(t *testing.T) {
 	if got := queryTargets(res); got[0].Met || got[0].Measured != "failed" {
 		t.Errorf("a failed query: %+v", got)
 	}
-	if _, _, ok := queryTotals(run); ok {
-		t.Error("queryTotals ok with a failed query")
+	if _, _, _, ok := totals(run, StepQuery, StepImportApply); ok {
+		t.Error("totals ok with a failed query")
 	}
 	md := Markdown(res)
 	if !strings.Contains(md, "### Adoption with terraform query") || !strings.Contains(md, "| 500 | query (-generate-config-out) |") {

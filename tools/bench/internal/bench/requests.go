@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/felixge/httpsnoop"
 )
 
 // requestLog records the arrival and the answer of every request the
@@ -35,13 +37,9 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		at := time.Now()
 		search := r.Method == http.MethodGet && strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), "/websites") &&
 			r.URL.Query().Get("search") != ""
-		sw := &statusWriter{ResponseWriter: w}
-		h.ServeHTTP(sw, r)
-		if sw.status == 0 {
-			sw.status = http.StatusOK
-		}
+		status := httpsnoop.CaptureMetrics(h, w, r).Code
 		l.mu.Lock()
-		l.reqs = append(l.reqs, loggedRequest{at: at, search: search, status: sw.status})
+		l.reqs = append(l.reqs, loggedRequest{at: at, search: search, status: status})
 		l.mu.Unlock()
 	})
 }
@@ -103,29 +101,6 @@ func throttleWait(reqs []loggedRequest, end time.Time) time.Duration {
 	return wait
 }
 
-// statusWriter remembers the status of an answer.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(p)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 // summaryRE matches Terraform's summary lines.
 var summaryRE = regexp.MustCompile(`(?m)^(Plan: .*|No changes\..*|Apply complete! Resources: .*|Destroy complete! Resources: .*)$`)
 
@@ -143,7 +118,7 @@ type Summary struct {
 	Import, Add, Change, Destroy int
 }
 
-var summaryCountRE = regexp.MustCompile(`(\d+) (to import|imported|to add|added|to change|changed|to destroy|destroyed)\b`)
+var summaryCountRE = regexp.MustCompile(`(\d+) (?:to )?(import|add|change|destroy)(?:ed|d)?\b`)
 
 // ParseSummary reads a summary line: "Plan: 500 to import, 0 to add, 0 to
 // change, 0 to destroy.", "Apply complete! Resources: 500 imported, 0
@@ -151,33 +126,20 @@ var summaryCountRE = regexp.MustCompile(`(\d+) (to import|imported|to add|added|
 // destroyed." or "No changes. ...". It reports false for anything else.
 func ParseSummary(line string) (Summary, bool) {
 	var s Summary
-	switch {
-	case strings.HasPrefix(line, "No changes."):
+	if strings.HasPrefix(line, "No changes.") {
 		return s, true
-	case strings.HasPrefix(line, "Plan: "), strings.HasPrefix(line, "Apply complete! Resources: "),
-		strings.HasPrefix(line, "Destroy complete! Resources: "):
-	default:
-		return s, false
 	}
 	m := summaryCountRE.FindAllStringSubmatch(line, -1)
-	if len(m) == 0 {
+	if !summaryRE.MatchString(line) || len(m) == 0 {
 		return s, false
 	}
+	counts := map[string]*int{"import": &s.Import, "add": &s.Add, "change": &s.Change, "destroy": &s.Destroy}
 	for _, g := range m {
 		n, err := strconv.Atoi(g[1])
 		if err != nil {
 			return s, false
 		}
-		switch g[2] {
-		case "to import", "imported":
-			s.Import = n
-		case "to add", "added":
-			s.Add = n
-		case "to change", "changed":
-			s.Change = n
-		case "to destroy", "destroyed":
-			s.Destroy = n
-		}
+		*counts[g[2]] = n
 	}
 	return s, true
 }

@@ -86,7 +86,7 @@ func (b *bench) warmUp(ctx context.Context) error {
 	}
 	defer api.close()
 	for _, kind := range b.kinds() {
-		w, err := b.comparedWorkspace("warm-up-"+kind, kind, api)
+		w, err := b.newWorkspace("warm-up-"+kind, kind, api)
 		if err != nil {
 			return err
 		}
@@ -100,15 +100,6 @@ func (b *bench) warmUp(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// comparedWorkspace returns a workspace of the comparison; only websites
-// talk to the API.
-func (b *bench) comparedWorkspace(name, kind string, api *apiServer) (*workspace, error) {
-	if kind != KindWebsite {
-		api = nil
-	}
-	return b.newWorkspace(name, kind, api)
 }
 
 // compare runs steps on n resources of every kind, interleaved step by
@@ -132,7 +123,7 @@ func (b *bench) compare(ctx context.Context, pass string, n, round int, steps []
 		if round > 1 {
 			name += fmt.Sprintf("-round-%d", round)
 		}
-		w, err := b.comparedWorkspace(name, kind, api)
+		w, err := b.newWorkspace(name, kind, api)
 		if err != nil {
 			return nil, err
 		}
@@ -160,16 +151,12 @@ func (b *bench) round(ctx context.Context, n, round int) ([]*Run, error) {
 
 // amongPass measures one managed website among total on the server.
 func (b *bench) amongPass(ctx context.Context, total int) (*Run, error) {
-	api, err := startAPI(emulator.Options{})
+	api, site, err := b.site("among", emulator.Options{})
 	if err != nil {
 		return nil, err
 	}
 	defer api.close()
 	api.seed(total - 1)
-	site, err := b.newWorkspace("among", KindWebsite, api)
-	if err != nil {
-		return nil, err
-	}
 	run := &Run{Pass: PassAmong, Kind: KindWebsite, N: 1, Seeded: total - 1}
 	b.lifecycle(ctx, 1, total-1, []*workspace{site}, []*Run{run}, allSteps)
 	return run, ctx.Err()
@@ -177,15 +164,11 @@ func (b *bench) amongPass(ctx context.Context, total int) (*Run, error) {
 
 // throttledPass measures n websites under the emulator's throttle.
 func (b *bench) throttledPass(ctx context.Context, n int) (*Run, error) {
-	api, err := startAPI(emulator.Options{RateLimit: b.cfg.RateLimit, RateWindow: b.cfg.RateWindow})
+	api, site, err := b.site("throttled", emulator.Options{RateLimit: b.cfg.RateLimit, RateWindow: b.cfg.RateWindow})
 	if err != nil {
 		return nil, err
 	}
 	defer api.close()
-	site, err := b.newWorkspace("throttled", KindWebsite, api)
-	if err != nil {
-		return nil, err
-	}
 	run := &Run{Pass: PassThrottled, Kind: KindWebsite, N: n}
 	b.lifecycle(ctx, n, 0, []*workspace{site}, []*Run{run}, allSteps)
 	return run, ctx.Err()

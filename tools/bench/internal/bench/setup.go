@@ -57,17 +57,12 @@ func newBench(ctx context.Context, cfg Config) (*bench, error) {
 }
 
 func (b *bench) setUp(ctx context.Context) error {
-	b.tf = b.cfg.Terraform
-	if b.tf == "" {
-		b.tf = filepath.Join(b.cfg.Root, ".tools", "bin", "terraform")
-		if _, err := os.Stat(b.tf); err != nil {
-			logf(b.cfg.Log, "building Terraform with scripts/install-tools.sh (a few minutes, once)")
-			if err := b.installTool(ctx, "terraform"); err != nil {
-				return fmt.Errorf("building Terraform: %w", err)
-			}
+	var err error
+	if b.tf = b.cfg.Terraform; b.tf == "" {
+		if b.tf, err = b.tool(ctx, "terraform", "a few minutes"); err != nil {
+			return err
 		}
 	}
-	var err error
 	if b.tfVersion, err = terraformVersion(ctx, b.tf); err != nil {
 		return err
 	}
@@ -95,6 +90,20 @@ func (b *bench) setUp(ctx context.Context) error {
 	}
 	b.cliConfig = filepath.Join(b.tmp, "terraformrc")
 	return os.WriteFile(b.cliConfig, []byte(cliConfig(plugins, timePlugins)), 0o600)
+}
+
+// tool returns Root/.tools/bin/name, built with scripts/install-tools.sh
+// (which takes about took, once) when absent.
+func (b *bench) tool(ctx context.Context, name, took string) (string, error) {
+	bin := filepath.Join(b.cfg.Root, ".tools", "bin", name)
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	logf(b.cfg.Log, "building %s with scripts/install-tools.sh (%s, once)", name, took)
+	if err := b.installTool(ctx, name); err != nil {
+		return "", fmt.Errorf("building %s: %w", name, err)
+	}
+	return bin, nil
 }
 
 // installTool builds tool into .tools/bin with scripts/install-tools.sh.

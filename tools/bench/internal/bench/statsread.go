@@ -94,7 +94,7 @@ func statisticsWant(step string, days int) (outputs map[string]int, stats, searc
 // statisticsPass records a pageview on each of days days and reads them.
 func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
 	run := &Run{Pass: PassStatistics, Kind: KindWebsite, N: days}
-	api, err := startAPI(emulator.Options{})
+	api, w, err := b.site(fmt.Sprintf("statistics-%d", days), emulator.Options{})
 	if err != nil {
 		return run, err
 	}
@@ -102,10 +102,6 @@ func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
 	site := api.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: statisticsDomain, ExcludeBots: ptr(1)})
 	if !api.emu.SeedStatistics(site.ID, statisticsHistory(days)) {
 		return run, errors.New("statistics pass: seeding the website's statistics failed")
-	}
-	w, err := b.newWorkspace(fmt.Sprintf("statistics-%d", days), KindWebsite, api)
-	if err != nil {
-		return run, err
 	}
 	for _, step := range statisticsSteps {
 		w.config = func(int, bool) string { return StatisticsConfiguration(step, site.ID, days) }
@@ -193,16 +189,12 @@ func statisticsTargets(res *Results) []Target {
 	var out []Target
 	for _, step := range statisticsSteps {
 		_, stats, searches := statisticsWant(step, r.N)
-		t := Target{Name: fmt.Sprintf("Reading %d days of statistics (%s)", r.N, statisticsLabel(step)),
-			Goal: fmt.Sprintf("≤ %d requests", stats+searches)}
-		if s := r.step(step); s != nil && s.OK() {
-			t.Measured = fmt.Sprintf("%d requests (%d statistics, %d searches), %.2f s", s.Requests.Total,
-				s.Requests.ByRoute[statisticsRoute], s.Requests.Search, s.Wall)
-			t.Met = s.Requests.Total <= stats+searches
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+		s := r.step(step)
+		out = append(out, Target{Name: fmt.Sprintf("Reading %d days of statistics (%s)", r.N, statisticsLabel(step)),
+			Goal: fmt.Sprintf("≤ %d requests", stats+searches)}.measured(s != nil && s.OK(), func() (string, bool) {
+			return fmt.Sprintf("%d requests (%d statistics, %d searches), %.2f s", s.Requests.Total,
+				s.Requests.ByRoute[statisticsRoute], s.Requests.Search, s.Wall), s.Requests.Total <= stats+searches
+		}))
 	}
 	return out
 }
@@ -212,23 +204,4 @@ func statisticsLabel(step string) string {
 		return "by domain, with the top 100 pages"
 	}
 	return "by id"
-}
-
-func writeStatistics(b *strings.Builder, res *Results) {
-	r := res.run(PassStatistics, KindWebsite, 0)
-	if r == nil {
-		return
-	}
-	fmt.Fprintf(b, "\n### Reading %d days of statistics\n\n", r.N)
-	fmt.Fprintf(b, "A website gets a pageview on each of %d days, seeded into the emulator; "+
-		"`terraform apply` of a configuration whose only object is a `data \"analytics_website_statistics\"` over those "+
-		"days then reads them (pageviews and visitors, 100 days per request), by id, and by domain with the top 100 pages "+
-		"(one more request, and one search). The outputs must hold every day.\n\n", r.N)
-	b.WriteString("| step | wall | API requests | statistics | GET search | other | provider peak RSS | result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|\n")
-	for _, s := range r.Steps {
-		q := s.Requests
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %s | %s |\n", statisticsLabel(s.Name), wallCell(s), q.Total,
-			q.ByRoute[statisticsRoute], q.Search, q.Total-q.ByRoute[statisticsRoute]-q.Search, mib(s.ProviderPeakRSS), result(s))
-	}
 }

@@ -33,13 +33,3 @@ func processUsage(ps *os.ProcessState) (maxRSSKiB int64, cpu float64) {
 	}
 	return maxRSS, cpu
 }
-
-// selfCPU is the CPU time (seconds) this process has used so far: the
-// emulator and the bench's own sampling.
-func selfCPU() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}

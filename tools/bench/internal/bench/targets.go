@@ -15,6 +15,15 @@ type Target struct {
 	Met      bool   `json:"met"`
 }
 
+// measured returns t measured by measure when ok, else failed.
+func (t Target) measured(ok bool, measure func() (string, bool)) Target {
+	t.Measured = "failed"
+	if ok {
+		t.Measured, t.Met = measure()
+	}
+	return t
+}
+
 // MaxDuration is the budget of the whole `make bench`.
 const MaxDuration = 20 * time.Minute
 
@@ -127,15 +136,10 @@ func median(xs []float64) float64 {
 // refreshTarget is a refresh's requests against a limit.
 func refreshTarget(name string, r *Run, limit int) Target {
 	s := r.step(StepRefresh)
-	t := Target{Name: name, Goal: fmt.Sprintf("≤ %d requests", limit)}
-	if s != nil && s.OK() {
+	return Target{Name: name, Goal: fmt.Sprintf("≤ %d requests", limit)}.measured(s != nil && s.OK(), func() (string, bool) {
 		q := s.Requests
-		t.Measured = fmt.Sprintf("%d requests (%d list pages, %d single reads%s)", q.Total, q.List, q.Show, otherRoutes(q))
-		t.Met = q.Total <= limit
-	} else {
-		t.Measured = "failed"
-	}
-	return t
+		return fmt.Sprintf("%d requests (%d list pages, %d single reads%s)", q.Total, q.List, q.Show, otherRoutes(q)), q.Total <= limit
+	})
 }
 
 // evaluate checks the run against the goals of issues 5 and 10.
@@ -178,32 +182,22 @@ func evaluate(res *Results) []Target {
 	}
 
 	if r := res.run(PassAdopt, KindWebsite, CompareN); r != nil {
-		t := Target{Name: fmt.Sprintf("Adopting %d websites (import blocks, by domain): plan + apply", CompareN),
-			Goal: fmt.Sprintf("≤ %d API requests", AdoptMaxRequests)}
 		req, _, _, ok := adoptTotals(r)
-		if ok {
+		out = append(out, Target{Name: fmt.Sprintf("Adopting %d websites (import blocks, by domain): plan + apply", CompareN),
+			Goal: fmt.Sprintf("≤ %d API requests", AdoptMaxRequests)}.measured(ok, func() (string, bool) {
 			plan, apply := r.step(StepImportPlan).Requests.Total, r.step(StepImportApply).Requests.Total
-			t.Measured = fmt.Sprintf("%d requests: plan %d + apply %d (%s)", req.Total, plan, apply, requestMix(req))
-			t.Met = req.Total <= AdoptMaxRequests
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+			return fmt.Sprintf("%d requests: plan %d + apply %d (%s)", req.Total, plan, apply, requestMix(req)), req.Total <= AdoptMaxRequests
+		}))
 	}
 	if r := res.run(PassAdoptThrottled, KindWebsite, CompareN); r != nil {
 		window := res.Config.RateWindowSec
-		t := Target{Name: fmt.Sprintf("Adopting %d websites under the real %d requests/minute throttle: throttle time of plan + apply",
-			CompareN, res.Config.RateLimit), Goal: fmt.Sprintf("< %.0f s", AdoptMaxThrottleWait.Seconds())}
 		req, wall, wait, ok := adoptTotals(r)
-		if ok {
+		out = append(out, Target{Name: fmt.Sprintf("Adopting %d websites under the real %d requests/minute throttle: throttle time of plan + apply",
+			CompareN, res.Config.RateLimit), Goal: fmt.Sprintf("< %.0f s", AdoptMaxThrottleWait.Seconds())}.measured(ok, func() (string, bool) {
 			atReal := toRealWindow(wait, window)
-			t.Measured = fmt.Sprintf("≈ %.0f s (%.1f s waited at the %g s window, × %g; %d answers were 429; %d requests; wall %.1f s at the %g s window)",
-				atReal, wait, window, toRealWindow(1, window), req.Throttled, req.Total, wall, window)
-			t.Met = atReal < AdoptMaxThrottleWait.Seconds()
-		} else {
-			t.Measured = "failed"
-		}
-		out = append(out, t)
+			return fmt.Sprintf("≈ %.0f s (%.1f s waited at the %g s window, × %g; %d answers were 429; %d requests; wall %.1f s at the %g s window)",
+				atReal, wait, window, toRealWindow(1, window), req.Throttled, req.Total, wall, window), atReal < AdoptMaxThrottleWait.Seconds()
+		}))
 	}
 
 	out = append(out, queryTargets(res)...)
@@ -215,7 +209,7 @@ func evaluate(res *Results) []Target {
 
 	if res.run(PassMain, KindTime, CompareN) != nil {
 		for _, step := range []string{StepCreate, StepUpdate, StepDestroy} {
-			out = append(out, res.ratioTarget(fmt.Sprintf("%s of %d websites vs %d time_static", capitalize(stepVerb(step)), CompareN, CompareN),
+			out = append(out, res.ratioTarget(fmt.Sprintf("%s of %d websites vs %d time_static", capitalize(step), CompareN, CompareN),
 				step, TimeRatioMax, func(c compared) *Step { return c.time }))
 		}
 	}
@@ -225,7 +219,8 @@ func evaluate(res *Results) []Target {
 	}
 
 	if r := res.run(PassThrottled, KindWebsite, 0); r != nil {
-		wall, bound, _, throttled, errs := throttledTotals(r)
+		tt := throttledTotals(r)
+		wall, bound, throttled, errs := tt.Wall, tt.Bound, tt.Throttled, tt.Failed
 		t := Target{Name: fmt.Sprintf("Throttled pass (N=%d): errors", r.N), Goal: "0"}
 		t.Measured = fmt.Sprintf("%d failed steps (%d answers were 429)", errs, throttled)
 		t.Met = errs == 0
@@ -296,15 +291,21 @@ func joinFloats(xs []float64) string {
 	return strings.Join(s, ", ")
 }
 
-func throttledTotals(r *Run) (wall, bound, wait float64, throttled, failedSteps int) {
+// throttledTotal sums the steps of the throttled pass.
+type throttledTotal struct {
+	Wall, Bound, Wait float64
+	Throttled, Failed int
+}
+
+func throttledTotals(r *Run) (t throttledTotal) {
 	for _, s := range r.Steps {
-		wall += s.Wall
-		bound += s.LowerBound
-		wait += s.ThrottleWait
-		throttled += s.Requests.Throttled
+		t.Wall += s.Wall
+		t.Bound += s.LowerBound
+		t.Wait += s.ThrottleWait
+		t.Throttled += s.Requests.Throttled
 		if !s.OK() {
-			failedSteps++
+			t.Failed++
 		}
 	}
-	return wall, bound, wait, throttled, failedSteps
+	return t
 }

@@ -32,7 +32,12 @@ type workspace struct {
 	tf string
 }
 
+// newWorkspace makes a working directory for resources of kind; only
+// websites talk to api.
 func (b *bench) newWorkspace(name, kind string, api *apiServer) (*workspace, error) {
+	if kind != KindWebsite {
+		api = nil
+	}
 	dir := filepath.Join(b.tmp, name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
@@ -173,10 +178,9 @@ func (w *workspace) run(ctx context.Context, step string) *Step {
 	if w.exe != "" {
 		watch = watchProcesses(w.exe, tf)
 	}
-	start, self := time.Now(), selfCPU()
+	start := time.Now()
 	err = cmd.Run()
 	s.Wall = time.Since(start).Seconds()
-	s.BenchCPU = selfCPU() - self
 	if watch != nil {
 		s.ProviderPeakRSS, s.ProviderProcesses, s.ProviderCPU = watch.stop()
 	}
