@@ -2,7 +2,6 @@ package acctest
 
 import (
 	"context"
-	"net/http/httptest"
 	"reflect"
 	"testing"
 
@@ -16,12 +15,7 @@ import (
 // (each field is filled in here by its kind, not by name).
 func TestInputOf_roundTrips(t *testing.T) {
 	t.Parallel()
-	e, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := emulator.NewServer(t, emulator.Options{})
 	env := &Env{URL: srv.URL, Key: emulator.DefaultAPIKey}
 
 	var in client.WebsiteInput

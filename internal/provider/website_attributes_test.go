@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"strings"
@@ -195,12 +194,7 @@ func TestOnlyLocalChange(t *testing.T) {
 // provider does not show: a field the API gains needs its attribute.
 func TestWebsiteAttributes_everyReturnedFieldIsRead(t *testing.T) {
 	t.Parallel()
-	e, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
+	srv := emulator.NewServer(t, emulator.Options{})
 	post, err := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL+"/api/v1/websites",
 		strings.NewReader(url.Values{"domain": {"a.example"}}.Encode()))
 	if err != nil {
@@ -209,7 +203,7 @@ func TestWebsiteAttributes_everyReturnedFieldIsRead(t *testing.T) {
 	post.Header.Set("Authorization", "Bearer "+emulator.DefaultAPIKey)
 	post.Header.Set("Accept", "application/json")
 	post.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := srv.Client().Do(post)
+	resp, err := srv.HTTP.Client().Do(post)
 	if err != nil {
 		t.Fatal(err)
 	}

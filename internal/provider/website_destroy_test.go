@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,13 +212,8 @@ func TestStatisticsBudget_bound(t *testing.T) {
 // timeout (5 minutes), and says which bound it was.
 func TestPlanDestroy_commandBound(t *testing.T) {
 	t.Parallel()
-	e, err := emulator.New(emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}}, RateLimit: 5,
+	srv := emulator.NewServer(t, emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}}, RateLimit: 5,
 		RateWindow: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
 	c, err := client.New(srv.URL+"/api/v1", emulator.DefaultAPIKey, client.Options{Retry: &client.RetryOptions{MaxRetries: 3}})
 	if err != nil {
 		t.Fatal(err)
