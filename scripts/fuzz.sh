@@ -5,18 +5,43 @@
 #
 #   FUZZTIME=5s FUZZ='FuzzBaseURL|FuzzImportID' FUZZ_PARALLEL=1 scripts/fuzz.sh
 #
+# It fuzzes in a copy of the tree (the files git tracks or would track, in a
+# temporary folder), never in the checkout: go writes a failing input into
+# the package's testdata/fuzz/<target>/, and a test run reading the checkout
+# at the same time would fail on it. The new inputs go is left with are
+# copied to FUZZ_OUT (default .fuzz-finds/) as
+# <package dir>/testdata/fuzz/<target>/<file>, where a developer reviews them
+# and copies the ones to keep into the checkout (CONTRIBUTING.md,
+# "Fuzzing").
+#
 # FUZZ is a regular expression that a target's whole name must match (all
 # targets by default); FUZZ_PARALLEL the number of fuzzing workers (go's
 # default: GOMAXPROCS). The targets are found, not listed here: the
 # `func FuzzX(f *testing.F)` declarations in the test files that `go list`
-# names for each package (so build tags are respected), nothing compiled. A failing input is written by go to the
-# package's testdata/fuzz/<target>/, where it stays as a regression input
-# that every `go test` then runs. Fails when a target failed, naming it.
+# names for each package (so build tags are respected), nothing compiled.
+# Fails when a target failed, naming it and its input in FUZZ_OUT.
 set -euo pipefail
 
 fuzztime=${FUZZTIME:-5s}
 filter=${FUZZ:-.*}
 parallel=${FUZZ_PARALLEL:+-parallel=${FUZZ_PARALLEL}}
+root=$(git rev-parse --show-toplevel)
+out=${FUZZ_OUT:-${root}/.fuzz-finds}
+mkdir -p "${out}"
+out=$(cd "${out}" && pwd)
+
+# The copy: what git tracks, and new files it would track (a target being
+# written), without the ignored ones (.tools, build output).
+work=$(mktemp -d)
+trap 'rm -rf "${work}"' EXIT
+(cd "${root}" && git ls-files -z --cached --others --exclude-standard |
+	while IFS= read -r -d '' f; do [[ -e "${f}" ]] && printf '%s\0' "${f}"; done |
+	tar --null -T - -cf -) | tar -xf - -C "${work}"
+cd "${work}"
+# The corpus files of the copy before fuzzing: what is new afterwards is a
+# find.
+before=$(mktemp)
+find . -path '*/testdata/fuzz/*' -type f | sort >"${before}"
 
 start=${SECONDS}
 ran=0
@@ -51,13 +76,22 @@ while read -r pkg dir files; do
 	done
 done < <(go list -f '{{.ImportPath}} {{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}' ./...)
 
+found=0
+while IFS= read -r f; do
+	mkdir -p "${out}/$(dirname "${f}")"
+	cp "${f}" "${out}/${f}"
+	printf 'new input %s\n' "${out}/${f#./}"
+	found=$((found + 1))
+done < <(find . -path '*/testdata/fuzz/*' -type f | sort | comm -13 "${before}" -)
+rm -f "${before}"
+
 if ((ran == 0)); then
 	echo "no fuzz target matches FUZZ='${filter}'" >&2
 	exit 1
 fi
 printf '%d fuzz targets, %s each, in %ds\n' "${ran}" "${fuzztime}" $((SECONDS - start))
 if ((${#failed[@]} > 0)); then
-	printf '\nFailed (the failing inputs are in each package'"'"'s testdata/fuzz/<target>/; keep them there):\n' >&2
+	printf '\nFailed (the failing inputs are in %s/<package dir>/testdata/fuzz/<target>/; see CONTRIBUTING.md, "Fuzzing"):\n' "${out}" >&2
 	printf '  %s\n' "${failed[@]}" >&2
 	exit 1
 fi
