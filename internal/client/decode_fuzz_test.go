@@ -1,11 +1,10 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -19,82 +18,13 @@ import (
 // Laravel) may send them: loose types, strings for numbers, HTML pages.
 // Their corpora are in testdata/fuzz/<target>/.
 
-// fuzzKey is the API key of the fuzzed clients, and fuzzPassword a
-// website's password: no error may repeat either, whole or in part
-// (fuzzWindow bytes or more of it).
-const (
-	fuzzKey      = "FzK3yq8Wm2Rt6Yp0Ls4Dv9Hx1Nc7Bj5Gz3Qe8Uo2Ia6Sf0Tk4Lw9Mr1Xb7Vn5Cy3"
-	fuzzPassword = "PwSecret8u2Q"
-	fuzzWindow   = 10
-)
-
-// leaks reports whether s holds fuzzWindow bytes or more of secret.
-func leaks(s, secret string) bool {
-	for i := 0; i+fuzzWindow <= len(secret); i++ {
-		if strings.Contains(s, secret[i:i+fuzzWindow]) {
-			return true
-		}
-	}
-	return false
-}
-
-// cannedTransport answers every request with one status, header and body,
-// without a network.
-type cannedTransport struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-func (c cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	h := c.header.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	return &http.Response{StatusCode: c.status, Header: h, Body: io.NopCloser(bytes.NewReader(c.body)), Request: r}, nil
-}
-
-// fuzzClient is a client whose every request gets status, header and body.
-func fuzzClient(t *testing.T, status int, header http.Header, body []byte) *Client {
-	t.Helper()
-	c, err := New("https://analytics.example.com", fuzzKey, Options{
-		Transport: cannedTransport{status, header, body}, Timeout: time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// plant inserts secret into b at pos (modulo its length).
-func plant(b []byte, pos uint, secret string) []byte {
-	i := int(pos % uint(len(b)+1))
-	return append(append(append([]byte{}, b[:i]...), secret...), b[i:]...)
-}
-
-// checkError: err is nil or an error that does not repeat the key or the
-// password (unless the answer held a piece of them before they were
-// planted, which no redaction can know).
-func checkError(t *testing.T, err error, original []byte) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	if !leaks(string(original), fuzzKey) && leaks(err.Error(), fuzzKey) {
-		t.Errorf("the error repeats the API key: %v", err)
-	}
-	if !leaks(string(original), fuzzPassword) && leaks(err.Error(), fuzzPassword) {
-		t.Errorf("the error repeats the password: %v", err)
-	}
-}
-
 // withPassword is a record, between open and end, whose "password" holds
-// pw followed by fuzzPassword (a string: the API sends a boolean), after a
-// domain made of body, so that the password moves through the first bytes
-// of the answer that an error may quote.
+// pw (a string: the API sends a boolean), after a domain made of body, so
+// that the password moves through the first bytes of the answer that an
+// error may quote.
 func withPassword(open string, body []byte, pw, end string) []byte {
 	domain, _ := json.Marshal(string(body))
-	secret, _ := json.Marshal(pw + fuzzPassword)
+	secret, _ := json.Marshal(pw)
 	return []byte(open + `{"id":12,"domain":` + string(domain) + `,"password":` + string(secret) + `}` + end)
 }
 
@@ -122,9 +52,11 @@ func wireOf(w *Website) []byte {
 }
 
 // FuzzWebsiteRecord: GET /websites/{id} answered 200 with any body (the
-// record under "data"), the key planted in it, and a record whose
-// "password" is a string holding a password. No panic;
-// an error repeats neither the key nor the password; an accepted record
+// record under "data"), the API key (drawn by the fuzzer) planted in it in
+// one of its forms (as sent, JSON- or URL-escaped, ...), and a record whose
+// "password" is a string holding a password the fuzzer draws. No panic; no
+// channel of an error (its text, every field of *APIError) holds a piece
+// of the key or the password in any form; an accepted record
 // round-trips: sent again as the API would write it, it reads as the same
 // Website (its exclusion list, split into lines, joined again).
 func FuzzWebsiteRecord(f *testing.F) {
@@ -135,20 +67,23 @@ func FuzzWebsiteRecord(f *testing.F) {
 		`{"data":{"id":1.0,"privacy":true,"email":"","password":"0","favorite":"1"}}`,
 		`{"data":{"id":1e3,"privacy":1.5}}`,
 		`{"data":{"id":99999999999999999999}}`,
-		`{"data":{"id":1,"password":"` + fuzzPassword + `"}}`,
+		`{"data":{"id":1,"password":"` + seedPassword + `"}}`,
 		`{"data":{"id":1,"privacy":"` + strings.Repeat("x", 30) + `"}}`,
 		`{"data":null,"status":200}`,
 		`<!DOCTYPE html><html><body>Whoops</body></html>`,
 		``,
 	} {
-		f.Add([]byte(s), uint(0), "")
+		f.Add([]byte(s), uint(0), seedPassword, seedKey, uint8(0))
 	}
 	// The key where the error's quote of a field's value is cut short.
-	f.Add([]byte(`{"data":{"id":1,"privacy":["`+strings.Repeat("x", 30)+`"]}}`), uint(50), "")
-	f.Fuzz(func(t *testing.T, body []byte, keyAt uint, pw string) {
-		for _, b := range [][]byte{body, plant(body, keyAt, fuzzKey), withPassword(`{"data":`, body, pw, `}`)} {
-			w, err := fuzzClient(t, http.StatusOK, nil, b).GetWebsite(context.Background(), 12)
-			checkError(t, err, body)
+	f.Add([]byte(`{"data":{"id":1,"privacy":["`+strings.Repeat("x", 30)+`"]}}`), uint(50), seedPassword, seedKey, uint8(0))
+	f.Add([]byte(`{"data":{"id":1,"privacy":["`+strings.Repeat("x", 30)+`"]}}`), uint(50), seedOddKey, seedOddKey, uint8(3))
+	f.Fuzz(func(t *testing.T, body []byte, keyAt uint, pw, key string, form uint8) {
+		// The record without its password: what an error may quote of it.
+		secrets := meaningful([]string{string(body), string(withPassword(`{"data":`, body, "", `}`))}, key, pw)
+		for _, b := range [][]byte{body, plant(body, keyAt, formOf(key, form)), withPassword(`{"data":`, body, pw, `}`)} {
+			w, err := newFuzzClient(t, key, "", http.StatusOK, nil, b).GetWebsite(context.Background(), 12)
+			checkChannels(t, err, fmt.Sprintf("%q", b), secrets...)
 			if err != nil {
 				continue
 			}
@@ -164,24 +99,27 @@ func FuzzWebsiteRecord(f *testing.F) {
 }
 
 // FuzzWebsiteList: GET /websites answered 200 with any body (a page of
-// records), the key planted in it, and a page whose record's "password" is
-// a string holding a password. No panic; an error repeats neither the key
-// nor the password;
-// every record of an accepted page round-trips.
+// records), the API key (drawn by the fuzzer) planted in it in one of its
+// forms, and a page whose record's "password" is a string holding a
+// password the fuzzer draws. No panic; no channel of an error holds a
+// piece of the key or the password in any form; every record of an
+// accepted page round-trips.
 func FuzzWebsiteList(f *testing.F) {
 	for _, s := range []string{
 		`{"data":[{"id":1,"domain":"a.example","privacy":0},{"id":"2","domain":"b.example","email":"1"}],"links":{"next":null},"meta":{"current_page":1,"last_page":1,"per_page":100,"total":2},"status":200}`,
 		`{"data":[],"links":{"first":"x","next":null},"meta":{"current_page":"1","total":"0"}}`,
 		`{"data":[{"id":1}],"meta":{"total":1.5}}`,
-		`{"data":[{"id":1,"password":"` + fuzzPassword + `"}],"meta":{}}`,
+		`{"data":[{"id":1,"password":"` + seedPassword + `"}],"meta":{}}`,
 		`{"data":{"id":1},"meta":{}}`,
 	} {
-		f.Add([]byte(s), uint(0), "")
+		f.Add([]byte(s), uint(0), seedPassword, seedKey, uint8(0))
 	}
-	f.Fuzz(func(t *testing.T, body []byte, keyAt uint, pw string) {
-		for _, b := range [][]byte{body, plant(body, keyAt, fuzzKey), withPassword(`{"data":[`, body, pw, `],"meta":{}}`)} {
-			p, err := fuzzClient(t, http.StatusOK, nil, b).ListWebsites(context.Background(), ListOptions{})
-			checkError(t, err, body)
+	f.Add([]byte(`{"data":[{"id":1}],"meta":{"total":"`), uint(30), seedOddKey, seedOddKey, uint8(3))
+	f.Fuzz(func(t *testing.T, body []byte, keyAt uint, pw, key string, form uint8) {
+		secrets := meaningful([]string{string(body), string(withPassword(`{"data":[`, body, "", `],"meta":{}}`))}, key, pw)
+		for _, b := range [][]byte{body, plant(body, keyAt, formOf(key, form)), withPassword(`{"data":[`, body, pw, `],"meta":{}}`)} {
+			p, err := newFuzzClient(t, key, "", http.StatusOK, nil, b).ListWebsites(context.Background(), ListOptions{})
+			checkChannels(t, err, fmt.Sprintf("%q", b), secrets...)
 			if err != nil {
 				continue
 			}
@@ -196,8 +134,9 @@ func FuzzWebsiteList(f *testing.F) {
 }
 
 // FuzzStatisticsPage: GET /stats/{id} answered 200 with any body (a bare
-// Laravel paginator, counts as strings). No panic; an error repeats
-// neither the key nor the password; an accepted page round-trips: sent
+// Laravel paginator, counts as strings), and the API key (drawn by the
+// fuzzer) planted in it in one of its forms. No panic; no channel of an
+// error holds a piece of the key in any form; an accepted page round-trips: sent
 // again as the API writes it, it reads as the same page.
 func FuzzStatisticsPage(f *testing.F) {
 	for _, s := range []string{
@@ -209,14 +148,16 @@ func FuzzStatisticsPage(f *testing.F) {
 		`{"data":null,"total":1}`,
 		`{"message":"Resource not found.","status":404}`,
 	} {
-		f.Add([]byte(s), uint(0), uint(0))
+		f.Add([]byte(s), uint(0), uint(0), seedKey, uint8(0))
 	}
-	f.Fuzz(func(t *testing.T, body []byte, keyAt, _ uint) {
-		planted := plant(body, keyAt, fuzzKey)
+	f.Add([]byte(`{"data":[{"value":"x","count":"`), uint(31), uint(0), seedOddKey, uint8(3))
+	f.Fuzz(func(t *testing.T, body []byte, keyAt, _ uint, key string, form uint8) {
+		secrets := meaningful([]string{string(body)}, key)
+		planted := plant(body, keyAt, formOf(key, form))
 		q := StatisticsQuery{Name: StatisticPageviews, From: statsFrom, To: statsTo}
 		for _, b := range [][]byte{body, planted} {
-			p, err := fuzzClient(t, http.StatusOK, nil, b).GetStatistics(context.Background(), 12, q)
-			checkError(t, err, body)
+			p, err := newFuzzClient(t, key, "", http.StatusOK, nil, b).GetStatistics(context.Background(), 12, q)
+			checkChannels(t, err, fmt.Sprintf("%q", b), secrets...)
 			if err != nil {
 				continue
 			}
@@ -238,11 +179,16 @@ func FuzzStatisticsPage(f *testing.F) {
 }
 
 // FuzzErrorBody: any status from 300 up, with any body and Location,
-// Retry-After and X-RateLimit-Reset headers, the key planted in the body
-// and in the Location. No panic; the error is an *APIError of exactly one
-// kind that errors.Is finds (or, for a redirect to a Location that does
-// not parse, Go's own error), a validation error's message starts with its
-// first field's (fields sorted), and no error repeats the key.
+// Retry-After and X-RateLimit-Reset headers, from a client whose API key
+// and extra header's value the fuzzer draws, each planted in the body and
+// in the Location in one of its forms (as sent, JSON-escaped as Go or PHP
+// write it, URL-escaped, HTML-escaped, ...). No panic; the error is an
+// *APIError of exactly one kind that errors.Is finds (or, for a redirect to
+// a Location that does not parse, Go's own error), a validation error's
+// message starts with its first field's (fields sorted), and no channel of
+// the error (its text, every field of *APIError: Message, Fields' names and
+// messages, Snippet, Location, BaseURL, Err) holds a piece of the key or
+// the header value in any form.
 func FuzzErrorBody(f *testing.F) {
 	for _, c := range []struct {
 		status int
@@ -262,23 +208,36 @@ func FuzzErrorBody(f *testing.F) {
 		{500, `{"message":{"a":1}}`, ""},
 		{500, strings.Repeat("<p>", 40) + "Authorization: Bearer ", ""},
 	} {
-		f.Add(c.status, []byte(c.body), c.loc, "2", uint(0), uint(0))
+		f.Add(c.status, []byte(c.body), c.loc, "2", uint(0), uint(0), seedKey, seedHeader, uint8(0))
 	}
 	// The key where the error's quote of the body is cut short.
-	f.Add(404, []byte(strings.Repeat("<p>", 40)), "", "", uint(100), uint(0))
-	f.Add(422, []byte(`{"message":{"a":"`+strings.Repeat("m", 200)+`"}}`), "", "", uint(190), uint(0))
+	f.Add(404, []byte(strings.Repeat("<p>", 40)), "", "", uint(100), uint(0), seedKey, seedHeader, uint8(0))
+	f.Add(422, []byte(`{"message":{"a":"`+strings.Repeat("m", 200)+`"}}`), "", "", uint(190), uint(0), seedKey, seedHeader, uint8(0))
+	// Keys and header values that escape differently, planted escaped.
+	f.Add(422, []byte(`{"message":{"domain":["Bearer "]}}`), "", "", uint(27), uint(0), seedOddKey, seedHeader, uint8(3))
+	f.Add(200, []byte(`<p>`), "", "", uint(3), uint(0), seedOddKey, seedHeader, uint8(1))
+	f.Add(302, []byte(``), "https://analytics.example.com/login?next=", "", uint(0), uint(41), seedOddKey, seedHeader, uint8(8))
 	kinds := []error{ErrNotFound, ErrNotAPI, ErrUnauthenticated, ErrForbidden, ErrValidation, ErrRateLimited, ErrServer,
 		ErrUndecodable}
-	f.Fuzz(func(t *testing.T, status int, body []byte, location, retryAfter string, keyAt, locAt uint) {
+	f.Fuzz(func(t *testing.T, status int, body []byte, location, retryAfter string, keyAt, locAt uint, key, header string,
+		form uint8) {
 		if status < 300 || status > 999 {
 			t.Skip("not an error status")
 		}
-		planted := plant(body, keyAt, fuzzKey)
-		loc := string(plant([]byte(location), locAt, fuzzKey))
-		for _, b := range [][]byte{body, planted} {
-			h := http.Header{"Retry-After": {retryAfter}, "X-Ratelimit-Reset": {retryAfter}, "Location": {loc}}
-			_, err := fuzzClient(t, status, h, b).GetWebsite(context.Background(), 12)
-			checkError(t, err, append(append([]byte{}, body...), location...))
+		secrets := meaningful([]string{string(body), location, retryAfter}, key, header)
+		type answer struct {
+			body []byte
+			loc  string
+		}
+		answers := []answer{{body, location}}
+		for _, s := range []string{key, header} {
+			answers = append(answers, answer{plant(body, keyAt, formOf(s, form)), string(plant([]byte(location), locAt, formOf(s, form)))})
+		}
+		for _, a := range answers {
+			b := a.body
+			h := http.Header{"Retry-After": {retryAfter}, "X-Ratelimit-Reset": {retryAfter}, "Location": {a.loc}}
+			_, err := newFuzzClient(t, key, header, status, h, b).GetWebsite(context.Background(), 12)
+			checkChannels(t, err, fmt.Sprintf("HTTP %d %q, Location %q", status, b, a.loc), secrets...)
 			e, ok := AsAPIError(err)
 			if !ok && status < 400 && strings.Contains(err.Error(), "failed to parse Location header") {
 				continue // Go's client refuses the redirect before the answer is read: an error, though not an *APIError
