@@ -18,11 +18,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/net/http/httpproxy"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
 
 // DefaultTimeout bounds one HTTP request when Options.Timeout is zero.
@@ -100,6 +103,7 @@ type Client struct {
 	userAgent string
 	headers   http.Header // Options.Headers, canonical
 	secrets   []string    // redacted from errors: the API key, header values
+	redactor  *redact.Set // secrets, in every form a server or a quote gives them
 	tlsInfo   *tlsInfo
 	retry     RetryOptions // MaxRetries 0 when Options.Retry is nil
 	log       Logger
@@ -172,11 +176,14 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 			}
 		}
 	}
+	redactor := redact.New()
+	redactor.Add(secrets...)
 	return &Client{
-		base:    base,
-		apiKey:  apiKey,
-		headers: headers,
-		secrets: secrets,
+		base:     base,
+		apiKey:   apiKey,
+		headers:  headers,
+		secrets:  secrets,
+		redactor: redactor,
 		tlsInfo: info,
 		http: &http.Client{
 			Transport: transport,
@@ -303,10 +310,10 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 		} else {
 			var fields map[string][]string
 			if json.Unmarshal(body.Message, &fields) == nil {
-				e.Fields = fields
+				e.Fields = c.redactFields(fields)
 				var msgs []string
 				for _, k := range e.FieldNames() {
-					msgs = append(msgs, fields[k]...)
+					msgs = append(msgs, e.Fields[k]...)
 				}
 				e.Message = c.redact(strings.Join(msgs, " "))
 			} else {
@@ -408,15 +415,43 @@ func (c *Client) undecodable(method, path string, status int, data []byte, err e
 // "yes") are no secrets, and replacing them would garble every message.
 const MinRedactedLength = 6
 
-// redact removes the API key and the values of the extra headers from s.
+// redact removes the API key and the values of the extra headers from s, in
+// every form internal/redact knows (as sent, JSON-escaped as Go or PHP
+// write it, URL- and HTML-escaped, cut short), and a start of one that
+// snippet cut short.
 func (c *Client) redact(s string) string {
+	s = c.redactor.String(s)
 	for _, secret := range c.secrets {
 		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
 			s = redactCut(s, secret)
 		}
 	}
 	return s
+}
+
+// redactFields is a 422's field messages with the secrets removed from the
+// field names and the messages (a server may echo a header as a field's
+// name); names that become the same are merged, in name order.
+func (c *Client) redactFields(fields map[string][]string) map[string][]string {
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make(map[string][]string, len(fields))
+	for _, k := range names {
+		rk := c.redact(k)
+		ms, seen := out[rk]
+		if !seen && len(fields[k]) == 0 {
+			out[rk] = fields[k] // null or [], as the server sent it
+			continue
+		}
+		for _, m := range fields[k] {
+			ms = append(ms, c.redact(m))
+		}
+		out[rk] = ms
+	}
+	return out
 }
 
 // redactErr keeps the error chain (so callers can still detect timeouts,
