@@ -133,18 +133,18 @@ func Check(secret string, channels ...Channel) []string {
 }
 
 // Gate is what the provider's protocol gate does to every text it lets
-// out, for a test that cannot run the gate itself: registered, the secret
-// is known to the redactor (the gate registers the values of sensitive and
+// out, for a test that cannot run the gate itself: registered, the secrets
+// are known to the redactor (the gate registers the values of sensitive and
 // write-only attributes; the client its API key and header values) and
 // replaced; not registered (a password inside a URL or an import ID that no
 // parse has found), the text is left as it is, and the quote sites must not
 // have repeated it. It uses a Set of its own: the process's Set would grow
 // with every input a fuzz target tries.
-func Gate(secret string, registered bool) func(string) string {
+func Gate(registered bool, secrets ...string) func(string) string {
 	if !registered {
 		return func(s string) string { return s }
 	}
 	set := redact.New()
-	set.Add(secret)
+	set.Add(secrets...)
 	return set.String
 }

@@ -55,10 +55,10 @@ func TestSkip(t *testing.T) {
 func TestGate(t *testing.T) {
 	const secret = "Zq7sE/cReTx"
 	text := "a " + secret + " b " + url.QueryEscape(secret)
-	if got := Gate(secret, true)(text); Find(got, secret) != "" {
+	if got := Gate(true, secret)(text); Find(got, secret) != "" {
 		t.Errorf("Gate, registered: %q", got)
 	}
-	if got := Gate(secret, false)(text); got != text {
+	if got := Gate(false, secret)(text); got != text {
 		t.Errorf("Gate, not registered, changed the text: %q", got)
 	}
 	if c := Check(secret, Channel{"log", text}, Channel{"clean", "nothing"}); len(c) != 1 || !strings.HasPrefix(c[0], "log holds") {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -9,28 +10,42 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/leakcheck"
 )
 
 // The properties the fuzz targets of this package share (Fuzz* in the
 // *_fuzz_test.go files; their corpora in testdata/fuzz/<target>/).
 
-// fuzzSecret is planted in the user information of a URL, in a password or
-// in an API key: no message may repeat it, in any case (a domain is
-// lower-cased before it is quoted).
+// fuzzSecret is the seed of the secrets the fuzzer draws (a password in a
+// URL's user information, a website's password, an API key, a header
+// value): the corpora written before the secrets were drawn hold it as
+// their secret.
 const fuzzSecret = "Zq7sEcReTx"
-
-// holdsSecret reports whether s repeats fuzzSecret, in any case.
-func holdsSecret(s string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(fuzzSecret))
-}
 
 // validateString runs a string validator on value at the attribute attr.
 func validateString(v validator.String, attr path.Path, value string) diag.Diagnostics {
+	d, _ := validateStringLogged(v, attr, value)
+	return d
+}
+
+// logContext is a context whose tflog output (the provider's root logger,
+// every level) goes to the returned buffer, as JSON lines.
+func logContext() (context.Context, *bytes.Buffer) {
+	var b bytes.Buffer
+	return tflogtest.RootLogger(context.Background(), &b), &b
+}
+
+// validateStringLogged runs a string validator on value at the attribute
+// attr, and returns its diagnostics and what it logged.
+func validateStringLogged(v validator.String, attr path.Path, value string) (diag.Diagnostics, string) {
+	ctx, logs := logContext()
 	resp := &validator.StringResponse{}
-	v.ValidateString(context.Background(), validator.StringRequest{
+	v.ValidateString(ctx, validator.StringRequest{
 		Path: attr, PathExpression: attr.Expression(), ConfigValue: types.StringValue(value),
 	}, resp)
-	return resp.Diagnostics
+	return resp.Diagnostics, logs.String()
 }
 
 // checkRefusals checks that every diagnostic is an error on attr whose
@@ -51,12 +66,47 @@ func checkRefusals(t *testing.T, diags diag.Diagnostics, attr path.Path, input s
 	}
 }
 
-// checkNoSecret fails when a diagnostic repeats fuzzSecret.
-func checkNoSecret(t *testing.T, diags diag.Diagnostics, input string) {
+// secretCheck is what a user could see of one input holding a secret: the
+// diagnostics, other messages (a refusal's text from the environment's
+// check), and the log.
+type secretCheck struct {
+	secret string
+	// registered: the secret is the value of a sensitive or write-only
+	// attribute, which the protocol gate registers with the redactor
+	// before anything is said; the checked texts are then the gate's
+	// output (leakcheck.Gate). Otherwise (a password inside a URL, an
+	// import ID, a value from the environment), the texts are checked as
+	// the provider wrote them: its quote sites must not repeat it.
+	registered bool
+	// clean are the parts of the input that hold no secret and that a
+	// message may quote (a host, a header's name).
+	clean []string
+	// others are the input's other secrets, which the gate registers too
+	// when registered is set (another header's value).
+	others []string
+}
+
+// check fails when a piece of the secret, in any form (leakcheck), is in
+// any diagnostic's summary or detail, any of texts, or logs. A secret that
+// leakcheck.Skip sets aside (shorter than the redactor's redact.MinLength,
+// too common to be told from other text, or in the clean parts) is not
+// checked: the target's other properties still are.
+func (c secretCheck) check(t *testing.T, input string, diags diag.Diagnostics, logs string, texts ...string) {
 	t.Helper()
+	if leakcheck.Skip(c.secret, c.clean...) != "" {
+		return
+	}
+	gate := leakcheck.Gate(c.registered, append([]string{c.secret}, c.others...)...)
+	var channels []leakcheck.Channel
 	for _, d := range diags {
-		if holdsSecret(d.Summary()) || holdsSecret(d.Detail()) {
-			t.Errorf("%q: a message repeats the secret: %s: %s", input, d.Summary(), d.Detail())
-		}
+		channels = append(channels, leakcheck.Channel{Name: "a diagnostic's summary", Text: gate(d.Summary())},
+			leakcheck.Channel{Name: "a diagnostic's detail", Text: gate(d.Detail())})
+	}
+	for _, s := range texts {
+		channels = append(channels, leakcheck.Channel{Name: "a message", Text: gate(s)})
+	}
+	channels = append(channels, leakcheck.Channel{Name: "the log", Text: gate(logs)})
+	for _, p := range leakcheck.Check(c.secret, channels...) {
+		t.Errorf("%q: %s", input, p)
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// withUserInfo puts user information holding fuzzSecret into raw: right
-// after its "://", or in front of it when it has none. before and after
-// surround the secret in the password, so that it may hold the "/", "?",
-// "#" or "@" that make a URL parser end the user information early.
-func withUserInfo(raw, before, after string) string {
-	info := "user:" + before + fuzzSecret + after + "@"
+// withUserInfo puts user information holding the password before + core +
+// after into raw: right after its "://", or in front of it when it has
+// none. The password may hold the "/", "?", "#" or "@" that make a URL
+// parser end the user information early.
+func withUserInfo(raw, before, core, after string) string {
+	info := "user:" + before + core + after + "@"
 	if scheme, rest, ok := strings.Cut(raw, "://"); ok {
 		return scheme + "://" + info + rest
 	}
@@ -27,27 +27,28 @@ func withUserInfo(raw, before, after string) string {
 // (base_url, tracking_url, tracking_script_url) must do, from the block
 // (the validator) and from its environment variable (the configuration
 // pass): no panic; a refusal is an error on the attribute that names it,
-// or names the variable; with a password in the URL, wherever a parser
-// would end it, no message repeats it. accepted adds the setting's own
-// round trip for the values it accepts.
+// or names the variable; with a password the fuzzer draws in the URL,
+// wherever a parser would end it, no diagnostic, message or log line holds
+// a piece of it in any form (as written: the attribute is not sensitive,
+// so only the quote sites keep the password out). accepted adds the
+// setting's own round trip for the values it accepts. A URL with user
+// information is refused, from the block and from the environment.
 func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, v string)) {
 	for _, s := range []string{"https://analytics.example.com", "http://127.0.0.1:8080/analytics/", "analytics.example.com",
 		"https://example.com/a?b=c#d", "ftp://example.com", "https://", "https://[::1]:443/x", " https://example.com/\n",
 		"https://exa mple.com", "https://example.com:port/", "https://%zz", "HTTPS://Example.COM//x/", "mailto:x@example.com",
 		"https://example.com/js/script.js?v=1", "//example.com/x", "https://:443/"} {
-		f.Add(s, "", "")
+		f.Add(s, "", "", fuzzSecret)
 	}
-	f.Add("https://example.com/", "a/", "")
-	f.Add("https://example.com/", "", "?x")
-	f.Add("example.com", "", "#")
-	f.Add("ftp://example.com", "1/", "")
+	f.Add("https://example.com/", "a/", "", fuzzSecret)
+	f.Add("https://example.com/", "", "?x", fuzzSecret)
+	f.Add("example.com", "", "#", fuzzSecret)
+	f.Add("ftp://example.com", "1/", "", fuzzSecret)
+	f.Add("https://analytics.example.com", "2024/", "", `P+w="\<&x y`)
 	at := path.Root(rule.attr)
-	f.Fuzz(func(t *testing.T, raw, before, after string) {
+	f.Fuzz(func(t *testing.T, raw, before, after, core string) {
 		diags := validateString(rule.validator(), at, raw)
 		checkRefusals(t, diags, at, raw)
-		if !holdsSecret(raw) {
-			checkNoSecret(t, diags, raw)
-		}
 		env := "The " + rule.env + " environment variable"
 		if p, _ := rule.check(env, raw); p != "" && !strings.Contains(p, rule.env) {
 			t.Errorf("%q from the environment: the message does not name %s: %s", raw, rule.env, p)
@@ -57,15 +58,17 @@ func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, 
 			}
 			accepted(t, strings.TrimSpace(raw))
 		}
-		if holdsSecret(raw) {
-			return
-		}
-		secret := withUserInfo(raw, before, after)
-		d := validateString(rule.validator(), at, secret)
-		checkNoSecret(t, d, secret)
+		secret := withUserInfo(raw, before, core, after)
+		d, logs := validateStringLogged(rule.validator(), at, secret)
+		p, _ := rule.check(env, secret)
+		secretCheck{secret: before + core + after, clean: []string{raw, rule.env}}.check(t, secret, d, logs, p)
 		checkRefusals(t, d, at, secret)
-		if p, _ := rule.check(env, secret); holdsSecret(p) {
-			t.Errorf("%q from the environment: the message repeats the secret: %s", secret, p)
+		// User information is never accepted, wherever a URL parser would
+		// end it: accepted, the password would be in the plan (tracking_code
+		// is not sensitive) and in every request's URL.
+		if !d.HasError() || p == "" {
+			t.Errorf("%q: a URL with user information is accepted (from the block: %v, from the environment: %v)",
+				secret, !d.HasError(), p == "")
 		}
 	})
 }
@@ -125,20 +128,22 @@ func FuzzTrackingScriptURL(f *testing.F) {
 	})
 }
 
-// FuzzAPIKey: api_key (apiKeyRule), from the block or the environment: no
-// message repeats the key, whatever it holds; a refusal names the setting.
+// FuzzAPIKey: api_key (apiKeyRule), from the block or the environment, the
+// key drawn by the fuzzer (before, core and after): no diagnostic (after
+// the gate: api_key is sensitive), no log line and no message about the
+// environment variable (as written) holds a piece of the key in any form;
+// a refusal names the setting.
 func FuzzAPIKey(f *testing.F) {
 	for _, s := range []string{"", "abc", " \n", "key\n", "k e y", "\x00", "\u2028"} {
-		f.Add(s, "")
+		f.Add(s, "", fuzzSecret)
 	}
-	f.Fuzz(func(t *testing.T, before, after string) {
-		key := before + fuzzSecret + after
-		diags := validateString(apiKeyRule.validator(), path.Root("api_key"), key)
-		checkNoSecret(t, diags, key)
+	f.Add(" ", "\n", `k/+="\<&?# y`)
+	f.Fuzz(func(t *testing.T, before, after, core string) {
+		key := before + core + after
+		diags, logs := validateStringLogged(apiKeyRule.validator(), path.Root("api_key"), key)
+		secretCheck{secret: key, registered: true}.check(t, key, diags, logs)
 		checkRefusals(t, diags, path.Root("api_key"), key)
 		p, _ := apiKeyRule.check("The "+EnvAPIKey+" environment variable", key)
-		if holdsSecret(p) {
-			t.Errorf("the message repeats the key: %s", p)
-		}
+		secretCheck{secret: key, clean: []string{EnvAPIKey}}.check(t, key, nil, "", p)
 	})
 }
