@@ -184,7 +184,7 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 		headers:  headers,
 		secrets:  secrets,
 		redactor: redactor,
-		tlsInfo: info,
+		tlsInfo:  info,
 		http: &http.Client{
 			Transport: transport,
 			Timeout:   timeout,
