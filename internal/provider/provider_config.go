@@ -142,9 +142,11 @@ func resolveProviderData(ctx context.Context, cfg providerModel, version, terraf
 	}
 	timeout := client.DefaultTimeout
 	if !cfg.Timeout.IsNull() {
-		d, err := time.ParseDuration(cfg.Timeout.ValueString())
-		if err != nil {
-			diags.AddAttributeError(path.Root("timeout"), "Invalid Timeout", err.Error())
+		// Checked here too: a timeout unknown at plan time skipped the
+		// validator.
+		d, p := positiveDuration(path.Root("timeout"), cfg.Timeout.ValueString())
+		if p != "" {
+			diags.AddAttributeError(path.Root("timeout"), "Invalid Timeout", p)
 			return nil
 		}
 		timeout = d

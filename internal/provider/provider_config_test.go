@@ -472,6 +472,10 @@ func TestResolveProviderData_errors(t *testing.T) {
 		want string
 	}{
 		{name: "timeout", edit: func(m *providerModel) { m.Timeout = types.StringValue("abc") }, want: "Invalid Timeout"},
+		// A timeout unknown at plan time skips the validator: zero or
+		// negative, it would turn the client's limit off.
+		{name: "negative timeout", edit: func(m *providerModel) { m.Timeout = types.StringValue("-1s") }, want: `timeout = "-1s" is not a positive duration`},
+		{name: "zero timeout", edit: func(m *providerModel) { m.Timeout = types.StringValue("0s") }, want: `timeout = "0s" is not a positive duration`},
 		{name: "max_retries", edit: func(m *providerModel) { m.MaxRetries = types.Int64Value(-1) }, want: "max_retries must be 0 or more"},
 		{name: "empty CA file", edit: func(m *providerModel) { m.CAFile = types.StringValue(emptyFile) }, want: "is empty. Point it at the PEM file"},
 		{name: "header without value", edit: func(m *providerModel) {

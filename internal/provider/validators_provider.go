@@ -21,18 +21,28 @@ import (
 // values from the environment too, see settingRule), durations, PEM
 // certificates and keys, and extra headers.
 
-// durationValidator accepts a positive Go duration.
+// durationValidator accepts a positive Go duration (positiveDuration).
 func durationValidator() validator.String {
 	return stringCheck{
 		description: "must be a positive duration such as \"30s\" or \"2m\"",
 		summary:     "Invalid Duration",
 		problem: func(attr path.Path, v string) string {
-			if d, err := time.ParseDuration(v); err == nil && d > 0 {
-				return ""
-			}
-			return fmt.Sprintf("%s = %q is not a positive duration. Use a number with a unit, such as \"30s\", \"90s\" or \"2m\".", attr, v)
+			_, p := positiveDuration(attr, v)
+			return p
 		},
 	}
+}
+
+// positiveDuration is the one rule of every duration a user gives (the
+// provider's timeout, the export's timeout, the website's timeouts block):
+// a Go duration above zero. A zero or negative one would end every
+// operation before its first request (or, for the client's timeout, turn
+// the limit off). It returns the duration, or why v is not one.
+func positiveDuration(attr path.Path, v string) (time.Duration, string) {
+	if d, err := time.ParseDuration(v); err == nil && d > 0 {
+		return d, ""
+	}
+	return 0, fmt.Sprintf("%s = %q is not a positive duration. Use a number with a unit, such as \"30s\", \"90s\" or \"2m\".", attr, v)
 }
 
 // baseURLRule: the installation's base URL. Its messages never repeat

@@ -3,9 +3,13 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // ValidateConfig checks the rules that span attributes, at plan time. That
@@ -14,7 +18,11 @@ import (
 func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg websiteResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.Privacy.IsUnknown() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkTimeouts(cfg.Timeouts, &resp.Diagnostics)
+	if cfg.Privacy.IsUnknown() {
 		return
 	}
 	privacy := cfg.Privacy.ValueString()
@@ -115,4 +123,32 @@ func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteReso
 			"%d, so the server will refuse it with \"You created too many websites.\". Remove websites you no longer "+
 			"need, or ask the installation's administrator for a larger plan, before applying.",
 			plan.Domain.ValueString(), have+planned, have, limit))
+}
+
+// timeoutNames are the operations of the website's timeouts block.
+var timeoutNames = []string{"create", "read", "update", "delete"}
+
+// checkTimeouts refuses a value of the timeouts block that is a Go duration
+// but not a positive one (positiveDuration): the block's own validator
+// (terraform-plugin-framework-timeouts) accepts "0s" and "-5m", with which
+// every operation would end before its first request. Values that are no
+// duration at all get that validator's error, and none from here.
+func checkTimeouts(t timeouts.Value, diags *diag.Diagnostics) {
+	if t.IsNull() || t.IsUnknown() {
+		return
+	}
+	attrs := t.Attributes()
+	for _, name := range timeoutNames {
+		v, ok := attrs[name].(types.String)
+		if !ok || v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		if _, err := time.ParseDuration(v.ValueString()); err != nil {
+			continue
+		}
+		at := path.Root("timeouts").AtName(name)
+		if _, p := positiveDuration(at, v.ValueString()); p != "" {
+			diags.AddAttributeError(at, "Invalid Timeout", p)
+		}
+	}
 }

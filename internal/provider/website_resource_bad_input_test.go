@@ -169,6 +169,8 @@ func badInputCatalog() []badInput {
 
 		// timeouts block
 		{name: "timeouts create not a duration", attrs: map[string]any{"timeouts": map[string]string{"create": "abc"}}, want: `"abc" must be a string containing a sequence of decimal numbers`, attr: "timeouts"},
+		{name: "timeouts create negative", attrs: map[string]any{"timeouts": map[string]string{"create": "-5m"}}, want: `Invalid Timeout.*timeouts.create = "-5m" is not a positive duration`, attr: "timeouts"},
+		{name: "timeouts read zero", attrs: map[string]any{"timeouts": map[string]string{"read": "0s"}}, want: `timeouts.read = "0s" is not a positive duration`, attr: "timeouts"},
 
 		// data "analytics_website"
 		{name: "data id letters", kind: kindDataSource, attrs: map[string]any{"id": "abc"}, want: `Invalid Website ID.*id = "abc" is not a website id.*set domain instead`, attr: "id"},
