@@ -120,9 +120,12 @@ func FuzzPEM(f *testing.F) {
 	})
 }
 
-// FuzzDuration: timeout and the other durations (durationValidator). No
-// panic; a refusal is an error naming the attribute; an accepted value is
-// a positive duration that prints and reads back the same.
+// FuzzDuration: the provider's timeout and the export's (durationValidator),
+// which the configuration pass applies again to a timeout unknown at plan
+// time (positiveDuration). No panic; a refusal is an error naming the
+// attribute; the validator and positiveDuration agree, and an accepted
+// value is the positive duration positiveDuration returns, which prints
+// and reads back the same.
 func FuzzDuration(f *testing.F) {
 	for _, s := range []string{"30s", "2m", "1h30m", "0", "0s", "-1s", "1.5h", "10", "9999999999h", "1µs", ""} {
 		f.Add(s)
@@ -132,11 +135,17 @@ func FuzzDuration(f *testing.F) {
 		diags := validateString(durationValidator(), at, in)
 		checkRefusals(t, diags, at, in)
 		if diags.HasError() {
+			if _, p := positiveDuration(at, in); p == "" {
+				t.Errorf("timeout %q is refused by the validator, but positiveDuration accepts it", in)
+			}
 			return
 		}
 		d, err := time.ParseDuration(in)
 		if err != nil || d <= 0 {
 			t.Fatalf("timeout %q is accepted: %v, %v", in, d, err)
+		}
+		if got, p := positiveDuration(at, in); p != "" || got != d {
+			t.Errorf("timeout %q is accepted by the validator, but positiveDuration gives %v, %q", in, got, p)
 		}
 		if again, err := time.ParseDuration(d.String()); err != nil || again != d {
 			t.Errorf("timeout %q = %v does not round-trip: %v, %v", in, d, again, err)

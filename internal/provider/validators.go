@@ -241,6 +241,25 @@ func exportDirectoryValidator() validator.String {
 	}
 }
 
+// exportRange is the range of days an export reads: from and to as
+// configured (YYYY-MM-DD, dateValidator's), or, left out ("" each), the first
+// and the last day there can be statistics for. A to before that first day
+// is also the default from (dates before exportFirstDate are valid): the
+// range is never inverted. whole: neither was given.
+func exportRange(from, to string) (string, string, bool) {
+	whole := from == "" && to == ""
+	if from == "" {
+		from = min(exportFirstDate, to)
+		if to == "" {
+			from = exportFirstDate
+		}
+	}
+	if to == "" {
+		to = max(exportLastDate, from)
+	}
+	return from, to, whole
+}
+
 // dateRangeProblem says why from and to (YYYY-MM-DD, either may be empty:
 // unbounded) are not a range, or "" when they are.
 func dateRangeProblem(from, to string) string {

@@ -229,14 +229,7 @@ func (a *statisticsExportAction) Invoke(ctx context.Context, req action.InvokeRe
 		addExportWebsiteError(&resp.Diagnostics, cfg.WebsiteID.ValueString(), cfg.Domain.ValueString(), err)
 		return
 	}
-	from, to := cfg.From.ValueString(), cfg.To.ValueString()
-	whole := from == "" && to == ""
-	if from == "" {
-		from = exportFirstDate
-	}
-	if to == "" {
-		to = exportLastDate
-	}
+	from, to, whole := exportRange(cfg.From.ValueString(), cfg.To.ValueString())
 	format := export.FormatJSON
 	if !cfg.Format.IsNull() {
 		format = cfg.Format.ValueString()
