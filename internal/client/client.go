@@ -178,7 +178,10 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 		}
 	}
 	redactor := redact.New()
-	redactor.Add(secrets...)
+	for _, v := range secrets {
+		// snippet writes invalid UTF-8 as "?" before an error quotes it.
+		redactor.Add(v, strings.ToValidUTF8(v, "?"))
+	}
 	return &Client{
 		base:     base,
 		apiKey:   apiKey,
