@@ -19,7 +19,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -91,7 +90,8 @@ type Options struct {
 	// Headers are sent with every request, e.g. the service token of an
 	// access proxy in front of the installation. Headers the client or Go's
 	// transport set themselves are refused (see CheckHeader). Their values
-	// are redacted from errors like the API key.
+	// are sent trimmed, as Go's transport writes them, and registered with
+	// the redactor like the API key.
 	Headers map[string]string
 }
 
@@ -103,8 +103,6 @@ type Client struct {
 	http      *http.Client
 	userAgent string
 	headers   http.Header // Options.Headers, canonical
-	secrets   []string    // redacted from errors: the API key, header values
-	redactor  *redact.Set // secrets, in every form a server or a quote gives them
 	tlsInfo   *tlsInfo
 	retry     RetryOptions // MaxRetries 0 when Options.Retry is nil
 	log       Logger
@@ -169,26 +167,21 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	if extra := strings.TrimSpace(opts.UserAgentExtra); extra != "" {
 		ua += " " + extra
 	}
-	secrets := []string{apiKey}
+	// Every secret of the client is known to the process's redactor before
+	// the first request: whatever an answer echoes is taken out of errors,
+	// diagnostics and logs.
+	// snippet writes invalid UTF-8 as "?" before an error quotes it.
+	redact.Add(apiKey, strings.ToValidUTF8(apiKey, "?"))
 	for _, vs := range headers {
 		for _, v := range vs {
-			if len(v) >= MinRedactedLength {
-				secrets = append(secrets, v)
-			}
+			redact.Add(v, strings.ToValidUTF8(v, "?"))
 		}
 	}
-	redactor := redact.New()
-	for _, v := range secrets {
-		// snippet writes invalid UTF-8 as "?" before an error quotes it.
-		redactor.Add(v, strings.ToValidUTF8(v, "?"))
-	}
 	return &Client{
-		base:     base,
-		apiKey:   apiKey,
-		headers:  headers,
-		secrets:  secrets,
-		redactor: redactor,
-		tlsInfo:  info,
+		base:    base,
+		apiKey:  apiKey,
+		headers: headers,
+		tlsInfo: info,
 		http: &http.Client{
 			Transport: transport,
 			Timeout:   timeout,
@@ -314,10 +307,11 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 		} else {
 			var fields map[string][]string
 			if json.Unmarshal(body.Message, &fields) == nil {
-				e.Fields = c.redactFields(fields)
+				e.Fields = redactFields(fields)
+				fields = e.Fields
 				var msgs []string
 				for _, k := range e.FieldNames() {
-					msgs = append(msgs, e.Fields[k]...)
+					msgs = append(msgs, fields[k]...)
 				}
 				e.Message = c.redact(strings.Join(msgs, " "))
 			} else {
@@ -325,7 +319,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 			}
 		}
 	} else if len(bytes.TrimSpace(data)) > 0 {
-		e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+		e.Snippet = c.redact(snippet(bytes.TrimSpace(withoutPasswords(data)), 120))
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
@@ -349,7 +343,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 			e.Kind = ErrNotAPI
 			e.BaseURL = c.BaseURL()
 			if e.Snippet == "" && e.Message == "" {
-				e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+				e.Snippet = c.redact(snippet(bytes.TrimSpace(withoutPasswords(data)), 120))
 			}
 		}
 	case code == http.StatusUnprocessableEntity:
@@ -378,8 +372,8 @@ func isLoginRedirect(loc string) bool {
 	return strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/login")
 }
 
-// MaxRetryAfter is the longest wait RetryAfter returns, about 146 years (whole seconds):
-// longer than any operation's time limit (which then ends the wait), and
+// MaxRetryAfter is the longest wait RetryAfter returns, about 146 years in
+// whole seconds: longer than any operation's time limit (which then ends the wait), and
 // far enough from the largest time.Duration that the retry loop's jitter
 // added to it cannot overflow into a negative wait.
 const MaxRetryAfter = time.Duration(math.MaxInt64/2/int64(time.Second)) * time.Second
@@ -420,49 +414,10 @@ func (c *Client) undecodable(method, path string, status int, data []byte, err e
 	}
 }
 
-// MinRedactedLength is the length from which a header value is redacted
-// from errors (and, in the provider, masked in logs): shorter ones ("1",
-// "yes") are no secrets, and replacing them would garble every message.
-const MinRedactedLength = 6
-
-// redact removes the API key and the values of the extra headers from s, in
-// every form internal/redact knows (as sent, JSON-escaped as Go or PHP
-// write it, URL- and HTML-escaped, cut short), and a start of one that
-// snippet cut short.
-func (c *Client) redact(s string) string {
-	s = c.redactor.String(s)
-	for _, secret := range c.secrets {
-		if secret != "" {
-			s = redactCut(s, secret)
-		}
-	}
-	return s
-}
-
-// redactFields is a 422's field messages with the secrets removed from the
-// field names and the messages (a server may echo a header as a field's
-// name); names that become the same are merged, in name order.
-func (c *Client) redactFields(fields map[string][]string) map[string][]string {
-	names := make([]string, 0, len(fields))
-	for k := range fields {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	out := make(map[string][]string, len(fields))
-	for _, k := range names {
-		rk := c.redact(k)
-		ms, seen := out[rk]
-		if !seen && len(fields[k]) == 0 {
-			out[rk] = fields[k] // null or [], as the server sent it
-			continue
-		}
-		for _, m := range fields[k] {
-			ms = append(ms, c.redact(m))
-		}
-		out[rk] = ms
-	}
-	return out
-}
+// redact removes every secret the process knows (the API key, the extra
+// headers' values, the websites' passwords: see package redact) from s, in
+// every form an answer can carry it.
+func (c *Client) redact(s string) string { return redact.String(s) }
 
 // redactErr keeps the error chain (so callers can still detect timeouts,
 // cancellation and TLS failures) unless a secret appears in its text.
@@ -473,8 +428,3 @@ func (c *Client) redactErr(err error) error {
 	}
 	return err
 }
-
-// Secrets returns what the client redacts from its errors: the API key and
-// the extra headers' values long enough to be secrets. A caller that logs
-// on the client's behalf masks the same values.
-func (c *Client) Secrets() []string { return append([]string(nil), c.secrets...) }
