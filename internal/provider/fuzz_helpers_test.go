@@ -72,11 +72,14 @@ func checkRefusals(t *testing.T, diags diag.Diagnostics, attr path.Path, input s
 type secretCheck struct {
 	secret string
 	// registered: the secret is the value of a sensitive or write-only
-	// attribute, which the protocol gate registers with the redactor
-	// before anything is said; the checked texts are then the gate's
-	// output (leakcheck.Gate). Otherwise (a password inside a URL, an
-	// import ID, a value from the environment), the texts are checked as
-	// the provider wrote them: its quote sites must not repeat it.
+	// attribute, which the protocol gate (gate.go) registers with the
+	// redactor before anything is said; the checked texts are then what
+	// the gate lets out (leakcheck.Gate: scrubDiagnostics' redactor, with
+	// a Set of its own, so that the process's does not grow with every
+	// input tried). Otherwise (a password inside a URL or an import ID, a
+	// value from the environment), the texts are checked as the provider
+	// wrote them: the gate registers those too, but the quote sites must
+	// not repeat them in the first place.
 	registered bool
 	// clean are the parts of the input that hold no secret and that a
 	// message may quote (a host, a header's name).
