@@ -88,11 +88,40 @@ var baseURLRule = settingRule{
 				"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %s.",
 				name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
 		}
+		if mayHoldUserInfo(raw) {
+			return hiddenUserInfo(name, exampleURL)
+		}
 		return ""
 	},
 }
 
 const exampleURL = "https://analytics.example.com"
+
+// mayHoldUserInfo reports whether raw may carry user information that a URL
+// parser does not see as such: a "/", "?" or "#" in a password ends the
+// user information early for the parser ("https://admin:2024/Pw@host" is
+// the host admin, port 2024, and the path /Pw@host), so the parser's
+// u.User cannot be trusted. It holds when an "@" follows the scheme with a
+// ":" before it, or with no "/" before it. An "@" in the path after a
+// plain host ("https://cdn.example.com/npm/pkg@1.0/script.js") is not user
+// information.
+func mayHoldUserInfo(raw string) bool {
+	rest := raw
+	if _, after, ok := strings.Cut(raw, "://"); ok {
+		rest = after
+	}
+	before, _, ok := strings.Cut(rest, "@")
+	return ok && (strings.Contains(before, ":") || !strings.Contains(before, "/"))
+}
+
+// hiddenUserInfo is the refusal of a URL setting for which mayHoldUserInfo
+// holds. It repeats nothing of the value.
+func hiddenUserInfo(name, example string) string {
+	return fmt.Sprintf("%s contains \"@\" after a \":\" (or before any \"/\"), as in user:password@ before the host; a "+
+		"\"/\", \"?\" or \"#\" in a password hides it from URL parsers, so the value is not repeated here. Remove "+
+		"the credentials, e.g. %s. If the \"@\" belongs in the path, write it as %%40. Treat the credentials as "+
+		"exposed if the configuration is shared.", name, strconv.Quote(example))
+}
 
 // trackingURLRule: the installation's public address (tracking_url).
 var trackingURLRule = settingRule{
@@ -119,6 +148,8 @@ var trackingURLRule = settingRule{
 			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the tracking "+
 				"code appends /js/script.js and /api/event to it. Use %s.", name,
 				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
+		case mayHoldUserInfo(strings.TrimSpace(raw)):
+			return hiddenUserInfo(name, exampleURL)
 		}
 		return ""
 	},
@@ -150,6 +181,8 @@ var trackingScriptURLRule = settingRule{
 				"would publish in every page of the website. Remove them, e.g. %s.", name,
 				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: u.RawQuery},
 					"https://cdn.example.com/js/script.js"))
+		case mayHoldUserInfo(strings.TrimSpace(raw)):
+			return hiddenUserInfo(name, "https://cdn.example.com/js/script.js")
 		}
 		return ""
 	},

@@ -45,6 +45,10 @@ func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, 
 	f.Add("example.com", "", "#", fuzzSecret)
 	f.Add("ftp://example.com", "1/", "", fuzzSecret)
 	f.Add("https://analytics.example.com", "2024/", "", `P+w="\<&x y`)
+	// A "/", "?" or "#" in the password: URL parsers see no user information.
+	f.Add("https://analytics.example.com", "2024/", "", "Pw0rdSecret")
+	f.Add("http://", "#", "", "0")
+	f.Add("https://cdn.example.com/js/script.js", "", "?v=1", "Pw0rdSecret")
 	at := path.Root(rule.attr)
 	f.Fuzz(func(t *testing.T, raw, before, after, core string) {
 		diags := validateString(rule.validator(), at, raw)
