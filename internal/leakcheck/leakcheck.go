@@ -54,8 +54,9 @@ func Skip(secret string, clean ...string) string {
 	if len(seen) < minDistinct {
 		return fmt.Sprintf("the secret has fewer than %d distinct bytes: pieces of it are in any text", minDistinct)
 	}
+	f := newFinder(secret)
 	for _, c := range append(clean, redact.Placeholder) {
-		if p := Find(c, secret); p != "" {
+		if p := f.find(c); p != "" {
 			return fmt.Sprintf("a piece of the secret, %s, is in text that holds no secret: a message may quote that", p)
 		}
 	}
@@ -71,26 +72,57 @@ func forms(secret string) []string {
 	return out
 }
 
-// windows returns the pieces of the forms of secret, each once.
-func windows(secret string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range forms(secret) {
-		if len(f) <= Window {
-			if !seen[f] {
-				seen[f] = true
-				out = append(out, f)
-			}
-			continue
+// finder holds the pieces of a secret's forms: the windows of Window bytes
+// (found by sliding over a text, so that a long secret and a long text
+// cost their lengths, not their product) and the forms shorter than that
+// (found whole), each also lower-cased for the secret as written.
+type finder struct {
+	windows, lowerWindows map[string]bool
+	short, lowerShort     []string
+}
+
+func newFinder(secret string) *finder {
+	f := &finder{windows: map[string]bool{}, lowerWindows: map[string]bool{}}
+	add := func(form string, wins map[string]bool, short *[]string) {
+		if len(form) < Window {
+			*short = append(*short, form)
+			return
 		}
-		for i := 0; i+Window <= len(f); i++ {
-			if w := f[i : i+Window]; !seen[w] {
-				seen[w] = true
-				out = append(out, w)
-			}
+		for i := 0; i+Window <= len(form); i++ {
+			wins[form[i:i+Window]] = true
 		}
 	}
-	return out
+	for _, form := range forms(secret) {
+		add(form, f.windows, &f.short)
+	}
+	add(strings.ToLower(strings.TrimSpace(secret)), f.lowerWindows, &f.lowerShort)
+	return f
+}
+
+// find returns a description of the first piece text holds, or "".
+func (f *finder) find(text string) string {
+	for _, s := range f.short {
+		if strings.Contains(text, s) {
+			return fmt.Sprintf("%q", s)
+		}
+	}
+	for i := 0; i+Window <= len(text); i++ {
+		if w := text[i : i+Window]; f.windows[w] {
+			return fmt.Sprintf("%q", w)
+		}
+	}
+	lower := strings.ToLower(text)
+	for _, s := range f.lowerShort {
+		if strings.Contains(lower, s) {
+			return fmt.Sprintf("%q, in another case", s)
+		}
+	}
+	for i := 0; i+Window <= len(lower); i++ {
+		if w := lower[i : i+Window]; f.lowerWindows[w] {
+			return fmt.Sprintf("%q, in another case", w)
+		}
+	}
+	return ""
 }
 
 // Find returns a description of the first piece of a form of secret that
@@ -99,33 +131,18 @@ func Find(text, secret string) string {
 	if text == "" || strings.TrimSpace(secret) == "" {
 		return ""
 	}
-	for _, w := range windows(secret) {
-		if strings.Contains(text, w) {
-			return fmt.Sprintf("%q", w)
-		}
-	}
-	// The secret as written, in any case.
-	lower := strings.ToLower(text)
-	ls := strings.ToLower(strings.TrimSpace(secret))
-	if len(ls) <= Window {
-		if strings.Contains(lower, ls) {
-			return fmt.Sprintf("%q, in another case", ls)
-		}
-		return ""
-	}
-	for i := 0; i+Window <= len(ls); i++ {
-		if w := ls[i : i+Window]; strings.Contains(lower, w) {
-			return fmt.Sprintf("%q, in another case", w)
-		}
-	}
-	return ""
+	return newFinder(secret).find(text)
 }
 
 // Check returns one line for each channel that holds a piece of secret.
 func Check(secret string, channels ...Channel) []string {
+	if strings.TrimSpace(secret) == "" {
+		return nil
+	}
+	f := newFinder(secret)
 	var out []string
 	for _, c := range channels {
-		if p := Find(c.Text, secret); p != "" {
+		if p := f.find(c.Text); p != "" {
 			out = append(out, fmt.Sprintf("%s holds %s of the secret: %q", c.Name, p, c.Text))
 		}
 	}
