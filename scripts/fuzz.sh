@@ -3,7 +3,7 @@
 # in a _test.go file of any package), one after the other, each for
 # FUZZTIME (make fuzz):
 #
-#   FUZZTIME=5s FUZZ='FuzzBaseURL|FuzzImportID' FUZZ_PARALLEL=1 scripts/fuzz.sh
+#   FUZZTIME=5s FUZZ='FuzzBaseURL|FuzzImportID' FUZZ_PARALLEL=1 FUZZ_MINIMIZETIME=5s scripts/fuzz.sh
 #
 # It fuzzes in a copy of the tree (the files git tracks or would track, in a
 # temporary folder), never in the checkout: go writes a failing input into
@@ -25,6 +25,9 @@ set -euo pipefail
 fuzztime=${FUZZTIME:-5s}
 filter=${FUZZ:-.*}
 parallel=${FUZZ_PARALLEL:+-parallel=${FUZZ_PARALLEL}}
+# FUZZ_MINIMIZETIME bounds go's minimizing of each new interesting input
+# (go's default: 60s, which can take a short run's whole time).
+minimize=${FUZZ_MINIMIZETIME:+-fuzzminimizetime=${FUZZ_MINIMIZETIME}}
 root=$(git rev-parse --show-toplevel)
 out=${FUZZ_OUT:-${root}/.fuzz-finds}
 mkdir -p "${out}"
@@ -53,7 +56,7 @@ while read -r pkg dir files; do
 		t0=${SECONDS}
 		log=$(mktemp)
 		# -run '^$': the unit tests and the seed corpora already run in go test.
-		fuzz() { go test -count=1 -run '^$' -fuzz "^${target}\$" -fuzztime "${fuzztime}" ${parallel} "${pkg}" >"${log}" 2>&1; }
+		fuzz() { go test -count=1 -run '^$' -fuzz "^${target}\$" -fuzztime "${fuzztime}" ${parallel} ${minimize} "${pkg}" >"${log}" 2>&1; }
 		ok=0
 		fuzz && ok=1
 		# go's coordinator can end a short run with only "context deadline
