@@ -15,6 +15,7 @@ package leakcheck
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
@@ -81,7 +82,28 @@ type finder struct {
 	short, lowerShort     []string
 }
 
+// finders caches the finders of the last secrets: a fuzz target checks the
+// same secrets on many channels within one input.
+var finders = struct {
+	sync.Mutex
+	m map[string]*finder
+}{m: map[string]*finder{}}
+
 func newFinder(secret string) *finder {
+	finders.Lock()
+	defer finders.Unlock()
+	if f, ok := finders.m[secret]; ok {
+		return f
+	}
+	if len(finders.m) >= 16 {
+		clear(finders.m)
+	}
+	f := buildFinder(secret)
+	finders.m[secret] = f
+	return f
+}
+
+func buildFinder(secret string) *finder {
 	f := &finder{windows: map[string]bool{}, lowerWindows: map[string]bool{}}
 	add := func(form string, wins map[string]bool, short *[]string) {
 		if len(form) < Window {
