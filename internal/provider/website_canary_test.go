@@ -1,12 +1,7 @@
 package provider
 
 import (
-	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,22 +50,20 @@ func (c canaries) all() []hostiletest.Canary {
 	return []hostiletest.Canary{c.key, c.header, c.password, c.urlPassword}
 }
 
+// server is the emulator, with one user whose key is the canary, behind
+// the hostile server.
+func (c canaries) server(t *testing.T) *hostiletest.Server {
+	t.Helper()
+	return hostiletest.New(t, emulator.Options{
+		Users:     []emulator.User{{Key: c.key.Value, Name: "Canary", Email: "canary@example.test"}},
+		RateLimit: acctest.RateLimit, RateWindow: acctest.RateWindow,
+	})
+}
+
 // canaryDomain is the website the canary test manages.
 const canaryDomain = "tf-acc-canary.example.com"
 
-// canaryRun is one canary test's working directory and what it found.
-type canaryRun struct {
-	t        *testing.T
-	w        *acctest.Workdir
-	hostile  *hostiletest.Server
-	c        canaries
-	traceLog string
-	importID string // an import block's ID, which the CLI itself repeats
-	leaks    []hostiletest.Leak
-	steps    []string // a line per step: its name, exit code and answers served
-}
-
-// variables declares the configuration's secrets, given through TF_VAR_*.
+// canaryVariables declares the configuration's secrets, given through TF_VAR_*.
 const canaryVariables = `
 terraform {
   required_providers {
@@ -98,8 +91,8 @@ variable "url_password" {
 }
 `
 
-// provider is a provider block at baseURL with settings added.
-func (r *canaryRun) provider(baseURL string, settings ...string) string {
+// canaryProvider is the provider block at baseURL, with settings added.
+func canaryProvider(baseURL string, settings ...string) string {
 	return canaryVariables + fmt.Sprintf(`
 provider "analytics" {
   base_url    = %q
@@ -119,149 +112,6 @@ resource "analytics_website" "canary" {
 }
 `
 
-// expect is what a step of the canary test must do besides not leaking.
-type expect int
-
-const (
-	succeeds expect = iota // it gets no hostile answer and exits 0
-	answered               // every answer scheduled is served; any exit code
-	anyExit                // it may fail before any request; any exit code
-)
-
-// step runs the CLI with args against the schedule rules, then looks for
-// the canaries in everything it left.
-func (r *canaryRun) step(name string, want expect, rules []hostiletest.Rule, args ...string) {
-	r.t.Helper()
-	_ = os.Remove(r.traceLog)
-	r.hostile.Set(rules...)
-	before := len(r.hostile.Served())
-	stdout, stderr, code := r.w.RunSplit(args...)
-	var answers []string
-	for _, s := range r.hostile.Served()[before:] {
-		answers = append(answers, s.Method+" "+s.Route+": "+string(s.Answer))
-	}
-	r.steps = append(r.steps, fmt.Sprintf("%s: exit %d; hostile answers: %v", name, code, answers))
-	if want == succeeds && code != 0 {
-		r.t.Fatalf("%s: exit code %d without hostile answers:\n%s%s", name, code,
-			hostiletest.Mask(stdout, r.c.all()), hostiletest.Mask(stderr, r.c.all()))
-	}
-	if unspent := r.hostile.Unspent(); want == answered && len(unspent) > 0 {
-		r.t.Errorf("%s: scheduled answers never served (the schedule misses the requests it was written for): %v", name, unspent)
-	}
-	if r.importID != "" {
-		// The CLI's own line about an import block, which repeats the ID
-		// as the configuration gave it (even from a sensitive variable).
-		stdout = strings.ReplaceAll(stdout, "Preparing import... [id="+r.importID+"]", "Preparing import... [id=<the import ID>]")
-	}
-	r.find(name+": standard output", stdout)
-	r.find(name+": standard error", stderr)
-	trace, err := os.ReadFile(r.traceLog)
-	if err != nil {
-		r.t.Fatalf("%s: the trace log: %v", name, err)
-	}
-	r.findTrace(name+": trace log", string(trace))
-	r.checkState(name)
-}
-
-func (r *canaryRun) find(channel, text string) {
-	r.leaks = append(r.leaks, hostiletest.Find(channel, text, r.c.all())...)
-}
-
-// findTrace looks for the canaries in the trace log, a line at a time, so
-// that a report names the line's source.
-func (r *canaryRun) findTrace(channel, text string) {
-	for _, line := range strings.Split(text, "\n") {
-		for _, l := range hostiletest.Find(channel, line, r.c.all()) {
-			if !r.seen(l) {
-				r.leaks = append(r.leaks, l)
-			}
-		}
-	}
-}
-
-// seen reports whether the canary already leaked on the channel.
-func (r *canaryRun) seen(l hostiletest.Leak) bool {
-	for _, o := range r.leaks {
-		if o.Canary == l.Canary && o.Channel == l.Channel {
-			return true
-		}
-	}
-	return false
-}
-
-// checkState looks for the canaries in the state file, but in the website's
-// password attribute, and in the provider's private state it carries.
-func (r *canaryRun) checkState(name string) {
-	raw, err := os.ReadFile(filepath.Join(r.w.Dir(), "terraform.tfstate"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return
-	}
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	var state map[string]any
-	if err := json.Unmarshal(raw, &state); err != nil {
-		r.t.Fatalf("%s: the state: %v", name, err)
-	}
-	resources, _ := state["resources"].([]any)
-	for _, res := range resources {
-		res, _ := res.(map[string]any)
-		instances, _ := res["instances"].([]any)
-		for _, inst := range instances {
-			inst, _ := inst.(map[string]any)
-			if attrs, ok := inst["attributes"].(map[string]any); ok && res["type"] == "analytics_website" {
-				delete(attrs, "password")
-			}
-			if p, ok := inst["private"].(string); ok {
-				if dec, err := base64.StdEncoding.DecodeString(p); err == nil {
-					r.find(name+": state (private)", string(dec))
-				}
-			}
-		}
-	}
-	rest, _ := json.Marshal(state)
-	r.find(name+": state", string(rest))
-}
-
-// show runs terraform show -json and looks for the canaries in it, but in
-// its configuration section and the website's password attribute.
-func (r *canaryRun) show(name string) {
-	r.t.Helper()
-	stdout, stderr, code := r.w.RunSplit("show", "-json")
-	if code != 0 {
-		r.t.Fatalf("%s: terraform show -json: exit code %d\n%s", name, code, hostiletest.Mask(stderr, r.c.all()))
-	}
-	r.find(name+": terraform show -json's standard error", stderr)
-	var doc map[string]any
-	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
-		r.t.Fatalf("%s: terraform show -json: %v", name, err)
-	}
-	delete(doc, "configuration")
-	dropPasswords(doc)
-	rest, _ := json.Marshal(doc)
-	r.find(name+": terraform show -json", string(rest))
-}
-
-// dropPasswords removes the password of every analytics_website in a
-// document of terraform show -json.
-func dropPasswords(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		if x["type"] == "analytics_website" {
-			if values, ok := x["values"].(map[string]any); ok {
-				delete(values, "password")
-			}
-		}
-		for _, e := range x {
-			dropPasswords(e)
-		}
-	case []any:
-		for _, e := range x {
-			dropPasswords(e)
-		}
-	}
-}
-
 // first schedules answer for the first request, whatever it is.
 func first(answer hostiletest.Answer) []hostiletest.Rule {
 	return []hostiletest.Rule{{Answers: []hostiletest.Answer{answer}}}
@@ -276,16 +126,13 @@ func TestAccWebsite_canaries(t *testing.T) {
 	acctest.NeedsEmulator(t, "the hostile server sits in front of the in-process emulator")
 	w := acctest.NewWorkdir(t)
 	c := newCanaries()
-	hostile := hostiletest.New(t, emulator.Options{
-		Users:     []emulator.User{{Key: c.key.Value, Name: "Canary", Email: "canary@example.test"}},
-		RateLimit: acctest.RateLimit, RateWindow: acctest.RateWindow,
-	})
+	hostile := c.server(t)
 	r := &canaryRun{t: t, w: w, hostile: hostile, c: c, traceLog: filepath.Join(t.TempDir(), "trace.log")}
 	importID := "https://admin:" + c.urlPassword.Value + "@" + canaryDomain
 	w.Env = []string{"TF_LOG=trace", "TF_LOG_PATH=" + r.traceLog,
 		"TF_VAR_api_key=" + c.key.Value, "TF_VAR_header=" + c.header.Value, "TF_VAR_password=" + c.password.Value,
 		"TF_VAR_import_id=" + importID, "TF_VAR_url_password=" + c.urlPassword.Value}
-	provider := r.provider(hostile.URL)
+	provider := canaryProvider(hostile.URL)
 	w.Write("main.tf", provider+canaryWebsite)
 
 	// Plan: the first request of the run (the provider's check of the
@@ -351,10 +198,10 @@ resource "analytics_website" "imported" {
 	// installation's (whose host a lax parser reads as 127.0.0.1:1).
 	// (Through a sensitive variable: the CLI quotes a constant's line of the
 	// configuration in a diagnostic about it.)
-	w.Write("main.tf", r.provider(hostile.URL,
+	w.Write("main.tf", canaryProvider(hostile.URL,
 		`  tracking_url = "https://admin:${var.url_password}@analytics.example.com"`)+canaryWebsite)
 	r.step("plan, tracking_url with a password", anyExit, nil, "plan")
-	w.Write("main.tf", r.provider("http://127.0.0.1:${var.url_password}@analytics.example.com")+canaryWebsite)
+	w.Write("main.tf", canaryProvider("http://127.0.0.1:${var.url_password}@analytics.example.com")+canaryWebsite)
 	r.step("plan, base_url with a password", anyExit, nil, "plan")
 
 	for _, s := range r.steps {
@@ -372,16 +219,13 @@ func TestAccWebsite_canariesInProcess(t *testing.T) {
 	acctest.NeedsEmulator(t, "the hostile server sits in front of the in-process emulator")
 	acctest.PreCheck(t)
 	c := newCanaries()
-	hostile := hostiletest.New(t, emulator.Options{
-		Users:     []emulator.User{{Key: c.key.Value, Name: "Canary", Email: "canary@example.test"}},
-		RateLimit: acctest.RateLimit, RateWindow: acctest.RateWindow,
-	})
+	hostile := c.server(t)
 	importID := "https://admin:" + c.urlPassword.Value + "@" + canaryDomain
 	for name, value := range map[string]string{"api_key": c.key.Value, "header": c.header.Value,
 		"password": c.password.Value, "import_id": importID, "url_password": c.urlPassword.Value} {
 		t.Setenv("TF_VAR_"+name, value)
 	}
-	config := (&canaryRun{}).provider(hostile.URL) + canaryWebsite
+	config := canaryProvider(hostile.URL) + canaryWebsite
 	var (
 		current string
 		leaks   []hostiletest.Leak
