@@ -172,3 +172,13 @@ func dropPasswords(v any) {
 		}
 	}
 }
+
+// report logs the steps run and fails the test for each leak found.
+func (r *canaryRun) report() {
+	for _, s := range r.steps {
+		r.t.Log(s)
+	}
+	for _, l := range r.leaks {
+		r.t.Error(l)
+	}
+}

@@ -128,6 +128,7 @@ func TestAccWebsite_canaries(t *testing.T) {
 	c := newCanaries()
 	hostile := c.server(t)
 	r := &canaryRun{t: t, w: w, hostile: hostile, c: c, traceLog: filepath.Join(t.TempDir(), "trace.log")}
+	defer r.report() // also when a step stops the test
 	importID := "https://admin:" + c.urlPassword.Value + "@" + canaryDomain
 	w.Env = []string{"TF_LOG=trace", "TF_LOG_PATH=" + r.traceLog,
 		"TF_VAR_api_key=" + c.key.Value, "TF_VAR_header=" + c.header.Value, "TF_VAR_password=" + c.password.Value,
@@ -204,12 +205,6 @@ resource "analytics_website" "imported" {
 	w.Write("main.tf", canaryProvider("http://127.0.0.1:${var.url_password}@analytics.example.com")+canaryWebsite)
 	r.step("plan, base_url with a password", anyExit, nil, "plan")
 
-	for _, s := range r.steps {
-		t.Log(s)
-	}
-	for _, l := range r.leaks {
-		t.Error(l)
-	}
 }
 
 // TestAccWebsite_canariesInProcess: the same hostile answers to the provider
