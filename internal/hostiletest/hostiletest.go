@@ -7,6 +7,11 @@
 //
 // It is deterministic: a test sets a schedule (Set) of the answers the next
 // matching requests get, in order; every other request goes to the emulator.
+//
+// A new kind of hostile answer is an Answer constant, its case in Respond
+// and an entry in Answers: TestAccWebsite_canaries (internal/provider)
+// serves every entry of Answers to the first request of a plan, and
+// TestServer checks what each answer carries.
 package hostiletest
 
 import (
