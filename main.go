@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
-
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/pluginruntime"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/provider"
@@ -22,11 +19,7 @@ func main() {
 		pluginruntime.QuietUnreadLogs()
 	}
 	pluginruntime.CollectLessOften()
-
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/analytics-tf/analytics",
-		Debug:   debug,
-	})
+	err := pluginruntime.Serve("registry.terraform.io/analytics-tf/analytics", provider.NewServer(provider.New(version)()), debug)
 	if err != nil {
 		log.Fatal(err.Error())
 	}

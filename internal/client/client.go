@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http/httpproxy"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
 
 // DefaultTimeout bounds one HTTP request when Options.Timeout is zero.
@@ -87,7 +89,8 @@ type Options struct {
 	// Headers are sent with every request, e.g. the service token of an
 	// access proxy in front of the installation. Headers the client or Go's
 	// transport set themselves are refused (see CheckHeader). Their values
-	// are redacted from errors like the API key.
+	// are sent trimmed, as Go's transport writes them, and registered with
+	// the redactor like the API key.
 	Headers map[string]string
 }
 
@@ -99,7 +102,6 @@ type Client struct {
 	http      *http.Client
 	userAgent string
 	headers   http.Header // Options.Headers, canonical
-	secrets   []string    // redacted from errors: the API key, header values
 	tlsInfo   *tlsInfo
 	retry     RetryOptions // MaxRetries 0 when Options.Retry is nil
 	log       Logger
@@ -164,19 +166,17 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	if extra := strings.TrimSpace(opts.UserAgentExtra); extra != "" {
 		ua += " " + extra
 	}
-	secrets := []string{apiKey}
+	// Every secret of the client is known to the process's redactor before
+	// the first request: whatever an answer echoes is taken out of errors,
+	// diagnostics and logs.
+	redact.Add(apiKey)
 	for _, vs := range headers {
-		for _, v := range vs {
-			if len(v) >= MinRedactedLength {
-				secrets = append(secrets, v)
-			}
-		}
+		redact.Add(vs...)
 	}
 	return &Client{
 		base:    base,
 		apiKey:  apiKey,
 		headers: headers,
-		secrets: secrets,
 		tlsInfo: info,
 		http: &http.Client{
 			Transport: transport,
@@ -303,7 +303,8 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 		} else {
 			var fields map[string][]string
 			if json.Unmarshal(body.Message, &fields) == nil {
-				e.Fields = fields
+				e.Fields = redactFields(fields)
+				fields = e.Fields
 				var msgs []string
 				for _, k := range e.FieldNames() {
 					msgs = append(msgs, fields[k]...)
@@ -314,7 +315,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 			}
 		}
 	} else if len(bytes.TrimSpace(data)) > 0 {
-		e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+		e.Snippet = c.redact(snippet(bytes.TrimSpace(withoutPasswords(data)), 120))
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
@@ -338,7 +339,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 			e.Kind = ErrNotAPI
 			e.BaseURL = c.BaseURL()
 			if e.Snippet == "" && e.Message == "" {
-				e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+				e.Snippet = c.redact(snippet(bytes.TrimSpace(withoutPasswords(data)), 120))
 			}
 		}
 	case code == http.StatusUnprocessableEntity:
@@ -403,21 +404,10 @@ func (c *Client) undecodable(method, path string, status int, data []byte, err e
 	}
 }
 
-// MinRedactedLength is the length from which a header value is redacted
-// from errors (and, in the provider, masked in logs): shorter ones ("1",
-// "yes") are no secrets, and replacing them would garble every message.
-const MinRedactedLength = 6
-
-// redact removes the API key and the values of the extra headers from s.
-func (c *Client) redact(s string) string {
-	for _, secret := range c.secrets {
-		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
-			s = redactCut(s, secret)
-		}
-	}
-	return s
-}
+// redact removes every secret the process knows (the API key, the extra
+// headers' values, the websites' passwords: see package redact) from s, in
+// every form an answer can carry it.
+func (c *Client) redact(s string) string { return redact.String(s) }
 
 // redactErr keeps the error chain (so callers can still detect timeouts,
 // cancellation and TLS failures) unless a secret appears in its text.
@@ -428,8 +418,3 @@ func (c *Client) redactErr(err error) error {
 	}
 	return err
 }
-
-// Secrets returns what the client redacts from its errors: the API key and
-// the extra headers' values long enough to be secrets. A caller that logs
-// on the client's behalf masks the same values.
-func (c *Client) Secrets() []string { return append([]string(nil), c.secrets...) }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
 
 // Sentinel errors that callers branch on with errors.Is. Every error returned
@@ -157,26 +159,23 @@ func snippet(b []byte, n int) string {
 	return strings.ToValidUTF8(s[:cut], "?") + "…"
 }
 
-// redactCut removes the start of secret where snippet cut it short: a
-// prefix of it, MinRedactedLength bytes or longer, right before an
-// ellipsis.
-func redactCut(s, secret string) string {
-	var b strings.Builder
-	for {
-		head, rest, ok := strings.Cut(s, "…")
-		for n := min(len(secret)-1, len(head)); ok && n >= MinRedactedLength; n-- {
-			if strings.HasSuffix(head, secret[:n]) {
-				head = head[:len(head)-n] + "[REDACTED]"
-				break
-			}
-		}
-		b.WriteString(head)
-		if !ok {
-			return b.String()
-		}
-		b.WriteString("…")
-		s = rest
+// redactFields is a 422's field messages with every secret taken out of
+// the field names and the messages: a server may echo a value in either.
+// Two names that become one after redaction keep all their messages.
+func redactFields(fields map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(fields))
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, k)
 	}
+	sort.Strings(names)
+	for _, k := range names {
+		rk := redact.String(k)
+		for _, m := range fields[k] {
+			out[rk] = append(out[rk], redact.String(m))
+		}
+	}
+	return out
 }
 
 // withoutPasswords is a JSON answer as an error may quote it: every

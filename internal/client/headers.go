@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 
 	"golang.org/x/net/http/httpguts"
 )
@@ -72,7 +73,8 @@ func checkHeaders(hs map[string]string) (http.Header, error) {
 		if out.Get(ck) != "" {
 			return nil, fmt.Errorf("the header %q is given twice, in different cases", ck)
 		}
-		out.Set(ck, hs[k])
+		// Go's transport sends a value trimmed: keep (and redact) what is sent.
+		out.Set(ck, strings.TrimSpace(hs[k]))
 	}
 	return out, nil
 }

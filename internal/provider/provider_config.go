@@ -171,17 +171,15 @@ func resolveProviderData(ctx context.Context, cfg providerModel, version, terraf
 			fmt.Sprintf("The base URL %q uses plain http://, so the TLS settings (ca_*, cert_*, key_*, skip_verify, or "+
 				"their ANALYTICS_* environment variables) have no effect. Use https:// if the installation serves it.", u.Redacted()))
 	}
-	logger := &tflogLogger{}
 	c, err := client.New(baseURL, apiKey, client.Options{Timeout: timeout, Version: version,
-		UserAgentExtra: "Terraform/" + terraformVersion, Retry: retry, Logger: logger, TLS: network.tls, Headers: network.headers})
+		UserAgentExtra: "Terraform/" + terraformVersion, Retry: retry, Logger: tflogLogger{}, TLS: network.tls, Headers: network.headers})
 	if err != nil {
 		diags.AddError("Unable to Create Analytics API Client", err.Error())
 		return nil
 	}
-	logger.mask = c.Secrets()
 	network.log["base_url"], network.log["timeout"] = c.BaseURL(), timeout.String()
 	network.log["max_retries"], network.log["requests_per_minute"] = retry.MaxRetries, retry.RequestsPerMinute
-	tflog.Debug(logger.masked(ctx), "configured analytics API client", network.log)
+	tflog.Debug(ctx, "configured analytics API client", redactFields(network.log))
 	data := newProviderData(c)
 	data.trackingCode = tracking
 	return data

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -19,7 +18,7 @@ import (
 func init() {
 	acctest.Factories = map[string]func() (tfprotov6.ProviderServer, error){
 		"analytics": func() (tfprotov6.ProviderServer, error) {
-			return providerserver.NewProtocol6WithError(newTestProvider())()
+			return NewServer(newTestProvider())()
 		},
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -407,7 +406,7 @@ func dynamicValue(t *testing.T, typ tftypes.Type, attrs map[string]any) *tfproto
 func (c badInput) validate(t *testing.T) []*tfprotov6.Diagnostic {
 	t.Helper()
 	ctx := context.Background()
-	server, err := providerserver.NewProtocol6WithError(New("test")())()
+	server, err := NewServer(New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}

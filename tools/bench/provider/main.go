@@ -6,12 +6,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
-
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/pluginruntime"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/provider"
@@ -31,10 +28,7 @@ func main() {
 	pluginruntime.CollectLessOften()
 
 	stopProfile := cpuprofile.Start(os.Getenv(cpuprofile.DirEnv))
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/analytics-tf/analytics",
-		Debug:   debug,
-	})
+	err := pluginruntime.Serve("registry.terraform.io/analytics-tf/analytics", provider.NewServer(provider.New(version)()), debug)
 	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())

@@ -1,0 +1,349 @@
+// Package redact is the one place that knows the secrets of the provider's
+// process and takes them out of whatever it says.
+//
+// A secret is registered once, where it is first seen (the protocol gate
+// registers every value of a sensitive or write-only attribute; the client
+// its API key and header values; the import its URL's password), and from
+// then on String removes it from any text in every form a server, a library
+// or a quote can give it:
+//
+//   - as sent (trimmed) and as written (untrimmed);
+//   - JSON-escaped as Go writes it (with and without HTML escaping) and as
+//     PHP's json_encode writes it (`\/`, `\uXXXX`), and %q- and %+q-quoted, each once
+//     more JSON-escaped (a quote inside a JSON log line);
+//   - URL query- and path-escaped (upper- and lower-case hex);
+//   - HTML-escaped (`&#34;` and `&quot;`);
+//   - cut short: a prefix of any of these forms, CutLength bytes or longer,
+//     right before an ellipsis, a quote, a backslash or the end of the text.
+//
+// Matches may overlap (one secret inside another, or two that share bytes):
+// every byte any form covers is replaced, and a run of such bytes becomes
+// one Placeholder, so no part of a longer secret is left behind.
+//
+// Values shorter than MinLength bytes are not registered: a password of
+// "abc" cannot be told from the text around it, and replacing it would
+// garble every message. Call sites still quote no value that may hold a
+// secret; the redactor is the net under them.
+package redact
+
+import (
+	"encoding/json"
+	"html"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// Placeholder replaces a secret.
+const Placeholder = "[REDACTED]"
+
+// MinLength is the shortest value (after trimming) that is registered.
+const MinLength = 6
+
+// CutLength is the shortest prefix of a form that counts as a cut secret.
+const CutLength = 8
+
+// keyLength is the length of the index key: the first bytes of a form.
+const keyLength = 4
+
+// Set holds secrets and their forms. The zero value is not usable; use New.
+// A Set is safe for concurrent use: String never blocks on Add.
+type Set struct {
+	mu      sync.Mutex // guards secrets and serialises Add
+	secrets map[string]struct{}
+	index   atomic.Pointer[index]
+}
+
+// index maps the first keyLength bytes of every form to the forms that
+// start with them, longest first.
+type index struct {
+	byKey map[string][]string
+	forms []string // every form, longest first
+}
+
+// New returns an empty Set.
+func New() *Set {
+	s := &Set{secrets: map[string]struct{}{}}
+	s.index.Store(&index{byKey: map[string][]string{}})
+	return s
+}
+
+// process is the Set of the provider's process.
+var process = New()
+
+// Add registers values with the process's Set.
+func Add(values ...string) { process.Add(values...) }
+
+// String removes the process's secrets from s.
+func String(s string) string { return process.String(s) }
+
+// Forms returns every form of the process's secrets, longest first (for
+// masks that take literal strings).
+func Forms() []string { return process.Forms() }
+
+// Add registers values: each as written and trimmed. Values shorter than
+// MinLength after trimming are ignored.
+func (s *Set) Add(values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var fresh []string
+	for _, v := range values {
+		for _, c := range []string{v, strings.TrimSpace(v)} {
+			if len(strings.TrimSpace(c)) < MinLength {
+				continue
+			}
+			if _, known := s.secrets[c]; known {
+				continue
+			}
+			fresh = append(fresh, c)
+		}
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	old := s.index.Load()
+	seen := make(map[string]struct{}, len(old.forms))
+	forms := append([]string(nil), old.forms...)
+	for _, f := range forms {
+		seen[f] = struct{}{}
+	}
+	added := false
+	for _, v := range fresh {
+		if _, known := s.secrets[v]; known {
+			continue
+		}
+		s.secrets[v] = struct{}{}
+		for _, f := range FormsOf(v) {
+			if _, dup := seen[f]; dup || len(f) < keyLength {
+				continue
+			}
+			seen[f] = struct{}{}
+			forms = append(forms, f)
+			added = true
+		}
+	}
+	if !added {
+		return
+	}
+	sort.SliceStable(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	byKey := make(map[string][]string, len(forms))
+	for _, f := range forms {
+		byKey[f[:keyLength]] = append(byKey[f[:keyLength]], f)
+	}
+	s.index.Store(&index{byKey: byKey, forms: forms})
+}
+
+// Forms returns every registered form, longest first.
+func (s *Set) Forms() []string {
+	return append([]string(nil), s.index.Load().forms...)
+}
+
+// String returns text with every form of every secret, whole or cut,
+// replaced by Placeholder.
+func (s *Set) String(text string) string {
+	idx := s.index.Load()
+	if len(idx.forms) == 0 || len(text) < keyLength {
+		return text
+	}
+	// covered[i] marks bytes that belong to some match. Allocated on the
+	// first match only: most texts hold no secret.
+	var covered []bool
+	for i := 0; i+keyLength <= len(text); i++ {
+		candidates, ok := idx.byKey[text[i:i+keyLength]]
+		if !ok {
+			continue
+		}
+		end := 0
+		for _, f := range candidates {
+			n := commonPrefix(text[i:], f)
+			if n == len(f) || (n >= CutLength && cutHere(text[i+n:])) {
+				end = max(end, i+n)
+			}
+		}
+		if end == 0 {
+			continue
+		}
+		if covered == nil {
+			covered = make([]bool, len(text))
+		}
+		for j := i; j < end; j++ {
+			covered[j] = true
+		}
+	}
+	if covered == nil {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); {
+		if !covered[i] {
+			b.WriteByte(text[i])
+			i++
+			continue
+		}
+		for i < len(text) && covered[i] {
+			i++
+		}
+		// A match may end inside a multi-byte character of the text (a cut
+		// form): drop the rest of that character too.
+		for i < len(text) && !utf8.RuneStart(text[i]) {
+			i++
+		}
+		b.WriteString(Placeholder)
+	}
+	return b.String()
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// cutHere reports whether rest, what follows a prefix of a secret's form,
+// marks where a quote cut it short.
+func cutHere(rest string) bool {
+	if rest == "" {
+		return true
+	}
+	for _, end := range []string{"…", "...", `"`, "'", "`", `\`} {
+		if strings.HasPrefix(rest, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// FormsOf returns the forms of v that String matches (without cuts).
+func FormsOf(v string) []string {
+	percent := []string{
+		url.QueryEscape(v),
+		url.PathEscape(v),
+		strings.ReplaceAll(url.QueryEscape(v), "+", "%20"),
+	}
+	for _, f := range percent[:3] {
+		percent = append(percent, lowerHex(f))
+	}
+	first := append([]string{
+		v,
+		goJSON(v, true),
+		goJSON(v, false),
+		phpJSON(v),
+		quoted(v),
+		asciiQuoted(v),
+		html.EscapeString(v),
+		strings.ReplaceAll(html.EscapeString(v), "&#34;", "&quot;"),
+	}, percent...)
+	forms := append([]string(nil), first...)
+	for _, f := range first {
+		forms = append(forms, goJSON(f, true), goJSON(f, false), quoted(f), phpJSON(f))
+	}
+	return forms
+}
+
+// goJSON is v as encoding/json writes it inside a string, without the
+// quotes.
+func goJSON(v string, escapeHTML bool) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return v
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	return out[1 : len(out)-1]
+}
+
+// quoted is v as strconv.Quote (and fmt's %q) writes it, without the quotes.
+func quoted(v string) string {
+	q := strconv.Quote(v)
+	return q[1 : len(q)-1]
+}
+
+// asciiQuoted is v as strconv.QuoteToASCII (and fmt's %+q) writes it,
+// without the quotes.
+func asciiQuoted(v string) string {
+	q := strconv.QuoteToASCII(v)
+	return q[1 : len(q)-1]
+}
+
+// phpJSON is v as PHP's json_encode writes it with its default flags,
+// without the quotes: "/" escaped, every character outside ASCII as \uXXXX
+// (UTF-16, lower-case hex), control characters as \b \f \n \r \t or \u00XX.
+func phpJSON(v string) string {
+	var b strings.Builder
+	for _, r := range v {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '/':
+			b.WriteString(`\/`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			switch {
+			case r < 0x20:
+				b.WriteString(`\u00`)
+				b.WriteString(hex2(byte(r)))
+			case r < 0x80:
+				b.WriteRune(r)
+			case r > 0xFFFF:
+				r -= 0x10000
+				writeU(&b, 0xD800+(r>>10))
+				writeU(&b, 0xDC00+(r&0x3FF))
+			default:
+				writeU(&b, r)
+			}
+		}
+	}
+	return b.String()
+}
+
+func writeU(b *strings.Builder, r rune) {
+	b.WriteString(`\u`)
+	b.WriteString(hex2(byte(r >> 8)))
+	b.WriteString(hex2(byte(r)))
+}
+
+func hex2(c byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[c>>4], digits[c&0xF]})
+}
+
+// lowerHex is a percent-encoded string with lower-case hex digits.
+func lowerHex(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1] = lowerASCII(b[i+1])
+			b[i+2] = lowerASCII(b[i+2])
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
