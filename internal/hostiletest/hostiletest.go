@@ -9,7 +9,7 @@
 // matching requests get, in order; every other request goes to the emulator.
 //
 // A new kind of hostile answer is an Answer constant, its case in Respond
-// and an entry in Answers: TestAccWebsite_canaries (internal/provider)
+// and an entry in Answers: TestAccSecrets_canaries (internal/provider)
 // serves every entry of Answers to the first request of a plan, and
 // TestServer checks what each answer carries.
 package hostiletest

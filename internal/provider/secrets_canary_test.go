@@ -122,7 +122,7 @@ func on(method, route string, answer hostiletest.Answer) []hostiletest.Rule {
 	return []hostiletest.Rule{{Method: method, Route: route, Answers: []hostiletest.Answer{answer}}}
 }
 
-func TestAccWebsite_canaries(t *testing.T) {
+func TestAccSecrets_canaries(t *testing.T) {
 	acctest.NeedsEmulator(t, "the hostile server sits in front of the in-process emulator")
 	w := acctest.NewWorkdir(t)
 	c := newCanaries()
@@ -207,10 +207,10 @@ resource "analytics_website" "imported" {
 
 }
 
-// TestAccWebsite_canariesInProcess: the same hostile answers to the provider
+// TestAccSecrets_canariesInProcess: the same hostile answers to the provider
 // served in-process (terraform-plugin-testing), where what the test sees is
 // the diagnostics of each step: none may hold a piece of a canary.
-func TestAccWebsite_canariesInProcess(t *testing.T) {
+func TestAccSecrets_canariesInProcess(t *testing.T) {
 	acctest.NeedsEmulator(t, "the hostile server sits in front of the in-process emulator")
 	acctest.PreCheck(t)
 	c := newCanaries()

@@ -15,7 +15,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/hostiletest"
 )
 
-// How TestAccWebsite_canaries runs a step and where it looks for the
+// How TestAccSecrets_canaries runs a step and where it looks for the
 // canaries.
 
 // canaryRun is one canary test's working directory and what it found.
