@@ -51,7 +51,8 @@ func (r *canaryRun) step(name string, want expect, rules []hostiletest.Rule, arg
 	for _, s := range r.hostile.Served()[before:] {
 		answers = append(answers, s.Method+" "+s.Route+": "+string(s.Answer))
 	}
-	r.steps = append(r.steps, fmt.Sprintf("%s: exit %d; hostile answers: %v", name, code, answers))
+	r.steps = append(r.steps, fmt.Sprintf("%s: exit %d; hostile answers: %v; errors: %v", name, code, answers,
+		errorSummaries(hostiletest.Mask(stderr, r.c.all()))))
 	if want == succeeds && code != 0 {
 		r.t.Fatalf("%s: exit code %d without hostile answers:\n%s%s", name, code,
 			hostiletest.Mask(stdout, r.c.all()), hostiletest.Mask(stderr, r.c.all()))
@@ -69,6 +70,9 @@ func (r *canaryRun) step(name string, want expect, rules []hostiletest.Rule, arg
 	trace, err := os.ReadFile(r.traceLog)
 	if err != nil {
 		r.t.Fatalf("%s: the trace log: %v", name, err)
+	}
+	if !strings.Contains(string(trace), providerLogger) {
+		r.t.Errorf("%s: the trace log holds no line of the provider (%s)", name, providerLogger)
 	}
 	r.findTrace(name+": trace log", string(trace))
 	r.checkState(name)
@@ -147,6 +151,9 @@ func (r *canaryRun) show(name string) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		r.t.Fatalf("%s: terraform show -json: %v", name, err)
 	}
+	if values, _ := doc["values"].(map[string]any); values == nil {
+		r.t.Fatalf("%s: terraform show -json shows no state: %s", name, hostiletest.Mask(stdout, r.c.all()))
+	}
 	delete(doc, "configuration")
 	dropPasswords(doc)
 	rest, _ := json.Marshal(doc)
@@ -173,6 +180,9 @@ func dropPasswords(v any) {
 	}
 }
 
+// providerLogger names the provider's lines in the CLI's log.
+const providerLogger = "provider.terraform-provider-analytics"
+
 // report logs the steps run and fails the test for each leak found.
 func (r *canaryRun) report() {
 	for _, s := range r.steps {
@@ -181,4 +191,24 @@ func (r *canaryRun) report() {
 	for _, l := range r.leaks {
 		r.t.Error(l)
 	}
+}
+
+// errorSummaries are the summaries of the CLI's error diagnostics in
+// stderr, each once, with how many times it came when more than once.
+func errorSummaries(stderr string) []string {
+	var out []string
+	count := map[string]int{}
+	for _, line := range strings.Split(stderr, "\n") {
+		if summary, ok := strings.CutPrefix(strings.TrimSpace(line), "Error: "); ok {
+			if count[summary]++; count[summary] == 1 {
+				out = append(out, summary)
+			}
+		}
+	}
+	for i, s := range out {
+		if n := count[s]; n > 1 {
+			out[i] = fmt.Sprintf("%s (%d times)", s, n)
+		}
+	}
+	return out
 }

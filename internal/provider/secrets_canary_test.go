@@ -39,9 +39,11 @@ func newCanaries() canaries {
 		header:   hostiletest.NewCanary("the header value", func(core string) string { return hostiletest.Wrap(core) + " " }),
 		password: hostiletest.NewCanary("the website password", nil),
 		// After "1/" a URL parser that stops the host at the first "/"
-		// sees host "user:1" or "127.0.0.1:1" and no user information.
+		// sees host "user:1" or "127.0.0.1:1" and no user information. No
+		// white space: URLs with it are refused before anything parses
+		// them.
 		urlPassword: hostiletest.NewCanary("the URL password", func(core string) string {
-			return `1/+="\<&` + core + ` &<\"=+?#`
+			return `1/+="\<&` + core + `&<\"=+?#`
 		}),
 	}
 }
@@ -101,7 +103,7 @@ provider "analytics" {
   max_retries = 0
   timeout     = "10s"
 %s}
-`, baseURL, strings.Join(settings, "\n"))
+`, baseURL, strings.Join(append(settings, ""), "\n"))
 }
 
 const canaryWebsite = `
