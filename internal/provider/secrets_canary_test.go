@@ -206,7 +206,6 @@ resource "analytics_website" "imported" {
 	r.step("plan, tracking_url with a password", anyExit, nil, "plan")
 	w.Write("main.tf", canaryProvider("http://127.0.0.1:${var.url_password}@analytics.example.com")+canaryWebsite)
 	r.step("plan, base_url with a password", anyExit, nil, "plan")
-
 }
 
 // TestAccSecrets_canariesInProcess: the same hostile answers to the provider
