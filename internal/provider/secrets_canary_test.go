@@ -66,10 +66,12 @@ func (c canaries) server(t *testing.T) *hostiletest.Server {
 const canaryDomain = "tf-acc-canary.example.com"
 
 // canaryVariables declares the configuration's secrets, given through TF_VAR_*.
+// (With the registry's host: OpenTofu's default host is its own, while the
+// in-process provider is served as registry.terraform.io's.)
 const canaryVariables = `
 terraform {
   required_providers {
-    analytics = { source = "analytics-tf/analytics" }
+    analytics = { source = "registry.terraform.io/analytics-tf/analytics" }
   }
 }
 variable "api_key" {
