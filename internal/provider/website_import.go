@@ -143,13 +143,18 @@ func importTarget(raw string) (int64, string) {
 // importID reads an import ID made of digits and a sign: a website id
 // only when written as the data sources and the identity take it.
 func importID(raw string) (int64, string) {
+	if isWebsiteID(raw) {
+		id, _ := strconv.ParseInt(raw, 10, 64) // isWebsiteID parsed it
+		return id, ""
+	}
 	n, err := strconv.ParseInt(raw, 10, 64)
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, fmt.Sprintf("%s; the ID is too large for an id (at most %d). Check the id (shown in the web "+
 			"interface's URL of the website).", importTakes, int64(math.MaxInt64))
 	case err == nil && n > 0:
-		return n, ""
+		return 0, fmt.Sprintf("%s; ids are positive whole numbers written without sign or leading zeros: import by %d.",
+			importTakes, n)
 	}
 	return 0, importTakes + "; ids are positive whole numbers (1 or more), e.g. 12: check the id (shown in the web " +
 		"interface's URL of the website)."

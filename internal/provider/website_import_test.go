@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -81,5 +82,32 @@ func TestImportState_neverQuotesRawID(t *testing.T) {
 		if !strings.Contains(text, want) || requests == 0 {
 			t.Errorf("import %q: want %q after asking the API, got (%d requests): %s", id, want, requests, text)
 		}
+	}
+}
+
+// Import by id takes an id as the identity, the data sources and the export
+// action take it: a positive whole number without sign or leading zeros.
+// "+12" and "012" are refused, proposing 12, with no request sent.
+func TestImportTarget_idAsEverywhere(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"+12", "012", "-12", "0", "+0", "00", "99999999999999999999"} {
+		id, problem := importTarget(raw)
+		if id != 0 || problem == "" {
+			t.Errorf("importTarget(%q) = %d, %q: want a refusal", raw, id, problem)
+			continue
+		}
+		if isWebsiteID(raw) || !validateString(websiteIDValidator(), path.Root("website_id"), raw).HasError() {
+			t.Errorf("%q: the import refuses it, but the website_id validator accepts it", raw)
+		}
+		if (raw == "+12" || raw == "012") && !strings.Contains(problem, "import by 12") {
+			t.Errorf("importTarget(%q): the refusal does not propose 12: %s", raw, problem)
+		}
+	}
+	if id, problem := importTarget("12"); id != 12 || problem != "" {
+		t.Errorf("importTarget(\"12\") = %d, %q", id, problem)
+	}
+	text, requests := importWithFailingAPI(t, "012")
+	if requests != 0 || !strings.Contains(text, "Invalid Import ID") {
+		t.Errorf("import \"012\": %d requests, %s", requests, text)
 	}
 }
