@@ -290,8 +290,12 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	return withAttempts(err, trace)
 }
 
+// errorFor is the error of a non-2xx answer. Its quotes of the answer
+// (a message that is no text, a snippet) hide a "password" member as an
+// undecodable 2xx answer's do.
 func (c *Client) errorFor(method, path string, resp *http.Response, data []byte) error {
 	e := &APIError{Method: method, Path: path, StatusCode: resp.StatusCode}
+	quoted := bytes.TrimSpace(withoutPasswords(data))
 	var body struct {
 		Message json.RawMessage `json:"message"`
 	}
@@ -310,11 +314,11 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 				}
 				e.Message = c.redact(strings.Join(msgs, " "))
 			} else {
-				e.Message = c.redact(snippet(body.Message, 200))
+				e.Message = c.redact(snippet(withoutPasswords(body.Message), 200))
 			}
 		}
 	} else if len(bytes.TrimSpace(data)) > 0 {
-		e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+		e.Snippet = c.redact(snippet(quoted, 120))
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
@@ -338,7 +342,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 			e.Kind = ErrNotAPI
 			e.BaseURL = c.BaseURL()
 			if e.Snippet == "" && e.Message == "" {
-				e.Snippet = c.redact(snippet(bytes.TrimSpace(data), 120))
+				e.Snippet = c.redact(snippet(quoted, 120))
 			}
 		}
 	case code == http.StatusUnprocessableEntity:
