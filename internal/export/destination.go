@@ -22,11 +22,12 @@ import (
 //	     | "s3://" bucket ["/" prefix] ["?" settings]
 //	path = an absolute path ("/x", "C:\x", "C:/x", "\\server\share" on Windows)
 //	     | a relative path whose first element is a plain name: no ":" in it,
-//	       and not followed by "//" ("./name:x" for a folder whose name has a colon)
+//	       and not followed by "//", nor by "/:" when it could be a scheme
+//	       ("./name:x" for a folder whose name has a colon, "./s3/:x")
 //
 // Anything else is refused: another scheme, a scheme in capitals, a
 // mistyped separator ("s3:/b", "s3//b", "s3:b", "s3:\\b", "file:/x",
-// "s3 ://b"), a drive-relative Windows path ("C:x"), spaces at either end,
+// "s3 ://b", "s3/:/b"), a drive-relative Windows path ("C:x"), spaces at either end,
 // control characters. The store's settings are the URL's query, read
 // strictly (settings.go); its credentials never are part
 // of it: they come from the store's own credential chain (for S3 as the AWS
@@ -114,6 +115,10 @@ func ParseDestination(attr, raw string) (Destination, string) {
 		return Destination{}, fmt.Sprintf("%s looks like a URL whose colon is missing (s3//bucket): a "+
 			"double slash after the first name is refused rather than taken for a relative folder. %s",
 			attr, destinationFix)
+	case schemeName(first) && (strings.HasPrefix(rest, "/:") || strings.HasPrefix(rest, `\:`)):
+		return Destination{}, fmt.Sprintf("%s looks like a URL whose scheme separator is mistyped (s3/:/bucket "+
+			"for s3://bucket): a name followed by a slash and a colon is refused rather than taken for a relative "+
+			"folder. %s", attr, destinationFix)
 	}
 	return Destination{folder: raw}, ""
 }

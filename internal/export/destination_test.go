@@ -130,3 +130,25 @@ func TestParseExportDestination(t *testing.T) {
 		}
 	}
 }
+
+// A relative path that reads as a URL whose "://" came out as "/:/" is
+// refused, as "s3:/" and "s3//" are, rather than taken for a folder; the
+// fix ("./" first) is said.
+func TestParseExportDestination_swappedSeparator(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"s3/:/x", "s3/:/bucket/prefix", "file/:/var/x", `s3\:\bucket`, "s3/:"} {
+		d, p := ParseDestination("destination", in)
+		if p == "" {
+			t.Errorf("%q is taken for the folder %q", in, d.folder)
+			continue
+		}
+		if !strings.HasPrefix(p, "destination") || !strings.Contains(p, "./") {
+			t.Errorf("%q: %q does not name the attribute, or not say how to write such a folder", in, p)
+		}
+	}
+	for _, in := range []string{"./s3/:/x", "exports/2024:05", "exports/a:b"} {
+		if d, p := ParseDestination("destination", in); p != "" || d.folder != in {
+			t.Errorf("%q: folder %q, problem %q, want the folder", in, d.folder, p)
+		}
+	}
+}
