@@ -152,3 +152,18 @@ func TestParseExportDestination_swappedSeparator(t *testing.T) {
 		}
 	}
 }
+
+// A setting whose value holds a control character once decoded (%00, %0A)
+// is refused, naming the setting and not the value.
+func TestParseExportDestination_settingControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"profile=a%00b", "profile=a%0Ab", "kmskeyid=key%01x", "profile=%7F"} {
+		in := "s3://bucket/x?" + q
+		_, p := ParseDestination("destination", in)
+		name, _, _ := strings.Cut(q, "=")
+		if !strings.Contains(p, "control character") || !strings.Contains(p, `"`+name+`"`) ||
+			!strings.HasPrefix(p, "destination") {
+			t.Errorf("%q: problem %q, want a refusal naming the attribute, the setting and the control character", in, p)
+		}
+	}
+}

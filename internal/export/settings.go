@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
 )
@@ -150,6 +151,10 @@ func parseS3Settings(raw string) (url.Values, string) {
 			return nil, fmt.Sprintf("the setting %q is given %d times; give it once.", k, len(q[k]))
 		case q.Get(k) == "":
 			return nil, fmt.Sprintf("the setting %q has no value; give it one or remove it.", k)
+		case strings.IndexFunc(q.Get(k), unicode.IsControl) >= 0 || !utf8.ValidString(q.Get(k)):
+			return nil, fmt.Sprintf("the setting %q holds a control character once decoded (such as %%00, %%0A or "+
+				"%%7F) or a %%-escape that is not UTF-8: remove it (the value is not repeated here, as it could be a "+
+				"secret).", k)
 		}
 		if p := check(q.Get(k)); p != "" {
 			return nil, fmt.Sprintf("the setting %q %s (the value is not repeated here, as it could be a secret).", k, p)
