@@ -62,6 +62,9 @@ func (d Destination) String() string {
 	u := url.URL{Scheme: d.scheme, Host: d.bucket, RawQuery: d.query.Encode()}
 	if d.prefix != "" {
 		u.Path = "/" + d.prefix
+		// An "@" before the settings is refused (it may end credentials):
+		// the prefix's is written %40.
+		u.RawPath = strings.ReplaceAll(u.EscapedPath(), "@", "%40")
 	}
 	return u.String()
 }
@@ -178,6 +181,16 @@ func parseDestinationURL(attr, raw string) (Destination, string) {
 	if strings.Contains(raw, "#") {
 		return Destination{}, fmt.Sprintf("%s has a fragment (#...), which names nothing in a destination: "+
 			"remove it, or write # in a prefix as %%23.", attr)
+	}
+	if beforeSettings, _, _ := strings.Cut(raw, "?"); u.Scheme == "s3" && strings.Contains(beforeSettings, "@") {
+		// s3://KEY/SECRET@bucket parses as the bucket KEY and the prefix
+		// SECRET@bucket: nothing before the settings may hold an "@".
+		return Destination{}, fmt.Sprintf("%s holds \"@\" before its settings, as credentials do "+
+			"(s3://KEY:SECRET@bucket, which a \"/\" in the secret turns into a bucket and a prefix); it is not "+
+			"repeated here. Credentials never go into the configuration: give them to the provider's process as the "+
+			"store's own tools read them (for S3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or a role "+
+			"of the machine), and treat them as exposed if the configuration was shared. An \"@\" of the prefix is "+
+			"written %%40.", attr)
 	}
 	if u.Scheme == "file" {
 		return parseFileDestination(attr, u)

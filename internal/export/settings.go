@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // The settings of an s3:// destination: its query, read strictly
@@ -52,7 +54,7 @@ var s3Settings = map[string]s3Setting{
 	// A self-hosted store's base URL, e.g. http://127.0.0.1:8333.
 	"endpoint": func(v string) string {
 		u, err := url.Parse(v)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || userinfo.Suspect(v) ||
 			u.RawQuery != "" || u.Fragment != "" {
 			return "must be the store's base URL, http://host:port or https://host (without credentials, query or " +
 				"fragment), e.g. s3://bucket/prefix?endpoint=https://s3.example.com&region=us-east-1&use_path_style=true"
