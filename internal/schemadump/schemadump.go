@@ -1,0 +1,293 @@
+// Package schemadump writes a provider's schema in the JSON form that
+// `terraform providers schema -json` prints (terraform-json's
+// ProviderSchemas), from the provider's own protocol 6 server in process:
+// no Terraform CLI and no provider build. `make docs` hands the result to
+// tfplugindocs (--providers-schema); a test in internal/repotest compares
+// it with what Terraform itself prints for the same provider.
+//
+// The conversion is Terraform's own (its plugin6/convert and
+// command/jsonprovider packages) restated: every attribute, block, nesting
+// mode and flag of the protocol's schema carried over, write-only
+// attributes marked as Terraform 1.11 and later mark them, and list
+// resources wrapped in the "config" block and "data" attribute under which
+// Terraform 1.14 and later show them.
+package schemadump
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// FormatVersion is the format_version Terraform prints.
+const FormatVersion = "1.0"
+
+// Dump asks server for its schemas (GetProviderSchema and
+// GetResourceIdentitySchemas, as Terraform does) and returns them under the
+// provider address addr.
+func Dump(ctx context.Context, server tfprotov6.ProviderServer, addr string) (*tfjson.ProviderSchemas, error) {
+	resp, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		return nil, fmt.Errorf("GetProviderSchema: %w", err)
+	}
+	if err := diagnosticsError("GetProviderSchema", resp.Diagnostics); err != nil {
+		return nil, err
+	}
+	identities, err := server.GetResourceIdentitySchemas(ctx, &tfprotov6.GetResourceIdentitySchemasRequest{})
+	if err != nil {
+		return nil, fmt.Errorf("GetResourceIdentitySchemas: %w", err)
+	}
+	if err := diagnosticsError("GetResourceIdentitySchemas", identities.Diagnostics); err != nil {
+		return nil, err
+	}
+
+	var c converter
+	ps := &tfjson.ProviderSchema{
+		ConfigSchema:             c.schema(resp.Provider),
+		ResourceSchemas:          convertMap(resp.ResourceSchemas, c.schema),
+		DataSourceSchemas:        convertMap(resp.DataSourceSchemas, c.schema),
+		EphemeralResourceSchemas: convertMap(resp.EphemeralResourceSchemas, c.schema),
+		ListResourceSchemas:      convertMap(resp.ListResourceSchemas, c.listSchema),
+		ActionSchemas:            convertMap(resp.ActionSchemas, c.action),
+		Functions:                convertMap(resp.Functions, c.function),
+		ResourceIdentitySchemas:  convertMap(identities.IdentitySchemas, c.identity),
+	}
+	if ps.ConfigSchema == nil {
+		// Terraform prints an empty provider block for a provider without
+		// settings.
+		ps.ConfigSchema = &tfjson.Schema{Block: &tfjson.SchemaBlock{DescriptionKind: tfjson.SchemaDescriptionKindPlain}}
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	return &tfjson.ProviderSchemas{
+		FormatVersion: FormatVersion,
+		Schemas:       map[string]*tfjson.ProviderSchema{addr: ps},
+	}, nil
+}
+
+func diagnosticsError(rpc string, diags []*tfprotov6.Diagnostic) error {
+	var errs []error
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			errs = append(errs, fmt.Errorf("%s: %s: %s", rpc, d.Summary, d.Detail))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// convertMap converts each value of m, or returns nil for an empty m (the
+// JSON form leaves the key out).
+func convertMap[V, W any](m map[string]V, f func(V) W) map[string]W {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]W, len(m))
+	for k, v := range m {
+		out[k] = f(v)
+	}
+	return out
+}
+
+// converter keeps the first error met (a type that cty cannot read), so the
+// walk itself stays free of error plumbing.
+type converter struct{ err error }
+
+func (c *converter) schema(s *tfprotov6.Schema) *tfjson.Schema {
+	if s == nil {
+		return nil
+	}
+	return &tfjson.Schema{Version: uint64(s.Version), Block: c.block(s.Block)} //nolint:gosec // schema versions are never negative
+}
+
+// listSchema is a list resource's schema as Terraform shows it: the
+// provider's block as the single nested block "config" of a block whose
+// attribute "data" holds the results.
+func (c *converter) listSchema(s *tfprotov6.Schema) *tfjson.Schema {
+	if s == nil {
+		return nil
+	}
+	inner := c.schema(s)
+	return &tfjson.Schema{
+		Version: inner.Version,
+		Block: &tfjson.SchemaBlock{
+			Attributes: map[string]*tfjson.SchemaAttribute{
+				"data": {AttributeType: cty.DynamicPseudoType, Computed: true, DescriptionKind: tfjson.SchemaDescriptionKindPlain},
+			},
+			NestedBlocks: map[string]*tfjson.SchemaBlockType{
+				"config": {NestingMode: tfjson.SchemaNestingModeSingle, Block: inner.Block},
+			},
+			DescriptionKind: tfjson.SchemaDescriptionKindPlain,
+		},
+	}
+}
+
+func (c *converter) action(s *tfprotov6.ActionSchema) *tfjson.ActionSchema {
+	if s == nil || s.Schema == nil {
+		return &tfjson.ActionSchema{Block: c.block(nil)}
+	}
+	return &tfjson.ActionSchema{Block: c.block(s.Schema.Block)}
+}
+
+func (c *converter) block(b *tfprotov6.SchemaBlock) *tfjson.SchemaBlock {
+	if b == nil {
+		return &tfjson.SchemaBlock{DescriptionKind: tfjson.SchemaDescriptionKindPlain}
+	}
+	out := &tfjson.SchemaBlock{
+		Description:     b.Description,
+		DescriptionKind: descriptionKind(b.DescriptionKind),
+		Deprecated:      b.Deprecated,
+	}
+	if len(b.Attributes) > 0 {
+		out.Attributes = make(map[string]*tfjson.SchemaAttribute, len(b.Attributes))
+		for _, a := range b.Attributes {
+			out.Attributes[a.Name] = c.attribute(a)
+		}
+	}
+	if len(b.BlockTypes) > 0 {
+		out.NestedBlocks = make(map[string]*tfjson.SchemaBlockType, len(b.BlockTypes))
+		for _, nb := range b.BlockTypes {
+			out.NestedBlocks[nb.TypeName] = &tfjson.SchemaBlockType{
+				NestingMode: blockNesting(nb.Nesting),
+				Block:       c.block(nb.Block),
+				MinItems:    uint64(nb.MinItems), //nolint:gosec // item counts are never negative
+				MaxItems:    uint64(nb.MaxItems), //nolint:gosec // item counts are never negative
+			}
+		}
+	}
+	return out
+}
+
+func (c *converter) attribute(a *tfprotov6.SchemaAttribute) *tfjson.SchemaAttribute {
+	out := &tfjson.SchemaAttribute{
+		Description:     a.Description,
+		DescriptionKind: descriptionKind(a.DescriptionKind),
+		Deprecated:      a.Deprecated,
+		Required:        a.Required,
+		Optional:        a.Optional,
+		Computed:        a.Computed,
+		Sensitive:       a.Sensitive,
+		WriteOnly:       a.WriteOnly,
+	}
+	if a.Type != nil {
+		out.AttributeType = c.ctyType(a.Type)
+	}
+	if a.NestedType != nil {
+		nested := &tfjson.SchemaNestedAttributeType{
+			NestingMode: objectNesting(a.NestedType.Nesting),
+			Attributes:  make(map[string]*tfjson.SchemaAttribute, len(a.NestedType.Attributes)),
+		}
+		for _, na := range a.NestedType.Attributes {
+			nested.Attributes[na.Name] = c.attribute(na)
+		}
+		out.AttributeNestedType = nested
+	}
+	return out
+}
+
+func (c *converter) identity(s *tfprotov6.ResourceIdentitySchema) *tfjson.IdentitySchema {
+	out := &tfjson.IdentitySchema{Version: uint64(s.Version)} //nolint:gosec // schema versions are never negative
+	if len(s.IdentityAttributes) > 0 {
+		out.Attributes = make(map[string]*tfjson.IdentityAttribute, len(s.IdentityAttributes))
+		for _, a := range s.IdentityAttributes {
+			out.Attributes[a.Name] = &tfjson.IdentityAttribute{
+				IdentityType:      c.ctyType(a.Type),
+				Description:       a.Description,
+				RequiredForImport: a.RequiredForImport,
+				OptionalForImport: a.OptionalForImport,
+			}
+		}
+	}
+	return out
+}
+
+func (c *converter) function(f *tfprotov6.Function) *tfjson.FunctionSignature {
+	out := &tfjson.FunctionSignature{
+		Description:        f.Description,
+		Summary:            f.Summary,
+		DeprecationMessage: f.DeprecationMessage,
+	}
+	if f.Return != nil {
+		out.ReturnType = c.ctyType(f.Return.Type)
+	}
+	for _, p := range f.Parameters {
+		out.Parameters = append(out.Parameters, c.parameter(p))
+	}
+	if f.VariadicParameter != nil {
+		out.VariadicParameter = c.parameter(f.VariadicParameter)
+	}
+	return out
+}
+
+func (c *converter) parameter(p *tfprotov6.FunctionParameter) *tfjson.FunctionParameter {
+	return &tfjson.FunctionParameter{
+		Name:        p.Name,
+		Description: p.Description,
+		IsNullable:  p.AllowNullValue,
+		Type:        c.ctyType(p.Type),
+	}
+}
+
+// ctyType turns a protocol type into cty's, through the JSON form both
+// share (the form Terraform prints).
+func (c *converter) ctyType(t tftypes.Type) cty.Type {
+	if t == nil {
+		return cty.NilType
+	}
+	data, err := t.MarshalJSON()
+	if err == nil {
+		var out cty.Type
+		if err = json.Unmarshal(data, &out); err == nil {
+			return out
+		}
+	}
+	if c.err == nil {
+		c.err = fmt.Errorf("type %s: %w", t, err)
+	}
+	return cty.NilType
+}
+
+func descriptionKind(k tfprotov6.StringKind) tfjson.SchemaDescriptionKind {
+	if k == tfprotov6.StringKindMarkdown {
+		return tfjson.SchemaDescriptionKindMarkdown
+	}
+	return tfjson.SchemaDescriptionKindPlain
+}
+
+func blockNesting(n tfprotov6.SchemaNestedBlockNestingMode) tfjson.SchemaNestingMode {
+	switch n {
+	case tfprotov6.SchemaNestedBlockNestingModeSingle:
+		return tfjson.SchemaNestingModeSingle
+	case tfprotov6.SchemaNestedBlockNestingModeGroup:
+		return tfjson.SchemaNestingModeGroup
+	case tfprotov6.SchemaNestedBlockNestingModeList:
+		return tfjson.SchemaNestingModeList
+	case tfprotov6.SchemaNestedBlockNestingModeSet:
+		return tfjson.SchemaNestingModeSet
+	case tfprotov6.SchemaNestedBlockNestingModeMap:
+		return tfjson.SchemaNestingModeMap
+	default:
+		return ""
+	}
+}
+
+func objectNesting(n tfprotov6.SchemaObjectNestingMode) tfjson.SchemaNestingMode {
+	switch n {
+	case tfprotov6.SchemaObjectNestingModeSingle:
+		return tfjson.SchemaNestingModeSingle
+	case tfprotov6.SchemaObjectNestingModeList:
+		return tfjson.SchemaNestingModeList
+	case tfprotov6.SchemaObjectNestingModeSet:
+		return tfjson.SchemaNestingModeSet
+	case tfprotov6.SchemaObjectNestingModeMap:
+		return tfjson.SchemaNestingModeMap
+	default:
+		return ""
+	}
+}
