@@ -28,6 +28,12 @@ import (
 // FormatVersion is the format_version Terraform prints.
 const FormatVersion = "1.0"
 
+// DocsAddress is the provider address the docs' schema is written under:
+// tfplugindocs looks a provider's schema up under "<name>" or
+// "registry.terraform.io/hashicorp/<name>" only, whatever the provider's
+// real source.
+const DocsAddress = "registry.terraform.io/hashicorp/analytics"
+
 // Dump asks server for its schemas (GetProviderSchema and
 // GetResourceIdentitySchemas, as Terraform does) and returns them under the
 // provider address addr.

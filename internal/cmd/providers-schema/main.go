@@ -21,12 +21,6 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/schemadump"
 )
 
-// Address is the provider address the schema is written under.
-// tfplugindocs looks a provider's schema up under "<name>" or
-// "registry.terraform.io/hashicorp/<name>" only, whatever the provider's
-// real source.
-const Address = "registry.terraform.io/hashicorp/analytics"
-
 func main() {
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "providers-schema:", err)
@@ -42,7 +36,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	schemas, err := schemadump.Dump(context.Background(), server, Address)
+	schemas, err := schemadump.Dump(context.Background(), server, schemadump.DocsAddress)
 	if err != nil {
 		return err
 	}
