@@ -5,12 +5,15 @@
 // tfplugindocs (--providers-schema); a test in internal/repotest compares
 // it with what Terraform itself prints for the same provider.
 //
-// The conversion is Terraform's own (its plugin6/convert and
-// command/jsonprovider packages) restated: every attribute, block, nesting
-// mode and flag of the protocol's schema carried over, write-only
-// attributes marked as Terraform 1.11 and later mark them, and list
-// resources wrapped in the "config" block and "data" attribute under which
-// Terraform 1.14 and later show them.
+// The conversion restates Terraform's own (internal/plugin6/convert, then
+// internal/command/jsonprovider and jsonfunction, of Terraform 1.16.4):
+// every attribute, block, nesting mode and flag of the protocol's schema
+// carried over, write-only attributes marked as Terraform 1.11 and later
+// mark them, the list resources' schemas as the provider declares them
+// (Terraform wraps them in a "config" block inside, and unwraps them for
+// this output), identity schemas only for resources that have one.
+// terraform-json has no field for a deprecation message, which Terraform
+// prints: the provider declares none, and the test would show one.
 package schemadump
 
 import (
@@ -59,15 +62,13 @@ func Dump(ctx context.Context, server tfprotov6.ProviderServer, addr string) (*t
 		ResourceSchemas:          convertMap(resp.ResourceSchemas, c.schema),
 		DataSourceSchemas:        convertMap(resp.DataSourceSchemas, c.schema),
 		EphemeralResourceSchemas: convertMap(resp.EphemeralResourceSchemas, c.schema),
-		ListResourceSchemas:      convertMap(resp.ListResourceSchemas, c.listSchema),
+		ListResourceSchemas:      convertMap(resp.ListResourceSchemas, c.schema),
 		ActionSchemas:            convertMap(resp.ActionSchemas, c.action),
 		Functions:                convertMap(resp.Functions, c.function),
 		ResourceIdentitySchemas:  convertMap(identities.IdentitySchemas, c.identity),
 	}
 	if ps.ConfigSchema == nil {
-		// Terraform prints an empty provider block for a provider without
-		// settings.
-		ps.ConfigSchema = &tfjson.Schema{Block: &tfjson.SchemaBlock{DescriptionKind: tfjson.SchemaDescriptionKindPlain}}
+		ps.ConfigSchema = &tfjson.Schema{} // Terraform prints {"version":0}
 	}
 	if c.err != nil {
 		return nil, c.err
@@ -109,41 +110,19 @@ func (c *converter) schema(s *tfprotov6.Schema) *tfjson.Schema {
 	if s == nil {
 		return nil
 	}
-	return &tfjson.Schema{Version: uint64(s.Version), Block: c.block(s.Block)} //nolint:gosec // schema versions are never negative
-}
-
-// listSchema is a list resource's schema as Terraform shows it: the
-// provider's block as the single nested block "config" of a block whose
-// attribute "data" holds the results.
-func (c *converter) listSchema(s *tfprotov6.Schema) *tfjson.Schema {
-	if s == nil {
-		return nil
-	}
-	inner := c.schema(s)
-	return &tfjson.Schema{
-		Version: inner.Version,
-		Block: &tfjson.SchemaBlock{
-			Attributes: map[string]*tfjson.SchemaAttribute{
-				"data": {AttributeType: cty.DynamicPseudoType, Computed: true, DescriptionKind: tfjson.SchemaDescriptionKindPlain},
-			},
-			NestedBlocks: map[string]*tfjson.SchemaBlockType{
-				"config": {NestingMode: tfjson.SchemaNestingModeSingle, Block: inner.Block},
-			},
-			DescriptionKind: tfjson.SchemaDescriptionKindPlain,
-		},
-	}
+	return &tfjson.Schema{Version: uint64(s.Version), Block: c.block(s.Block)}
 }
 
 func (c *converter) action(s *tfprotov6.ActionSchema) *tfjson.ActionSchema {
-	if s == nil || s.Schema == nil {
-		return &tfjson.ActionSchema{Block: c.block(nil)}
+	if s.Schema == nil {
+		return &tfjson.ActionSchema{Block: &tfjson.SchemaBlock{}}
 	}
 	return &tfjson.ActionSchema{Block: c.block(s.Schema.Block)}
 }
 
 func (c *converter) block(b *tfprotov6.SchemaBlock) *tfjson.SchemaBlock {
 	if b == nil {
-		return &tfjson.SchemaBlock{DescriptionKind: tfjson.SchemaDescriptionKindPlain}
+		return &tfjson.SchemaBlock{} // Terraform prints {}
 	}
 	out := &tfjson.SchemaBlock{
 		Description:     b.Description,
@@ -162,8 +141,8 @@ func (c *converter) block(b *tfprotov6.SchemaBlock) *tfjson.SchemaBlock {
 			out.NestedBlocks[nb.TypeName] = &tfjson.SchemaBlockType{
 				NestingMode: blockNesting(nb.Nesting),
 				Block:       c.block(nb.Block),
-				MinItems:    uint64(nb.MinItems), //nolint:gosec // item counts are never negative
-				MaxItems:    uint64(nb.MaxItems), //nolint:gosec // item counts are never negative
+				MinItems:    uint64(nb.MinItems),
+				MaxItems:    uint64(nb.MaxItems),
 			}
 		}
 	}
@@ -198,7 +177,7 @@ func (c *converter) attribute(a *tfprotov6.SchemaAttribute) *tfjson.SchemaAttrib
 }
 
 func (c *converter) identity(s *tfprotov6.ResourceIdentitySchema) *tfjson.IdentitySchema {
-	out := &tfjson.IdentitySchema{Version: uint64(s.Version)} //nolint:gosec // schema versions are never negative
+	out := &tfjson.IdentitySchema{Version: uint64(s.Version)}
 	if len(s.IdentityAttributes) > 0 {
 		out.Attributes = make(map[string]*tfjson.IdentityAttribute, len(s.IdentityAttributes))
 		for _, a := range s.IdentityAttributes {
