@@ -18,7 +18,6 @@ package schemadump
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -219,21 +218,50 @@ func (c *converter) parameter(p *tfprotov6.FunctionParameter) *tfjson.FunctionPa
 	}
 }
 
-// ctyType turns a protocol type into cty's, through the JSON form both
-// share (the form Terraform prints).
+// ctyType turns a protocol type into cty's (both print it in the same JSON
+// form, which Terraform's output uses).
 func (c *converter) ctyType(t tftypes.Type) cty.Type {
-	if t == nil {
+	switch {
+	case t == nil:
 		return cty.NilType
+	case t.Is(tftypes.String):
+		return cty.String
+	case t.Is(tftypes.Number):
+		return cty.Number
+	case t.Is(tftypes.Bool):
+		return cty.Bool
+	case t.Is(tftypes.DynamicPseudoType):
+		return cty.DynamicPseudoType
 	}
-	data, err := t.MarshalJSON()
-	if err == nil {
-		var out cty.Type
-		if err = json.Unmarshal(data, &out); err == nil {
-			return out
+	switch t := t.(type) {
+	case tftypes.List:
+		return cty.List(c.ctyType(t.ElementType))
+	case tftypes.Set:
+		return cty.Set(c.ctyType(t.ElementType))
+	case tftypes.Map:
+		return cty.Map(c.ctyType(t.ElementType))
+	case tftypes.Tuple:
+		elems := make([]cty.Type, len(t.ElementTypes))
+		for i, e := range t.ElementTypes {
+			elems[i] = c.ctyType(e)
 		}
+		return cty.Tuple(elems)
+	case tftypes.Object:
+		attrs := make(map[string]cty.Type, len(t.AttributeTypes))
+		var optional []string
+		for name, a := range t.AttributeTypes {
+			attrs[name] = c.ctyType(a)
+			if _, ok := t.OptionalAttributes[name]; ok {
+				optional = append(optional, name)
+			}
+		}
+		if len(optional) > 0 {
+			return cty.ObjectWithOptionalAttrs(attrs, optional)
+		}
+		return cty.Object(attrs)
 	}
 	if c.err == nil {
-		c.err = fmt.Errorf("type %s: %w", t, err)
+		c.err = fmt.Errorf("schemadump: no cty type for the protocol type %s", t)
 	}
 	return cty.NilType
 }
