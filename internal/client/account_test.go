@@ -14,7 +14,7 @@ func TestAccount(t *testing.T) {
 	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
 	for range 2 {
 		a, err := c.Account(ctx(t))
-		if err != nil || a.ID != 1 || a.Name != "Alice" || a.Email != "a@example.test" || !a.HasWebsiteLimit || a.WebsiteLimit != 5 {
+		if err != nil || a.ID != 1 || a.Name != "Alice" || a.Email != "a@example.test" || a.Plan.Features.Websites == nil || *a.Plan.Features.Websites != 5 {
 			t.Fatalf("Account = %+v, %v", a, err)
 		}
 	}

@@ -91,7 +91,8 @@ func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned i
 	if err != nil {
 		return 0, 0, 0, false, err
 	}
-	if !a.HasWebsiteLimit || a.WebsiteLimit < 0 {
+	limit, ok = a.WebsiteLimit()
+	if !ok {
 		return 0, 0, 0, false, nil
 	}
 	d.countOnce.Do(func() {
@@ -105,7 +106,7 @@ func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned i
 	if d.count < 0 {
 		return 0, 0, 0, false, d.countErr
 	}
-	return a.WebsiteLimit, d.count, int(atomic.AddInt64(&d.creates, 1)), true, nil
+	return limit, d.count, int(atomic.AddInt64(&d.creates, 1)), true, nil
 }
 
 // trackingCodeValue is the tracking code as an attribute value; unknown when
