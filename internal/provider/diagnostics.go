@@ -28,6 +28,11 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 	case op == "list":
 		what = "the websites"
 	}
+	addAPIErrorAbout(diags, op, what, err)
+}
+
+// addAPIErrorAbout is addAPIError about what, such as "the account".
+func addAPIErrorAbout(diags *diag.Diagnostics, op, what string, err error) {
 	if errors.Is(err, client.ErrDuplicateDomain) { // the application has no unique index on domains
 		diags.AddError("Several Websites With One Domain", fmt.Sprintf("Could not %s %s: %s.", op, what, err))
 		return
