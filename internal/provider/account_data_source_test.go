@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -160,53 +162,58 @@ func TestAccAccountDataSource_installationKey(t *testing.T) {
 	env.Test(t, resource.TestStep{Config: env.Config(accountHCL), ConfigStateChecks: checks})
 }
 
-// fiveWebsitesHCL is five websites guarded by a precondition on the
-// account: more websites than the plan allows stop the plan.
-func fiveWebsitesHCL() string {
-	return accountHCL + `
-locals {
-  sites = toset(["one", "two", "three", "four", "five"])
+// preconditionExample is the documented precondition, as the data source's
+// page shows it.
+func preconditionExample(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "data-sources", "analytics_account", "precondition.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
 
-resource "analytics_website" "site" {
-  for_each = local.sites
-  domain   = "${each.key}.example.com"
+// fiveSites sets the example's websites to five.
+const fiveSites = `-var=sites=["one.example.com","two.example.com","three.example.com","four.example.com","five.example.com"]`
 
-  lifecycle {
-    precondition {
-      condition     = data.analytics_account.this.plan.websites_unlimited || length(local.sites) <= data.analytics_account.this.plan.websites
-      error_message = "This configuration manages ${length(local.sites)} websites, but the plan \"${data.analytics_account.this.plan.name}\" allows ${data.analytics_account.this.plan.websites}."
-    }
-  }
-}
-`
-}
-
-// A precondition on the data source stops a plan of five websites on a
-// plan of three at plan time, and nothing is written; the same
-// configuration passes on an unlimited plan.
+// The documented precondition stops a plan of five websites on a plan of
+// three at plan time, and nothing is written; the same configuration passes
+// on an unlimited plan.
 func TestAccAccount_preconditionStopsFiveOnThree(t *testing.T) {
 	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites, and counts the emulator's requests")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
 	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fiveWebsitesHCL())
+	w.Write("provider.tf", env.ProviderBlock())
+	w.Write("main.tf", preconditionExample(t))
 	env.ResetStats()
-	out, code := w.Run("plan")
+	out, code := w.Run("plan", fiveSites)
 	t.Logf("terraform plan, five websites on a plan of three (exit code %d):\n%s", code, out)
 	if code != 1 || !acctest.ExpectError(`Error: Resource precondition failed.*This configuration manages 5 websites, but the plan "Starter" allows 3\.`).MatchString(out) {
 		t.Errorf("plan: exit code %d, want 1 and the precondition's message:\n%s", code, out)
 	}
 	st := env.Stats()
 	t.Logf("requests of the plan: %v", st.ByRoute)
-	if st.ByRoute["GET /api/v1/account"] != 1 || env.Writes() != 0 {
-		t.Errorf("requests: %v, want one GET /account and no write", st.ByRoute)
+	if st.ByRoute["GET /api/v1/account"] != 1 || st.ByRoute["GET /api/v1/websites"] != 1 || st.Total != 2 {
+		t.Errorf("requests: %v, want one GET /account and one list request, and no write", st.ByRoute)
 	}
-	if out, code := w.Run("apply", "-auto-approve"); code != 1 || env.Writes() != 0 || len(env.Websites()) != 0 {
+	if out, code := w.Run("apply", "-auto-approve", fiveSites); code != 1 || env.Writes() != 0 || len(env.Websites()) != 0 {
 		t.Errorf("apply: exit code %d, %d writes, %d websites; want 1, none, none:\n%s", code, env.Writes(), len(env.Websites()), out)
 	}
+	// The example's three websites fit.
+	if out := w.MustRun(0, "plan"); !strings.Contains(out, "3 to add") {
+		t.Errorf("three websites on a plan of three:\n%s", out)
+	}
 
-	w.Write("main.tf", env.ProviderBlockAt(env.URL, keyUnlimitedPlan)+fiveWebsitesHCL())
-	if out := w.MustRun(0, "plan"); !strings.Contains(out, "5 to add") {
+	w.Write("provider.tf", env.ProviderBlockAt(env.URL, keyUnlimitedPlan))
+	if out := w.MustRun(0, "plan", fiveSites); !strings.Contains(out, "5 to add") {
 		t.Errorf("an unlimited plan:\n%s", out)
+	}
+	// E-mail reports on a plan without them stop the plan too.
+	w.Write("provider.tf", env.ProviderBlockAt(env.URL, keyNoEmailPlan))
+	if out, code := w.Run("plan"); code != 1 || !acctest.ExpectError(`The plan "Basic" sends no e-mail reports: set email_reports = false\.`).MatchString(out) {
+		t.Errorf("e-mail reports on a plan without them: exit code %d:\n%s", code, out)
+	}
+	if out := w.MustRun(0, "plan", "-var=email_reports=false"); !strings.Contains(out, "3 to add") {
+		t.Errorf("without e-mail reports:\n%s", out)
 	}
 }
