@@ -133,8 +133,8 @@ func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteReso
 // the key's user is at its plan's limit: a create before the delete
 // (create_before_destroy) would be refused. Terraform does not tell a
 // provider whether create_before_destroy is set, so the warning says what
-// happens either way. It costs no request of its own: the account and the
-// count are those of the other checks.
+// happens either way. It shares the account and the count with the other
+// checks: one GET /account and one list request per command for them all.
 func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, plan websiteResourceModel,
 	resp *resource.ModifyPlanResponse,
 ) {
