@@ -106,7 +106,7 @@ func (d *accountDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 						Computed: true,
 					},
 					"data_export": schema.BoolAttribute{
-						MarkdownDescription: "Whether the plan may export data from the web interface (API field " +
+						MarkdownDescription: "Whether the plan has the data export feature (API field " +
 							"`plan.features.data_export`)." + featureNote,
 						Computed: true,
 					},

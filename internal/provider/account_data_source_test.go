@@ -70,16 +70,16 @@ func TestAccAccountDataSource_plans(t *testing.T) {
 		api, email, export             bool
 		websitesUnlimited, pvUnlimited bool
 	}
-	at := func(p ...any) tfjsonpath.Path {
-		path := tfjsonpath.New(p[0].(string))
-		for _, k := range p[1:] {
-			path = path.AtMapKey(k.(string))
+	at := func(name string, keys ...string) tfjsonpath.Path {
+		path := tfjsonpath.New(name)
+		for _, k := range keys {
+			path = path.AtMapKey(k)
 		}
 		return path
 	}
 	step := func(key string, w want) resource.TestStep {
-		check := func(v knownvalue.Check, p ...any) statecheck.StateCheck {
-			return statecheck.ExpectKnownValue("data.analytics_account.this", at(p...), v)
+		check := func(v knownvalue.Check, name string, keys ...string) statecheck.StateCheck {
+			return statecheck.ExpectKnownValue("data.analytics_account.this", at(name, keys...), v)
 		}
 		return resource.TestStep{
 			Config: env.ProviderBlockAt(env.URL, key) + accountHCL,
