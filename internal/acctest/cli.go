@@ -196,6 +196,24 @@ func (w *Workdir) exitCode(args []string, err error) int {
 	return code
 }
 
+// Stdout runs the CLI and returns what it printed to standard output alone
+// (stderr carries the CLI's warning about dev_overrides); it fails the test
+// unless the CLI exits with 0.
+func (w *Workdir) Stdout(args ...string) []byte {
+	w.t.Helper()
+	cmd := exec.CommandContext(w.t.Context(), w.CLI, args...)
+	cmd.Dir = w.dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	cmd.Env = append(cmd.Env, w.Env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		w.t.Fatalf("%s %s: %v\n%s", filepath.Base(w.CLI), strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
 // MustRun runs the CLI and fails the test unless it exits with want.
 func (w *Workdir) MustRun(want int, args ...string) string {
 	w.t.Helper()

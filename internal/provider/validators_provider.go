@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // The plan-time rules of the provider's own settings (the website's are in
@@ -53,6 +54,9 @@ var baseURLRule = settingRule{
 			}
 			return fmt.Sprintf("%s %q has no scheme. Write the URL with https:// (or http:// for a server on this "+
 				"machine), e.g. %q.", name, raw, "https://"+strings.TrimLeft(raw, "/"))
+		}
+		if userinfo.Hidden(raw) {
+			return hiddenUserInfo(name, exampleURL) + " The API authenticates with the API key only: set api_key."
 		}
 		u, err := url.Parse(raw)
 		if err != nil {
@@ -96,6 +100,8 @@ var trackingURLRule = settingRule{
 		case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
 			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL browsers reach the "+
 				"installation at, e.g. %s.", name, exampleURL)
+		case userinfo.Hidden(strings.TrimSpace(raw)):
+			return hiddenUserInfo(name, exampleURL) + " The tracking code would publish it in every page of the website."
 		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
 			u.Hostname() == "" || u.Opaque != "":
 			return fmt.Sprintf("%s %s is not an absolute http:// or https:// URL. Set it to the installation's address "+
@@ -130,6 +136,9 @@ var trackingScriptURLRule = settingRule{
 		case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
 			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare address of the tracking "+
 				"script, e.g. https://cdn.example.com/js/script.js.", name)
+		case userinfo.Hidden(strings.TrimSpace(raw)):
+			return hiddenUserInfo(name, "https://cdn.example.com/js/script.js") + " The tracking code would publish it " +
+				"in every page of the website."
 		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
 			u.Hostname() == "" || u.Opaque != "":
 			return fmt.Sprintf("%s %s is not an absolute http:// or https:// URL. Set it to the full address browsers "+
@@ -143,6 +152,18 @@ var trackingScriptURLRule = settingRule{
 		}
 		return ""
 	},
+}
+
+// hiddenUserInfo is the refusal of the URL setting name when it may hold
+// user information that a "/", "?" or "#" in the password cut short
+// (userinfo.Hidden), which URL parsers would read as the host, the port
+// and the path: nothing of the value is repeated.
+func hiddenUserInfo(name, example string) string {
+	return fmt.Sprintf("%s may hold user credentials (user:password@ before the host) whose password contains "+
+		"\"/\", \"?\" or \"#\", so that URL parsers read a part of it as the host and the rest as the path: it has "+
+		"an \"@\" after the authority and before the real host. The value is not repeated here. Remove the "+
+		"credentials, e.g. %s, and treat them as exposed if the configuration is shared; an \"@\" that belongs in "+
+		"the path is written %%40.", name, example)
 }
 
 // quotedURL is how a message repeats a URL setting's value: quoted as
