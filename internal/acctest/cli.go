@@ -151,14 +151,40 @@ func (w *Workdir) Read(name string) string {
 	return string(data)
 }
 
+// Dir is the working directory's path.
+func (w *Workdir) Dir() string { return w.dir }
+
 // Run runs the CLI with args and returns its combined output and exit code.
 func (w *Workdir) Run(args ...string) (string, int) {
 	w.t.Helper()
+	cmd := w.command(args)
+	out, err := cmd.CombinedOutput()
+	return string(out), w.exitCode(args, err)
+}
+
+// RunSplit is Run with the CLI's standard output and standard error apart.
+func (w *Workdir) RunSplit(args ...string) (stdout, stderr string, code int) {
+	w.t.Helper()
+	cmd := w.command(args)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	return o.String(), e.String(), w.exitCode(args, err)
+}
+
+// command is the CLI run with args (and -no-color) in the working directory.
+func (w *Workdir) command(args []string) *exec.Cmd {
 	cmd := exec.CommandContext(w.t.Context(), w.CLI, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
 	cmd.Dir = w.dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 	cmd.Env = append(cmd.Env, w.Env...)
-	out, err := cmd.CombinedOutput()
+	return cmd
+}
+
+// exitCode is the exit code of a run that ended with err; it fails the test
+// when the CLI could not run.
+func (w *Workdir) exitCode(args []string, err error) int {
+	w.t.Helper()
 	code := 0
 	if err != nil {
 		exit, ok := err.(*exec.ExitError) //nolint:errorlint // only the direct error carries the exit code
@@ -167,7 +193,25 @@ func (w *Workdir) Run(args ...string) (string, int) {
 		}
 		code = exit.ExitCode()
 	}
-	return string(out), code
+	return code
+}
+
+// Stdout runs the CLI and returns what it printed to standard output alone
+// (stderr carries the CLI's warning about dev_overrides); it fails the test
+// unless the CLI exits with 0.
+func (w *Workdir) Stdout(args ...string) []byte {
+	w.t.Helper()
+	cmd := exec.CommandContext(w.t.Context(), w.CLI, args...)
+	cmd.Dir = w.dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	cmd.Env = append(cmd.Env, w.Env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		w.t.Fatalf("%s %s: %v\n%s", filepath.Base(w.CLI), strings.Join(args, " "), err, stderr.String())
+	}
+	return out
 }
 
 // MustRun runs the CLI and fails the test unless it exits with want.

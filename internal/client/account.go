@@ -9,15 +9,49 @@ import (
 )
 
 // Account is the API key's user, as GET /account describes it (newer
-// builds).
+// builds): the user and its plan.
 type Account struct {
-	ID    int64
-	Name  string
-	Email string
-	// WebsiteLimit is the plan's number of websites (-1: unlimited); valid
-	// when HasWebsiteLimit.
-	WebsiteLimit    int
-	HasWebsiteLimit bool
+	ID        int64
+	Name      string
+	Email     string
+	Locale    string
+	Timezone  string
+	CreatedAt string // as the server wrote it, e.g. "2024-01-01T00:00:00.000000Z"
+	Plan      Plan
+}
+
+// Plan is the plan of the key's user. Its zero value is an answer without a
+// plan (no feature known).
+type Plan struct {
+	ID       int64
+	Name     string
+	Features PlanFeatures
+}
+
+// Unlimited is the value of a numeric plan feature without a limit.
+const Unlimited = -1
+
+// PlanFeatures are the features of a plan. A nil field is a feature the
+// answer leaves out (an older or customised build).
+type PlanFeatures struct {
+	// Websites and Pageviews are the number of websites the user may hold
+	// and of pageviews recorded per month; Unlimited (-1) means no limit.
+	Websites  *int
+	Pageviews *int
+	// API, EmailReports and DataExport say whether the plan has the feature
+	// (the server sends 1 or 0).
+	API          *bool
+	EmailReports *bool
+	DataExport   *bool
+}
+
+// WebsiteLimit returns the plan's website limit, and false when the server
+// states none or an unlimited one.
+func (a *Account) WebsiteLimit() (int, bool) {
+	if a == nil || a.Plan.Features.Websites == nil || *a.Plan.Features.Websites < 0 {
+		return 0, false
+	}
+	return *a.Plan.Features.Websites, true
 }
 
 type accountCache struct {
@@ -27,25 +61,34 @@ type accountCache struct {
 	err  error // ErrAccountUnsupported, or nil
 }
 
+// accountEnvelope is the answer of GET /account.
+type accountEnvelope struct {
+	Data *struct {
+		ID        json.RawMessage `json:"id"`
+		Name      string          `json:"name"`
+		Email     string          `json:"email"`
+		Locale    string          `json:"locale"`
+		Timezone  string          `json:"timezone"`
+		CreatedAt string          `json:"created_at"`
+		Plan      *struct {
+			ID       json.RawMessage            `json:"id"`
+			Name     string                     `json:"name"`
+			Features map[string]json.RawMessage `json:"features"`
+		} `json:"plan"`
+	} `json:"data"`
+}
+
 // Account returns the API key's user (GET /account), fetched once per
 // Client: the answer, or "unsupported", is remembered; transient failures
 // are not. On builds without the endpoint it returns ErrAccountUnsupported.
+// Concurrent callers wait for the one request.
 func (c *Client) Account(ctx context.Context) (*Account, error) {
 	c.account.mu.Lock()
 	defer c.account.mu.Unlock()
 	if c.account.done {
 		return c.account.acct, c.account.err
 	}
-	var env struct {
-		Data *struct {
-			ID    json.RawMessage `json:"id"`
-			Name  string          `json:"name"`
-			Email string          `json:"email"`
-			Plan  *struct {
-				Features map[string]json.RawMessage `json:"features"`
-			} `json:"plan"`
-		} `json:"data"`
-	}
+	var env accountEnvelope
 	err := c.do(ctx, http.MethodGet, "/account", nil, nil, &env)
 	if errors.Is(err, ErrNotFound) {
 		c.account.done, c.account.err = true, ErrAccountUnsupported
@@ -54,21 +97,51 @@ func (c *Client) Account(ctx context.Context) (*Account, error) {
 	if err != nil {
 		return nil, err
 	}
+	a, err := env.account()
+	if err != nil {
+		return nil, &APIError{Kind: ErrUndecodable, Method: http.MethodGet, Path: "/account", StatusCode: http.StatusOK, Err: err}
+	}
+	c.markVerified()
+	c.account.done, c.account.acct = true, a
+	return a, nil
+}
+
+// account decodes the envelope; features of an unexpected type are left out.
+func (env accountEnvelope) account() (*Account, error) {
 	id, ierr := looseInt(nil)
 	if env.Data != nil {
 		id, ierr = looseInt(env.Data.ID)
 	}
 	if env.Data == nil || ierr != nil || id == nil {
-		return nil, &APIError{Kind: ErrUndecodable, Method: http.MethodGet, Path: "/account", StatusCode: http.StatusOK,
-			Err: errors.New(`expected {"data": {"id": ..., "name": ..., "email": ...}}`)}
+		return nil, errors.New(`expected {"data": {"id": ..., "name": ..., "email": ...}}`)
 	}
-	a := &Account{ID: int64(*id), Name: env.Data.Name, Email: env.Data.Email}
-	if env.Data.Plan != nil {
-		if n, err := looseInt(env.Data.Plan.Features["websites"]); err == nil && n != nil {
-			a.WebsiteLimit, a.HasWebsiteLimit = *n, true
+	d := env.Data
+	a := &Account{ID: int64(*id), Name: d.Name, Email: d.Email, Locale: d.Locale, Timezone: d.Timezone, CreatedAt: d.CreatedAt}
+	if d.Plan == nil {
+		return a, nil
+	}
+	a.Plan.Name = d.Plan.Name
+	if pid, err := looseInt(d.Plan.ID); err == nil && pid != nil {
+		a.Plan.ID = int64(*pid)
+	}
+	f := d.Plan.Features
+	number := func(name string) *int {
+		n, err := looseInt(f[name])
+		if err != nil {
+			return nil
 		}
+		return n
 	}
-	c.markVerified()
-	c.account.done, c.account.acct = true, a
+	flag := func(name string) *bool {
+		b, err := looseBool(f[name])
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	a.Plan.Features = PlanFeatures{
+		Websites: number("websites"), Pageviews: number("pageviews"),
+		API: flag("api"), EmailReports: flag("email_reports"), DataExport: flag("data_export"),
+	}
 	return a, nil
 }

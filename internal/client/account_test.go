@@ -2,6 +2,8 @@ package client_test
 
 import (
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -14,7 +16,7 @@ func TestAccount(t *testing.T) {
 	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
 	for range 2 {
 		a, err := c.Account(ctx(t))
-		if err != nil || a.ID != 1 || a.Name != "Alice" || a.Email != "a@example.test" || !a.HasWebsiteLimit || a.WebsiteLimit != 5 {
+		if err != nil || a.ID != 1 || a.Name != "Alice" || a.Email != "a@example.test" || a.Plan.Features.Websites == nil || *a.Plan.Features.Websites != 5 {
 			t.Fatalf("Account = %+v, %v", a, err)
 		}
 	}
@@ -34,5 +36,49 @@ func TestAccount(t *testing.T) {
 	}
 	if n := old.Stats().Total; n != 2 {
 		t.Errorf("older build: %d requests, want 2 (account, then the proof; then remembered)", n)
+	}
+}
+
+// The plan's features are typed: numbers (-1 unlimited) and switches, sent
+// as 1/0 by the application and tolerated as booleans or strings; a feature
+// left out, or of a type that is neither, is nil.
+func TestAccountPlanFeatures(t *testing.T) {
+	t.Parallel()
+	three, _ := emulator.PlanNamed("three-websites")
+	noEmail, _ := emulator.PlanNamed("no-email-reports")
+	srv := emulator.NewServer(t, emulator.Options{Users: []emulator.User{{Key: "three", Plan: &three}, {Key: "noemail", Plan: &noEmail}}})
+	a, err := newClient(t, srv.URL, "three").Account(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := a.Plan.Features
+	if a.Plan.ID != 3 || a.Plan.Name != "Starter" || a.Locale != "en" || a.Timezone != "UTC" || a.CreatedAt != "2024-01-01T00:00:00.000000Z" ||
+		*f.Websites != 3 || *f.Pageviews != 10000 || !*f.API || !*f.EmailReports || !*f.DataExport {
+		t.Errorf("three websites: %+v %+v", a, f)
+	}
+	if n, ok := a.WebsiteLimit(); n != 3 || !ok {
+		t.Errorf("WebsiteLimit() = %d, %v", n, ok)
+	}
+	a, err = newClient(t, srv.URL, "noemail").Account(ctx(t))
+	if err != nil || *a.Plan.Features.EmailReports {
+		t.Errorf("no e-mail reports: %+v, %v", a, err)
+	}
+
+	raw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"data":{"id":"7","name":"N","email":"e","plan":{"id":2,"name":"P","features":` +
+			`{"websites":"-1","pageviews":[1],"api":true,"email_reports":"0"}}},"status":200}`))
+	}))
+	t.Cleanup(raw.Close)
+	a, err = newClient(t, raw.URL, "k").Account(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f = a.Plan.Features
+	if a.ID != 7 || *f.Websites != client.Unlimited || f.Pageviews != nil || !*f.API || *f.EmailReports || f.DataExport != nil {
+		t.Errorf("loose types: %+v %+v", a, f)
+	}
+	if _, ok := a.WebsiteLimit(); ok {
+		t.Error("an unlimited plan reports a limit")
 	}
 }

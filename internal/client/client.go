@@ -24,6 +24,7 @@ import (
 	"golang.org/x/net/http/httpproxy"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // DefaultTimeout bounds one HTTP request when Options.Timeout is zero.
@@ -197,27 +198,35 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 }
 
 // ParseBaseURL validates a base URL and returns it with "/api/v1" appended
-// once (a base URL that already ends in /api/v1 is accepted as is).
+// once (a base URL that already ends in /api/v1 is accepted as is). Its
+// errors never repeat the URL, which may hold a password (also one that a
+// "/", "?" or "#" cut short, see userinfo.Hidden).
 func ParseBaseURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return nil, errors.New("the base URL is empty")
 	}
+	if userinfo.Suspect(raw) {
+		return nil, errors.New("the base URL must not contain credentials (user:password@ before the host, also " +
+			"when a \"/\", \"?\" or \"#\" in the password ends it early); use the API key instead")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("the base URL %q is not a valid URL: %w", raw, err)
+		// url.Parse's error repeats the URL.
+		return nil, errors.New("the base URL is not a valid URL (a stray character such as % or a quote, or a " +
+			"port that is no number)")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("the base URL %q must start with https:// or http://", raw)
+		return nil, errors.New("the base URL must start with https:// or http://")
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("the base URL %q has no host name", raw)
+		return nil, errors.New("the base URL has no host name")
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("the base URL must not contain credentials; use the API key instead")
+		return nil, errors.New("the base URL must not contain credentials; use the API key instead")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("the base URL %q must not contain a query or fragment", raw)
+		return nil, errors.New("the base URL must not contain a query or fragment")
 	}
 	p := strings.TrimRight(u.Path, "/")
 	if !strings.HasSuffix(p, "/api/v1") {
@@ -292,8 +301,12 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	return withAttempts(err, trace)
 }
 
+// errorFor is the error of a non-2xx answer. Its quotes of the answer
+// (a message that is no text, a snippet) hide a "password" member as an
+// undecodable 2xx answer's do.
 func (c *Client) errorFor(method, path string, resp *http.Response, data []byte) error {
 	e := &APIError{Method: method, Path: path, StatusCode: resp.StatusCode}
+	quoted := bytes.TrimSpace(withoutPasswords(data))
 	var body struct {
 		Message json.RawMessage `json:"message"`
 	}
@@ -313,11 +326,11 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 				}
 				e.Message = c.redact(strings.Join(msgs, " "))
 			} else {
-				e.Message = c.redact(snippet(body.Message, 200))
+				e.Message = c.redact(snippet(withoutPasswords(body.Message), 200))
 			}
 		}
 	} else if len(bytes.TrimSpace(data)) > 0 {
-		e.Snippet = c.redact(snippet(bytes.TrimSpace(withoutPasswords(data)), 120))
+		e.Snippet = c.redact(snippet(quoted, 120))
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
@@ -341,7 +354,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 			e.Kind = ErrNotAPI
 			e.BaseURL = c.BaseURL()
 			if e.Snippet == "" && e.Message == "" {
-				e.Snippet = c.redact(snippet(bytes.TrimSpace(withoutPasswords(data)), 120))
+				e.Snippet = c.redact(snippet(quoted, 120))
 			}
 		}
 	case code == http.StatusUnprocessableEntity:

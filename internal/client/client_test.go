@@ -56,6 +56,9 @@ func TestNewValidatesBaseURL(t *testing.T) {
 		{in: "example.com", err: "must start with https://"},
 		{in: "ftp://example.com", err: "must start with https://"},
 		{in: "https://user:pw@example.com", err: "credentials"},
+		{in: "https://admin:2024/Pw-hidden@analytics.example.com", err: "credentials"},
+		{in: "https://admin:2024?Pw-hidden@analytics.example.com", err: "credentials"},
+		{in: "https://analytics.example.com:20%zz/Pw-hidden", err: "not a valid URL"},
 		{in: "https://example.com?x=1", err: "query"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
@@ -64,6 +67,9 @@ func TestNewValidatesBaseURL(t *testing.T) {
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("New(%q) error = %v, want one containing %q", tc.in, err, tc.err)
+				}
+				if strings.Contains(err.Error(), "Pw-hidden") || strings.Contains(err.Error(), "2024") {
+					t.Errorf("New(%q) error repeats the value: %v", tc.in, err)
 				}
 				return
 			}

@@ -3,11 +3,94 @@ package emulator
 import (
 	"fmt"
 	"net/http"
+	"sort"
 )
 
 // routeAccount is GET /api/v1/account (newer builds), which describes the
 // API key's user and plan.
 const routeAccount = "/api/v1/account"
+
+// Unlimited is the value of a numeric plan feature without a limit, as the
+// application writes it.
+const Unlimited = -1
+
+// Plan is a plan of the installation, with the features GET /account shows.
+// The application refuses a website over Websites with a 422 on domain
+// ("You created too many websites.") and every API call of a plan without
+// API with a 403; it stores a website's e-mail reports setting whatever
+// EmailReports says (and sends no report without it).
+type Plan struct {
+	ID   int64
+	Name string
+	// Websites and Pageviews are the number of websites a user may hold and
+	// of pageviews recorded per month; Unlimited (-1) means no limit.
+	Websites  int
+	Pageviews int
+	// API, EmailReports and DataExport are the plan's switches (1 or 0 in
+	// the answer).
+	API          bool
+	EmailReports bool
+	DataExport   bool
+}
+
+// The plans of the users of a real installation of a hosted brand, by the
+// name PlanNamed and the analytics-emulator command's -plan flag know them.
+var namedPlans = map[string]Plan{
+	"unlimited": {ID: 1, Name: "Unlimited", Websites: Unlimited, Pageviews: Unlimited,
+		API: true, EmailReports: true, DataExport: true},
+	"no-api": {ID: 2, Name: "Free", Websites: 1, Pageviews: 1000},
+	"three-websites": {ID: 3, Name: "Starter", Websites: 3, Pageviews: 10000,
+		API: true, EmailReports: true, DataExport: true},
+	"no-email-reports": {ID: 4, Name: "Basic", Websites: 10, Pageviews: 100000,
+		API: true, DataExport: true},
+}
+
+// PlanNamed returns the plan of a real installation's users called name:
+// "unlimited" (no limit, every feature), "no-api" (no API access: every
+// call is refused with 403), "three-websites" (three websites, every
+// feature) or "no-email-reports" (ten websites, API access, no e-mail
+// reports). ok is false for any other name.
+func PlanNamed(name string) (p Plan, ok bool) {
+	p, ok = namedPlans[name]
+	return p, ok
+}
+
+// PlanNames are the names PlanNamed knows, sorted.
+func PlanNames() []string {
+	names := make([]string, 0, len(namedPlans))
+	for n := range namedPlans {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// defaultPlanPageviews is the pageviews feature of the Default plan of a
+// fresh installation.
+const defaultPlanPageviews = 1000
+
+// planOf returns u's plan: User.Plan, or the Default plan of a fresh
+// installation shaped by the user's NoAPIAccess and WebsiteLimit and the
+// installation's DefaultWebsiteLimit.
+func (e *Emulator) planOf(u User) Plan {
+	if u.Plan != nil {
+		return *u.Plan
+	}
+	websites := Unlimited
+	switch {
+	case u.WebsiteLimit > 0:
+		websites = u.WebsiteLimit
+	case u.WebsiteLimit == 0 && e.opts.DefaultWebsiteLimit > 0:
+		websites = e.opts.DefaultWebsiteLimit
+	}
+	return Plan{ID: 1, Name: "Default", Websites: websites, Pageviews: defaultPlanPageviews,
+		API: !u.NoAPIAccess, EmailReports: true, DataExport: true}
+}
+
+// websiteLimit returns u's website limit, 0 for unlimited.
+func (e *Emulator) websiteLimit(u User) int {
+	return max(e.planOf(u).Websites, 0)
+}
 
 // addUserLocked adds or replaces u, assigning its id, name and e-mail
 // address when not set. Callers hold e.mu (or own e).
@@ -26,6 +109,10 @@ func (e *Emulator) addUserLocked(u User) {
 	if u.Email == "" {
 		u.Email = fmt.Sprintf("user%d@example.test", u.ID)
 	}
+	if u.Plan != nil {
+		p := *u.Plan // the caller's plan is not shared
+		u.Plan = &p
+	}
 	e.users[u.Key] = u
 }
 
@@ -35,26 +122,27 @@ func (e *Emulator) UserID(key string) int64 {
 	return u.ID
 }
 
-// accountPageviews is the pageviews feature of the plan GET /account
-// shows, as on a fresh installation's Default plan.
-const accountPageviews = 1000
+// phpBool is a plan switch as the application writes it: 1 or 0.
+func phpBool(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
-// account is GET /account: the user, with the plan's features. websites is
-// the user's website limit, -1 when unlimited; a user without API access
-// never gets here (403).
+// account is GET /account: the user, with its plan's features (a user
+// without API access never gets here: 403).
 func (e *Emulator) account(req *request) *Response {
 	if e.opts.NoAccountEndpoint {
 		return jsonResponse(http.StatusNotFound, notFoundBody)
 	}
 	u := req.user
-	websites := e.websiteLimit(u)
-	if websites == 0 {
-		websites = -1
-	}
+	p := e.planOf(u)
 	plan := object{
-		{"id", 1}, {"name", "Default"},
+		{"id", p.ID}, {"name", p.Name},
 		{"features", object{
-			{"pageviews", accountPageviews}, {"websites", websites}, {"email_reports", 1}, {"data_export", 1}, {"api", 1},
+			{"pageviews", p.Pageviews}, {"websites", p.Websites}, {"email_reports", phpBool(p.EmailReports)},
+			{"data_export", phpBool(p.DataExport)}, {"api", phpBool(p.API)},
 		}},
 	}
 	return dataResponse(http.StatusOK, object{

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"net/url"
 	"testing"
 )
 
@@ -89,4 +90,57 @@ func TestUserID(t *testing.T) {
 		t.Errorf("after AddUser: new %d, A %d", s.UserID("new"), s.UserID(keyA))
 	}
 	expect(t, do(t, s, call{path: "/api/v1/account", key: keyA}), 200, accountBody(1, "Renamed", "user1@example.test", -1))
+}
+
+// The plans of a real installation's users, set per key when the emulator
+// starts: what GET /account shows, the 403 of a plan without API access, the
+// application's 422 over the website limit, and e-mail reports stored on a
+// plan without them.
+func TestNamedPlans(t *testing.T) {
+	t.Parallel()
+	plan := func(name string) *Plan {
+		p, ok := PlanNamed(name)
+		if !ok {
+			t.Fatalf("PlanNamed(%q) unknown", name)
+		}
+		return &p
+	}
+	const keyC, keyD = "plan-three-0000000000000000000000000000000000000000000000000000", "plan-noemail-00000000000000000000000000000000000000000000000000"
+	s, _ := newTestServer(t, Options{Users: []User{
+		{Key: keyA, Plan: plan("unlimited")}, {Key: keyB, Plan: plan("no-api")},
+		{Key: keyC, Plan: plan("three-websites")}, {Key: keyD, Plan: plan("no-email-reports")},
+	}, DefaultWebsiteLimit: 1}) // a plan's own limit wins over the installation's default
+	if got := PlanNames(); fmt.Sprint(got) != "[no-api no-email-reports three-websites unlimited]" {
+		t.Errorf("PlanNames() = %v", got)
+	}
+	if _, ok := PlanNamed("gold"); ok {
+		t.Error(`PlanNamed("gold") known`)
+	}
+	features := func(id int64, plan, features string) string {
+		return fmt.Sprintf(`{"data":{"id":%[1]d,"name":"User %[1]d","email":"user%[1]d@example.test","avatar_url":"https:\/\/example.test\/avatar\/%[1]d.png",`+
+			`"locale":"en","timezone":"UTC","plan":{%[2]s,"features":{%[3]s}},"created_at":"2024-01-01T00:00:00.000000Z"},"status":200}`,
+			id, plan, features)
+	}
+	expect(t, do(t, s, call{path: "/api/v1/account", key: keyA}), 200, features(1, `"id":1,"name":"Unlimited"`,
+		`"pageviews":-1,"websites":-1,"email_reports":1,"data_export":1,"api":1`))
+	expect(t, do(t, s, call{path: "/api/v1/account", key: keyB}), 403, noAccess)
+	expect(t, do(t, s, call{path: "/api/v1/websites", key: keyB}), 403, noAccess)
+	expect(t, do(t, s, call{path: "/api/v1/account", key: keyC}), 200, features(3, `"id":3,"name":"Starter"`,
+		`"pageviews":10000,"websites":3,"email_reports":1,"data_export":1,"api":1`))
+	expect(t, do(t, s, call{path: "/api/v1/account", key: keyD}), 200, features(4, `"id":4,"name":"Basic"`,
+		`"pageviews":100000,"websites":10,"email_reports":0,"data_export":1,"api":1`))
+
+	for i := range 3 {
+		create(t, s, keyC, url.Values{"domain": {fmt.Sprintf("three-%d.com", i)}})
+		create(t, s, keyA, url.Values{"domain": {fmt.Sprintf("unlimited-%d.com", i)}})
+	}
+	create(t, s, keyA, url.Values{"domain": {"unlimited-3.com"}})
+	r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyC, form: url.Values{"domain": {"three-3.com"}}})
+	expect(t, r, 422, `{"message":{"domain":["You created too many websites."]},"status":422}`)
+
+	// Stored although the plan sends no report, as the application does.
+	id := create(t, s, keyD, url.Values{"domain": {"reports.com"}, "email": {"1"}})
+	if w, ok := s.Website(id); !ok || w.Email == nil || *w.Email != 1 {
+		t.Errorf("e-mail reports on a plan without them: stored %+v", w)
+	}
 }

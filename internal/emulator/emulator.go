@@ -26,6 +26,12 @@ const DefaultAPIKey = "EmulatorDefaultApiKey0123456789abcdefghijklmnopqrstuvwxyz
 type User struct {
 	// Key is the user's API token (sent as "Authorization: Bearer <Key>").
 	Key string
+	// Plan, when set, is the user's plan: its features decide the website
+	// limit and API access, and NoAPIAccess and WebsiteLimit are ignored.
+	// Without it the user has the Default plan of a fresh installation,
+	// shaped by the two fields below. See PlanNamed for the plans of a real
+	// installation's users.
+	Plan *Plan
 	// NoAPIAccess makes every API call of the user fail with 403, as for a
 	// plan without the API feature.
 	NoAPIAccess bool
@@ -242,18 +248,6 @@ func (e *Emulator) user(key string) (User, bool) {
 	defer e.mu.Unlock()
 	u, ok := e.users[key]
 	return u, ok
-}
-
-// websiteLimit returns u's effective website limit, 0 for unlimited.
-func (e *Emulator) websiteLimit(u User) int {
-	switch {
-	case u.WebsiteLimit < 0:
-		return 0
-	case u.WebsiteLimit > 0:
-		return u.WebsiteLimit
-	default:
-		return max(e.opts.DefaultWebsiteLimit, 0)
-	}
 }
 
 // Seed stores w for owner (a user's API key) as a raw database insert would,

@@ -235,7 +235,7 @@ func (e *Emulator) route(req *request, inErr error) *Response {
 	}
 	req.user = u
 	// The API access check of the user's plan.
-	if u.NoAPIAccess {
+	if !e.planOf(u).API {
 		return jsonResponse(http.StatusForbidden, object{
 			{"message", "You don't have access to this feature."}, {"status", 403},
 		})

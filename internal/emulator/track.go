@@ -115,6 +115,7 @@ func (e *Emulator) track(req *request) *Response {
 			if ref != nil {
 				referrer = ref.host
 			}
+			agent := classifyUserAgent(req.r.UserAgent())
 			lang := req.r.Header.Get("Accept-Language")
 			lang = truncateRunes(lang, 2)
 			if c := queryValue(page.query, "utm_campaign"); c != "" {
@@ -122,7 +123,7 @@ func (e *Emulator) track(req *request) *Response {
 			}
 			rows = append(rows,
 				member{"continent", ""}, member{"country", ""}, member{"city", ""}, // no GeoIP database
-				member{"browser", ""}, member{"os", ""}, member{"device", ""},
+				member{"browser", agent.Browser}, member{"os", agent.OS}, member{"device", agent.Device},
 				member{"language", lang},
 				member{"visitors", date}, member{"visitors_hour", hour},
 				member{"resolution", str("screen_resolution")},

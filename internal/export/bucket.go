@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/s3/transfermanager"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"gocloud.dev/blob"
@@ -36,8 +37,11 @@ const bucketPartSize = 5 << 20
 type bucketStore struct {
 	dest   Destination
 	bucket *blob.Bucket
-	prefix string   // the export's prefix, once begun
-	tried  []string // keys uploaded or tried, in order
+	prefix string // the export's prefix, once begun
+	// stored is the export's prefix as the store holds it (gocloud.dev
+	// escapes some keys, a literal "__0x41__" among them), once begun.
+	stored string
+	tried  []string // keys uploaded or tried, as the store holds them, in order
 	// unfinished are the multipart uploads whose abort failed.
 	unfinished []upload
 }
@@ -51,44 +55,54 @@ func openBucketStore(ctx context.Context, dest Destination) (*bucketStore, error
 		return nil, err
 	}
 	s := &bucketStore{dest: dest, bucket: b}
-	if _, err := s.firstKey(ctx, dest.prefix); err != nil {
+	if _, _, err := s.firstKey(ctx, dest.prefix); err != nil {
 		_ = b.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// firstKey is a key under prefix, or "" when there is none.
-func (s *bucketStore) firstKey(ctx context.Context, prefix string) (string, error) {
-	objs, _, err := s.bucket.ListPage(ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: prefix})
+// firstKey is a key under prefix, or "" when there is none, and prefix as
+// the store holds it (as the store's library sent it in the listing).
+func (s *bucketStore) firstKey(ctx context.Context, prefix string) (key, stored string, err error) {
+	stored = prefix
+	objs, _, err := s.bucket.ListPage(ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: prefix,
+		BeforeList: func(as func(any) bool) error {
+			var in *s3.ListObjectsV2Input
+			if as(&in) && in.Prefix != nil {
+				stored = *in.Prefix
+			}
+			return nil
+		}})
 	if err != nil {
-		return "", fmt.Errorf("listing %s: %w", s.dest.url(prefix), err)
+		return "", stored, fmt.Errorf("listing %s: %w", s.dest.url(stored), err)
 	}
 	if len(objs) == 0 {
-		return "", nil
+		return "", stored, nil
 	}
-	return objs[0].Key, nil
+	return objs[0].Key, stored, nil
 }
 
+// Location is the URL of the export's prefix as the store holds it.
 func (s *bucketStore) Location() string {
 	if s.prefix == "" {
 		return s.dest.url(s.dest.prefix)
 	}
-	return s.dest.url(s.prefix)
+	return s.dest.url(s.stored)
 }
 
 // begin claims the prefix name/ under the destination's: it must hold no
 // object (ErrExists otherwise).
 func (s *bucketStore) begin(ctx context.Context, name string) error {
 	prefix := s.dest.prefix + name + "/"
-	key, err := s.firstKey(ctx, prefix)
+	key, stored, err := s.firstKey(ctx, prefix)
 	if err != nil {
 		return err
 	}
 	if key != "" {
-		return fmt.Errorf("%w: %s holds %s", ErrExists, s.dest.url(prefix), key)
+		return fmt.Errorf("%w: %s holds %s", ErrExists, s.dest.url(stored), key)
 	}
-	s.prefix = prefix
+	s.prefix, s.stored = prefix, stored
 	return nil
 }
 
@@ -103,13 +117,25 @@ func (s *bucketStore) put(ctx context.Context, name, contentType string, write f
 	if storeEscapes(key) {
 		return fmt.Errorf("writing %s: the store's library would write the key under another name", s.dest.url(key))
 	}
-	s.tried = append(s.tried, key)
 	upCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w, err := s.bucket.NewWriter(upCtx, key, &blob.WriterOptions{ContentType: contentType, BufferSize: bucketPartSize})
+	stored := ""
+	w, err := s.bucket.NewWriter(upCtx, key, &blob.WriterOptions{ContentType: contentType, BufferSize: bucketPartSize,
+		BeforeWrite: func(as func(any) bool) error {
+			var in *transfermanager.UploadObjectInput
+			if !as(&in) || in.Key == nil {
+				return errors.New("the store's library does not say under which key it writes")
+			}
+			stored = *in.Key
+			return nil
+		}})
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", s.dest.url(key), err)
 	}
+	// The key the store holds, which discard deletes: gocloud.dev may
+	// escape a part of key.
+	key = stored
+	s.tried = append(s.tried, key)
 	buf := bufio.NewWriterSize(w, 64<<10)
 	err = write(buf)
 	if err == nil {
@@ -183,9 +209,10 @@ type upload struct{ key, id string }
 // itself, which succeeds for a key that is not there: blob.Bucket.Delete
 // would first read the object's attributes (HeadObject), which needs
 // s3:GetObject, a permission the export otherwise never uses. The keys are
-// those the store holds: prefixes that gocloud.dev would escape are refused
-// when the destination is parsed, and put refuses such keys. What could not
-// be removed is in the error, a *CleanupError.
+// those the store holds, as the store's library sent them (it escapes some,
+// see put). As a delete of a missing key succeeds, discard then lists the
+// export's prefix: an object that remains is reported. What could not be
+// removed is in the error, a *CleanupError.
 func (s *bucketStore) discard(ctx context.Context) error {
 	var c *s3.Client
 	if !s.bucket.As(&c) {
@@ -205,11 +232,40 @@ func (s *bucketStore) discard(ctx context.Context) error {
 			errs = append(errs, err)
 		}
 	}
+	if len(errs) == 0 && s.stored != "" {
+		left, err := s.remaining(ctx, c)
+		if err != nil {
+			ce.Left = append(ce.Left, "what the export wrote (the check that nothing remains failed)")
+			errs = append(errs, err)
+		}
+		for _, key := range left {
+			ce.Left = append(ce.Left, s.dest.url(key))
+		}
+		if len(left) > 0 {
+			errs = append(errs, errors.New("the store still holds these objects after their deletion"))
+		}
+	}
 	if len(errs) == 0 {
 		return nil
 	}
 	ce.Err = errors.Join(errs...)
 	return ce
+}
+
+// remaining lists the keys the store still holds under the export's
+// prefix (at most a page: the prefix holds only the export's files).
+func (s *bucketStore) remaining(ctx context.Context, c *s3.Client) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, abortTimeout)
+	defer cancel()
+	out, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String(s.dest.bucket), Prefix: aws.String(s.stored)})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", s.dest.url(s.stored), err)
+	}
+	keys := make([]string, 0, len(out.Contents))
+	for _, o := range out.Contents {
+		keys = append(keys, aws.ToString(o.Key))
+	}
+	return keys, nil
 }
 
 // Close releases the bucket.

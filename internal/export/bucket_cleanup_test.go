@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -93,7 +94,8 @@ func TestExportBucket_cleanupDeletesWhatItWrote(t *testing.T) {
 	proxy := s3test.NewFailingProxy(t, s)
 	for _, prefix := range []string{
 		"a../b", "a..", "x/y..", "a%0Ab", "tab%09", "%7F", "%FF", "a%C3",
-		"a b/ü~!$&'()*+,;=:@", "%25/%3F/%23", "a...b/.x/..y",
+		"a b/ü~!$&'()*+,;=:%40", "%25/%3F/%23", "a...b/.x/..y",
+		"__0x41__", "a__0x2f__b/c", "x/__0x5f__", "__0x__/y",
 	} {
 		t.Run(prefix, func(t *testing.T) {
 			dest := "s3://" + bucket + "/" + prefix + "?endpoint=" + proxy.URL + "&use_path_style=true"
@@ -129,6 +131,90 @@ func TestExportBucket_cleanupDeletesWhatItWrote(t *testing.T) {
 				t.Errorf("the failed export left %q (%v)", keys, err)
 			}
 		})
+	}
+}
+
+// An export under a prefix whose keys the store's library writes under
+// another name (gocloud.dev escapes a literal "__0x41__" as
+// "__0x5f___0x41__") is reported where its files really are, and a failed
+// one leaves nothing: the cleanup deletes the keys the store holds, and
+// checks that the export's prefix is empty.
+func TestExportBucket_escapedPrefix(t *testing.T) {
+	acctest.OncePerTestRun(t, "an object store, without Terraform")
+	s := s3test.Shared(t)
+	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
+	bucket := s.NewBucket(t, "escaped")
+	proxy := s3test.NewFailingProxy(t, s)
+	store, err := openTestBucket(t, strings.Replace(testDestination(s, bucket, "__0x41__"), s.Endpoint, proxy.URL, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	w, err := NewWriter(t.Context(), store, "shop-1", FormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.OKLeft.Store(1)
+	if err := w.WriteStatistic(t.Context(), "pageviews", writerRows); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Objects(t.Context(), bucket, "")
+	if err != nil || len(got) != 1 {
+		t.Fatalf("the bucket holds %d objects (%v), want the first file", len(got), err)
+	}
+	where := strings.TrimPrefix(store.Location(), "s3://"+bucket+"/")
+	for key := range got {
+		if !strings.HasPrefix(key, where) || where != "__0x5f___0x41__/shop-1/" {
+			t.Errorf("the export is reported at %s, but the store holds %s", store.Location(), key)
+		}
+	}
+	if err := w.WriteStatistic(t.Context(), "page", writerRows); err == nil {
+		t.Fatal("the store took the second file")
+	}
+	if err := w.Discard(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Objects(t.Context(), bucket, ""); err != nil || len(got) != 0 {
+		keys := slices.Collect(maps.Keys(got))
+		t.Errorf("the failed export left %q (%v), and its cleanup said nothing remained", keys, err)
+	}
+}
+
+// A cleanup whose deletes the store answers with success but which leave
+// the objects (as a delete of a key the store does not hold succeeds) is
+// not taken for done: the cleanup lists the export's prefix and names what
+// remains, and where.
+func TestExportBucket_cleanupChecks(t *testing.T) {
+	acctest.OncePerTestRun(t, "an object store, without Terraform")
+	s := s3test.Shared(t)
+	setAWSEnv(t, s3test.WriterKey, s3test.WriterSecret)
+	bucket := s.NewBucket(t, "unchecked")
+	proxy := s3test.NewFailingProxy(t, s)
+	proxy.OKLeft.Store(1)
+	proxy.SwallowDeletes.Store(true)
+	store, err := openTestBucket(t, strings.Replace(testDestination(s, bucket, "x"), s.Endpoint, proxy.URL, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	w, err := NewWriter(t.Context(), store, "shop-1", FormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteStatistic(t.Context(), "pageviews", writerRows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteStatistic(t.Context(), "page", writerRows); err == nil {
+		t.Fatal("the store took the second file")
+	}
+	err = w.Discard(t.Context())
+	var ce *CleanupError
+	if !errors.As(err, &ce) {
+		t.Fatalf("the cleanup left the first file and said: %v, want a *CleanupError", err)
+	}
+	if want := []string{"s3://" + bucket + "/x/shop-1/pageviews.json"}; !slices.Equal(ce.Left, want) ||
+		ce.Where != "s3://"+bucket+"/x/shop-1/" {
+		t.Errorf("the cleanup's error: left %q in %q (%v), want %q", ce.Left, ce.Where, err, want)
 	}
 }
 

@@ -22,11 +22,12 @@ import (
 //	     | "s3://" bucket ["/" prefix] ["?" settings]
 //	path = an absolute path ("/x", "C:\x", "C:/x", "\\server\share" on Windows)
 //	     | a relative path whose first element is a plain name: no ":" in it,
-//	       and not followed by "//" ("./name:x" for a folder whose name has a colon)
+//	       and not followed by "//", nor by "/:" when it could be a scheme
+//	       ("./name:x" for a folder whose name has a colon, "./s3/:x")
 //
 // Anything else is refused: another scheme, a scheme in capitals, a
 // mistyped separator ("s3:/b", "s3//b", "s3:b", "s3:\\b", "file:/x",
-// "s3 ://b"), a drive-relative Windows path ("C:x"), spaces at either end,
+// "s3 ://b", "s3/:/b"), a drive-relative Windows path ("C:x"), spaces at either end,
 // control characters. The store's settings are the URL's query, read
 // strictly (settings.go); its credentials never are part
 // of it: they come from the store's own credential chain (for S3 as the AWS
@@ -61,6 +62,9 @@ func (d Destination) String() string {
 	u := url.URL{Scheme: d.scheme, Host: d.bucket, RawQuery: d.query.Encode()}
 	if d.prefix != "" {
 		u.Path = "/" + d.prefix
+		// An "@" before the settings is refused (it may end credentials):
+		// the prefix's is written %40.
+		u.RawPath = strings.ReplaceAll(u.EscapedPath(), "@", "%40")
 	}
 	return u.String()
 }
@@ -114,6 +118,10 @@ func ParseDestination(attr, raw string) (Destination, string) {
 		return Destination{}, fmt.Sprintf("%s looks like a URL whose colon is missing (s3//bucket): a "+
 			"double slash after the first name is refused rather than taken for a relative folder. %s",
 			attr, destinationFix)
+	case schemeName(first) && (strings.HasPrefix(rest, "/:") || strings.HasPrefix(rest, `\:`)):
+		return Destination{}, fmt.Sprintf("%s looks like a URL whose scheme separator is mistyped (s3/:/bucket "+
+			"for s3://bucket): a name followed by a slash and a colon is refused rather than taken for a relative "+
+			"folder. %s", attr, destinationFix)
 	}
 	return Destination{folder: raw}, ""
 }
@@ -173,6 +181,16 @@ func parseDestinationURL(attr, raw string) (Destination, string) {
 	if strings.Contains(raw, "#") {
 		return Destination{}, fmt.Sprintf("%s has a fragment (#...), which names nothing in a destination: "+
 			"remove it, or write # in a prefix as %%23.", attr)
+	}
+	if beforeSettings, _, _ := strings.Cut(raw, "?"); u.Scheme == "s3" && strings.Contains(beforeSettings, "@") {
+		// s3://KEY/SECRET@bucket parses as the bucket KEY and the prefix
+		// SECRET@bucket: nothing before the settings may hold an "@".
+		return Destination{}, fmt.Sprintf("%s holds \"@\" before its settings, as credentials do "+
+			"(s3://KEY:SECRET@bucket, which a \"/\" in the secret turns into a bucket and a prefix); it is not "+
+			"repeated here. Credentials never go into the configuration: give them to the provider's process as the "+
+			"store's own tools read them (for S3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, or a role "+
+			"of the machine), and treat them as exposed if the configuration was shared. An \"@\" of the prefix is "+
+			"written %%40.", attr)
 	}
 	if u.Scheme == "file" {
 		return parseFileDestination(attr, u)

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestParseExportDestination(t *testing.T) {
 		{in: "s3://my-bucket/", bucket: "my-bucket"},
 		{in: "s3://my-bucket/analytics", bucket: "my-bucket", prefix: "analytics/"},
 		{in: "s3://my-bucket/a/b/", bucket: "my-bucket", prefix: "a/b/"},
-		{in: "s3://my-bucket/a b/ü~@:x", bucket: "my-bucket", prefix: "a b/ü~@:x/"},
+		{in: "s3://my-bucket/a b/ü~%40:x", bucket: "my-bucket", prefix: "a b/ü~@:x/"},
 		{in: "s3://Old_Bucket/x", bucket: "Old_Bucket", prefix: "x/"},
 		{in: "s3://backups/analytics?endpoint=http://127.0.0.1:8333&region=us-east-1&use_path_style=true",
 			bucket: "backups", prefix: "analytics/", query: "endpoint=http%3A%2F%2F127.0.0.1%3A8333&region=us-east-1&use_path_style=true"},
@@ -83,7 +84,7 @@ func TestParseExportDestination(t *testing.T) {
 		{"s3://bucket/x?region=eu-west-1&endpoint=http://h%zz", "cannot be read"},
 		{"s3:///x", "names no bucket"},
 		{"s3://bucket:9000/x", "holds a colon"},
-		{"s3://AKIAEXAMPLE:12345/" + secret + "@bucket", "holds a colon"},
+		{"s3://AKIAEXAMPLE:12345/" + secret + "@bucket", `holds "@" before its settings`},
 		{"s3://b/x", "not one an S3 store accepts"},
 		{"s3://-bucket/x", "not one an S3 store accepts"},
 		{"s3://bucket/a//b", `an empty, "." or ".." part`},
@@ -128,5 +129,77 @@ func TestParseExportDestination(t *testing.T) {
 				t.Errorf("%q: the problem repeats a part of the secret: %q", tc.in, p)
 			}
 		}
+	}
+}
+
+// A relative path that reads as a URL whose "://" came out as "/:/" is
+// refused, as "s3:/" and "s3//" are, rather than taken for a folder; the
+// fix ("./" first) is said.
+func TestParseExportDestination_swappedSeparator(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"s3/:/x", "s3/:/bucket/prefix", "file/:/var/x", `s3\:\bucket`, "s3/:"} {
+		d, p := ParseDestination("destination", in)
+		if p == "" {
+			t.Errorf("%q is taken for the folder %q", in, d.folder)
+			continue
+		}
+		if !strings.HasPrefix(p, "destination") || !strings.Contains(p, "./") {
+			t.Errorf("%q: %q does not name the attribute, or not say how to write such a folder", in, p)
+		}
+	}
+	for _, in := range []string{"./s3/:/x", "exports/2024:05", "exports/a:b"} {
+		if d, p := ParseDestination("destination", in); p != "" || d.folder != in {
+			t.Errorf("%q: folder %q, problem %q, want the folder", in, d.folder, p)
+		}
+	}
+}
+
+// A setting whose value holds a control character once decoded (%00, %0A)
+// is refused, naming the setting and not the value.
+func TestParseExportDestination_settingControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"profile=a%00b", "profile=a%0Ab", "kmskeyid=key%01x", "profile=%7F"} {
+		in := "s3://bucket/x?" + q
+		_, p := ParseDestination("destination", in)
+		name, _, _ := strings.Cut(q, "=")
+		if !strings.Contains(p, "control character") || !strings.Contains(p, `"`+name+`"`) ||
+			!strings.HasPrefix(p, "destination") {
+			t.Errorf("%q: problem %q, want a refusal naming the attribute, the setting and the control character", in, p)
+		}
+	}
+}
+
+// An s3:// destination with "@" before its settings may hold credentials
+// whose secret holds a "/" (s3://KEY/SECRET@bucket parses as the bucket KEY
+// and the prefix SECRET@bucket): it is refused without repeating it, and a
+// prefix with an "@" is written %40 (which the canonical form keeps). The
+// endpoint setting is refused the same way when it may hide credentials.
+func TestParseExportDestination_hiddenCredentials(t *testing.T) {
+	t.Parallel()
+	const pw = "Sec-ret-77"
+	for _, in := range []string{
+		"s3://AKIAKEY/" + pw + "@bucket/prefix",
+		"s3://AKIAKEY/" + pw + "@bucket",
+		"s3://my-bucket/x@y/z",
+		"s3://bucket/x?endpoint=http://admin:2024/" + pw + "@s3.example.com",
+		"s3://bucket/x?endpoint=" + url.QueryEscape("http://admin:2024/"+pw+"@s3.example.com"),
+		"s3://bucket/x?endpoint=" + url.QueryEscape("http://admin/"+pw+"@127.0.0.1:8333"),
+	} {
+		d, p := ParseDestination("destination", in)
+		if p == "" {
+			t.Errorf("%q is accepted: %s", in, d)
+			continue
+		}
+		if strings.Contains(p, pw) || strings.Contains(p, "AKIAKEY") || strings.Contains(p, "2024") ||
+			!strings.HasPrefix(p, "destination") {
+			t.Errorf("%q: the refusal repeats a part of the value, or does not name the attribute: %s", in, p)
+		}
+	}
+	d, p := ParseDestination("destination", "s3://my-bucket/team%40corp/x")
+	if p != "" || d.prefix != "team@corp/x/" {
+		t.Fatalf("a prefix with %%40: %q, %q", d.prefix, p)
+	}
+	if again, p := ParseDestination("destination", d.String()); p != "" || again.prefix != d.prefix {
+		t.Errorf("the canonical form %q parses as %q, %q", d.String(), again.prefix, p)
 	}
 }

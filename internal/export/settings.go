@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // The settings of an s3:// destination: its query, read strictly
@@ -51,7 +54,7 @@ var s3Settings = map[string]s3Setting{
 	// A self-hosted store's base URL, e.g. http://127.0.0.1:8333.
 	"endpoint": func(v string) string {
 		u, err := url.Parse(v)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || userinfo.Suspect(v) ||
 			u.RawQuery != "" || u.Fragment != "" {
 			return "must be the store's base URL, http://host:port or https://host (without credentials, query or " +
 				"fragment), e.g. s3://bucket/prefix?endpoint=https://s3.example.com&region=us-east-1&use_path_style=true"
@@ -150,6 +153,10 @@ func parseS3Settings(raw string) (url.Values, string) {
 			return nil, fmt.Sprintf("the setting %q is given %d times; give it once.", k, len(q[k]))
 		case q.Get(k) == "":
 			return nil, fmt.Sprintf("the setting %q has no value; give it one or remove it.", k)
+		case strings.IndexFunc(q.Get(k), unicode.IsControl) >= 0 || !utf8.ValidString(q.Get(k)):
+			return nil, fmt.Sprintf("the setting %q holds a control character once decoded (such as %%00, %%0A or "+
+				"%%7F) or a %%-escape that is not UTF-8: remove it (the value is not repeated here, as it could be a "+
+				"secret).", k)
 		}
 		if p := check(q.Get(k)); p != "" {
 			return nil, fmt.Sprintf("the setting %q %s (the value is not repeated here, as it could be a secret).", k, p)

@@ -32,7 +32,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -309,7 +312,29 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 			}
 			return checkRecorded(t.Context(), env, c, id, v, acctest.HitDays(before, time.Now()))
 		},
+	}, resource.TestStep{
+		// The statistics data source shows the visit under the names
+		// WhichBrowser gives headless Chromium's own user agent (X11;
+		// Linux, HeadlessChrome/...): Chrome, Linux, desktop (see the
+		// emulator's useragent_test.go for the parser's source lines).
+		Config: browserConfig(env, "", domain) + dimensionStats("browser") + dimensionStats("os") + dimensionStats("device"),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(statsAddr("browser"), tfjsonpath.New("top"), knownvalue.ListExact([]knownvalue.Check{topRow("Chrome", 1)})),
+			statecheck.ExpectKnownValue(statsAddr("os"), tfjsonpath.New("top"), knownvalue.ListExact([]knownvalue.Check{topRow("Linux", 1)})),
+			statecheck.ExpectKnownValue(statsAddr("device"), tfjsonpath.New("top"), knownvalue.ListExact([]knownvalue.Check{topRow("desktop", 1)})),
+		},
 	})
+}
+
+// dimensionStats is the statistics data source of the browser tests'
+// website over the default window, named and broken down by dimension.
+func dimensionStats(dimension string) string {
+	return fmt.Sprintf(`
+data "analytics_website_statistics" %[1]q {
+  website_id = analytics_website.shop.id
+  dimension  = %[1]q
+}
+`, dimension)
 }
 
 // A single-page application: after the first pageview, the page moves to

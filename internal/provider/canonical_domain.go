@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"golang.org/x/net/idna"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // The domain's canonical form, the one rule behind the domain validator
@@ -75,6 +77,14 @@ func (canonicalDomainFunction) Run(ctx context.Context, req function.RunRequest,
 // fragment, and a trailing dot; and it gives an internationalised name in
 // ASCII.
 func canonicalDomainOf(s string) (string, string) {
+	if userinfo.Hidden(strings.TrimSpace(s)) {
+		// An "@" after a "/", "?" or "#" that may end user information
+		// whose password holds that character: what URL parsers take for
+		// the host may be the user name.
+		return "", "The value may hold user information (user:password@ before the host, not repeated here) whose " +
+			"password contains \"/\", \"?\" or \"#\", so that the host cannot be told. Give a URL or host name " +
+			"without credentials, e.g. \"https://www.example.com/\"."
+	}
 	d, problem := canonicalForm(s)
 	if problem != "" && strings.Contains(s, "@") {
 		// Text before an "@" may be a password; where a "/", "?", "#" or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 
@@ -28,6 +29,32 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 	case op == "list":
 		what = "the websites"
 	}
+	addAPIErrorAbout(diags, op, what, err)
+}
+
+// addWriteError is addAPIError for a create or an update: when the
+// configuration gives the password as password_wo (writeOnly), the server's
+// refusal of the API's password field is on password_wo, the attribute the
+// user set, not on the unset password.
+func addWriteError(diags *diag.Diagnostics, op, domain string, writeOnly bool, err error) {
+	attrs := apiFieldAttributes
+	if writeOnly {
+		attrs = maps.Clone(apiFieldAttributes)
+		attrs["password"] = "password_wo"
+	}
+	reportAPIError(diags, op, fmt.Sprintf("the website %q", domain), attrs, err)
+}
+
+// addAPIErrorAbout is addAPIError with the website named by the caller
+// ("the website with id 12"): what must quote nothing that may hold a
+// password.
+func addAPIErrorAbout(diags *diag.Diagnostics, op, what string, err error) {
+	reportAPIError(diags, op, what, apiFieldAttributes, err)
+}
+
+// reportAPIError is addAPIError with the attribute of each API field
+// (attrs) given.
+func reportAPIError(diags *diag.Diagnostics, op, what string, attrs map[string]string, err error) {
 	if errors.Is(err, client.ErrDuplicateDomain) { // the application has no unique index on domains
 		diags.AddError("Several Websites With One Domain", fmt.Sprintf("Could not %s %s: %s.", op, what, err))
 		return
@@ -59,7 +86,7 @@ func addAPIError(diags *diag.Diagnostics, op, domain string, err error) {
 		for _, field := range apiErr.FieldNames() {
 			for _, msg := range apiErr.Fields[field] {
 				summary, detail := validationDetail(op, what, field, msg)
-				if attr, known := apiFieldAttributes[field]; known {
+				if attr, known := attrs[field]; known {
 					diags.AddAttributeError(path.Root(attr), summary, detail)
 				} else {
 					diags.AddError(summary, detail)
@@ -130,7 +157,7 @@ func validationDetail(op, what, field, msg string) (summary, detail string) {
 // addCreateError reports a failed create; a create whose outcome could not
 // be told gets its own diagnostic, since the website may exist, and so does
 // one that left several websites with the domain.
-func addCreateError(diags *diag.Diagnostics, domain string, err error) {
+func addCreateError(diags *diag.Diagnostics, domain string, writeOnly bool, err error) {
 	var unknown *client.CreateOutcomeUnknownError
 	var dup *client.DuplicateCreateError
 	if errors.As(err, &dup) {
@@ -148,7 +175,7 @@ func addCreateError(diags *diag.Diagnostics, domain string, err error) {
 				"otherwise apply again once the server answers.", unknown.Error(), domain, domain, domain))
 		return
 	}
-	addAPIError(diags, "create", domain, err)
+	addWriteError(diags, "create", domain, writeOnly, err)
 }
 
 // addOwnerMismatch reports a website whose remembered owner (the user that

@@ -38,9 +38,9 @@ type gate struct {
 }
 
 var (
-	_ tfprotov6.ProviderServer                 = (*gate)(nil)
-	_ tfprotov6.ProviderServerWithListResource = (*gate)(nil)
-	_ tfprotov6.ProviderServerWithActions      = (*gate)(nil)
+	_ tfprotov6.ProviderServer     = (*gate)(nil)
+	_ tfprotov6.ListResourceServer = (*gate)(nil)
+	_ tfprotov6.ActionServer       = (*gate)(nil)
 )
 
 // NewServer serves p through the gate. main.go and the tests' provider

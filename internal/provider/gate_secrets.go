@@ -213,8 +213,8 @@ func walkStrings(dv *tfprotov6.DynamicValue, typ tftypes.Type, sensitive map[str
 			return true, nil
 		}
 		var str string
-		if v.As(&str) != nil {
-			return true, nil
+		if asErr := v.As(&str); asErr != nil {
+			return true, nil //nolint:nilerr // a value that is no string holds no secret; the walk goes on
 		}
 		if underSensitive(p, sensitive) {
 			addSecret(str)

@@ -27,9 +27,10 @@ func TestGate_servesEveryCall(t *testing.T) {
 	stateStore := reflect.TypeFor[tfprotov6.StateStoreServer]()
 	protocol := map[string]bool{}
 	for _, it := range []reflect.Type{
-		reflect.TypeFor[tfprotov6.ProviderServerWithListResource](),
-		reflect.TypeFor[tfprotov6.ProviderServerWithActions](),
-		reflect.TypeFor[tfprotov6.ProviderServerWithStateStores](),
+		reflect.TypeFor[tfprotov6.ProviderServer](),
+		reflect.TypeFor[tfprotov6.ListResourceServer](),
+		reflect.TypeFor[tfprotov6.ActionServer](),
+		stateStore,
 	} {
 		for i := range it.NumMethod() {
 			protocol[it.Method(i).Name] = true

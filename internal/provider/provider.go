@@ -232,5 +232,5 @@ func (p *analyticsProvider) Actions(context.Context) []func() action.Action {
 }
 
 func (p *analyticsProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewWebsiteDataSource, NewWebsitesDataSource, NewWebsiteStatisticsDataSource}
+	return []func() datasource.DataSource{NewAccountDataSource, NewWebsiteDataSource, NewWebsitesDataSource, NewWebsiteStatisticsDataSource}
 }

@@ -84,28 +84,47 @@ func dataClient(data *providerData, diags *diag.Diagnostics) *client.Client {
 // count could not be read; the check is then skipped. err is why it could
 // not be read (nil on builds without GET /account).
 func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned int, ok bool, err error) {
-	a, err := d.client.Account(ctx)
-	if errors.Is(err, client.ErrAccountUnsupported) {
-		return 0, 0, 0, false, nil
-	}
-	if err != nil {
+	limit, have, ok, err = d.websitesHeld(ctx)
+	if !ok {
 		return 0, 0, 0, false, err
 	}
-	if !a.HasWebsiteLimit || a.WebsiteLimit < 0 {
-		return 0, 0, 0, false, nil
+	return limit, have, int(atomic.AddInt64(&d.creates, 1)), true, nil
+}
+
+// websitesHeld reports the plan's website limit and the websites the user
+// held when the run first asked (one GET /account and one list request per
+// provider instance, shared by every check). ok and err as for
+// websiteLimit.
+func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bool, err error) {
+	a, err := d.client.Account(ctx)
+	if errors.Is(err, client.ErrAccountUnsupported) {
+		return 0, 0, false, nil
+	}
+	if err != nil {
+		return 0, 0, false, err
+	}
+	limit, ok = a.WebsiteLimit()
+	if !ok {
+		return 0, 0, false, nil
 	}
 	d.countOnce.Do(func() {
-		d.count = -1
-		p, lerr := d.client.ListWebsites(ctx, client.ListOptions{PerPage: client.PerPageValues[0]})
-		if lerr == nil {
-			d.count = p.Total
-		}
-		d.countErr = lerr
+		d.count, d.countErr = d.websitesCount(ctx)
 	})
 	if d.count < 0 {
-		return 0, 0, 0, false, d.countErr
+		return 0, 0, false, d.countErr
 	}
-	return a.WebsiteLimit, d.count, int(atomic.AddInt64(&d.creates, 1)), true, nil
+	return limit, d.count, true, nil
+}
+
+// websitesCount returns how many websites the key's user holds now: the
+// total of one list request of the smallest page; -1 (and no error) when
+// the answer has no total.
+func (d *providerData) websitesCount(ctx context.Context) (int, error) {
+	p, err := d.client.ListWebsites(ctx, client.ListOptions{PerPage: client.PerPageValues[0]})
+	if err != nil {
+		return -1, err
+	}
+	return p.Total, nil
 }
 
 // trackingCodeValue is the tracking code as an attribute value; unknown when

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // The plan-time rules of the provider's own settings (the website's are in
@@ -64,6 +65,9 @@ var baseURLRule = settingRule{
 			return fmt.Sprintf("%s %q has no scheme. Write the URL with https:// (or http:// for a server on this "+
 				"machine), e.g. %q.", name, raw, "https://"+strings.TrimLeft(raw, "/"))
 		}
+		if userinfo.Hidden(raw) {
+			return hiddenUserInfo(name, exampleURL) + " The API authenticates with the API key only: set api_key."
+		}
 		u, err := url.Parse(raw)
 		if err != nil {
 			// url.Parse's error repeats the whole URL, which may contain
@@ -88,40 +92,11 @@ var baseURLRule = settingRule{
 				"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %s.",
 				name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
 		}
-		if mayHoldUserInfo(raw) {
-			return hiddenUserInfo(name, exampleURL)
-		}
 		return ""
 	},
 }
 
 const exampleURL = "https://analytics.example.com"
-
-// mayHoldUserInfo reports whether raw may carry user information that a URL
-// parser does not see as such: a "/", "?" or "#" in a password ends the
-// user information early for the parser ("https://admin:2024/Pw@host" is
-// the host admin, port 2024, and the path /Pw@host), so the parser's
-// u.User cannot be trusted. It holds when an "@" follows the scheme with a
-// ":" before it, or with no "/" before it. An "@" in the path after a
-// plain host ("https://cdn.example.com/npm/pkg@1.0/script.js") is not user
-// information.
-func mayHoldUserInfo(raw string) bool {
-	rest := raw
-	if _, after, ok := strings.Cut(raw, "://"); ok {
-		rest = after
-	}
-	before, _, ok := strings.Cut(rest, "@")
-	return ok && (strings.Contains(before, ":") || !strings.Contains(before, "/"))
-}
-
-// hiddenUserInfo is the refusal of a URL setting for which mayHoldUserInfo
-// holds. It repeats nothing of the value.
-func hiddenUserInfo(name, example string) string {
-	return fmt.Sprintf("%s contains \"@\" after a \":\" (or before any \"/\"), as in user:password@ before the host; a "+
-		"\"/\", \"?\" or \"#\" in a password hides it from URL parsers, so the value is not repeated here. Remove "+
-		"the credentials, e.g. %s. If the \"@\" belongs in the path, write it as %%40. Treat the credentials as "+
-		"exposed if the configuration is shared.", name, strconv.Quote(example))
-}
 
 // trackingURLRule: the installation's public address (tracking_url).
 var trackingURLRule = settingRule{
@@ -135,6 +110,8 @@ var trackingURLRule = settingRule{
 		case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
 			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL browsers reach the "+
 				"installation at, e.g. %s.", name, exampleURL)
+		case userinfo.Hidden(strings.TrimSpace(raw)):
+			return hiddenUserInfo(name, exampleURL) + " The tracking code would publish it in every page of the website."
 		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
 			u.Hostname() == "" || u.Opaque != "":
 			return fmt.Sprintf("%s %s is not an absolute http:// or https:// URL. Set it to the installation's address "+
@@ -148,8 +125,6 @@ var trackingURLRule = settingRule{
 			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the tracking "+
 				"code appends /js/script.js and /api/event to it. Use %s.", name,
 				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
-		case mayHoldUserInfo(strings.TrimSpace(raw)):
-			return hiddenUserInfo(name, exampleURL)
 		}
 		return ""
 	},
@@ -171,6 +146,9 @@ var trackingScriptURLRule = settingRule{
 		case strings.ContainsFunc(strings.TrimSpace(raw), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
 			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare address of the tracking "+
 				"script, e.g. https://cdn.example.com/js/script.js.", name)
+		case userinfo.Hidden(strings.TrimSpace(raw)):
+			return hiddenUserInfo(name, "https://cdn.example.com/js/script.js") + " The tracking code would publish it " +
+				"in every page of the website."
 		case err != nil || !u.IsAbs() || (!strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http")) ||
 			u.Hostname() == "" || u.Opaque != "":
 			return fmt.Sprintf("%s %s is not an absolute http:// or https:// URL. Set it to the full address browsers "+
@@ -181,11 +159,21 @@ var trackingScriptURLRule = settingRule{
 				"would publish in every page of the website. Remove them, e.g. %s.", name,
 				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: u.RawQuery},
 					"https://cdn.example.com/js/script.js"))
-		case mayHoldUserInfo(strings.TrimSpace(raw)):
-			return hiddenUserInfo(name, "https://cdn.example.com/js/script.js")
 		}
 		return ""
 	},
+}
+
+// hiddenUserInfo is the refusal of the URL setting name when it may hold
+// user information that a "/", "?" or "#" in the password cut short
+// (userinfo.Hidden), which URL parsers would read as the host, the port
+// and the path: nothing of the value is repeated.
+func hiddenUserInfo(name, example string) string {
+	return fmt.Sprintf("%s may hold user credentials (user:password@ before the host) whose password contains "+
+		"\"/\", \"?\" or \"#\", so that URL parsers read a part of it as the host and the rest as the path: it has "+
+		"an \"@\" after the authority and before the real host. The value is not repeated here. Remove the "+
+		"credentials, e.g. %s, and treat them as exposed if the configuration is shared; an \"@\" that belongs in "+
+		"the path is written %%40.", name, example)
 }
 
 // quotedURL is how a message repeats a URL setting's value: quoted as

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -17,9 +20,11 @@ import (
 )
 
 // ImportState accepts a numeric id or an exact domain, or (Terraform 1.12
-// and later) an identity with the id. The website is looked up here, so
-// that a wrong id, domain or API key gets an error that says which, and the
-// key's user is remembered as the website's owner.
+// and later) an identity with the id. The ID is read first, before anything
+// is asked of the API, and no message repeats it as given: it may be a URL
+// whose user information holds a password. The website is then looked up
+// here, so that a wrong id, domain or API key gets an error that says
+// which, and the key's user is remembered as the website's owner.
 func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	raw := strings.TrimSpace(req.ID)
 	if raw == "" && req.Identity != nil {
@@ -31,21 +36,29 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 		raw = strings.TrimSpace(ident.ID.ValueString())
 		if !isWebsiteID(raw) {
 			resp.Diagnostics.AddAttributeError(path.Root("id"), "Invalid Import Identity",
-				fmt.Sprintf("The identity's id must be the website's numeric id, e.g. \"12\", got %q.", raw))
+				"The identity's id must be the website's numeric id, a positive whole number without sign, spaces or "+
+					"leading zeros, e.g. \"12\" (the number in the website's URL in the web interface); the value "+
+					"given is not one (not repeated here, as an ID may hold a password).")
 			return
 		}
+	}
+	id, problem := importTarget(raw)
+	if problem != "" {
+		resp.Diagnostics.AddError("Invalid Import ID", problem)
+		return
+	}
+	// From here on, raw is a website id or a domain in the form the server
+	// stores: the parse proved it holds no user information.
+	what := fmt.Sprintf("the website %q", raw)
+	if id > 0 {
+		what = fmt.Sprintf("the website with id %d", id)
 	}
 	if dataClient(r.data, &resp.Diagnostics) == nil || resp.Diagnostics.HasError() {
 		return
 	}
 	owner, err := r.data.keyOwner(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", raw, err)
-		return
-	}
-	id, problem := importTarget(raw)
-	if problem != "" {
-		resp.Diagnostics.AddError("Invalid Import ID", problem)
+		addAPIErrorAbout(&resp.Diagnostics, "import", what, err)
 		return
 	}
 	var w *client.Website
@@ -67,11 +80,11 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 		}
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", raw, err)
+		addAPIErrorAbout(&resp.Diagnostics, "import", what, err)
 		return
 	}
 	how := "id"
-	if strconv.FormatInt(w.ID, 10) != raw {
+	if id == 0 {
 		how = "domain"
 	}
 	tflog.Info(ctx, "import: found website by "+how, map[string]any{"id": w.ID, "domain": w.Domain})
@@ -82,22 +95,69 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 	setIdentity(ctx, resp.Identity, stateID, &resp.Diagnostics)
 }
 
+// importTakes begins every refusal of an import ID.
+const importTakes = "Import takes the website's numeric id or its exact domain"
+
+// importNotRepeated ends the refusals of an import ID.
+const importNotRepeated = " The ID is not repeated here, as it could hold a password."
+
+// signedNumber is what reads as a number, to be told apart from a domain.
+var signedNumber = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
 // importTarget reads an import ID (trimmed): a website's id (a positive
-// whole number, returned) or, else, its exact domain (0 returned), or why
-// it is neither.
+// whole number written as the data sources, the action and the identity
+// take it, returned) or, else, its exact domain (0 returned), or why it is
+// neither. A refusal never repeats the ID or a part of it: only what the
+// parse rebuilt (a number, a domain's canonical form from an ID without
+// "@").
 func importTarget(raw string) (int64, string) {
-	id, err := strconv.ParseInt(raw, 10, 64)
 	switch {
-	case err == nil && id > 0:
+	case raw == "":
+		return 0, importTakes + "; the ID is empty. Give the id, e.g. terraform import analytics_website.NAME 12, or " +
+			"the domain, e.g. example.com."
+	case len(raw) > maxDomainLength:
+		return 0, fmt.Sprintf("%s; the ID is %d bytes long, longer than any (an id has at most 19 digits, a domain "+
+			"at most %d characters).%s", importTakes, len(raw), maxDomainLength, importNotRepeated)
+	case !utf8.ValidString(raw) || strings.ContainsFunc(raw, unicode.IsControl):
+		return 0, importTakes + "; the ID holds a control character (such as a line break or NUL) or bytes that " +
+			"are not UTF-8. Remove them." + importNotRepeated
+	case strings.Contains(raw, "@"):
+		return 0, importTakes + "; the ID holds \"@\", as a URL with user information (a name and password before " +
+			"\"@\") does. Give the website's domain alone, e.g. example.com, or its numeric id, and treat the password " +
+			"as exposed if the command was shared." + importNotRepeated
+	case signedNumber.MatchString(raw):
+		return importID(raw)
+	}
+	if domainProblem(raw) == "" {
+		return 0, ""
+	}
+	if c, p := canonicalDomainOf(raw); p == "" {
+		return 0, fmt.Sprintf("%s, as the server stores it: lower case, without scheme, \"www.\", port, path or "+
+			"trailing dot. Import by %q.", importTakes, c)
+	}
+	return 0, importTakes + "; the ID is neither a positive whole number nor a host name the server accepts " +
+		"(dot-separated labels of letters, digits and hyphens, e.g. www2.example.com, or an IPv4 address). Check " +
+		"it, or import by the numeric id (shown in the web interface's URL of the website)." + importNotRepeated
+}
+
+// importID reads an import ID made of digits and a sign: a website id
+// only when written as the data sources and the identity take it.
+func importID(raw string) (int64, string) {
+	if isWebsiteID(raw) {
+		id, _ := strconv.ParseInt(raw, 10, 64) // isWebsiteID parsed it
 		return id, ""
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	switch {
 	case errors.Is(err, strconv.ErrRange):
-		return 0, fmt.Sprintf("Import takes the website's numeric id or its exact domain; %q is too large for an id "+
-			"(at most %d). Check the id (shown in the web interface's URL of the website).", raw, int64(math.MaxInt64))
+		return 0, fmt.Sprintf("%s; the ID is too large for an id (at most %d). Check the id (shown in the web "+
+			"interface's URL of the website).", importTakes, int64(math.MaxInt64))
+	case err == nil && n > 0:
+		return 0, fmt.Sprintf("%s; ids are positive whole numbers written without sign or leading zeros: import by %d.",
+			importTakes, n)
 	}
-	if p := domainProblem(raw); p != "" {
-		return 0, "Import takes the website's numeric id or its exact domain. " + p
-	}
-	return 0, ""
+	return 0, importTakes + "; ids are positive whole numbers (1 or more), e.g. 12: check the id (shown in the web " +
+		"interface's URL of the website)."
 }
 
 // keyUser names the API key's user for messages.

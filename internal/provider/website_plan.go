@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // ValidateConfig checks the rules that span attributes, at plan time. That
@@ -74,15 +75,15 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	creating := req.State.Raw.IsNull()
 	priorPrivacy := ""
+	var prior websiteResourceModel
 	if !creating {
-		var state websiteResourceModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		priorPrivacy = state.Privacy.ValueString()
-		if !plan.Domain.Equal(state.Domain) { // domain requires replacement
-			r.planDestroy(ctx, state, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
+		priorPrivacy = prior.Privacy.ValueString()
+		if !plan.Domain.Equal(prior.Domain) { // domain requires replacement
+			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
 		}
 	}
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
@@ -96,8 +97,23 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 				"Set password (e.g. from a variable marked sensitive), or password_wo with password_wo_version to keep "+
 				"the password out of the state (Terraform 1.11 or later), or choose privacy \"public\" or \"private\".")
 	}
-	if creating && r.data != nil && !resp.Diagnostics.HasError() {
+	if r.data == nil || resp.Diagnostics.HasError() {
+		return
+	}
+	switch {
+	case creating && rememberedOwner(ctx, req.Private, &resp.Diagnostics) != nil:
+		// Terraform plans the new website of a replacement again with no
+		// prior state but the old one's private state, and drops the
+		// warnings of that second plan: the replacement was warned about in
+		// its first (below), and is no website more at the end.
+		return
+	case creating:
 		r.warnWebsiteLimit(ctx, plan, resp)
+	case !plan.Domain.Equal(prior.Domain) && !plan.Domain.IsUnknown():
+		r.warnReplacementAtLimit(ctx, prior, plan, resp)
+	}
+	if plan.EmailReports.ValueBool() && (creating || !prior.EmailReports.ValueBool() || !plan.Domain.Equal(prior.Domain)) {
+		r.warnEmailReports(ctx, plan, resp)
 	}
 }
 
@@ -118,11 +134,43 @@ func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteReso
 	if !ok || have+planned <= limit {
 		return
 	}
-	resp.Diagnostics.AddAttributeWarning(path.Root("domain"), "Website Limit Would Be Exceeded",
-		fmt.Sprintf("Creating the website %q would make %d websites, but the API key's user has %d and its plan allows "+
-			"%d, so the server will refuse it with \"You created too many websites.\". Remove websites you no longer "+
-			"need, or ask the installation's administrator for a larger plan, before applying.",
-			plan.Domain.ValueString(), have+planned, have, limit))
+	addWebsiteLimitWarning(&resp.Diagnostics, plan.Domain.ValueString(), limit, have, planned)
+}
+
+// warnReplacementAtLimit warns when a new domain replaces a website while
+// the key's user is at its plan's limit: a create before the delete
+// (create_before_destroy) would be refused. Terraform does not tell a
+// provider whether create_before_destroy is set, so the warning says what
+// happens either way. It shares the account and the count with the other
+// checks: one GET /account and one list request per command for them all.
+func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, plan websiteResourceModel,
+	resp *resource.ModifyPlanResponse,
+) {
+	limit, have, ok, err := r.data.websitesHeld(ctx)
+	if err != nil {
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain.ValueString(), err)
+		return
+	}
+	if ok && have >= limit {
+		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain.ValueString(), limit, have)
+	}
+}
+
+// warnEmailReports warns when the plan writes email_reports = true (a new
+// website, or a change to true) for a user whose plan has no e-mail
+// reports: the server stores it and never sends one. It uses the account
+// of the other checks; when that cannot be read, the check is skipped (the
+// other checks say why).
+func (r *websiteResource) warnEmailReports(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
+	a, err := r.data.client.Account(ctx)
+	if err != nil {
+		tflog.Debug(ctx, "e-mail reports not checked against the plan: the account could not be read",
+			map[string]any{"error": err.Error()})
+		return
+	}
+	if f := a.Plan.Features.EmailReports; f != nil && !*f {
+		addEmailReportsOffWarning(&resp.Diagnostics, plan.Domain.ValueString(), a.Plan.Name)
+	}
 }
 
 // timeoutNames are the operations of the website's timeouts block.

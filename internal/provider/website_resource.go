@@ -58,8 +58,9 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	timeout, d := plan.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(d...)
 	in := plan.input(ctx, nil, &resp.Diagnostics)
+	wo := writeOnlyPassword(ctx, req.Config, &resp.Diagnostics)
 	if in.Password == nil {
-		in.Password = writeOnlyPassword(ctx, req.Config, &resp.Diagnostics)
+		in.Password = wo
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -76,7 +77,7 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	// never blindly sent twice (see client.CreateWebsite).
 	res, err := c.CreateWebsite(ctx, in)
 	if err != nil {
-		addCreateError(&resp.Diagnostics, in.Domain, err)
+		addCreateError(&resp.Diagnostics, in.Domain, wo != nil, err)
 		return
 	}
 	w := res.Website
@@ -228,7 +229,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", in.Domain, err)
+		addWriteError(&resp.Diagnostics, "update", in.Domain, wo != nil, err)
 		return
 	}
 	plan.ID = state.ID

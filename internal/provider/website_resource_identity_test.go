@@ -64,7 +64,8 @@ func TestAccWebsite_identity(t *testing.T) {
 	})
 }
 
-// An identity that is not a website id is refused, naming the form.
+// An identity that is not a website id is refused, naming the form, without
+// repeating the value.
 func TestAccWebsite_identityImportInvalid(t *testing.T) {
 	env := acctest.New(t)
 	domain := env.Domain("identity-invalid")
@@ -78,7 +79,7 @@ import {
 }
 `, domain), websiteHCL(fmt.Sprintf("domain = %q", domain))),
 			PlanOnly:    true,
-			ExpectError: acctest.ExpectError(`Invalid Import Identity.*numeric id, e.g. "12", got "` + regexp.QuoteMeta(domain) + `"`),
+			ExpectError: acctest.ExpectError(`Invalid Import Identity.*numeric id, a positive whole number.*e.g. "12".*not repeated here`),
 		}},
 	})
 }

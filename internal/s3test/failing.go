@@ -21,6 +21,9 @@ type FailingProxy struct {
 	// RefuseDeletes answers every DELETE with 403 AccessDenied, as a
 	// store does for keys without s3:DeleteObject or under object lock.
 	RefuseDeletes atomic.Bool
+	// SwallowDeletes answers every DELETE with 204 without deleting, as a
+	// store does for a key it does not hold (S3 succeeds for a missing key).
+	SwallowDeletes atomic.Bool
 }
 
 // NewFailingProxy starts a FailingProxy in front of store, stopped when t
@@ -39,6 +42,10 @@ func NewFailingProxy(t testing.TB, store *Server) *FailingProxy {
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied`+
 				`</Code><Message>refused by the test</Message></Error>`)
+			return
+		}
+		if r.Method == http.MethodDelete && p.SwallowDeletes.Load() {
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		if r.Method == http.MethodPut {

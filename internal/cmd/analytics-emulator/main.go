@@ -82,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		c            config
 		keys         stringList
 		noAccessKeys stringList
+		plans        stringList
 		banned       stringList
 		faults       string
 		websiteLimit int
@@ -89,6 +90,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8099", "listen address (port 0 picks a free port)")
 	fs.Var(&keys, "api-key", "API key of a user (repeatable; default the emulator's DefaultAPIKey)")
 	fs.Var(&noAccessKeys, "no-api-access-key", "API key of a user whose plan lacks API access (repeatable)")
+	fs.Var(&plans, "plan", "KEY=PLAN: a user and its plan, one of "+strings.Join(emulator.PlanNames(), ", ")+
+		" (repeatable; a key also given to -api-key gets this plan)")
 	fs.IntVar(&c.opts.RateLimit, "rate-limit", 0, "requests per window per client IP (0 = off)")
 	fs.DurationVar(&c.opts.RateWindow, "rate-window", time.Minute, "throttle window")
 	fs.IntVar(&c.opts.DefaultPerPage, "per-page", 10, "the installation's default page size")
@@ -114,7 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
-	if len(keys) == 0 && len(noAccessKeys) == 0 {
+	if len(keys) == 0 && len(noAccessKeys) == 0 && len(plans) == 0 {
 		keys = stringList{emulator.DefaultAPIKey}
 	}
 	for _, k := range keys {
@@ -122,6 +125,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	for _, k := range noAccessKeys {
 		c.opts.Users = append(c.opts.Users, emulator.User{Key: k, NoAPIAccess: true})
+	}
+	if err := addPlans(&c.opts, plans); err != nil {
+		return c, err
 	}
 	c.opts.DefaultWebsiteLimit = max(websiteLimit, 0)
 	c.opts.BannedWords = banned
@@ -131,6 +137,31 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	c.opts.Faults = f
 	return c, nil
+}
+
+// addPlans gives each KEY=PLAN of the -plan flags its plan, adding the user
+// when no other flag named the key.
+func addPlans(opts *emulator.Options, plans []string) error {
+	for _, kp := range plans {
+		i := strings.LastIndex(kp, "=")
+		if i <= 0 {
+			return fmt.Errorf("-plan %q: want KEY=PLAN, PLAN one of %s", kp, strings.Join(emulator.PlanNames(), ", "))
+		}
+		p, ok := emulator.PlanNamed(kp[i+1:])
+		if !ok {
+			return fmt.Errorf("-plan: unknown plan %q: want one of %s", kp[i+1:], strings.Join(emulator.PlanNames(), ", "))
+		}
+		key, found := kp[:i], false
+		for j := range opts.Users {
+			if opts.Users[j].Key == key {
+				opts.Users[j].Plan, found = &p, true
+			}
+		}
+		if !found {
+			opts.Users = append(opts.Users, emulator.User{Key: key, Plan: &p})
+		}
+	}
+	return nil
 }
 
 // run serves until ctx is done, then shuts the server down.

@@ -200,6 +200,35 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
+// -plan KEY=PLAN gives a user one of the plans of a real installation's
+// users; a key named by no other flag becomes a user.
+func TestParseFlagsPlans(t *testing.T) {
+	t.Parallel()
+	c, err := parseFlags([]string{"-api-key", "a", "-plan", "a=three-websites", "-plan", "b=no-email-reports",
+		"-plan", "c=unlimited", "-plan", "d=no-api"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a": "Starter", "b": "Basic", "c": "Unlimited", "d": "Free"}
+	if len(c.opts.Users) != 4 {
+		t.Fatalf("users: %+v", c.opts.Users)
+	}
+	for _, u := range c.opts.Users {
+		if u.Plan == nil || u.Plan.Name != want[u.Key] {
+			t.Errorf("user %s: plan %+v, want %s", u.Key, u.Plan, want[u.Key])
+		}
+	}
+	if u := c.opts.Users[0]; u.Plan.Websites != 3 || !u.Plan.API || !u.Plan.EmailReports {
+		t.Errorf("three-websites: %+v", u.Plan)
+	}
+	for _, bad := range []string{"gold", "a=gold", "=unlimited"} {
+		_, err := parseFlags([]string{"-plan", bad}, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "no-api, no-email-reports, three-websites, unlimited") {
+			t.Errorf("-plan %s: %v", bad, err)
+		}
+	}
+}
+
 // startInProcess runs the command's run function with args in a goroutine,
 // waits for its listening line and returns the base URL, and a stop function
 // that cancels run and returns its error.

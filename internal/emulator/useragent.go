@@ -1,0 +1,140 @@
+package emulator
+
+// What a visit records of the visitor's user agent: the application asks
+// WhichBrowser's parser (the PHP package whichbrowser/parser) and stores
+// $ua->browser->name, $ua->os->name and $ua->device->type, each cut to 64
+// characters, under the statistics names browser, os and device. The
+// emulator parses with a Go library (github.com/medama-io/go-useragent) and
+// turns its answers into WhichBrowser's names where the two differ. The
+// line numbers below are of the parser's release v2.1.8 (commit
+// 581d614d686bfbec3529ad60562a5213ac5d8d72), as in bots_whichbrowser.tsv;
+// useragent_test.go checks the result on the user agents of current
+// browsers. What the emulator leaves out: the parser's rarer browsers,
+// phones and operating systems, which fall back to the library's names.
+
+import (
+	"regexp"
+	"sync"
+
+	"github.com/medama-io/go-useragent"
+	"github.com/medama-io/go-useragent/agents"
+)
+
+// visitorAgent is what a visit records of its user agent, in
+// WhichBrowser's names ("" where the parser finds nothing).
+type visitorAgent struct {
+	Browser, OS, Device string
+}
+
+// uaParser builds the library's lookup tree once, on the first visit.
+var uaParser = sync.OnceValue(useragent.NewParser)
+
+// whichBrowserNames are WhichBrowser's names for the library's browsers and
+// operating systems where the two differ (the rest are the same).
+var whichBrowserNames = map[string]string{
+	string(agents.BrowserSamsung): "Samsung Internet",  // Browser.php:242
+	string(agents.BrowserIE):      "Internet Explorer", // Browser.php:381
+	string(agents.BrowserSilk):    "Silk",              // Browser.php:1676
+	string(agents.OSMacOS):        "OS X",              // Os.php:103 (macOS is only its alias, Derive.php:449)
+	string(agents.OSChromeOS):     "Chrome OS",         // Os.php:1751
+}
+
+// linuxDistributions are the names WhichBrowser gives a Linux user agent
+// that names its distribution (Os.php:2055-2280, in the parser's order: the
+// last that matches wins).
+var linuxDistributions = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{regexp.MustCompile(`Antergos Linux`), "Antergos Linux"}, // Os.php:2062
+	{regexp.MustCompile(`Arch ?Linux`), "Arch Linux"},        // Os.php:2067
+	{regexp.MustCompile(`Black Lab Linux`), "Black Lab Linux"},
+	{regexp.MustCompile(`CentOS`), "CentOS"}, // Os.php:2081
+	{regexp.MustCompile(`Debian`), "Debian"}, // Os.php:2094
+	{regexp.MustCompile(`Fedora`), "Fedora"}, // Os.php:2107
+	{regexp.MustCompile(`Gentoo`), "Gentoo"}, // Os.php:2120
+	{regexp.MustCompile(`gNewSense`), "gNewSense"},
+	{regexp.MustCompile(`Kubuntu`), "Kubuntu"},       // Os.php:2138
+	{regexp.MustCompile(`Linux Mint`), "Linux Mint"}, // Os.php:2147
+	{regexp.MustCompile(`Mageia`), "Mageia"},         // Os.php:2165
+	{regexp.MustCompile(`Mandriva`), "Mandriva"},     // Os.php:2156, 2178
+	{regexp.MustCompile(`moonOS`), "moonOS"},
+	{regexp.MustCompile(`Red Hat`), "Red Hat"},     // Os.php:2196
+	{regexp.MustCompile(`Slackware`), "Slackware"}, // Os.php:2205
+	{regexp.MustCompile(`SUSE`), "SUSE"},           // Os.php:2214
+	{regexp.MustCompile(`Turbolinux`), "Turbolinux"},
+	{regexp.MustCompile(`Ubuntu`), "Ubuntu"},               // Os.php:2236
+	{regexp.MustCompile(`elementary OS`), "elementary OS"}, // Os.php:2280
+}
+
+// androidMobileRE is Os.php:243: an Android user agent (4 or later) that
+// says "Mobile" is a phone's; without it, a tablet's (Os.php:240).
+var androidMobileRE = regexp.MustCompile(`Mobile`)
+
+// classifyUserAgent is what the application records of userAgent.
+func classifyUserAgent(userAgent string) visitorAgent {
+	// The parser reads the first of two user agents pasted together
+	// (bots.go).
+	userAgent = concatenatedUARE.ReplaceAllString(userAgent, "$1")
+	// A bot (bots.go): the parser resets everything else; a bot of its
+	// list is named, the two generic rules leave the name empty
+	// (Bot.php).
+	if name, bot := botName(userAgent); bot {
+		if name == "generic" {
+			name = ""
+		}
+		return visitorAgent{Browser: truncateRunes(name, 64), Device: "bot"}
+	}
+	a := uaParser().Parse(userAgent)
+	v := visitorAgent{Browser: a.Browser().String(), OS: a.OS().String()}
+	if n, ok := whichBrowserNames[v.Browser]; ok {
+		v.Browser = n
+	}
+	if n, ok := whichBrowserNames[v.OS]; ok {
+		v.OS = n
+	}
+	switch a.Device() {
+	case agents.DeviceDesktop:
+		v.Device = "desktop"
+	case agents.DeviceMobile:
+		v.Device = "mobile"
+	case agents.DeviceTablet:
+		v.Device = "tablet"
+	case agents.DeviceTV:
+		v.Device = "television"
+	default:
+		// The library's own bots (e.g. HeadlessChrome) are visitors to
+		// the parser, which types a desktop system's agent "desktop".
+		v.Device = ""
+		switch a.OS() {
+		case agents.OSWindows, agents.OSMacOS, agents.OSLinux, agents.OSChromeOS, agents.OSFreeBSD, agents.OSOpenBSD:
+			v.Device = "desktop"
+		}
+	}
+
+	switch a.OS() {
+	case agents.OSAndroid:
+		if v.Device == "mobile" && !androidMobileRE.MatchString(userAgent) {
+			v.Device = "tablet" // Os.php:240-245
+		}
+		if a.Browser() == agents.BrowserFirefox && (v.Device == "mobile" || v.Device == "tablet") {
+			v.Browser = "Firefox Mobile" // Browser.php:773
+		}
+	case agents.OSLinux:
+		if a.Browser() == agents.BrowserSamsung {
+			// Samsung Internet's desktop mode (DeX, and tablets by
+			// default): Android on a desktop (Browser.php:273-286).
+			v.OS, v.Device = "Android", "desktop"
+			break
+		}
+		for _, d := range linuxDistributions {
+			if d.re.MatchString(userAgent) {
+				v.OS = d.name
+			}
+		}
+	}
+	if v.OS == "" && v.Browser == "" {
+		v.Device = "" // nothing recognised: the parser types nothing
+	}
+	return visitorAgent{Browser: truncateRunes(v.Browser, 64), OS: truncateRunes(v.OS, 64), Device: v.Device}
+}

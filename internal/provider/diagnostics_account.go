@@ -1,0 +1,72 @@
+package provider
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+)
+
+// The diagnostics of the account: the analytics_account data source's
+// errors and the plan-time warnings about what the key user's plan allows
+// (website_plan.go). None of the warnings fails a plan: the count can
+// change between plan and apply, and Terraform runs unrelated creates and
+// deletes in any order; a precondition on analytics_account is the hard
+// stop (see its documentation).
+
+// hardStopHint ends the limit warnings.
+const hardStopHint = " For a hard stop at plan time, add a precondition on the analytics_account data source."
+
+// addAccountUnsupported reports a server without GET /account.
+func addAccountUnsupported(diags *diag.Diagnostics, baseURL string) {
+	diags.AddError("Account Not Available on This Server",
+		fmt.Sprintf("Could not read the account of the API key's user: the API at %s has no GET /api/v1/account (it "+
+			"answered \"Resource not found.\"), as older builds of the application and some brands do not. The "+
+			"analytics_account data source needs it: upgrade the installation to a build that serves it, or remove "+
+			"the data source.", baseURL))
+}
+
+// addWebsitesNotCounted reports a list answer without a total.
+func addWebsitesNotCounted(diags *diag.Diagnostics) {
+	diags.AddError("Websites Not Counted",
+		"Could not count the websites of the API key's user: the server's list answer has no meta.total. Check that "+
+			"base_url points at the analytics installation itself and not at a proxy that rewrites its answers.")
+}
+
+// addWebsiteLimitWarning warns that a create would pass the plan's limit:
+// limit, the websites held, and the creates planned so far (this one
+// included).
+func addWebsiteLimitWarning(diags *diag.Diagnostics, domain string, limit, have, planned int) {
+	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Would Be Exceeded",
+		fmt.Sprintf("Creating the website %q would make %d websites, but the API key's user's plan allows %d: the "+
+			"user holds %d now and this plan creates %d so far, this one included. At apply the server will refuse the "+
+			"creates past the limit with \"You created too many websites.\" (deletes in the same plan may run after "+
+			"them). Remove websites you no longer need, or ask the installation's administrator for a larger plan, "+
+			"before applying."+hardStopHint, domain, have+planned, limit, have, planned))
+}
+
+// addReplacementAtLimitWarning warns that a replacement of a website whose
+// user is at the plan's limit fails if it creates before it deletes.
+func addReplacementAtLimitWarning(diags *diag.Diagnostics, from, to string, limit, have int) {
+	diags.AddAttributeWarning(path.Root("domain"), "Replacement at the Website Limit",
+		fmt.Sprintf("Changing the domain from %q to %q replaces the website, and the API key's user holds %d websites "+
+			"of the %d its plan allows. If this resource sets lifecycle { create_before_destroy = true } (which "+
+			"-replace follows too), Terraform creates the new website before it deletes the old one, and the server "+
+			"will refuse the create with \"You created too many websites.\": the apply fails and the old website "+
+			"stays. Without create_before_destroy the delete comes first and the replacement fits. Before applying, "+
+			"delete a website you no longer need, move the user to a larger plan, or drop create_before_destroy for "+
+			"this change.", from, to, have, limit))
+}
+
+// addEmailReportsOffWarning warns that e-mail reports are asked for on a
+// plan without them.
+func addEmailReportsOffWarning(diags *diag.Diagnostics, domain, planName string) {
+	plan := "The API key's user's plan"
+	if planName != "" {
+		plan = fmt.Sprintf("The API key's user's plan (%q)", planName)
+	}
+	diags.AddAttributeWarning(path.Root("email_reports"), "E-mail Reports Not in the Plan",
+		fmt.Sprintf("%s has no e-mail reports (its email_reports feature is off). At apply the server stores "+
+			"email_reports = true for the website %q, but it never sends a report. Set email_reports = false, or ask "+
+			"the installation's administrator for a plan with e-mail reports.", plan, domain))
+}

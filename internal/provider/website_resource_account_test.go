@@ -1,0 +1,200 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+)
+
+// The plan-time warnings that come from the key user's plan (GET /account):
+// e-mail reports on a plan without them, a replacement at the website limit.
+// They never fail a plan. Each test also measures what the check costs on
+// the emulator's request counter.
+
+// planWarnings returns the warnings of diags with summary, by address.
+func planWarnings(diags []acctest.PlanDiag, summary string) map[string]acctest.PlanDiag {
+	m := map[string]acctest.PlanDiag{}
+	for _, d := range diags {
+		if d.Severity == "warning" && d.Summary == summary {
+			m[d.Address] = d
+		}
+	}
+	return m
+}
+
+func TestAccWebsite_emailReportsWarning(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan has no e-mail reports, and counts the emulator's requests")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyNoEmailPlan)))
+	w := acctest.NewWorkdir(t)
+	config := func(key string, reports bool) string {
+		return env.ProviderBlockAt(env.URL, key) + fmt.Sprintf(`
+resource "analytics_website" "reports" {
+  domain        = "reports.example.com"
+  email_reports = %t
+}
+resource "analytics_website" "quiet" {
+  domain = "quiet.example.com"
+}
+`, reports)
+	}
+	const summary = "E-mail Reports Not in the Plan"
+
+	// A create: the warning, on email_reports of that website only.
+	w.Write("main.tf", config(env.Key, true))
+	env.ResetStats()
+	diags := w.PlanDiags()
+	got := planWarnings(diags, summary)
+	if d, ok := got["analytics_website.reports"]; len(got) != 1 || !ok ||
+		!acctest.ExpectError(`plan \("Basic"\) has no e-mail reports.*stores email_reports = true for the website "reports.example.com", but it never sends a report`).MatchString(d.Detail) {
+		t.Errorf("warnings: %+v", diags)
+	}
+	if st := env.Stats(); st.ByRoute["GET /api/v1/account"] != 1 || st.ByRoute["GET /api/v1/websites"] != 1 || st.Total != 2 {
+		t.Errorf("requests of a plan of two creates: %v, want one GET /account and one list (the limit check's), "+
+			"none for the e-mail check", st.ByRoute)
+	}
+
+	// Applied without reports, then switched on: the update warns too, and
+	// a plan without refresh shows the check's own cost.
+	w.Write("main.tf", config(env.Key, false))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", config(env.Key, true))
+	env.ResetStats()
+	if got := planWarnings(w.PlanDiags("-refresh=false"), summary); len(got) != 1 || got["analytics_website.reports"].Address == "" {
+		t.Errorf("update to email_reports = true: %+v", got)
+	}
+	if st := env.Stats(); st.ByRoute["GET /api/v1/account"] != 1 || st.Total != 1 {
+		t.Errorf("requests of an update plan without refresh: %v, want the one GET /account", st.ByRoute)
+	}
+	// Once applied, an unchanged website is not warned about again.
+	w.MustRun(0, "apply", "-auto-approve")
+	if got := planWarnings(w.PlanDiags(), summary); len(got) != 0 {
+		t.Errorf("no change: %+v", got)
+	}
+	if ws, ok := env.WebsiteByDomain("reports.example.com"); !ok || ws.Email == nil || *ws.Email != 1 {
+		t.Errorf("the server stores e-mail reports whatever the plan says: %+v", ws)
+	}
+
+	// A plan with e-mail reports: no warning.
+	w2 := acctest.NewWorkdir(t)
+	w2.Write("main.tf", strings.ReplaceAll(config(keyThreePlan, true), ".example.com", ".example.org"))
+	if got := planWarnings(w2.PlanDiags(), summary); len(got) != 0 {
+		t.Errorf("a plan with e-mail reports: %+v", got)
+	}
+}
+
+// threeWebsitesHCL is websites a, b and c (c creates before it destroys),
+// c's domain given.
+func threeWebsitesHCL(cDomain string, withB bool) string {
+	b := `
+resource "analytics_website" "b" {
+  domain = "b.example.com"
+}
+`
+	if !withB {
+		b = ""
+	}
+	return fmt.Sprintf(`
+resource "analytics_website" "a" {
+  domain = "a.example.com"
+}
+%s
+resource "analytics_website" "c" {
+  domain = %q
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`, b, cDomain)
+}
+
+// A replacement while the user is at the limit warns at plan; with
+// create_before_destroy the apply then fails as the warning says, and the
+// old website stays. Below the limit, no warning.
+func TestAccWebsite_replacementAtLimitWarning(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites, and counts the emulator's requests")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	const summary = "Replacement at the Website Limit"
+	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c.example.com", true))
+	w.MustRun(0, "apply", "-auto-approve")
+
+	env.ResetStats()
+	w.PlanDiags() // no change: the requests of the refresh
+	base := env.Stats()
+	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c2.example.com", true))
+	env.ResetStats()
+	diags := w.PlanDiags()
+	got := planWarnings(diags, summary)
+	if d, ok := got["analytics_website.c"]; len(got) != 1 || !ok ||
+		!acctest.ExpectError(`from "c.example.com" to "c2.example.com" replaces the website, and the API key's user holds 3 websites of the 3 its plan allows.*create_before_destroy.*will refuse the create with "You created too many websites."`).MatchString(d.Detail) {
+		t.Errorf("warnings: %+v", diags)
+	}
+	if n := len(planWarnings(diags, "Website Limit Would Be Exceeded")); n != 0 {
+		t.Errorf("the replacement also got %d limit warnings: %+v", n, diags)
+	}
+	st := env.Stats()
+	t.Logf("requests of a plan without change: %v; of the plan of the replacement: %v", base.ByRoute, st.ByRoute)
+	if base.ByRoute["GET /api/v1/account"] != 0 || st.ByRoute["GET /api/v1/account"] != 1 ||
+		st.ByRoute["GET /api/v1/websites"] != base.ByRoute["GET /api/v1/websites"]+1 {
+		t.Errorf("requests: %v, then %v; want the replacement's check to cost one GET /account and one list "+
+			"request (the count)", base.ByRoute, st.ByRoute)
+	}
+
+	out, code := w.Run("apply", "-auto-approve")
+	if code != 1 || !acctest.ExpectError(`Website Limit Reached.*You created too many websites`).MatchString(out) {
+		t.Errorf("apply at the limit with create_before_destroy: exit code %d:\n%s", code, out)
+	}
+	if _, ok := env.WebsiteByDomain("c.example.com"); !ok || len(env.Websites()) != 3 {
+		t.Errorf("the old website must stay: %d websites", len(env.Websites()))
+	}
+
+	// Below the limit: no warning, and the replacement goes through.
+	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c.example.com", false))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c2.example.com", false))
+	if got := planWarnings(w.PlanDiags(), summary); len(got) != 0 {
+		t.Errorf("below the limit: %+v", got)
+	}
+	w.MustRun(0, "apply", "-auto-approve")
+	if _, ok := env.WebsiteByDomain("c2.example.com"); !ok || len(env.Websites()) != 2 {
+		t.Errorf("after the replacement: %d websites", len(env.Websites()))
+	}
+}
+
+// A replacement is no website more at the end: Terraform plans its new
+// website a second time as a create, which the limit check does not count,
+// so a create planned after it (depends_on) is not warned about when it
+// fits.
+func TestAccWebsite_limitWarningIgnoresReplacements(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	config := func(aDomain, extra string) string {
+		return env.ProviderBlock() + fmt.Sprintf(`
+resource "analytics_website" "a" {
+  domain = %q
+}
+resource "analytics_website" "b" {
+  domain = "b.example.com"
+}
+%s`, aDomain, extra)
+	}
+	w.Write("main.tf", config("a.example.com", ""))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", config("a2.example.com", `
+resource "analytics_website" "new" {
+  domain     = "new.example.com"
+  depends_on = [analytics_website.a]
+}
+`))
+	diags := w.PlanDiags()
+	if got := planWarnings(diags, "Website Limit Would Be Exceeded"); len(got) != 0 {
+		t.Errorf("2 websites held, one replaced, one created, limit 3: %+v", diags)
+	}
+	if got := planWarnings(diags, "Replacement at the Website Limit"); len(got) != 0 {
+		t.Errorf("2 websites held of 3: %+v", got)
+	}
+}
