@@ -170,10 +170,10 @@ func New(baseURL, apiKey string, opts Options) (*Client, error) {
 	// the first request: whatever an answer echoes is taken out of errors,
 	// diagnostics and logs.
 	// snippet writes invalid UTF-8 as "?" before an error quotes it.
-	redact.Add(apiKey, strings.ToValidUTF8(apiKey, "?"))
+	redact.Add(apiKey)
 	for _, vs := range headers {
 		for _, v := range vs {
-			redact.Add(v, strings.ToValidUTF8(v, "?"))
+			redact.Add(v)
 		}
 	}
 	return &Client{

@@ -53,23 +53,21 @@ const keyLength = 4
 // Set holds secrets and their forms. The zero value is not usable; use New.
 // A Set is safe for concurrent use: String never blocks on Add.
 type Set struct {
-	mu      sync.Mutex // guards secrets and serialises Add
+	mu      sync.Mutex // guards secrets, forms and sorted; serialises Add
 	secrets map[string]struct{}
-	index   atomic.Pointer[index]
-}
+	forms   map[string]struct{}
+	sorted  []string // every form, longest first; nil when stale
 
-// index maps the first keyLength bytes of every form to the forms that
-// start with them, longest first.
-type index struct {
-	byKey map[string][]string
-	forms []string // every form, longest first
+	// byKey maps the first keyLength bytes of every form to the forms
+	// that start with them, longest first. A bucket is never changed in
+	// place: an Add stores a new one, so String reads without a lock.
+	byKey sync.Map // string -> []string
+	n     atomic.Int64
 }
 
 // New returns an empty Set.
 func New() *Set {
-	s := &Set{secrets: map[string]struct{}{}}
-	s.index.Store(&index{byKey: map[string][]string{}})
-	return s
+	return &Set{secrets: map[string]struct{}{}, forms: map[string]struct{}{}}
 }
 
 // process is the Set of the provider's process.
@@ -90,73 +88,81 @@ func Forms() []string { return process.Forms() }
 func (s *Set) Add(values ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var fresh []string
+	fresh := map[string][]string{} // bucket key -> new forms
 	for _, v := range values {
 		for _, c := range []string{v, strings.TrimSpace(v)} {
-			if len(strings.TrimSpace(c)) < MinLength {
+			if _, known := s.secrets[c]; known || len(strings.TrimSpace(c)) < MinLength {
 				continue
 			}
-			if _, known := s.secrets[c]; known {
-				continue
+			s.secrets[c] = struct{}{}
+			for _, f := range FormsOf(c) {
+				if _, dup := s.forms[f]; !dup && len(f) >= keyLength {
+					s.forms[f] = struct{}{}
+					fresh[f[:keyLength]] = append(fresh[f[:keyLength]], f)
+				}
 			}
-			fresh = append(fresh, c)
 		}
 	}
-	if len(fresh) == 0 {
-		return
+	for k, forms := range fresh {
+		s.merge(k, forms)
 	}
-	old := s.index.Load()
-	seen := make(map[string]struct{}, len(old.forms))
-	forms := append([]string(nil), old.forms...)
-	for _, f := range forms {
-		seen[f] = struct{}{}
-	}
-	added := false
-	for _, v := range fresh {
-		if _, known := s.secrets[v]; known {
-			continue
-		}
-		s.secrets[v] = struct{}{}
-		for _, f := range FormsOf(v) {
-			if _, dup := seen[f]; dup || len(f) < keyLength {
-				continue
-			}
-			seen[f] = struct{}{}
-			forms = append(forms, f)
-			added = true
-		}
-	}
-	if !added {
-		return
+}
+
+// merge stores k's bucket with forms added, longest first, as a new slice
+// (String may be reading the old one); s.mu is held.
+func (s *Set) merge(k string, forms []string) {
+	var old []string
+	if b, ok := s.byKey.Load(k); ok {
+		old = b.([]string) //nolint:forcetypeassert // byKey holds only []string
 	}
 	sort.SliceStable(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
-	byKey := make(map[string][]string, len(forms))
-	for _, f := range forms {
-		byKey[f[:keyLength]] = append(byKey[f[:keyLength]], f)
+	s.n.Add(int64(len(forms)))
+	bucket := make([]string, 0, len(old)+len(forms))
+	for len(old) > 0 || len(forms) > 0 {
+		if len(forms) == 0 || (len(old) > 0 && len(old[0]) >= len(forms[0])) {
+			bucket, old = append(bucket, old[0]), old[1:]
+		} else {
+			bucket, forms = append(bucket, forms[0]), forms[1:]
+		}
 	}
-	s.index.Store(&index{byKey: byKey, forms: forms})
+	s.byKey.Store(k, bucket)
+	s.sorted = nil
 }
 
 // Forms returns every registered form, longest first.
 func (s *Set) Forms() []string {
-	return append([]string(nil), s.index.Load().forms...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sorted == nil && len(s.forms) > 0 {
+		s.sorted = make([]string, 0, len(s.forms))
+		for f := range s.forms {
+			s.sorted = append(s.sorted, f)
+		}
+		sort.Slice(s.sorted, func(i, j int) bool {
+			if len(s.sorted[i]) != len(s.sorted[j]) {
+				return len(s.sorted[i]) > len(s.sorted[j])
+			}
+			return s.sorted[i] < s.sorted[j]
+		})
+	}
+	return append([]string(nil), s.sorted...)
 }
 
 // String returns text with every form of every secret, whole or cut,
 // replaced by Placeholder.
 func (s *Set) String(text string) string {
-	idx := s.index.Load()
-	if len(idx.forms) == 0 || len(text) < keyLength {
+	if s.n.Load() == 0 || len(text) < keyLength {
 		return text
 	}
 	// covered[i] marks bytes that belong to some match. Allocated on the
 	// first match only: most texts hold no secret.
 	var covered []bool
 	for i := 0; i+keyLength <= len(text); i++ {
-		candidates, ok := idx.byKey[text[i:i+keyLength]]
+		b, ok := s.byKey.Load(text[i : i+keyLength])
 		if !ok {
 			continue
 		}
+		candidates := b.([]string) //nolint:forcetypeassert // byKey holds only []string
 		end := 0
 		for _, f := range candidates {
 			n := commonPrefix(text[i:], f)
@@ -224,6 +230,14 @@ func cutHere(rest string) bool {
 
 // FormsOf returns the forms of v that String matches (without cuts).
 func FormsOf(v string) []string {
+	if !utf8.ValidString(v) {
+		// as a quote that makes text valid writes it
+		return append(formsOf(v), append(formsOf(strings.ToValidUTF8(v, "?")), formsOf(strings.ToValidUTF8(v, "\uFFFD"))...)...)
+	}
+	return formsOf(v)
+}
+
+func formsOf(v string) []string {
 	percent := []string{
 		url.QueryEscape(v),
 		url.PathEscape(v),

@@ -213,3 +213,67 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// A quote that makes text valid UTF-8 replaces a secret's invalid bytes
+// with "?" or U+FFFD: those are forms of the secret too.
+func TestString_invalidUTF8Secret(t *testing.T) {
+	t.Parallel()
+	s := New()
+	s.Add("0000000012\x85-key")
+	for _, text := range []string{"a 0000000012?-key b", "a 0000000012\uFFFD-key b", "a 0000000012\x85-key b"} {
+		if got := s.String(text); strings.Contains(got, "0000000012") {
+			t.Errorf("String(%q) = %q", text, got)
+		}
+	}
+}
+
+// BenchmarkAdd registers 1,000 website passwords one at a time, as the gate
+// does over a plan of 1,000 websites.
+func BenchmarkAdd(b *testing.B) {
+	for b.Loop() {
+		s := New()
+		for i := range 1000 {
+			s.Add(fmt.Sprintf("password-%d/+=\"<&", i))
+		}
+	}
+}
+
+// BenchmarkString scrubs a 1 KiB log line that holds no secret, with 1,000
+// secrets known.
+func BenchmarkString(b *testing.B) {
+	s := New()
+	for i := range 1000 {
+		s.Add(fmt.Sprintf("password-%d/+=\"<&", i))
+	}
+	line := strings.Repeat(`{"@level":"trace","@message":"Received request","tf_rpc":"PlanResourceChange"} `, 13)
+	b.ResetTimer()
+	for b.Loop() {
+		_ = s.String(line)
+	}
+}
+
+// TestSet_concurrent: String runs while Add grows the Set (run with -race,
+// as make test does); a secret added before String starts is always found.
+func TestSet_concurrent(t *testing.T) {
+	t.Parallel()
+	s := New()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 200 {
+			s.Add(fmt.Sprintf("concurrent-secret-%03d", i))
+		}
+	}()
+	for i := 0; ; i++ {
+		select {
+		case <-done:
+			if got := s.String("x concurrent-secret-199 y"); got != "x "+Placeholder+" y" {
+				t.Errorf("String = %q", got)
+			}
+			return
+		default:
+			_ = s.String(fmt.Sprintf("x concurrent-secret-%03d y", i%200))
+			_ = s.Forms()
+		}
+	}
+}
