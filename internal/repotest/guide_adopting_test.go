@@ -108,12 +108,13 @@ func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	}
 }
 
-// planChanges are the attributes that a plan's output shows changing in
-// place ("~ name = a -> b").
+// planChanges are the attributes that a plan's output shows changing
+// ("~ name = a -> b", "- name = a -> null", "+ name = b"), but those only
+// the server computes ("-> (known after apply)": updated_at).
 func planChanges(out string) []string {
 	var names []string
-	for _, m := range regexp.MustCompile(`(?m)^\s+~ (\w+)\s+=`).FindAllStringSubmatch(out, -1) {
-		if !slices.Contains(names, m[1]) {
+	for _, m := range regexp.MustCompile(`(?m)^\s+[-+~] (\w+)\s+=.*$`).FindAllStringSubmatch(out, -1) {
+		if !strings.HasSuffix(m[0], "(known after apply)") && !slices.Contains(names, m[1]) {
 			names = append(names, m[1])
 		}
 	}
@@ -328,5 +329,40 @@ func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 		if changed := changedColumns(w, got, "Email", "UpdatedAt"); len(changed) != 0 {
 			t.Errorf("website %d (%s) lost data: %v", w.ID, w.Domain, changed)
 		}
+	}
+}
+
+// README.md's copy of the one-plan adoption carries over the same
+// attributes as the guide's (examples/guides/adopt-all/main.tf, which
+// TestAccGuide_adoptAll runs): an attribute the copy leaves out would be
+// overwritten on every website a reader adopts.
+func TestGuide_readmeAdoptsAsTheGuide(t *testing.T) {
+	t.Parallel()
+	copied := func(text string) []string { // in the resource block
+		_, text, _ = strings.Cut(text, `resource "analytics_website"`)
+		var names []string
+		for _, m := range regexp.MustCompile(`(?m)^\s*(\w+)\s*=\s*each\.value\.(\w+)\s*$`).FindAllStringSubmatch(text, -1) {
+			if m[1] == m[2] {
+				names = append(names, m[1])
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	guide := copied(guideFile(t, "adopt-all", "main.tf"))
+	found := 0
+	for _, b := range terraformBlocks(t, filepath.Join("..", ".."), "README.md") {
+		if !strings.Contains(b.text, "for_each = local.websites") || !strings.Contains(b.text, `resource "analytics_website"`) {
+			continue
+		}
+		found++
+		if got := copied(b.text); !slices.Equal(got, guide) {
+			t.Errorf("README.md:%d: the adoption block copies %v from each.value, the guide "+
+				"(examples/guides/adopt-all/main.tf) %v: make README.md's block copy the same (name = each.value.name)",
+				b.line, got, guide)
+		}
+	}
+	if found == 0 || len(guide) == 0 {
+		t.Errorf("README.md has %d adoption blocks, the guide copies %v: this test finds nothing to compare", found, guide)
 	}
 }
