@@ -59,11 +59,12 @@ func TestInputOf_roundTrips(t *testing.T) {
 		gv, wv := reflect.ValueOf(got), reflect.ValueOf(want)
 		for i, f := range reflect.VisibleFields(gv.Type()) {
 			if !reflect.DeepEqual(gv.Field(i).Interface(), wv.Field(i).Interface()) {
-				t.Errorf("after %s, InputOf(the stored website).%s = %#v, want %#v: the emulator must store it on %s "+
-					"(internal/emulator/websites.go: newWebsite, applyUpdate) and return it (record), the client "+
-					"decode it (internal/client/website.go: Website, wireWebsite, UnmarshalJSON) into a field or a "+
-					"%[2]sValue method of client.Website named as WebsiteInput's (InputOf copies by name)",
-					what, f.Name, gv.Field(i).Interface(), wv.Field(i).Interface(), what)
+				t.Errorf("after %s, InputOf(the stored website).%s = %#v, want %#v: the client must send it "+
+					"(its form tag in WebsiteInput, internal/client/website.go), the emulator store it on %[1]s "+
+					"(internal/emulator/websites.go: %[5]s) and return it (record), and the client decode it "+
+					"(internal/client/website.go: Website, wireWebsite, UnmarshalJSON) into a field or a %[2]sValue "+
+					"method of client.Website named as WebsiteInput's (InputOf copies by name)",
+					what, f.Name, gv.Field(i).Interface(), wv.Field(i).Interface(), map[string]string{"store": "newWebsite", "update": "applyUpdate"}[what])
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,6 +14,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -177,6 +182,7 @@ func TestWebsiteAttributes_readBack(t *testing.T) {
 			t.Errorf("%s: null in the data sources' values: give its client.Website field a value in the sample "+
 				"record of TestWebsiteAttributes_readBack (website_attributes_test.go), and check its read "+
 				"(internal/provider/website_attributes.go)", a.name)
+			continue
 		}
 		if a.resource != nil && a.apiField != "" && m.attribute(a.name).IsNull() {
 			t.Errorf("%s: not read back into the state by applyWebsite (internal/provider/website_model.go)", a.name)
@@ -246,8 +252,12 @@ func TestWebsiteAttributes_everyReturnedFieldIsRead(t *testing.T) {
 	var body struct {
 		Data map[string]json.RawMessage `json:"data"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || len(body.Data) == 0 {
-		t.Fatalf("store answered %s: %v", resp.Status, err)
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &body); err != nil || len(body.Data) == 0 {
+		t.Fatalf("store answered %s: %v: %s", resp.Status, err, raw)
 	}
 	read := map[string]bool{"favorited_at": true}
 	for _, a := range websiteAttributes {
@@ -286,4 +296,71 @@ func websiteAttributeNamed(name string) *websiteAttribute {
 		}
 	}
 	return nil
+}
+
+// untrimmedStrings are the string attributes the server stores as sent,
+// each with why: it trims every other string input at both ends.
+var untrimmedStrings = map[string]string{
+	"password":    "Laravel's TrimStrings skips password; passwordValidator refuses a blank one",
+	"password_wo": "sent as password",
+}
+
+// The server trims every string input at both ends (but password) and
+// stores "" as NULL (Laravel's TrimStrings and ConvertEmptyStringsToNull), so a
+// string attribute it holds that the configuration may set to "" or to a
+// value with white space at an end would come back other than planned, and
+// the apply would fail with "Provider produced inconsistent result after
+// apply" after the server changed. Each is refused at plan time instead.
+func TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, a := range websiteAttributes {
+		sa, ok := a.resource.(schema.StringAttribute)
+		if !ok || !a.held() {
+			continue
+		}
+		values := []string{"", " x", "x "}
+		if _, untrimmed := untrimmedStrings[a.name]; untrimmed {
+			values = values[:1]
+		}
+		for _, v := range values {
+			var diags diag.Diagnostics
+			config := configWith(t, a.name, tftypes.NewValue(tftypes.String, v))
+			for _, vd := range sa.Validators {
+				resp := validator.StringResponse{}
+				vd.ValidateString(ctx, validator.StringRequest{Path: path.Root(a.name), PathExpression: path.MatchRoot(a.name),
+					ConfigValue: types.StringValue(v), Config: config}, &resp)
+				diags.Append(resp.Diagnostics...)
+			}
+			if !diags.HasError() {
+				t.Errorf("%s: the configuration may set %q, which the server stores as %q: refuse it at plan time with a "+
+					"validator in its schema (internal/provider/website_attributes.go; the checks live in "+
+					"internal/provider/validators.go, e.g. stringCheck), or name it in untrimmedStrings "+
+					"(website_attributes_test.go) with why", a.name, v, strings.TrimSpace(v))
+			}
+		}
+	}
+	for name := range untrimmedStrings {
+		if websiteAttributeNamed(name) == nil {
+			t.Errorf("untrimmedStrings names %s, which is no attribute: remove it", name)
+		}
+	}
+}
+
+// configWith is a configuration of the resource with name set to v and
+// every other attribute null.
+func configWith(t *testing.T, name string, v tftypes.Value) tfsdk.Config {
+	t.Helper()
+	ctx := context.Background()
+	s := websiteResourceSchema(ctx)
+	typ, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("the resource's schema is no object")
+	}
+	vals := map[string]tftypes.Value{}
+	for n, at := range typ.AttributeTypes {
+		vals[n] = tftypes.NewValue(at, nil)
+	}
+	vals[name] = v
+	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(typ, vals)}
 }
