@@ -3,8 +3,8 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -333,10 +333,14 @@ func TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites(t *testing.T) {
 				diags.Append(resp.Diagnostics...)
 			}
 			if !diags.HasError() {
-				t.Errorf("%s: the configuration may set %q, which the server stores as %q: refuse it at plan time with a "+
+				stored := fmt.Sprintf("%q", strings.TrimSpace(v))
+				if v == "" {
+					stored = "NULL (none)"
+				}
+				t.Errorf("%s: the configuration may set %q, which the server stores as %s: refuse it at plan time with a "+
 					"validator in its schema (internal/provider/website_attributes.go; the checks live in "+
 					"internal/provider/validators.go, e.g. stringCheck), or name it in untrimmedStrings "+
-					"(website_attributes_test.go) with why", a.name, v, strings.TrimSpace(v))
+					"(website_attributes_test.go) with why", a.name, v, stored)
 			}
 		}
 	}
