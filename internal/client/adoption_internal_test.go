@@ -152,13 +152,15 @@ func TestAdoptionCheck_everySentSettingIsCompared(t *testing.T) {
 		case []string:
 			fv.Set(reflect.ValueOf(append(slices.Clone(v), "198.51.100.1")))
 		default:
-			t.Errorf("form field %s (%s): a type this test cannot change; add it", name, f.Type)
+			t.Errorf("form field %s (%s): a type this test cannot change: add it to "+
+				"TestAdoptionCheck_everySentSettingIsCompared (internal/client/adoption_internal_test.go)", name, f.Type)
 			continue
 		}
 		ok, why := adoptionCheck(w, changed, first, 0, true)
 		if ok || !strings.Contains(why, name) {
-			t.Errorf("the store sent another %s, and adoptionCheck answered %v (%s): compare it, or name it in "+
-				"adoptionUncompared with why", name, ok, why)
+			t.Errorf("the store sent another %s, and adoptionCheck answered %v (%s): compare it in adoptionCheck "+
+				"(internal/client/adoption.go: append %q to diffs when the record's value differs from the sent one), "+
+				"or name it in adoptionUncompared (internal/client/adoption_internal_test.go) with why", name, ok, why, name)
 		}
 	}
 	for name := range adoptionUncompared {

@@ -82,6 +82,45 @@ func validate(in *input, specs []fieldSpec) *errorBag {
 	return bag
 }
 
+// ruled is a store's or update's input as the controller that stores it
+// reads it: only the fields its rules validate. Reading any other field
+// panics with a noRuleError, which the emulator answers with a 500 naming
+// the field, so that a column added to the store or the update without the
+// application's rules for it fails every test that sends it.
+type ruled struct {
+	in    *input
+	names map[string]bool
+	rules string // the rules' function, for the message
+}
+
+func ruledInput(in *input, specs []fieldSpec, rules string) ruled {
+	names := make(map[string]bool, len(specs))
+	for _, s := range specs {
+		names[s.name] = true
+	}
+	return ruled{in: in, names: names, rules: rules}
+}
+
+func (r ruled) check(field string) {
+	if !r.names[field] {
+		panic(noRuleError{field: field, rules: r.rules})
+	}
+}
+
+// has is the input's has, for a field with rules.
+func (r ruled) has(field string) bool { r.check(field); return r.in.has(field) }
+
+// get is the input's get, for a field with rules.
+func (r ruled) get(field string) any { r.check(field); return r.in.get(field) }
+
+// noRuleError is the emulator's own bug: a field read without a rule.
+type noRuleError struct{ field, rules string }
+
+func (e noRuleError) Error() string {
+	return fmt.Sprintf("emulator: the form field %q is read without a validation rule: add the application's rules "+
+		"for it to %s (internal/emulator/validate.go)", e.field, e.rules)
+}
+
 // attr is Laravel's displayable attribute name.
 func attr(field string) string { return strings.ReplaceAll(field, "_", " ") }
 

@@ -156,11 +156,12 @@ func (e *Emulator) store(req *request) *Response {
 		}
 		return false
 	}
-	if bag := validate(in, e.storeRules(in, taken, limit > 0 && owned >= limit)); !bag.empty() {
+	rules := e.storeRules(in, taken, limit > 0 && owned >= limit)
+	if bag := validate(in, rules); !bag.empty() {
 		return validationError(bag)
 	}
 
-	w, echo, err := newWebsite(in)
+	w, echo, err := newWebsite(ruledInput(in, rules, "storeRules"))
 	if err != nil {
 		return serverError(req)
 	}
@@ -180,8 +181,8 @@ func (e *Emulator) store(req *request) *Response {
 }
 
 // newWebsite builds the website a valid store request creates, with the
-// values its response echoes.
-func newWebsite(in *input) (*Website, echoed, error) {
+// values its response echoes. It reads only the fields storeRules validates.
+func newWebsite(in ruled) (*Website, echoed, error) {
 	w := &Website{}
 	echo := echoed{"privacy": in.get("privacy"), "email": in.get("email")}
 	var err1, err2, err3, err4 error
@@ -258,7 +259,8 @@ func (e *Emulator) update(req *request) *Response {
 			{"message", "This action is unauthorized."}, {"status", 403},
 		})
 	}
-	if bag := validate(in, updateRules(in)); !bag.empty() {
+	rules := updateRules(in)
+	if bag := validate(in, rules); !bag.empty() {
 		return validationError(bag)
 	}
 
@@ -272,7 +274,7 @@ func (e *Emulator) update(req *request) *Response {
 		return serverError(req) // the controller calls a method on null
 	}
 
-	w, echo, err := applyUpdate(cur, in)
+	w, echo, err := applyUpdate(cur, ruledInput(in, rules, "updateRules"))
 	if err != nil {
 		return serverError(req)
 	}
@@ -288,8 +290,9 @@ func (e *Emulator) update(req *request) *Response {
 }
 
 // applyUpdate returns the website after the update in, or nil if nothing
-// changes, and the values the response echoes.
-func applyUpdate(cur *Website, in *input) (*Website, echoed, error) {
+// changes, and the values the response echoes. It reads only the fields
+// updateRules validates.
+func applyUpdate(cur *Website, in ruled) (*Website, echoed, error) {
 	w := cur.clone()
 	echo := echoed{}
 	changed := false

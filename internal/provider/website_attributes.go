@@ -2,10 +2,8 @@ package provider
 
 import (
 	"context"
-	"reflect"
 	"strconv"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -33,27 +31,9 @@ import (
 // (websiteResourceModel.input), the state from an answer (applyWebsite), the
 // update decision (onlyLocalChange: a change to any attribute the API holds
 // is sent), the attribute a 422 names (apiFieldAttributes) and the model of
-// an imported website (importedWebsiteModel). The resource's model has one
-// field per attribute with a resource schema, tagged with its name.
-
-// websiteResourceModel is the analytics_website resource's plan and state.
-type websiteResourceModel struct {
-	ID            types.String   `tfsdk:"id"`
-	Domain        types.String   `tfsdk:"domain"`
-	Privacy       types.String   `tfsdk:"privacy"`
-	Password      types.String   `tfsdk:"password"`
-	PasswordWO    types.String   `tfsdk:"password_wo"`
-	PasswordWOVer types.Int64    `tfsdk:"password_wo_version"`
-	EmailReports  types.Bool     `tfsdk:"email_reports"`
-	ExcludeBots   types.Bool     `tfsdk:"exclude_bots"`
-	ExcludeParams types.Set      `tfsdk:"exclude_params"`
-	ExcludeIPs    types.Set      `tfsdk:"exclude_ips"`
-	CreatedAt     types.String   `tfsdk:"created_at"`
-	UpdatedAt     types.String   `tfsdk:"updated_at"`
-	SkipDestroy   types.Bool     `tfsdk:"skip_destroy"`
-	TrackingCode  types.String   `tfsdk:"tracking_code"`
-	Timeouts      timeouts.Value `tfsdk:"timeouts"`
-}
+// an imported website (importedWebsiteModel). The resource's model
+// (websiteResourceModel, website_model.go) has one field per attribute with a
+// resource schema, tagged with its name.
 
 // websiteAttribute describes one attribute of a website.
 type websiteAttribute struct {
@@ -345,29 +325,6 @@ func onlyLocalChange(plan, state websiteResourceModel) bool {
 		}
 	}
 	return true
-}
-
-// websiteModelFields maps the tfsdk name of each field of
-// websiteResourceModel to its index.
-var websiteModelFields = func() map[string]int {
-	t := reflect.TypeFor[websiteResourceModel]()
-	m := make(map[string]int, t.NumField())
-	for i := range t.NumField() {
-		m[t.Field(i).Tag.Get("tfsdk")] = i
-	}
-	return m
-}()
-
-// attribute returns the model's value of the attribute name (a name of the
-// resource's schema).
-func (m *websiteResourceModel) attribute(name string) attr.Value {
-	return reflect.ValueOf(m).Elem().Field(websiteModelFields[name]).Interface().(attr.Value) //nolint:forcetypeassert // every field is an attr.Value (TestWebsiteAttributes_model)
-}
-
-// setAttribute sets the model's value of the attribute name; v has the
-// field's type.
-func (m *websiteResourceModel) setAttribute(name string, v attr.Value) {
-	reflect.ValueOf(m).Elem().Field(websiteModelFields[name]).Set(reflect.ValueOf(v))
 }
 
 // websiteOutputAttributes are the read-only attributes of a website in data

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -12,6 +14,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -36,13 +42,16 @@ func TestWebsiteAttributes_model(t *testing.T) {
 		}
 		want := reflect.TypeOf(a.resource.GetType().ValueType(ctx))
 		if got, ok := fields[a.name]; !ok || got != want {
-			t.Errorf("%s: model field of type %v, want %v", a.name, got, want)
+			t.Errorf("%s: websiteResourceModel (internal/provider/website_model.go) has no field tagged tfsdk:%q "+
+				"of type %v (found %v): add it", a.name, a.name, want, got)
 		}
 		delete(fields, a.name)
 	}
 	delete(fields, "timeouts")
 	for name := range fields {
-		t.Errorf("model field %q is no attribute of websiteAttributes", name)
+		t.Errorf("websiteResourceModel's field tagged tfsdk:%q (internal/provider/website_model.go) is no attribute "+
+			"of websiteAttributes: add its entry, with a resource schema, to websiteAttributes "+
+			"(internal/provider/website_attributes.go)", name)
 	}
 }
 
@@ -83,9 +92,18 @@ func changedValue(name string, v attr.Value) attr.Value {
 	panic("no changed value of " + name)
 }
 
+// heldWithoutSend are the attributes the API holds whose entry in
+// websiteAttributes has no send, each with where its value is sent instead.
+// Any other held attribute without a send would be planned and never sent.
+var heldWithoutSend = map[string]string{
+	"password_wo":         "write-only: Create and Update send it from the configuration (writeOnlyPassword, website_password.go)",
+	"password_wo_version": "a change of it makes Update send password_wo (writeOnlyPassword, website_password.go)",
+}
+
 // A change of any attribute the API holds, alone, is sent: the update
 // decision sees it, and the request carries it. An attribute added to
-// websiteAttributes with an API field is held by default.
+// websiteAttributes with an API field is held by default, and needs a send
+// unless heldWithoutSend names it.
 func TestWebsiteAttributes_heldChangeIsSent(t *testing.T) {
 	t.Parallel()
 	state := nullWebsiteModel(t)
@@ -96,8 +114,22 @@ func TestWebsiteAttributes_heldChangeIsSent(t *testing.T) {
 	before := state.input(context.Background(), &state, &diags)
 	held := 0
 	for _, a := range websiteAttributes {
-		if !a.held() || a.resource.IsWriteOnly() {
+		if !a.held() {
 			continue
+		}
+		_, exempt := heldWithoutSend[a.name]
+		switch {
+		case a.send == nil && !exempt:
+			t.Errorf("%s: held by the API (apiField %q) but its entry in websiteAttributes "+
+				"(internal/provider/website_attributes.go) has no send, so a change to it is planned and never "+
+				"sent: add a send that sets its client.WebsiteInput field from the plan, or name it in "+
+				"heldWithoutSend (website_attributes_test.go) with where it is sent", a.name, a.apiField)
+			continue
+		case a.send != nil && exempt:
+			t.Errorf("%s: heldWithoutSend names it, but it has a send: remove it from heldWithoutSend", a.name)
+		}
+		if a.resource.IsWriteOnly() {
+			continue // never in the plan or the state
 		}
 		held++
 		plan := state
@@ -106,10 +138,16 @@ func TestWebsiteAttributes_heldChangeIsSent(t *testing.T) {
 			t.Errorf("%s: a change to it alone is not sent (onlyLocalChange)", a.name)
 		}
 		if a.send == nil {
-			continue // password_wo_version: sends password_wo (Update)
+			continue // heldWithoutSend says where it is sent
 		}
 		if after := plan.input(context.Background(), &state, &diags); reflect.DeepEqual(after, before) {
-			t.Errorf("%s: a change to it does not change the request: %+v", a.name, after)
+			t.Errorf("%s: a change to it does not change the request: %+v: its send (internal/provider/"+
+				"website_attributes.go) must set its client.WebsiteInput field from the plan", a.name, after)
+		}
+	}
+	for name := range heldWithoutSend {
+		if a := websiteAttributeNamed(name); a == nil || !a.held() {
+			t.Errorf("heldWithoutSend names %s, which is no attribute the API holds: remove it", name)
 		}
 	}
 	if diags.HasError() {
@@ -141,10 +179,13 @@ func TestWebsiteAttributes_readBack(t *testing.T) {
 			continue
 		}
 		if v := values[a.name]; v == nil || v.IsNull() {
-			t.Errorf("%s: not in the data sources' values", a.name)
+			t.Errorf("%s: null in the data sources' values: give its client.Website field a value in the sample "+
+				"record of TestWebsiteAttributes_readBack (website_attributes_test.go), and check its read "+
+				"(internal/provider/website_attributes.go)", a.name)
+			continue
 		}
 		if a.resource != nil && a.apiField != "" && m.attribute(a.name).IsNull() {
-			t.Errorf("%s: not read back into the state", a.name)
+			t.Errorf("%s: not read back into the state by applyWebsite (internal/provider/website_model.go)", a.name)
 		}
 	}
 	if _, err := websiteDataObject(w, types.StringValue("<script>")); err != nil {
@@ -211,8 +252,12 @@ func TestWebsiteAttributes_everyReturnedFieldIsRead(t *testing.T) {
 	var body struct {
 		Data map[string]json.RawMessage `json:"data"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || len(body.Data) == 0 {
-		t.Fatalf("store answered %s: %v", resp.Status, err)
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &body); err != nil || len(body.Data) == 0 {
+		t.Fatalf("store answered %s: %v: %s", resp.Status, err, raw)
 	}
 	read := map[string]bool{"favorited_at": true}
 	for _, a := range websiteAttributes {
@@ -222,7 +267,104 @@ func TestWebsiteAttributes_everyReturnedFieldIsRead(t *testing.T) {
 	}
 	for field := range body.Data {
 		if !read[field] {
-			t.Errorf("the API returns %q, which no attribute of websiteAttributes reads", field)
+			t.Errorf("the API returns %q, which no attribute of websiteAttributes reads: %s", field, unreadFieldFix(field))
 		}
 	}
+}
+
+// unreadFieldFix says what to change in websiteAttributes so that the API
+// field is read: which entry lacks what.
+func unreadFieldFix(field string) string {
+	const where = "internal/provider/website_attributes.go"
+	if a := websiteAttributeNamed(field); a != nil && a.apiField != field {
+		return fmt.Sprintf("the attribute %s has apiField %q: set apiField: %q in its entry (%s)", a.name, a.apiField, field, where)
+	}
+	for _, a := range websiteAttributes {
+		if a.apiField == field && a.read == nil {
+			return fmt.Sprintf("the attribute %s has apiField %q but no read: give its entry a read (%s)", a.name, field, where)
+		}
+	}
+	return fmt.Sprintf("add an entry with apiField: %q and a read to websiteAttributes (%s), or, if an entry "+
+		"that reads it exists under another name, set its apiField to %q", field, where, field)
+}
+
+// websiteAttributeNamed is the entry of websiteAttributes named name, or nil.
+func websiteAttributeNamed(name string) *websiteAttribute {
+	for i := range websiteAttributes {
+		if websiteAttributes[i].name == name {
+			return &websiteAttributes[i]
+		}
+	}
+	return nil
+}
+
+// untrimmedStrings are the string attributes the server stores as sent,
+// each with why: it trims every other string input at both ends.
+var untrimmedStrings = map[string]string{
+	"password":    "Laravel's TrimStrings skips password; passwordValidator refuses a blank one",
+	"password_wo": "sent as password",
+}
+
+// The server trims every string input at both ends (but password) and
+// stores "" as NULL (Laravel's TrimStrings and ConvertEmptyStringsToNull), so a
+// string attribute it holds that the configuration may set to "" or to a
+// value with white space at an end would come back other than planned, and
+// the apply would fail with "Provider produced inconsistent result after
+// apply" after the server changed. Each is refused at plan time instead.
+func TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, a := range websiteAttributes {
+		sa, ok := a.resource.(schema.StringAttribute)
+		if !ok || !a.held() {
+			continue
+		}
+		values := []string{"", " x", "x "}
+		if _, untrimmed := untrimmedStrings[a.name]; untrimmed {
+			values = values[:1]
+		}
+		for _, v := range values {
+			var diags diag.Diagnostics
+			config := configWith(t, a.name, tftypes.NewValue(tftypes.String, v))
+			for _, vd := range sa.Validators {
+				resp := validator.StringResponse{}
+				vd.ValidateString(ctx, validator.StringRequest{Path: path.Root(a.name), PathExpression: path.MatchRoot(a.name),
+					ConfigValue: types.StringValue(v), Config: config}, &resp)
+				diags.Append(resp.Diagnostics...)
+			}
+			if !diags.HasError() {
+				stored := fmt.Sprintf("%q", strings.TrimSpace(v))
+				if v == "" {
+					stored = "NULL (none)"
+				}
+				t.Errorf("%s: the configuration may set %q, which the server stores as %s: refuse it at plan time with a "+
+					"validator in its schema (internal/provider/website_attributes.go; the checks live in "+
+					"internal/provider/validators.go, e.g. stringCheck), or name it in untrimmedStrings "+
+					"(website_attributes_test.go) with why", a.name, v, stored)
+			}
+		}
+	}
+	for name := range untrimmedStrings {
+		if websiteAttributeNamed(name) == nil {
+			t.Errorf("untrimmedStrings names %s, which is no attribute: remove it", name)
+		}
+	}
+}
+
+// configWith is a configuration of the resource with name set to v and
+// every other attribute null.
+func configWith(t *testing.T, name string, v tftypes.Value) tfsdk.Config {
+	t.Helper()
+	ctx := context.Background()
+	s := websiteResourceSchema(ctx)
+	typ, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("the resource's schema is no object")
+	}
+	vals := map[string]tftypes.Value{}
+	for n, at := range typ.AttributeTypes {
+		vals[n] = tftypes.NewValue(at, nil)
+	}
+	vals[name] = v
+	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(typ, vals)}
 }

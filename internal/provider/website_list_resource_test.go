@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
@@ -182,8 +183,9 @@ func TestWebsiteList_includeResource(t *testing.T) {
 	e, url := newListEmulator(t, emulator.Options{}, 3)
 	e.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "ips.example.com", ExcludeIPs: "10.0.0.1\r\n10.0.0.0/8\r\n",
 		Email: ptr(1), ExcludeBots: ptr(0)})
+	full := e.Seed(emulator.DefaultAPIKey, acctest.FullWebsite("full.example.com")) // every column set
 	run := listWebsites(t, e, url, nil, 100, true)
-	if d := run.diagnostics(); d.HasError() || len(run.results) != 4 {
+	if d := run.diagnostics(); d.HasError() || len(run.results) != 5 {
 		t.Fatalf("%d results: %v", len(run.results), d)
 	}
 	byDomain := map[string]websiteResourceModel{}
@@ -203,19 +205,47 @@ func TestWebsiteList_includeResource(t *testing.T) {
 			!m.Timeouts.IsNull() {
 			t.Errorf("%s: values the API never returns are set: %+v", m.Domain, m)
 		}
-		// As after an import's read: every required or computed attribute
-		// (one with a default included) is set, every other one null (not
-		// managed).
-		var raw map[string]tftypes.Value
-		if err := res.Resource.Raw.As(&raw); err != nil {
-			t.Fatal(err)
-		}
-		for name, a := range websiteResourceSchema(ctx).Attributes {
-			if set := a.IsRequired() || a.IsComputed(); set == raw[name].IsNull() {
-				t.Errorf("%s: %s is %v, want it set: %v", m.Domain, name, raw[name], set)
-			}
-		}
 		byDomain[m.Domain.ValueString()] = m
+	}
+	// As after an import's read, decided by the attribute table: an
+	// attribute with a read (the API returns it, or the provider builds it)
+	// has the value its read gives, as the data sources show it; skip_destroy
+	// its default; every other one is null (not managed).
+	fullResult := byDomain["full.example.com"]
+	fullClient, err := client.New(url, emulator.DefaultAPIKey, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fullRecord, err := fullClient.GetWebsite(ctx, full.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	values, err := websiteDataValues(websiteRecord{Website: fullRecord, trackingCode: fullResult.TrackingCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range websiteAttributes {
+		if a.resource == nil {
+			continue
+		}
+		got := fullResult.attribute(a.name)
+		switch want, read := values[a.name]; {
+		case read && want.IsNull():
+			t.Errorf("%s: the data sources show it null for a website with every column set: give it a value in "+
+				"acctest.FullWebsite (internal/acctest/full_website.go); the emulator must return it (record, "+
+				"internal/emulator/websites.go) and the client decode it (internal/client/website.go)", a.name)
+		case read && !got.Equal(want):
+			t.Errorf("%s: the list result holds %v, an import reads %v: give its entry in websiteAttributes "+
+				"(internal/provider/website_attributes.go) its apiField, so that applyWebsite "+
+				"(internal/provider/website_model.go) reads it", a.name, got, want)
+		case a.name == "skip_destroy":
+			if !got.Equal(types.BoolValue(false)) {
+				t.Errorf("skip_destroy is %v, want false, as after an import", got)
+			}
+		case !read && !got.IsNull():
+			t.Errorf("%s: the API does not return it (no read), so an import leaves it null (not managed), "+
+				"but the list result holds %v", a.name, got)
+		}
 	}
 	ips := byDomain["ips.example.com"]
 	want := types.SetValueMust(types.StringType, []attr.Value{types.StringValue("10.0.0.1"), types.StringValue("10.0.0.0/8")})

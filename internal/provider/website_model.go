@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,6 +15,65 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
+
+// The resource's model: its plan and state, one field per attribute of
+// websiteAttributes (website_attributes.go) that has a resource schema, and
+// the functions that fill it: the request built from a plan (input, each
+// attribute by its send) and the state from an answer (applyWebsite, each
+// attribute by its read).
+
+// websiteResourceModel is the analytics_website resource's plan and state.
+type websiteResourceModel struct {
+	ID            types.String   `tfsdk:"id"`
+	Domain        types.String   `tfsdk:"domain"`
+	Privacy       types.String   `tfsdk:"privacy"`
+	Password      types.String   `tfsdk:"password"`
+	PasswordWO    types.String   `tfsdk:"password_wo"`
+	PasswordWOVer types.Int64    `tfsdk:"password_wo_version"`
+	EmailReports  types.Bool     `tfsdk:"email_reports"`
+	ExcludeBots   types.Bool     `tfsdk:"exclude_bots"`
+	ExcludeParams types.Set      `tfsdk:"exclude_params"`
+	ExcludeIPs    types.Set      `tfsdk:"exclude_ips"`
+	CreatedAt     types.String   `tfsdk:"created_at"`
+	UpdatedAt     types.String   `tfsdk:"updated_at"`
+	SkipDestroy   types.Bool     `tfsdk:"skip_destroy"`
+	TrackingCode  types.String   `tfsdk:"tracking_code"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+}
+
+// websiteModelFields maps the tfsdk name of each field of
+// websiteResourceModel to its index.
+var websiteModelFields = func() map[string]int {
+	t := reflect.TypeFor[websiteResourceModel]()
+	m := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		m[t.Field(i).Tag.Get("tfsdk")] = i
+	}
+	return m
+}()
+
+// attribute returns the model's value of the attribute name (a name of the
+// resource's schema).
+func (m *websiteResourceModel) attribute(name string) attr.Value {
+	return reflect.ValueOf(m).Elem().Field(websiteModelField(name)).Interface().(attr.Value) //nolint:forcetypeassert // every field is an attr.Value (TestWebsiteAttributes_model)
+}
+
+// setAttribute sets the model's value of the attribute name; v has the
+// field's type.
+func (m *websiteResourceModel) setAttribute(name string, v attr.Value) {
+	reflect.ValueOf(m).Elem().Field(websiteModelField(name)).Set(reflect.ValueOf(v))
+}
+
+// websiteModelField is the index of the model's field of the attribute
+// name. A missing field is a bug that TestWebsiteAttributes_model names; it
+// panics here rather than read or write another attribute's field.
+func websiteModelField(name string) int {
+	i, ok := websiteModelFields[name]
+	if !ok {
+		panic("websiteResourceModel (website_model.go) has no field tagged tfsdk:\"" + name + "\"; add it")
+	}
+	return i
+}
 
 // websiteIdentityModel is the resource identity (Terraform 1.12 and later):
 // the website's id as the API knows it.

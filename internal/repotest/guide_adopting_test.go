@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -32,13 +33,17 @@ func ptr[T any](v T) *T { return &v }
 
 // seedAccount fills the emulator with n websites of every kind that the web
 // interface makes (password privacy, exclusions the API never returns, CRLF
-// lists, NULL columns, an IPv4 address as domain) and one website of another
-// user, and returns the key user's websites.
-func seedAccount(env *acctest.Env, n int) []emulator.Website {
+// lists, NULL columns, an IPv4 address as domain, every column set) and one
+// website of another user, and returns the key user's websites. Every
+// column the API sets or returns is set in some of them, so that a guide
+// that does not carry an attribute over shows it changing.
+func seedAccount(t *testing.T, env *acctest.Env, n int) []emulator.Website {
+	t.Helper()
 	var out []emulator.Website
+	unset := map[string]int{}
 	for i := range n {
 		w := emulator.Website{Domain: fmt.Sprintf("adopt-%03d.example.com", i)}
-		switch i % 6 {
+		switch i % 7 {
 		case 1:
 			w.Privacy, w.Password, w.Email = ptr(2), "from-the-ui", ptr(1)
 		case 2:
@@ -49,15 +54,55 @@ func seedAccount(env *acctest.Env, n int) []emulator.Website {
 			w.Domain = fmt.Sprintf("192.0.2.%d", i)
 		case 5:
 			w.Privacy, w.Email, w.ExcludeBots = ptr(0), ptr(0), ptr(1)
+		case 6:
+			w = acctest.FullWebsite(w.Domain)
+		}
+		for _, c := range acctest.UnsetColumns(w) {
+			unset[c]++
 		}
 		out = append(out, env.Seed(env.Key, w))
+	}
+	for c, k := range unset {
+		if k == n && n >= 7 {
+			t.Errorf("seedAccount (internal/repotest/guide_adopting_test.go) sets emulator.Website.%s in none of its "+
+				"%d websites: give it a value in acctest.FullWebsite (internal/acctest/full_website.go)", c, n)
+		}
 	}
 	env.Seed(acctest.KeyOther, emulator.Website{Domain: "someone-else.example.com"})
 	return out
 }
 
+// changedColumns names the fields of emulator.Website that differ between
+// was and now, but those ignored.
+func changedColumns(was, now emulator.Website, ignored ...string) []string {
+	var out []string
+	a, b := reflect.ValueOf(was), reflect.ValueOf(now)
+	for i, f := range reflect.VisibleFields(a.Type()) {
+		switch {
+		case slices.Contains(ignored, f.Name) || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()):
+		case f.Name == "Password": // never printed
+			out = append(out, "Password (changed)")
+		default:
+			out = append(out, fmt.Sprintf("%s %s (was %s)", f.Name, shown(b.Field(i)), shown(a.Field(i))))
+		}
+	}
+	return out
+}
+
+// shown is a column's value as a message shows it: NULL, or what a pointer
+// points to.
+func shown(v reflect.Value) string {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return "NULL"
+		}
+		v = v.Elem()
+	}
+	return fmt.Sprintf("%#v", v.Interface())
+}
+
 // checkUnchanged fails unless every website still holds what it was seeded
-// with, including what the API never returns.
+// with, in every column, including what the API never returns.
 func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	t.Helper()
 	now := map[int64]emulator.Website{}
@@ -69,11 +114,24 @@ func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 		switch {
 		case !ok:
 			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
-		case got.Domain != w.Domain || got.ExcludeParams != w.ExcludeParams || got.Password != w.Password ||
-			got.ExcludeIPs != w.ExcludeIPs:
-			t.Errorf("website %d changed: %+v, was %+v", w.ID, got, w)
+		case !reflect.DeepEqual(got, w):
+			t.Errorf("website %d (%s) changed: %v", w.ID, w.Domain, changedColumns(w, got))
 		}
 	}
+}
+
+// planChanges are the attributes that a plan's output shows changing
+// ("~ name = a -> b", "- name = a -> null", "+ name = b"), but those only
+// the server computes ("-> (known after apply)": updated_at).
+func planChanges(out string) []string {
+	var names []string
+	for _, m := range regexp.MustCompile(`(?m)^\s+[-+~] (\w+)\s+=.*$`).FindAllStringSubmatch(out, -1) {
+		if !strings.HasSuffix(m[0], "(known after apply)") && !slices.Contains(names, m[1]) {
+			names = append(names, m[1])
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // TestAccGuide_adoptAll runs the guide's one-plan adoption (data source,
@@ -86,11 +144,16 @@ func TestAccGuide_adoptAll(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
-	seeded := seedAccount(env, 150)
+	seeded := seedAccount(t, env, 150)
 	w.Write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-all", "main.tf"))
 
 	env.ResetStats()
 	out := w.MustRun(0, "plan")
+	if changes := planChanges(out); len(changes) != 0 {
+		t.Fatalf("the guide's plan changes %v of websites it imports, which would overwrite what the users' websites "+
+			"hold: examples/guides/adopt-all/main.tf's resource \"analytics_website\" \"site\" must copy every "+
+			"attribute the data source shows (e.g. %s = each.value.%[2]s):\n%s", changes, changes[0], out)
+	}
 	if !regexp.MustCompile(`Plan: 150 to import, 0 to add, 0 to change, 0 to destroy`).MatchString(out) {
 		t.Fatalf("the plan does more than import:\n%s", out)
 	}
@@ -127,7 +190,7 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
-	seeded := seedAccount(env, 30)
+	seeded := seedAccount(t, env, 30)
 	w.Write("main.tf", env.ProviderBlock()+guideFile(t, "adopt-generated", "main.tf"))
 
 	w.MustRun(0, "apply", "-auto-approve")
@@ -145,7 +208,8 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 	env.ResetStats()
 	out := w.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(seeded))) || env.Writes() != 0 {
-		t.Errorf("the apply did more than import (%d writes):\n%s", env.Writes(), out)
+		t.Errorf("the apply did more than import (%d writes; changes %v: the configuration generated from an import "+
+			"must hold what the import reads):\n%s", env.Writes(), planChanges(out), out)
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
@@ -163,7 +227,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	w := acctest.NewWorkdir(t)
 	w.SkipBelowQuery()
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
-	seeded := seedAccount(env, 150)
+	seeded := seedAccount(t, env, 150)
 	w.Write("main.tf", env.ProviderBlock())
 	w.Write("websites.tfquery.hcl", guideFile(t, "adopt-query", "websites.tfquery.hcl"))
 	w.MustRun(0, "validate", "-query")
@@ -204,6 +268,11 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	gen = renamed
 	w.Write("generated.tf", gen)
 	out = w.MustRun(0, "plan")
+	if changes := planChanges(out); len(changes) != 0 {
+		t.Fatalf("the plan of the generated configuration changes %v: the list resource's results "+
+			"(importedWebsiteModel, internal/provider/website_list_resource.go) must hold what an import reads:\n%s",
+			changes, out)
+	}
 	if !strings.Contains(out, "Plan: 150 to import, 0 to add, 0 to change, 0 to destroy") ||
 		!strings.Contains(out, "analytics_website.oldest: Preparing import") {
 		t.Fatalf("the plan does more than import:\n%s", out)
@@ -249,8 +318,9 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	checkKept(t, env, seeded)
 }
 
-// checkKept fails unless every website still holds the exclude_params and
-// the password it was seeded with (which the API never returns) and the
+// checkKept fails unless every website still holds what it was seeded
+// with, but e-mail reports (the change) and its last change's time: what
+// the API never returns (exclude_params, the password) included, and the
 // same excluded IPs (an update rewrites the list one per line).
 func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	t.Helper()
@@ -261,12 +331,58 @@ func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	}
 	for _, w := range seeded {
 		got, ok := env.Website(w.ID)
-		switch {
-		case !ok:
+		if !ok {
 			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
-		case got.ExcludeParams != w.ExcludeParams || got.Password != w.Password || ips(got.ExcludeIPs) != ips(w.ExcludeIPs):
-			t.Errorf("website %d (%s) lost data: exclude_params %q (was %q), exclude_ips %q (was %q), password changed: %v",
-				w.ID, w.Domain, got.ExcludeParams, w.ExcludeParams, got.ExcludeIPs, w.ExcludeIPs, got.Password != w.Password)
+			continue
 		}
+		if ips(got.ExcludeIPs) == ips(w.ExcludeIPs) {
+			got.ExcludeIPs = w.ExcludeIPs
+		}
+		// An update sends every setting: a NULL integer column comes back as
+		// the value the application reads NULL as (privacy public, no e-mail
+		// reports, bots not excluded: 0), which is no loss.
+		for _, c := range []struct{ was, now **int }{{&w.Privacy, &got.Privacy}, {&w.ExcludeBots, &got.ExcludeBots}} {
+			if *c.was == nil && *c.now != nil && **c.now == 0 {
+				*c.now = nil
+			}
+		}
+		if changed := changedColumns(w, got, "Email", "UpdatedAt"); len(changed) != 0 {
+			t.Errorf("website %d (%s) lost data: %v", w.ID, w.Domain, changed)
+		}
+	}
+}
+
+// README.md's copy of the one-plan adoption carries over the same
+// attributes as the guide's (examples/guides/adopt-all/main.tf, which
+// TestAccGuide_adoptAll runs): an attribute the copy leaves out would be
+// overwritten on every website a reader adopts.
+func TestGuide_readmeAdoptsAsTheGuide(t *testing.T) {
+	t.Parallel()
+	copied := func(text string) []string { // in the resource block
+		_, text, _ = strings.Cut(text, `resource "analytics_website"`)
+		var names []string
+		for _, m := range regexp.MustCompile(`(?m)^\s*(\w+)\s*=\s*each\.value\.(\w+)\s*$`).FindAllStringSubmatch(text, -1) {
+			if m[1] == m[2] {
+				names = append(names, m[1])
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	guide := copied(guideFile(t, "adopt-all", "main.tf"))
+	found := 0
+	for _, b := range terraformBlocks(t, filepath.Join("..", ".."), "README.md") {
+		if !strings.Contains(b.text, "for_each = local.websites") || !strings.Contains(b.text, `resource "analytics_website"`) {
+			continue
+		}
+		found++
+		if got := copied(b.text); !slices.Equal(got, guide) {
+			t.Errorf("README.md:%d: the adoption block copies %v from each.value, the guide "+
+				"(examples/guides/adopt-all/main.tf) %v: make README.md's block copy the same (name = each.value.name)",
+				b.line, got, guide)
+		}
+	}
+	if found == 0 || len(guide) == 0 {
+		t.Errorf("README.md has %d adoption blocks, the guide copies %v: this test finds nothing to compare", found, guide)
 	}
 }

@@ -1,0 +1,79 @@
+package emulator
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// notFormFields are the columns of Website that no store or update sets,
+// each with why; notUpdated those a store sets and an update does not.
+var (
+	notFormFields = map[string]string{
+		"id":           "the database assigns it",
+		"owner":        "the key's user",
+		"favorite":     "set in the web interface only",
+		"favorited_at": "set with favorite",
+		"created_at":   "the database's timestamp",
+		"updated_at":   "the database's timestamp",
+	}
+	notUpdated = map[string]string{"domain": "the update does not read it: a website keeps its domain"}
+)
+
+// Every column that a store or an update sets has the application's
+// validation rules, in storeRules and in updateRules: a form field without
+// them is refused (noRuleError), never stored unchecked.
+func TestWebsiteColumns_haveRules(t *testing.T) {
+	t.Parallel()
+	e, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &input{query: newParams(), form: newParams(), body: newParams()}
+	store := ruledInput(in, e.storeRules(in, func(string) bool { return false }, false), "storeRules")
+	update := ruledInput(in, updateRules(in), "updateRules")
+	seen := map[string]bool{}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Website]()) {
+		column, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		seen[column] = true
+		if _, ok := notFormFields[column]; ok {
+			continue
+		}
+		for _, r := range []ruled{store, update} {
+			if _, ok := notUpdated[column]; ok && r.rules == "updateRules" {
+				continue
+			}
+			if !r.names[column] {
+				t.Errorf("the column %s (emulator.Website.%s) has no rule in %s (internal/emulator/validate.go): add "+
+					"the application's validation rules for the form field %s, or name the column in notFormFields "+
+					"or notUpdated (internal/emulator/columns_test.go) with why", column, f.Name, r.rules, column)
+			}
+		}
+	}
+	for column := range notFormFields {
+		if !seen[column] {
+			t.Errorf("notFormFields names %s, which is no column of emulator.Website: remove it", column)
+		}
+	}
+}
+
+// A store or update that reads a field without a rule is the emulator's
+// bug, answered with a 500 that names the field and where its rules go.
+func TestRuledInput_refusesAFieldWithoutRule(t *testing.T) {
+	t.Parallel()
+	in := &input{query: newParams(), form: newParams(), body: newParams()}
+	in.body.set("label", "x")
+	in.body.set("domain", "a.example")
+	r := ruledInput(in, []fieldSpec{{name: "domain"}}, "storeRules")
+	if !r.has("domain") || r.get("domain") != "a.example" {
+		t.Error("a field with rules is not read")
+	}
+	defer func() {
+		err, ok := recover().(noRuleError)
+		if !ok || !strings.Contains(err.Error(), `"label"`) || !strings.Contains(err.Error(), "storeRules (internal/emulator/validate.go)") {
+			t.Errorf("reading a field without rules: %v", err)
+		}
+	}()
+	r.get("label")
+	t.Error("reading a field without rules did not panic")
+}
