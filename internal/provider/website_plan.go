@@ -101,7 +101,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	case creating:
 		r.warnWebsiteLimit(ctx, plan, resp)
-	case !plan.Domain.Equal(prior.Domain) && !plan.Domain.IsUnknown():
+	case !plan.Domain.Equal(prior.Domain): // known or not, a new domain replaces the website
 		r.warnReplacementAtLimit(ctx, prior, plan, resp)
 	}
 	if plan.EmailReports.ValueBool() && (creating || !prior.EmailReports.ValueBool() || !plan.Domain.Equal(prior.Domain)) {
@@ -120,13 +120,13 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
 	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
 	if err != nil {
-		addWebsiteLimitError(&resp.Diagnostics, plan.Domain.ValueString(), err)
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
 		return
 	}
 	if !ok || have+planned <= limit {
 		return
 	}
-	addWebsiteLimitWarning(&resp.Diagnostics, plan.Domain.ValueString(), limit, have, planned)
+	addWebsiteLimitWarning(&resp.Diagnostics, plan.Domain, limit, have, planned)
 }
 
 // warnReplacementAtLimit warns when a new domain replaces a website while
@@ -140,11 +140,11 @@ func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, pla
 ) {
 	limit, have, ok, err := r.data.websitesHeld(ctx)
 	if err != nil {
-		addWebsiteLimitError(&resp.Diagnostics, plan.Domain.ValueString(), err)
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
 		return
 	}
 	if ok && have >= limit {
-		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain.ValueString(), limit, have)
+		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have)
 	}
 }
 
@@ -161,6 +161,6 @@ func (r *websiteResource) warnEmailReports(ctx context.Context, plan websiteReso
 		return
 	}
 	if f := a.Plan.Features.EmailReports; f != nil && !*f {
-		addEmailReportsOffWarning(&resp.Diagnostics, plan.Domain.ValueString(), a.Plan.Name)
+		addEmailReportsOffWarning(&resp.Diagnostics, plan.Domain, a.Plan.Name)
 	}
 }

@@ -198,3 +198,65 @@ resource "analytics_website" "new" {
 		t.Errorf("2 websites held of 3: %+v", got)
 	}
 }
+
+// A domain known only after apply (from another resource) still gets each
+// warning, which names it as such rather than as "": a replacement at the
+// limit, a create past it, e-mail reports on a plan without them.
+func TestAccWebsite_accountWarningsUnknownDomain(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs users whose plans allow three websites and no e-mail reports")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	config := func(key, label, extra string) string {
+		return env.ProviderBlockAt(env.URL, key) + fmt.Sprintf(`
+resource "terraform_data" "label" {
+  input = %q
+}
+resource "analytics_website" "a" {
+  domain = "a.example.com"
+}
+resource "analytics_website" "b" {
+  domain = "b.example.com"
+}
+resource "analytics_website" "c" {
+  domain = "${terraform_data.label.output}.example.com"
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+%s`, label, extra)
+	}
+	w.Write("main.tf", config(env.Key, "c", ""))
+	w.MustRun(0, "apply", "-auto-approve")
+
+	w.Write("main.tf", config(env.Key, "c2", `
+resource "analytics_website" "n" {
+  domain = "n-${terraform_data.label.output}.example.com"
+}
+`))
+	diags := w.PlanDiags()
+	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]; !ok ||
+		!acctest.ExpectError(`from "c.example.com" to a domain known only after apply replaces the website, and the API key's user holds 3 websites of the 3`).MatchString(d.Detail) {
+		t.Errorf("the replacement to an unknown domain at the limit: %+v", diags)
+	}
+	if d, ok := planWarnings(diags, "Website Limit Would Be Exceeded")["analytics_website.n"]; !ok ||
+		!acctest.ExpectError(`^Creating a website whose domain is known only after apply would make 4 websites`).MatchString(d.Detail) {
+		t.Errorf("the create of an unknown domain past the limit: %+v", diags)
+	}
+
+	w2 := acctest.NewWorkdir(t)
+	w2.Write("main.tf", env.ProviderBlockAt(env.URL, keyNoEmailPlan)+`
+resource "terraform_data" "label" {
+  input = "r"
+}
+resource "analytics_website" "r" {
+  domain        = "${terraform_data.label.output}.example.org"
+  email_reports = true
+}
+`)
+	diags = w2.PlanDiags()
+	if d, ok := planWarnings(diags, "E-mail Reports Not in the Plan")["analytics_website.r"]; !ok ||
+		!acctest.ExpectError(`stores email_reports = true for a website whose domain is known only after apply, but`).MatchString(d.Detail) {
+		t.Errorf("e-mail reports on an unknown domain: %+v", diags)
+	}
+}
