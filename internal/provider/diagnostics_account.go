@@ -64,16 +64,29 @@ func addWebsiteLimitWarning(diags *diag.Diagnostics, domain types.String, limit,
 }
 
 // addReplacementAtLimitWarning warns that a replacement of a website whose
-// user is at the plan's limit fails if it creates before it deletes.
+// user is at the plan's limit fails if it creates before it deletes, and,
+// over the limit (a plan made smaller since), fails in either order, after
+// the delete when that comes first.
 func addReplacementAtLimitWarning(diags *diag.Diagnostics, from string, to types.String, limit, have int) {
+	change := fmt.Sprintf("Changing the domain from %q to %s replaces the website", from, plannedDomain(to))
+	if have > limit {
+		diags.AddAttributeWarning(path.Root("domain"), "Replacement at the Website Limit",
+			fmt.Sprintf("%s, but the API key's user holds %d websites, more than the %d its plan allows (the plan "+
+				"was made smaller, or websites were created past it), so the server will refuse the new website with "+
+				"\"You created too many websites.\" in either order. Without create_before_destroy, Terraform deletes "+
+				"the old website, with its statistics, and then the create fails; with lifecycle { "+
+				"create_before_destroy = true } the create fails and the old website stays. Before applying, delete "+
+				"%d websites you no longer need or move the user to a larger plan.", change, have, limit, have-limit+1))
+		return
+	}
 	diags.AddAttributeWarning(path.Root("domain"), "Replacement at the Website Limit",
-		fmt.Sprintf("Changing the domain from %q to %s replaces the website, and the API key's user holds %d websites "+
+		fmt.Sprintf("%s, and the API key's user holds %d websites "+
 			"of the %d its plan allows. If this resource sets lifecycle { create_before_destroy = true } (which "+
 			"-replace follows too), Terraform creates the new website before it deletes the old one, and the server "+
 			"will refuse the create with \"You created too many websites.\": the apply fails and the old website "+
 			"stays. Without create_before_destroy the delete comes first and the replacement fits. Before applying, "+
 			"delete a website you no longer need, move the user to a larger plan, or drop create_before_destroy for "+
-			"this change.", from, plannedDomain(to), have, limit))
+			"this change.", change, have, limit))
 }
 
 // addEmailReportsOffWarning warns that e-mail reports are asked for on a

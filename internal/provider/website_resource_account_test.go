@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // The plan-time warnings that come from the key user's plan (GET /account):
@@ -258,5 +259,45 @@ resource "analytics_website" "r" {
 	if d, ok := planWarnings(diags, "E-mail Reports Not in the Plan")["analytics_website.r"]; !ok ||
 		!acctest.ExpectError(`stores email_reports = true for a website whose domain is known only after apply, but`).MatchString(d.Detail) {
 		t.Errorf("e-mail reports on an unknown domain: %+v", diags)
+	}
+}
+
+// A user over the limit (the plan was made smaller, or another client's
+// creates raced): a replacement is refused in either order, and without
+// create_before_destroy the old website and its statistics are deleted
+// before the create fails. The warning must say so, not that the
+// replacement fits.
+func TestAccWebsite_replacementOverLimitWarning(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites, holding four")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	config := func(cDomain string) string {
+		return env.ProviderBlock() + fmt.Sprintf(`
+resource "analytics_website" "a" {
+  domain = "a.example.com"
+}
+resource "analytics_website" "c" {
+  domain = %q
+}
+`, cDomain)
+	}
+	w.Write("main.tf", config("c.example.com"))
+	w.MustRun(0, "apply", "-auto-approve")
+	env.Seed(keyThreePlan, emulator.Website{Domain: "d.example.com"})
+	env.Seed(keyThreePlan, emulator.Website{Domain: "e.example.com"})
+
+	w.Write("main.tf", config("c2.example.com"))
+	diags := w.PlanDiags()
+	d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]
+	if !ok || strings.Contains(d.Detail, "fits") ||
+		!acctest.ExpectError(`holds 4 websites, more than the 3 its plan allows.*refuse the new website with "You created too many websites." in either order.*Without create_before_destroy, Terraform deletes the old website, with its statistics, and then the create fails`).MatchString(d.Detail) {
+		t.Errorf("a replacement over the limit: %+v", diags)
+	}
+	out, code := w.Run("apply", "-auto-approve")
+	if code != 1 || !acctest.ExpectError(`You created too many websites`).MatchString(out) {
+		t.Errorf("apply over the limit: exit code %d:\n%s", code, out)
+	}
+	if _, ok := env.WebsiteByDomain("c.example.com"); ok {
+		t.Error("the delete came first, as the warning says")
 	}
 }
