@@ -70,12 +70,18 @@ type accountEnvelope struct {
 		Locale    string          `json:"locale"`
 		Timezone  string          `json:"timezone"`
 		CreatedAt string          `json:"created_at"`
-		Plan      *struct {
-			ID       json.RawMessage            `json:"id"`
-			Name     string                     `json:"name"`
-			Features map[string]json.RawMessage `json:"features"`
-		} `json:"plan"`
+		// Plan is decoded on its own (accountPlan): PHP writes an empty
+		// array as [], so a plan, or its features, that is not an object is
+		// no plan, or no feature, rather than an undecodable account.
+		Plan json.RawMessage `json:"plan"`
 	} `json:"data"`
+}
+
+// accountPlan is the plan of GET /account.
+type accountPlan struct {
+	ID       json.RawMessage `json:"id"`
+	Name     string          `json:"name"`
+	Features json.RawMessage `json:"features"`
 }
 
 // Account returns the API key's user (GET /account), fetched once per
@@ -117,14 +123,18 @@ func (env accountEnvelope) account() (*Account, error) {
 	}
 	d := env.Data
 	a := &Account{ID: int64(*id), Name: d.Name, Email: d.Email, Locale: d.Locale, Timezone: d.Timezone, CreatedAt: d.CreatedAt}
-	if d.Plan == nil {
-		return a, nil
+	var p accountPlan
+	if json.Unmarshal(d.Plan, &p) != nil {
+		return a, nil // no plan, null, or not an object
 	}
-	a.Plan.Name = d.Plan.Name
-	if pid, err := looseInt(d.Plan.ID); err == nil && pid != nil {
+	a.Plan.Name = p.Name
+	if pid, err := looseInt(p.ID); err == nil && pid != nil {
 		a.Plan.ID = int64(*pid)
 	}
-	f := d.Plan.Features
+	var f map[string]json.RawMessage
+	if json.Unmarshal(p.Features, &f) != nil {
+		return a, nil // no features, null, or not an object
+	}
 	number := func(name string) *int {
 		n, err := looseInt(f[name])
 		if err != nil {

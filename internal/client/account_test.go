@@ -82,3 +82,35 @@ func TestAccountPlanFeatures(t *testing.T) {
 		t.Error("an unlimited plan reports a limit")
 	}
 }
+
+// PHP writes an empty array as [], so a plan without features (or a user
+// without a plan, on a customised build) may come as [] rather than {} or
+// null: the account still reads, with no feature known, since the owner
+// checks of every create and import need only the user.
+func TestAccountPlanNotAnObject(t *testing.T) {
+	t.Parallel()
+	for _, plan := range []string{
+		`{"id":2,"name":"P","features":[]}`,
+		`{"id":2,"name":"P","features":null}`,
+		`{"id":2,"name":"P","features":"none"}`,
+		`[]`,
+		`"Default"`,
+	} {
+		raw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"data":{"id":7,"name":"N","email":"e@example.test","plan":` + plan + `},"status":200}`))
+		}))
+		a, err := newClient(t, raw.URL, "k").Account(ctx(t))
+		raw.Close()
+		if err != nil {
+			t.Errorf("plan %s: %v", plan, err)
+			continue
+		}
+		if a.ID != 7 || a.Name != "N" || a.Email != "e@example.test" || a.Plan.Features != (client.PlanFeatures{}) {
+			t.Errorf("plan %s: %+v", plan, a)
+		}
+		if _, ok := a.WebsiteLimit(); ok {
+			t.Errorf("plan %s: a limit", plan)
+		}
+	}
+}
