@@ -147,7 +147,6 @@ func (e *Emulator) store(req *request) *Response {
 			owned++
 		}
 	}
-	limit := e.websiteLimit(req.user)
 	taken := func(d string) bool {
 		for _, w := range e.websites {
 			if strings.EqualFold(w.Domain, d) {
@@ -156,7 +155,7 @@ func (e *Emulator) store(req *request) *Response {
 		}
 		return false
 	}
-	if bag := validate(in, e.storeRules(in, taken, limit > 0 && owned >= limit)); !bag.empty() {
+	if bag := validate(in, e.storeRules(in, taken, e.websiteLimitReached(req.user, owned))); !bag.empty() {
 		return validationError(bag)
 	}
 
