@@ -58,7 +58,7 @@ type accountCache struct {
 	mu   sync.Mutex
 	done bool
 	acct *Account
-	err  error // ErrAccountUnsupported, or nil
+	err  error // ErrAccountUnsupported, a 401 or 403 APIError, or nil
 }
 
 // accountEnvelope is the answer of GET /account.
@@ -85,8 +85,8 @@ type accountPlan struct {
 }
 
 // Account returns the API key's user (GET /account), fetched once per
-// Client: the answer, or "unsupported", is remembered; transient failures
-// are not. On builds without the endpoint it returns ErrAccountUnsupported.
+// Client: the answer, "unsupported", or the key's refusal (401, 403) is
+// remembered; transient failures are not. On builds without the endpoint it returns ErrAccountUnsupported.
 // Concurrent callers wait for the one request.
 func (c *Client) Account(ctx context.Context) (*Account, error) {
 	c.account.mu.Lock()
@@ -99,6 +99,12 @@ func (c *Client) Account(ctx context.Context) (*Account, error) {
 	if errors.Is(err, ErrNotFound) {
 		c.account.done, c.account.err = true, ErrAccountUnsupported
 		return nil, ErrAccountUnsupported
+	}
+	if errors.Is(err, ErrUnauthenticated) || errors.Is(err, ErrForbidden) {
+		// The key is refused, or its plan has no API access: the answer
+		// holds for the whole run, and every check would ask again.
+		c.account.done, c.account.err = true, err
+		return nil, err
 	}
 	if err != nil {
 		return nil, err

@@ -114,3 +114,23 @@ func TestAccountPlanNotAnObject(t *testing.T) {
 		}
 	}
 }
+
+// A key the server refuses (401) or whose plan has no API access (403) gets
+// the same answer all run long: it is asked once, and every caller (the
+// owner checks and the plan-time checks of each website) gets the error.
+func TestAccountRefusedOnce(t *testing.T) {
+	t.Parallel()
+	srv := emulator.NewServer(t, emulator.Options{Users: []emulator.User{{Key: "noapi", NoAPIAccess: true}}})
+	for key, want := range map[string]error{"noapi": client.ErrForbidden, "wrong": client.ErrUnauthenticated} {
+		c := newClient(t, srv.URL, key)
+		before := srv.Stats().ByRoute["GET /api/v1/account"]
+		for range 3 {
+			if _, err := c.Account(ctx(t)); !errors.Is(err, want) {
+				t.Fatalf("key %s: %v, want %v", key, err, want)
+			}
+		}
+		if n := srv.Stats().ByRoute["GET /api/v1/account"] - before; n != 1 {
+			t.Errorf("key %s: %d requests, want 1", key, n)
+		}
+	}
+}

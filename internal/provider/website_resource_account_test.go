@@ -301,3 +301,35 @@ resource "analytics_website" "c" {
 		t.Error("the delete came first, as the warning says")
 	}
 }
+
+// A key whose plan has no API access: a plan of five creates asks GET
+// /account once (the 403 is the same all run long), not twice per website
+// (the limit check and the e-mail check), which spent the installation's
+// 60 requests a minute on a plan of 30 websites; each website still says
+// why its check did not run.
+func TestAccWebsite_accountChecksNoAPIAccessCostOneRequest(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan has no API access, and counts the emulator's requests")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyNoAPIPlan)))
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+`
+resource "analytics_website" "s" {
+  for_each      = toset(["s1.example.com", "s2.example.com", "s3.example.com", "s4.example.com", "s5.example.com"])
+  domain        = each.key
+  email_reports = true
+}
+`)
+	env.ResetStats()
+	diags := w.PlanDiags()
+	if st := env.Stats(); st.ByRoute["GET /api/v1/account"] != 1 || st.Total != 1 {
+		t.Errorf("requests of a plan of five creates with a key without API access: %v, want one GET /account", st.ByRoute)
+	}
+	got := planWarnings(diags, "Website Limit Not Checked")
+	for _, d := range got {
+		if !acctest.ExpectError(`HTTP 403.*You don't have access to this feature`).MatchString(d.Detail) {
+			t.Errorf("%s: %s", d.Address, d.Detail)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("%d websites say why their check did not run, want 5: %+v", len(got), diags)
+	}
+}
