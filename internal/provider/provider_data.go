@@ -35,6 +35,11 @@ type providerData struct {
 	// logNoAccount logs once that the server has no GET /account.
 	logNoAccount sync.Once
 
+	// The account as the plan-time checks see it (checksAccount).
+	accountOnce sync.Once
+	account     *client.Account
+	accountErr  error
+
 	// The website limit check at plan time (see websiteLimit).
 	countOnce sync.Once
 	count     int   // websites the key's user has, -1 when unknown
@@ -96,7 +101,7 @@ func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned i
 // provider instance, shared by every check). ok and err as for
 // websiteLimit.
 func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bool, err error) {
-	a, err := d.client.Account(ctx)
+	a, err := d.checksAccount(ctx)
 	if errors.Is(err, client.ErrAccountUnsupported) {
 		return 0, 0, false, nil
 	}
@@ -114,6 +119,18 @@ func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bo
 		return 0, 0, false, d.countErr
 	}
 	return limit, d.count, true, nil
+}
+
+// checksAccount is the key user's account for the plan-time checks: one
+// attempt (with the client's retries) per provider instance, whatever it
+// answers. The client remembers only lasting answers, so that the owner
+// checks of an apply retry after a transient failure; the checks of a plan
+// asked again for every website, one at a time, each with its retries.
+func (d *providerData) checksAccount(ctx context.Context) (*client.Account, error) {
+	d.accountOnce.Do(func() {
+		d.account, d.accountErr = d.client.Account(ctx)
+	})
+	return d.account, d.accountErr
 }
 
 // websitesCount returns how many websites the key's user holds now: the

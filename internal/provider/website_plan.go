@@ -154,7 +154,7 @@ func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, pla
 // of the other checks; when that cannot be read, the check is skipped (the
 // other checks say why).
 func (r *websiteResource) warnEmailReports(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
-	a, err := r.data.client.Account(ctx)
+	a, err := r.data.checksAccount(ctx)
 	if err != nil {
 		tflog.Debug(ctx, "e-mail reports not checked against the plan: the account could not be read",
 			map[string]any{"error": err.Error()})

@@ -2,7 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -330,6 +332,44 @@ resource "analytics_website" "s" {
 		}
 	}
 	if len(got) != 5 {
+		t.Errorf("%d websites say why their check did not run, want 5: %+v", len(got), diags)
+	}
+}
+
+// A server that fails GET /account (maintenance, a 5xx) makes each check of
+// a plan skip with a warning, after one attempt in all: asked again by the
+// limit and e-mail checks of every website, with the client's retries each
+// time and one at a time, a plan of five creates took nearly two minutes
+// under maintenance.
+func TestAccWebsite_accountChecksFailingServerAskedOnce(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers GET /account with 503 in front of the emulator")
+	var asked atomic.Int64
+	maintenance := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/api/v1/account") {
+				asked.Add(1)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = w.Write([]byte(`{"message": "Service Unavailable"}`))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)), acctest.Wrap(maintenance))
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+`
+resource "analytics_website" "s" {
+  for_each      = toset(["s1.example.com", "s2.example.com", "s3.example.com", "s4.example.com", "s5.example.com"])
+  domain        = each.key
+  email_reports = true
+}
+`)
+	diags := w.PlanDiags()
+	if n := asked.Load(); n != 1 {
+		t.Errorf("GET /account asked %d times by a plan of five creates, want once", n)
+	}
+	if got := planWarnings(diags, "Website Limit Not Checked"); len(got) != 5 {
 		t.Errorf("%d websites say why their check did not run, want 5: %+v", len(got), diags)
 	}
 }
