@@ -89,6 +89,20 @@ func addReplacementAtLimitWarning(diags *diag.Diagnostics, from string, to types
 			"this change.", change, have, limit))
 }
 
+// addKeptReplacementOverLimitWarning warns that the new website of a
+// replacement that keeps the old one (skip_destroy) would pass the plan's
+// limit.
+func addKeptReplacementOverLimitWarning(diags *diag.Diagnostics, from string, to types.String, limit, have, planned int) {
+	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Would Be Exceeded",
+		fmt.Sprintf("Changing the domain from %q to %s creates a new website, and since skip_destroy is true the old "+
+			"website stays on the server: that would make %d websites, but the API key's user's plan allows %d (the "+
+			"user holds %d now and this plan creates %d so far, this one included). At apply the server will refuse "+
+			"the create with \"You created too many websites.\", in whichever order Terraform replaces it. Delete a "+
+			"website you no longer need or ask the installation's administrator for a larger plan before applying, "+
+			"or apply skip_destroy = false first to delete the old website, with its statistics."+hardStopHint,
+			from, plannedDomain(to), have+planned, limit, have, planned))
+}
+
 // addEmailReportsOffWarning warns that e-mail reports are asked for on a
 // plan without them.
 func addEmailReportsOffWarning(diags *diag.Diagnostics, domain types.String, planName string) {

@@ -101,6 +101,10 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	case creating:
 		r.warnWebsiteLimit(ctx, plan, resp)
+	case !plan.Domain.Equal(prior.Domain) && prior.SkipDestroy.ValueBool():
+		// The old website stays on the server: the new one is a website
+		// more, whatever the order.
+		r.warnKeptReplacementOverLimit(ctx, prior, plan, resp)
 	case !plan.Domain.Equal(prior.Domain): // known or not, a new domain replaces the website
 		r.warnReplacementAtLimit(ctx, prior, plan, resp)
 	}
@@ -127,6 +131,22 @@ func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteReso
 		return
 	}
 	addWebsiteLimitWarning(&resp.Diagnostics, plan.Domain, limit, have, planned)
+}
+
+// warnKeptReplacementOverLimit is warnWebsiteLimit for a replacement whose
+// old website skip_destroy keeps on the server: the new website counts as a
+// create.
+func (r *websiteResource) warnKeptReplacementOverLimit(ctx context.Context, prior, plan websiteResourceModel,
+	resp *resource.ModifyPlanResponse,
+) {
+	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
+	if err != nil {
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
+		return
+	}
+	if ok && have+planned > limit {
+		addKeptReplacementOverLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have, planned)
+	}
 }
 
 // warnReplacementAtLimit warns when a new domain replaces a website while

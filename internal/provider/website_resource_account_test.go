@@ -373,3 +373,60 @@ resource "analytics_website" "s" {
 		t.Errorf("%d websites say why their check did not run, want 5: %+v", len(got), diags)
 	}
 }
+
+// skip_destroy keeps the old website of a replacement on the server, so a
+// new domain is one website more whatever the order: at the limit the
+// create is refused, and the warning must say so rather than that the
+// replacement fits without create_before_destroy; below it, the new website
+// counts toward the limit warning of the creates planned with it.
+func TestAccWebsite_replacementWithSkipDestroyAtLimit(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	config := func(cDomain, extra string) string {
+		return env.ProviderBlock() + fmt.Sprintf(`
+resource "analytics_website" "a" {
+  domain = "a.example.com"
+}
+resource "analytics_website" "c" {
+  domain       = %q
+  skip_destroy = true
+}
+%s`, cDomain, extra)
+	}
+	// Two held of three: the kept website and the new one make three, and
+	// one more create makes four.
+	w.Write("main.tf", config("c.example.com", ""))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", config("c2.example.com", `
+resource "analytics_website" "n" {
+  domain     = "n.example.com"
+  depends_on = [analytics_website.c]
+}
+`))
+	diags := w.PlanDiags()
+	if got := planWarnings(diags, "Website Limit Would Be Exceeded"); len(got) != 1 ||
+		!acctest.ExpectError(`would make 4 websites`).MatchString(got["analytics_website.n"].Detail) {
+		t.Errorf("2 held, a replacement that keeps the old website and one create, limit 3: %+v", diags)
+	}
+
+	// Three held of three: the new domain is refused in either order.
+	env.Seed(keyThreePlan, emulator.Website{Domain: "d.example.com"})
+	w.Write("main.tf", config("c2.example.com", ""))
+	diags = w.PlanDiags()
+	var details []string
+	for _, d := range diags {
+		if d.Severity == "warning" && d.Address == "analytics_website.c" &&
+			(d.Summary == "Replacement at the Website Limit" || d.Summary == "Website Limit Would Be Exceeded") {
+			details = append(details, d.Detail)
+		}
+	}
+	if len(details) != 1 || strings.Contains(details[0], "fits") ||
+		!acctest.ExpectError(`skip_destroy.*old website stays.*You created too many websites`).MatchString(details[0]) {
+		t.Errorf("a replacement that keeps the old website at the limit: %+v", diags)
+	}
+	out, code := w.Run("apply", "-auto-approve")
+	if code != 1 || !acctest.ExpectError(`You created too many websites`).MatchString(out) {
+		t.Errorf("apply: exit code %d:\n%s", code, out)
+	}
+}
