@@ -130,16 +130,16 @@ func (env accountEnvelope) account() (*Account, error) {
 	d := env.Data
 	a := &Account{ID: int64(*id), Name: d.Name, Email: d.Email, Locale: d.Locale, Timezone: d.Timezone, CreatedAt: d.CreatedAt}
 	var p accountPlan
-	if json.Unmarshal(d.Plan, &p) != nil {
-		return a, nil // no plan, null, or not an object
+	if !decodes(d.Plan, &p) {
+		return a, nil // no plan, or not an object
 	}
 	a.Plan.Name = p.Name
 	if pid, err := looseInt(p.ID); err == nil && pid != nil {
 		a.Plan.ID = int64(*pid)
 	}
 	var f map[string]json.RawMessage
-	if json.Unmarshal(p.Features, &f) != nil {
-		return a, nil // no features, null, or not an object
+	if !decodes(p.Features, &f) {
+		return a, nil // no features, or not an object
 	}
 	number := func(name string) *int {
 		n, err := looseInt(f[name])
@@ -160,4 +160,9 @@ func (env accountEnvelope) account() (*Account, error) {
 		API: flag("api"), EmailReports: flag("email_reports"), DataExport: flag("data_export"),
 	}
 	return a, nil
+}
+
+// decodes tells whether raw decodes into v (null does, leaving v as it is).
+func decodes(raw json.RawMessage, v any) bool {
+	return json.Unmarshal(raw, v) == nil
 }
