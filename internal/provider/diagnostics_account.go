@@ -67,7 +67,7 @@ func addWebsiteLimitWarning(diags *diag.Diagnostics, domain types.String, limit,
 // user is at the plan's limit fails if it creates before it deletes, and,
 // over the limit (a plan made smaller since), fails in either order, after
 // the delete when that comes first.
-func addReplacementAtLimitWarning(diags *diag.Diagnostics, from string, to types.String, limit, have int) {
+func addReplacementAtLimitWarning(diags *diag.Diagnostics, from string, to types.String, limit, have, planned int) {
 	change := fmt.Sprintf("Changing the domain from %q to %s replaces the website", from, plannedDomain(to))
 	if have > limit {
 		diags.AddAttributeWarning(path.Root("domain"), "Replacement at the Website Limit",
@@ -79,14 +79,18 @@ func addReplacementAtLimitWarning(diags *diag.Diagnostics, from string, to types
 				"%d websites you no longer need or move the user to a larger plan.", change, have, limit, have-limit+1))
 		return
 	}
+	held := fmt.Sprintf("holds %d websites", have)
+	if planned > 0 {
+		held = fmt.Sprintf("holds %d websites and this plan creates %d more before it,", have, planned)
+	}
 	diags.AddAttributeWarning(path.Root("domain"), "Replacement at the Website Limit",
-		fmt.Sprintf("%s, and the API key's user holds %d websites "+
+		fmt.Sprintf("%s, and the API key's user %s "+
 			"of the %d its plan allows. If this resource sets lifecycle { create_before_destroy = true } (which "+
 			"-replace follows too), Terraform creates the new website before it deletes the old one, and the server "+
 			"will refuse the create with \"You created too many websites.\": the apply fails and the old website "+
 			"stays. Without create_before_destroy the delete comes first and the replacement fits. Before applying, "+
 			"delete a website you no longer need, move the user to a larger plan, or drop create_before_destroy for "+
-			"this change.", change, have, limit))
+			"this change.", change, held, limit))
 }
 
 // addKeptReplacementOverLimitWarning warns that the new website of a

@@ -96,6 +96,11 @@ func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned i
 	return limit, have, int(atomic.AddInt64(&d.creates, 1)), true, nil
 }
 
+// websitesPlanned is the number of creates planned so far in this run.
+func (d *providerData) websitesPlanned() int {
+	return int(atomic.LoadInt64(&d.creates))
+}
+
 // websitesHeld reports the plan's website limit and the websites the user
 // held when the run first asked (one GET /account and one list request per
 // provider instance, shared by every check). ok and err as for

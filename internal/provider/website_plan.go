@@ -163,8 +163,11 @@ func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, pla
 		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
 		return
 	}
-	if ok && have >= limit {
-		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have)
+	// The creates planned before this one (depends_on, or an earlier
+	// resource) may run first; those planned after it are warned about
+	// themselves.
+	if planned := r.data.websitesPlanned(); ok && have+planned >= limit {
+		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have, planned)
 	}
 }
 

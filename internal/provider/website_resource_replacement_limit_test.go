@@ -164,8 +164,9 @@ resource "analytics_website" "n" {
 }
 `))
 	diags := w.PlanDiags()
+	// n and c are planned in either order: the warning names n when first.
 	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]; !ok ||
-		!acctest.ExpectError(`from "c.example.com" to a domain known only after apply replaces the website, and the API key's user holds 3 websites of the 3`).MatchString(d.Detail) {
+		!acctest.ExpectError(`from "c.example.com" to a domain known only after apply replaces the website, and the API key's user holds 3 websites( and this plan creates 1 more before it,)? of the 3`).MatchString(d.Detail) {
 		t.Errorf("the replacement to an unknown domain at the limit: %+v", diags)
 	}
 	if d, ok := planWarnings(diags, "Website Limit Would Be Exceeded")["analytics_website.n"]; !ok ||
@@ -280,6 +281,48 @@ resource "analytics_website" "n" {
 	if len(details) != 1 || strings.Contains(details[0], "fits") ||
 		!acctest.ExpectError(`skip_destroy.*old website stays.*You created too many websites`).MatchString(details[0]) {
 		t.Errorf("a replacement that keeps the old website at the limit: %+v", diags)
+	}
+	out, code := w.Run("apply", "-auto-approve")
+	if code != 1 || !acctest.ExpectError(`You created too many websites`).MatchString(out) {
+		t.Errorf("apply: exit code %d:\n%s", code, out)
+	}
+}
+
+// A replacement that creates before it deletes needs room for one website
+// more than the user holds once the creates planned before it are done: two
+// held of three, a create, then a new domain under create_before_destroy
+// (ordered by depends_on) is refused at apply, and the plan must warn.
+func TestAccWebsite_replacementAtLimitCountsPlannedCreates(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	config := func(cDomain, extra string) string {
+		return env.ProviderBlock() + fmt.Sprintf(`
+resource "analytics_website" "a" {
+  domain = "a.example.com"
+}
+resource "analytics_website" "c" {
+  domain     = %q
+  depends_on = [analytics_website.a]
+
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+%s`, cDomain, extra)
+	}
+	w.Write("main.tf", config("c.example.com", ""))
+	w.MustRun(0, "apply", "-auto-approve")
+	// A new website n, which c now depends on: planned and created first.
+	w.Write("main.tf", strings.Replace(config("c2.example.com", `
+resource "analytics_website" "n" {
+  domain = "n.example.com"
+}
+`), "depends_on = [analytics_website.a]", "depends_on = [analytics_website.n]", 1))
+	diags := w.PlanDiags()
+	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]; !ok ||
+		!acctest.ExpectError(`holds 2 websites and this plan creates 1 more before it, of the 3 its plan allows`).MatchString(d.Detail) {
+		t.Errorf("2 held of 3, a create, then a replacement under create_before_destroy: %+v", diags)
 	}
 	out, code := w.Run("apply", "-auto-approve")
 	if code != 1 || !acctest.ExpectError(`You created too many websites`).MatchString(out) {
