@@ -45,6 +45,11 @@ type providerData struct {
 	count     int   // websites the key's user has, -1 when unknown
 	countErr  error // why count is unknown
 	creates   int64 // websites this run plans to create (atomic)
+	// deletes is the number of websites this provider instance deleted
+	// (atomic), and deletesAtCount their number when count was asked: an
+	// apply plans each create again after the deletes before it.
+	deletes        int64
+	deletesAtCount int64
 }
 
 func newProviderData(c *client.Client) *providerData {
@@ -103,8 +108,8 @@ func (d *providerData) websitesPlanned() int {
 
 // websitesHeld reports the plan's website limit and the websites the user
 // held when the run first asked (one GET /account and one list request per
-// provider instance, shared by every check). ok and err as for
-// websiteLimit.
+// provider instance, shared by every check), less those this instance
+// deleted since (an apply). ok and err as for websiteLimit.
 func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bool, err error) {
 	a, err := d.checksAccount(ctx)
 	if errors.Is(err, client.ErrAccountUnsupported) {
@@ -118,12 +123,21 @@ func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bo
 		return 0, 0, false, nil
 	}
 	d.countOnce.Do(func() {
+		d.deletesAtCount = atomic.LoadInt64(&d.deletes)
 		d.count, d.countErr = d.websitesCount(ctx)
 	})
 	if d.count < 0 {
 		return 0, 0, false, d.countErr
 	}
-	return limit, d.count, true, nil
+	// A delete that ends while the count is asked may be subtracted though
+	// the count saw it: a warning missed rather than one too many.
+	return limit, max(d.count-int(atomic.LoadInt64(&d.deletes)-d.deletesAtCount), 0), true, nil
+}
+
+// websiteDeleted records that this provider instance deleted a website (see
+// websitesHeld).
+func (d *providerData) websiteDeleted() {
+	atomic.AddInt64(&d.deletes, 1)
 }
 
 // checksAccount is the key user's account for the plan-time checks: one
