@@ -58,7 +58,7 @@ type accountCache struct {
 	mu   sync.Mutex
 	done bool
 	acct *Account
-	err  error // ErrAccountUnsupported, or nil
+	err  error // ErrAccountUnsupported, a 401 or 403 APIError, or nil
 }
 
 // accountEnvelope is the answer of GET /account.
@@ -70,17 +70,23 @@ type accountEnvelope struct {
 		Locale    string          `json:"locale"`
 		Timezone  string          `json:"timezone"`
 		CreatedAt string          `json:"created_at"`
-		Plan      *struct {
-			ID       json.RawMessage            `json:"id"`
-			Name     string                     `json:"name"`
-			Features map[string]json.RawMessage `json:"features"`
-		} `json:"plan"`
+		// Plan is decoded on its own (accountPlan): PHP writes an empty
+		// array as [], so a plan, or its features, that is not an object is
+		// no plan, or no feature, rather than an undecodable account.
+		Plan json.RawMessage `json:"plan"`
 	} `json:"data"`
 }
 
+// accountPlan is the plan of GET /account.
+type accountPlan struct {
+	ID       json.RawMessage `json:"id"`
+	Name     string          `json:"name"`
+	Features json.RawMessage `json:"features"`
+}
+
 // Account returns the API key's user (GET /account), fetched once per
-// Client: the answer, or "unsupported", is remembered; transient failures
-// are not. On builds without the endpoint it returns ErrAccountUnsupported.
+// Client: the answer, "unsupported", or the key's refusal (401, 403) is
+// remembered; transient failures are not. On builds without the endpoint it returns ErrAccountUnsupported.
 // Concurrent callers wait for the one request.
 func (c *Client) Account(ctx context.Context) (*Account, error) {
 	c.account.mu.Lock()
@@ -93,6 +99,12 @@ func (c *Client) Account(ctx context.Context) (*Account, error) {
 	if errors.Is(err, ErrNotFound) {
 		c.account.done, c.account.err = true, ErrAccountUnsupported
 		return nil, ErrAccountUnsupported
+	}
+	if errors.Is(err, ErrUnauthenticated) || errors.Is(err, ErrForbidden) {
+		// The key is refused, or its plan has no API access: the answer
+		// holds for the whole run, and every check would ask again.
+		c.account.done, c.account.err = true, err
+		return nil, err
 	}
 	if err != nil {
 		return nil, err
@@ -117,14 +129,18 @@ func (env accountEnvelope) account() (*Account, error) {
 	}
 	d := env.Data
 	a := &Account{ID: int64(*id), Name: d.Name, Email: d.Email, Locale: d.Locale, Timezone: d.Timezone, CreatedAt: d.CreatedAt}
-	if d.Plan == nil {
-		return a, nil
+	var p accountPlan
+	if !decodes(d.Plan, &p) {
+		return a, nil // no plan, or not an object
 	}
-	a.Plan.Name = d.Plan.Name
-	if pid, err := looseInt(d.Plan.ID); err == nil && pid != nil {
+	a.Plan.Name = p.Name
+	if pid, err := looseInt(p.ID); err == nil && pid != nil {
 		a.Plan.ID = int64(*pid)
 	}
-	f := d.Plan.Features
+	var f map[string]json.RawMessage
+	if !decodes(p.Features, &f) {
+		return a, nil // no features, or not an object
+	}
 	number := func(name string) *int {
 		n, err := looseInt(f[name])
 		if err != nil {
@@ -144,4 +160,9 @@ func (env accountEnvelope) account() (*Account, error) {
 		API: flag("api"), EmailReports: flag("email_reports"), DataExport: flag("data_export"),
 	}
 	return a, nil
+}
+
+// decodes tells whether raw decodes into v (null does, leaving v as it is).
+func decodes(raw json.RawMessage, v any) bool {
+	return json.Unmarshal(raw, v) == nil
 }

@@ -82,3 +82,55 @@ func TestAccountPlanFeatures(t *testing.T) {
 		t.Error("an unlimited plan reports a limit")
 	}
 }
+
+// PHP writes an empty array as [], so a plan without features (or a user
+// without a plan, on a customised build) may come as [] rather than {} or
+// null: the account still reads, with no feature known, since the owner
+// checks of every create and import need only the user.
+func TestAccountPlanNotAnObject(t *testing.T) {
+	t.Parallel()
+	for _, plan := range []string{
+		`{"id":2,"name":"P","features":[]}`,
+		`{"id":2,"name":"P","features":null}`,
+		`{"id":2,"name":"P","features":"none"}`,
+		`[]`,
+		`"Default"`,
+	} {
+		raw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"data":{"id":7,"name":"N","email":"e@example.test","plan":` + plan + `},"status":200}`))
+		}))
+		a, err := newClient(t, raw.URL, "k").Account(ctx(t))
+		raw.Close()
+		if err != nil {
+			t.Errorf("plan %s: %v", plan, err)
+			continue
+		}
+		if a.ID != 7 || a.Name != "N" || a.Email != "e@example.test" || a.Plan.Features != (client.PlanFeatures{}) {
+			t.Errorf("plan %s: %+v", plan, a)
+		}
+		if _, ok := a.WebsiteLimit(); ok {
+			t.Errorf("plan %s: a limit", plan)
+		}
+	}
+}
+
+// A key the server refuses (401) or whose plan has no API access (403) gets
+// the same answer all run long: it is asked once, and every caller (the
+// owner checks and the plan-time checks of each website) gets the error.
+func TestAccountRefusedOnce(t *testing.T) {
+	t.Parallel()
+	srv := emulator.NewServer(t, emulator.Options{Users: []emulator.User{{Key: "noapi", NoAPIAccess: true}}})
+	for key, want := range map[string]error{"noapi": client.ErrForbidden, "wrong": client.ErrUnauthenticated} {
+		c := newClient(t, srv.URL, key)
+		before := srv.Stats().ByRoute["GET /api/v1/account"]
+		for range 3 {
+			if _, err := c.Account(ctx(t)); !errors.Is(err, want) {
+				t.Fatalf("key %s: %v, want %v", key, err, want)
+			}
+		}
+		if n := srv.Stats().ByRoute["GET /api/v1/account"] - before; n != 1 {
+			t.Errorf("key %s: %d requests, want 1", key, n)
+		}
+	}
+}

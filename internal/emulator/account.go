@@ -87,9 +87,12 @@ func (e *Emulator) planOf(u User) Plan {
 		API: !u.NoAPIAccess, EmailReports: true, DataExport: true}
 }
 
-// websiteLimit returns u's website limit, 0 for unlimited.
-func (e *Emulator) websiteLimit(u User) int {
-	return max(e.planOf(u).Websites, 0)
+// websiteLimitReached tells whether u, holding owned websites, may create
+// no more: only Unlimited (-1) has no limit, and a plan of 0 websites
+// allows none, as the application checks it.
+func (e *Emulator) websiteLimitReached(u User, owned int) bool {
+	limit := e.planOf(u).Websites
+	return limit != Unlimited && owned >= limit
 }
 
 // addUserLocked adds or replaces u, assigning its id, name and e-mail

@@ -144,3 +144,13 @@ func TestNamedPlans(t *testing.T) {
 		t.Errorf("e-mail reports on a plan without them: stored %+v", w)
 	}
 }
+
+// Only -1 means unlimited: a plan of 0 websites, as GET /account states it,
+// allows none, as the application's check (count >= websites) refuses.
+func TestPlanOfNoWebsites(t *testing.T) {
+	t.Parallel()
+	none := Plan{ID: 5, Name: "Stats only", Websites: 0, Pageviews: 100, API: true}
+	s, _ := newTestServer(t, Options{Users: []User{{Key: keyA, Plan: &none}}})
+	r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"first.com"}}})
+	expect(t, r, 422, `{"message":{"domain":["You created too many websites."]},"status":422}`)
+}

@@ -147,7 +147,6 @@ func (e *Emulator) store(req *request) *Response {
 			owned++
 		}
 	}
-	limit := e.websiteLimit(req.user)
 	taken := func(d string) bool {
 		for _, w := range e.websites {
 			if strings.EqualFold(w.Domain, d) {
@@ -156,7 +155,7 @@ func (e *Emulator) store(req *request) *Response {
 		}
 		return false
 	}
-	rules := e.storeRules(in, taken, limit > 0 && owned >= limit)
+	rules := e.storeRules(in, taken, e.websiteLimitReached(req.user, owned))
 	if bag := validate(in, rules); !bag.empty() {
 		return validationError(bag)
 	}

@@ -60,8 +60,8 @@ func (d *accountDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"of the application from version 31 serve), with the number of websites the user holds now. Use it " +
 			"in a `precondition` or a `check` to stop or flag a plan that the account cannot carry out, such as " +
 			"more websites than the plan allows or e-mail reports on a plan without them. Reading it costs one " +
-			"request for the account, shared with the provider's other checks (at most one per Terraform " +
-			"command), and one request for the count.",
+			"request for the account, shared with the provider's other checks (at most one each time Terraform " +
+			"starts the provider: once to plan, once more to apply), and one request for the count.",
 		Attributes: map[string]schema.Attribute{
 			"id":         str("Numeric id of the API key's user (API field `id`)."),
 			"name":       str("Name of the user (API field `name`)."),

@@ -226,3 +226,29 @@ func TestAccAccount_preconditionStopsFiveOnThree(t *testing.T) {
 		t.Errorf("without e-mail reports:\n%s", out)
 	}
 }
+
+// What the documentation says reading the account costs: one GET /account
+// each time Terraform starts the provider, shared by the data source and
+// the checks: once for a plan, twice for a terraform apply (plan, then
+// apply).
+func TestAccAccount_costPerProviderRun(t *testing.T) {
+	acctest.NeedsEmulator(t, "counts the emulator's requests")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyNoEmailPlan)))
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+accountHCL+`
+resource "analytics_website" "a" {
+  domain        = "a.example.com"
+  email_reports = true
+}
+`)
+	env.ResetStats()
+	w.MustRun(0, "plan")
+	if n := env.Stats().ByRoute["GET /api/v1/account"]; n != 1 {
+		t.Errorf("terraform plan: %d GET /account, want 1", n)
+	}
+	env.ResetStats()
+	w.MustRun(0, "apply", "-auto-approve")
+	if n := env.Stats().ByRoute["GET /api/v1/account"]; n != 2 {
+		t.Errorf("terraform apply: %d GET /account, want 2", n)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -287,14 +288,14 @@ func quoteNames(names []string) string {
 // not run: a TLS failure is an error (the apply would fail the same way);
 // anything else a warning, so that a plan never passes a broken connection
 // in silence.
-func addWebsiteLimitError(diags *diag.Diagnostics, domain string, err error) {
+func addWebsiteLimitError(diags *diag.Diagnostics, domain types.String, err error) {
 	if te, ok := client.AsTLSError(err); ok {
-		addTLSError(diags, "plan the creation of", fmt.Sprintf("the website %q", domain), te)
+		addTLSError(diags, "plan the creation of", plannedWebsite(domain), te)
 		return
 	}
 	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Not Checked",
-		fmt.Sprintf("Could not check whether creating the website %q stays within the user's plan: %s. The plan "+
-			"goes on; the apply talks to the same server and may fail the same way.", domain, err))
+		fmt.Sprintf("Could not check whether creating %s stays within the user's plan: %s. The plan "+
+			"goes on; the apply talks to the same server and may fail the same way.", plannedWebsite(domain), err))
 }
 
 // addNoWebsitesFound warns that a list of websites (the analytics_website

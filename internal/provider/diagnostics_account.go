@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // The diagnostics of the account: the analytics_account data source's
@@ -13,6 +14,23 @@ import (
 // change between plan and apply, and Terraform runs unrelated creates and
 // deletes in any order; a precondition on analytics_account is the hard
 // stop (see its documentation).
+
+// plannedWebsite names the website a plan writes: `the website "x"`, or,
+// when its domain comes from another resource, what is known of it.
+func plannedWebsite(domain types.String) string {
+	if domain.IsUnknown() {
+		return "a website whose domain is known only after apply"
+	}
+	return fmt.Sprintf("the website %q", domain.ValueString())
+}
+
+// plannedDomain is a planned domain as the warnings name it.
+func plannedDomain(domain types.String) string {
+	if domain.IsUnknown() {
+		return "a domain known only after apply"
+	}
+	return fmt.Sprintf("%q", domain.ValueString())
+}
 
 // hardStopHint ends the limit warnings.
 const hardStopHint = " For a hard stop at plan time, add a precondition on the analytics_account data source."
@@ -36,37 +54,68 @@ func addWebsitesNotCounted(diags *diag.Diagnostics) {
 // addWebsiteLimitWarning warns that a create would pass the plan's limit:
 // limit, the websites held, and the creates planned so far (this one
 // included).
-func addWebsiteLimitWarning(diags *diag.Diagnostics, domain string, limit, have, planned int) {
+func addWebsiteLimitWarning(diags *diag.Diagnostics, domain types.String, limit, have, planned int) {
 	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Would Be Exceeded",
-		fmt.Sprintf("Creating the website %q would make %d websites, but the API key's user's plan allows %d: the "+
+		fmt.Sprintf("Creating %s would make %d websites, but the API key's user's plan allows %d: the "+
 			"user holds %d now and this plan creates %d so far, this one included. At apply the server will refuse the "+
 			"creates past the limit with \"You created too many websites.\" (deletes in the same plan may run after "+
 			"them). Remove websites you no longer need, or ask the installation's administrator for a larger plan, "+
-			"before applying."+hardStopHint, domain, have+planned, limit, have, planned))
+			"before applying."+hardStopHint, plannedWebsite(domain), have+planned, limit, have, planned))
 }
 
 // addReplacementAtLimitWarning warns that a replacement of a website whose
-// user is at the plan's limit fails if it creates before it deletes.
-func addReplacementAtLimitWarning(diags *diag.Diagnostics, from, to string, limit, have int) {
+// user is at the plan's limit fails if it creates before it deletes, and,
+// over the limit (a plan made smaller since), fails in either order, after
+// the delete when that comes first.
+func addReplacementAtLimitWarning(diags *diag.Diagnostics, from string, to types.String, limit, have, planned int) {
+	change := fmt.Sprintf("Changing the domain from %q to %s replaces the website", from, plannedDomain(to))
+	if have > limit {
+		diags.AddAttributeWarning(path.Root("domain"), "Replacement at the Website Limit",
+			fmt.Sprintf("%s, but the API key's user holds %d websites, more than the %d its plan allows (the plan "+
+				"was made smaller, or websites were created past it), so the server will refuse the new website with "+
+				"\"You created too many websites.\" in either order. Without create_before_destroy, Terraform deletes "+
+				"the old website, with its statistics, and then the create fails; with lifecycle { "+
+				"create_before_destroy = true } the create fails and the old website stays. Before applying, delete "+
+				"%d websites you no longer need or move the user to a larger plan.", change, have, limit, have-limit+1))
+		return
+	}
+	held := fmt.Sprintf("holds %d websites", have)
+	if planned > 0 {
+		held = fmt.Sprintf("holds %d websites and this plan creates %d more before it,", have, planned)
+	}
 	diags.AddAttributeWarning(path.Root("domain"), "Replacement at the Website Limit",
-		fmt.Sprintf("Changing the domain from %q to %q replaces the website, and the API key's user holds %d websites "+
+		fmt.Sprintf("%s, and the API key's user %s "+
 			"of the %d its plan allows. If this resource sets lifecycle { create_before_destroy = true } (which "+
 			"-replace follows too), Terraform creates the new website before it deletes the old one, and the server "+
 			"will refuse the create with \"You created too many websites.\": the apply fails and the old website "+
 			"stays. Without create_before_destroy the delete comes first and the replacement fits. Before applying, "+
 			"delete a website you no longer need, move the user to a larger plan, or drop create_before_destroy for "+
-			"this change.", from, to, have, limit))
+			"this change.", change, held, limit))
+}
+
+// addKeptReplacementOverLimitWarning warns that the new website of a
+// replacement that keeps the old one (skip_destroy) would pass the plan's
+// limit.
+func addKeptReplacementOverLimitWarning(diags *diag.Diagnostics, from string, to types.String, limit, have, planned int) {
+	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Would Be Exceeded",
+		fmt.Sprintf("Changing the domain from %q to %s creates a new website, and since skip_destroy is true the old "+
+			"website stays on the server: that would make %d websites, but the API key's user's plan allows %d (the "+
+			"user holds %d now and this plan creates %d so far, this one included). At apply the server will refuse "+
+			"the create with \"You created too many websites.\", in whichever order Terraform replaces it. Delete a "+
+			"website you no longer need or ask the installation's administrator for a larger plan before applying, "+
+			"or apply skip_destroy = false first to delete the old website, with its statistics."+hardStopHint,
+			from, plannedDomain(to), have+planned, limit, have, planned))
 }
 
 // addEmailReportsOffWarning warns that e-mail reports are asked for on a
 // plan without them.
-func addEmailReportsOffWarning(diags *diag.Diagnostics, domain, planName string) {
+func addEmailReportsOffWarning(diags *diag.Diagnostics, domain types.String, planName string) {
 	plan := "The API key's user's plan"
 	if planName != "" {
 		plan = fmt.Sprintf("The API key's user's plan (%q)", planName)
 	}
 	diags.AddAttributeWarning(path.Root("email_reports"), "E-mail Reports Not in the Plan",
 		fmt.Sprintf("%s has no e-mail reports (its email_reports feature is off). At apply the server stores "+
-			"email_reports = true for the website %q, but it never sends a report. Set email_reports = false, or ask "+
-			"the installation's administrator for a plan with e-mail reports.", plan, domain))
+			"email_reports = true for %s, but it never sends a report. Set email_reports = false, or ask "+
+			"the installation's administrator for a plan with e-mail reports.", plan, plannedWebsite(domain)))
 }

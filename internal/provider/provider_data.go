@@ -35,11 +35,21 @@ type providerData struct {
 	// logNoAccount logs once that the server has no GET /account.
 	logNoAccount sync.Once
 
+	// The account as the plan-time checks see it (checksAccount).
+	accountOnce sync.Once
+	account     *client.Account
+	accountErr  error
+
 	// The website limit check at plan time (see websiteLimit).
 	countOnce sync.Once
 	count     int   // websites the key's user has, -1 when unknown
 	countErr  error // why count is unknown
 	creates   int64 // websites this run plans to create (atomic)
+	// deletes is the number of websites this provider instance deleted
+	// (atomic), and deletesAtCount their number when count was asked: an
+	// apply plans each create again after the deletes before it.
+	deletes        int64
+	deletesAtCount int64
 }
 
 func newProviderData(c *client.Client) *providerData {
@@ -91,12 +101,17 @@ func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned i
 	return limit, have, int(atomic.AddInt64(&d.creates, 1)), true, nil
 }
 
+// websitesPlanned is the number of creates planned so far in this run.
+func (d *providerData) websitesPlanned() int {
+	return int(atomic.LoadInt64(&d.creates))
+}
+
 // websitesHeld reports the plan's website limit and the websites the user
 // held when the run first asked (one GET /account and one list request per
-// provider instance, shared by every check). ok and err as for
-// websiteLimit.
+// provider instance, shared by every check), less those this instance
+// deleted since (an apply). ok and err as for websiteLimit.
 func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bool, err error) {
-	a, err := d.client.Account(ctx)
+	a, err := d.checksAccount(ctx)
 	if errors.Is(err, client.ErrAccountUnsupported) {
 		return 0, 0, false, nil
 	}
@@ -108,12 +123,33 @@ func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bo
 		return 0, 0, false, nil
 	}
 	d.countOnce.Do(func() {
+		d.deletesAtCount = atomic.LoadInt64(&d.deletes)
 		d.count, d.countErr = d.websitesCount(ctx)
 	})
 	if d.count < 0 {
 		return 0, 0, false, d.countErr
 	}
-	return limit, d.count, true, nil
+	// A delete that ends while the count is asked may be subtracted though
+	// the count saw it: a warning missed rather than one too many.
+	return limit, max(d.count-int(atomic.LoadInt64(&d.deletes)-d.deletesAtCount), 0), true, nil
+}
+
+// websiteDeleted records that this provider instance deleted a website (see
+// websitesHeld).
+func (d *providerData) websiteDeleted() {
+	atomic.AddInt64(&d.deletes, 1)
+}
+
+// checksAccount is the key user's account for the plan-time checks: one
+// attempt (with the client's retries) per provider instance, whatever it
+// answers. The client remembers only lasting answers, so that the owner
+// checks of an apply retry after a transient failure; the checks of a plan
+// asked again for every website, one at a time, each with its retries.
+func (d *providerData) checksAccount(ctx context.Context) (*client.Account, error) {
+	d.accountOnce.Do(func() {
+		d.account, d.accountErr = d.client.Account(ctx)
+	})
+	return d.account, d.accountErr
 }
 
 // websitesCount returns how many websites the key's user holds now: the

@@ -109,7 +109,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	case creating:
 		r.warnWebsiteLimit(ctx, plan, resp)
-	case !plan.Domain.Equal(prior.Domain) && !plan.Domain.IsUnknown():
+	case !plan.Domain.Equal(prior.Domain) && prior.SkipDestroy.ValueBool():
+		// The old website stays on the server: the new one is a website
+		// more, whatever the order.
+		r.warnKeptReplacementOverLimit(ctx, prior, plan, resp)
+	case !plan.Domain.Equal(prior.Domain): // known or not, a new domain replaces the website
 		r.warnReplacementAtLimit(ctx, prior, plan, resp)
 	}
 	if plan.EmailReports.ValueBool() && (creating || !prior.EmailReports.ValueBool() || !plan.Domain.Equal(prior.Domain)) {
@@ -128,13 +132,29 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
 	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
 	if err != nil {
-		addWebsiteLimitError(&resp.Diagnostics, plan.Domain.ValueString(), err)
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
 		return
 	}
 	if !ok || have+planned <= limit {
 		return
 	}
-	addWebsiteLimitWarning(&resp.Diagnostics, plan.Domain.ValueString(), limit, have, planned)
+	addWebsiteLimitWarning(&resp.Diagnostics, plan.Domain, limit, have, planned)
+}
+
+// warnKeptReplacementOverLimit is warnWebsiteLimit for a replacement whose
+// old website skip_destroy keeps on the server: the new website counts as a
+// create.
+func (r *websiteResource) warnKeptReplacementOverLimit(ctx context.Context, prior, plan websiteResourceModel,
+	resp *resource.ModifyPlanResponse,
+) {
+	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
+	if err != nil {
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
+		return
+	}
+	if ok && have+planned > limit {
+		addKeptReplacementOverLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have, planned)
+	}
 }
 
 // warnReplacementAtLimit warns when a new domain replaces a website while
@@ -148,11 +168,14 @@ func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, pla
 ) {
 	limit, have, ok, err := r.data.websitesHeld(ctx)
 	if err != nil {
-		addWebsiteLimitError(&resp.Diagnostics, plan.Domain.ValueString(), err)
+		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
 		return
 	}
-	if ok && have >= limit {
-		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain.ValueString(), limit, have)
+	// The creates planned before this one (depends_on, or an earlier
+	// resource) may run first; those planned after it are warned about
+	// themselves.
+	if planned := r.data.websitesPlanned(); ok && have+planned >= limit {
+		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have, planned)
 	}
 }
 
@@ -162,14 +185,14 @@ func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, pla
 // of the other checks; when that cannot be read, the check is skipped (the
 // other checks say why).
 func (r *websiteResource) warnEmailReports(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
-	a, err := r.data.client.Account(ctx)
+	a, err := r.data.checksAccount(ctx)
 	if err != nil {
 		tflog.Debug(ctx, "e-mail reports not checked against the plan: the account could not be read",
 			map[string]any{"error": err.Error()})
 		return
 	}
 	if f := a.Plan.Features.EmailReports; f != nil && !*f {
-		addEmailReportsOffWarning(&resp.Diagnostics, plan.Domain.ValueString(), a.Plan.Name)
+		addEmailReportsOffWarning(&resp.Diagnostics, plan.Domain, a.Plan.Name)
 	}
 }
 

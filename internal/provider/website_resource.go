@@ -283,6 +283,9 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	err := c.DeleteWebsite(ctx, id)
 	r.data.websites.Forget(id)
+	if err == nil {
+		r.data.websiteDeleted()
+	}
 	if errors.Is(err, client.ErrNotFound) {
 		if !r.mayLeaveState(ctx, op, "delete", state, remembered, owner, &resp.Diagnostics) {
 			return

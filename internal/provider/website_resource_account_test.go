@@ -2,7 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -84,117 +86,72 @@ resource "analytics_website" "quiet" {
 	}
 }
 
-// threeWebsitesHCL is websites a, b and c (c creates before it destroys),
-// c's domain given.
-func threeWebsitesHCL(cDomain string, withB bool) string {
-	b := `
-resource "analytics_website" "b" {
-  domain = "b.example.com"
-}
-`
-	if !withB {
-		b = ""
-	}
-	return fmt.Sprintf(`
-resource "analytics_website" "a" {
-  domain = "a.example.com"
-}
-%s
-resource "analytics_website" "c" {
-  domain = %q
-
-  lifecycle {
-    create_before_destroy = true
-  }
-}
-`, b, cDomain)
-}
-
-// A replacement while the user is at the limit warns at plan; with
-// create_before_destroy the apply then fails as the warning says, and the
-// old website stays. Below the limit, no warning.
-func TestAccWebsite_replacementAtLimitWarning(t *testing.T) {
-	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites, and counts the emulator's requests")
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+// A key whose plan has no API access: a plan of five creates asks GET
+// /account once (the 403 is the same all run long), not twice per website
+// (the limit check and the e-mail check), which spent the installation's
+// 60 requests a minute on a plan of 30 websites; each website still says
+// why its check did not run.
+func TestAccWebsite_accountChecksNoAPIAccessCostOneRequest(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan has no API access, and counts the emulator's requests")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyNoAPIPlan)))
 	w := acctest.NewWorkdir(t)
-	const summary = "Replacement at the Website Limit"
-	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c.example.com", true))
-	w.MustRun(0, "apply", "-auto-approve")
-
-	env.ResetStats()
-	w.PlanDiags() // no change: the requests of the refresh
-	base := env.Stats()
-	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c2.example.com", true))
+	w.Write("main.tf", env.ProviderBlock()+`
+resource "analytics_website" "s" {
+  for_each      = toset(["s1.example.com", "s2.example.com", "s3.example.com", "s4.example.com", "s5.example.com"])
+  domain        = each.key
+  email_reports = true
+}
+`)
 	env.ResetStats()
 	diags := w.PlanDiags()
-	got := planWarnings(diags, summary)
-	if d, ok := got["analytics_website.c"]; len(got) != 1 || !ok ||
-		!acctest.ExpectError(`from "c.example.com" to "c2.example.com" replaces the website, and the API key's user holds 3 websites of the 3 its plan allows.*create_before_destroy.*will refuse the create with "You created too many websites."`).MatchString(d.Detail) {
-		t.Errorf("warnings: %+v", diags)
+	if st := env.Stats(); st.ByRoute["GET /api/v1/account"] != 1 || st.Total != 1 {
+		t.Errorf("requests of a plan of five creates with a key without API access: %v, want one GET /account", st.ByRoute)
 	}
-	if n := len(planWarnings(diags, "Website Limit Would Be Exceeded")); n != 0 {
-		t.Errorf("the replacement also got %d limit warnings: %+v", n, diags)
+	got := planWarnings(diags, "Website Limit Not Checked")
+	for _, d := range got {
+		if !acctest.ExpectError(`HTTP 403.*You don't have access to this feature`).MatchString(d.Detail) {
+			t.Errorf("%s: %s", d.Address, d.Detail)
+		}
 	}
-	st := env.Stats()
-	t.Logf("requests of a plan without change: %v; of the plan of the replacement: %v", base.ByRoute, st.ByRoute)
-	if base.ByRoute["GET /api/v1/account"] != 0 || st.ByRoute["GET /api/v1/account"] != 1 ||
-		st.ByRoute["GET /api/v1/websites"] != base.ByRoute["GET /api/v1/websites"]+1 {
-		t.Errorf("requests: %v, then %v; want the replacement's check to cost one GET /account and one list "+
-			"request (the count)", base.ByRoute, st.ByRoute)
-	}
-
-	out, code := w.Run("apply", "-auto-approve")
-	if code != 1 || !acctest.ExpectError(`Website Limit Reached.*You created too many websites`).MatchString(out) {
-		t.Errorf("apply at the limit with create_before_destroy: exit code %d:\n%s", code, out)
-	}
-	if _, ok := env.WebsiteByDomain("c.example.com"); !ok || len(env.Websites()) != 3 {
-		t.Errorf("the old website must stay: %d websites", len(env.Websites()))
-	}
-
-	// Below the limit: no warning, and the replacement goes through.
-	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c.example.com", false))
-	w.MustRun(0, "apply", "-auto-approve")
-	w.Write("main.tf", env.ProviderBlock()+threeWebsitesHCL("c2.example.com", false))
-	if got := planWarnings(w.PlanDiags(), summary); len(got) != 0 {
-		t.Errorf("below the limit: %+v", got)
-	}
-	w.MustRun(0, "apply", "-auto-approve")
-	if _, ok := env.WebsiteByDomain("c2.example.com"); !ok || len(env.Websites()) != 2 {
-		t.Errorf("after the replacement: %d websites", len(env.Websites()))
+	if len(got) != 5 {
+		t.Errorf("%d websites say why their check did not run, want 5: %+v", len(got), diags)
 	}
 }
 
-// A replacement is no website more at the end: Terraform plans its new
-// website a second time as a create, which the limit check does not count,
-// so a create planned after it (depends_on) is not warned about when it
-// fits.
-func TestAccWebsite_limitWarningIgnoresReplacements(t *testing.T) {
-	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites")
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+// A server that fails GET /account (maintenance, a 5xx) makes each check of
+// a plan skip with a warning, after one attempt in all: asked again by the
+// limit and e-mail checks of every website, with the client's retries each
+// time and one at a time, a plan of five creates took nearly two minutes
+// under maintenance.
+func TestAccWebsite_accountChecksFailingServerAskedOnce(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers GET /account with 503 in front of the emulator")
+	var asked atomic.Int64
+	maintenance := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/api/v1/account") {
+				asked.Add(1)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = w.Write([]byte(`{"message": "Service Unavailable"}`))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)), acctest.Wrap(maintenance))
 	w := acctest.NewWorkdir(t)
-	config := func(aDomain, extra string) string {
-		return env.ProviderBlock() + fmt.Sprintf(`
-resource "analytics_website" "a" {
-  domain = %q
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+`
+resource "analytics_website" "s" {
+  for_each      = toset(["s1.example.com", "s2.example.com", "s3.example.com", "s4.example.com", "s5.example.com"])
+  domain        = each.key
+  email_reports = true
 }
-resource "analytics_website" "b" {
-  domain = "b.example.com"
-}
-%s`, aDomain, extra)
-	}
-	w.Write("main.tf", config("a.example.com", ""))
-	w.MustRun(0, "apply", "-auto-approve")
-	w.Write("main.tf", config("a2.example.com", `
-resource "analytics_website" "new" {
-  domain     = "new.example.com"
-  depends_on = [analytics_website.a]
-}
-`))
+`)
 	diags := w.PlanDiags()
-	if got := planWarnings(diags, "Website Limit Would Be Exceeded"); len(got) != 0 {
-		t.Errorf("2 websites held, one replaced, one created, limit 3: %+v", diags)
+	if n := asked.Load(); n != 1 {
+		t.Errorf("GET /account asked %d times by a plan of five creates, want once", n)
 	}
-	if got := planWarnings(diags, "Replacement at the Website Limit"); len(got) != 0 {
-		t.Errorf("2 websites held of 3: %+v", got)
+	if got := planWarnings(diags, "Website Limit Not Checked"); len(got) != 5 {
+		t.Errorf("%d websites say why their check did not run, want 5: %+v", len(got), diags)
 	}
 }
