@@ -58,7 +58,7 @@ func TestAccWebsite_replacementAtLimitWarning(t *testing.T) {
 	diags := w.PlanDiags()
 	got := planWarnings(diags, summary)
 	if d, ok := got["analytics_website.c"]; len(got) != 1 || !ok ||
-		!acctest.ExpectError(`from "c.example.com" to "c2.example.com" replaces the website, and the API key's user holds 3 websites of the 3 its plan allows.*create_before_destroy.*will refuse the create with "You created too many websites."`).MatchString(d.Detail) {
+		!acctest.ExpectError(`from "c.example.com" to "c2.example.com" replaces the website. The API key's user holds 3 websites, and the plan allows 3. With lifecycle.*create_before_destroy.*will refuse the create with "You created too many websites."`).MatchString(d.Detail) {
 		t.Errorf("warnings: %+v", diags)
 	}
 	if n := len(planWarnings(diags, "Website Limit Would Be Exceeded")); n != 0 {
@@ -166,7 +166,7 @@ resource "analytics_website" "n" {
 	diags := w.PlanDiags()
 	// n and c are planned in either order: the warning names n when first.
 	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]; !ok ||
-		!acctest.ExpectError(`from "c.example.com" to a domain known only after apply replaces the website, and the API key's user holds 3 websites( and this plan creates 1 more before it,)? of the 3`).MatchString(d.Detail) {
+		!acctest.ExpectError(`from "c.example.com" to a domain known only after apply replaces the website. The API key's user holds 3 websites, (this plan creates 1 more before this one, )?and the plan allows 3`).MatchString(d.Detail) {
 		t.Errorf("the replacement to an unknown domain at the limit: %+v", diags)
 	}
 	if d, ok := planWarnings(diags, "Website Limit Would Be Exceeded")["analytics_website.n"]; !ok ||
@@ -219,7 +219,7 @@ resource "analytics_website" "c" {
 	diags := w.PlanDiags()
 	d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]
 	if !ok || strings.Contains(d.Detail, "fits") ||
-		!acctest.ExpectError(`holds 4 websites, more than the 3 its plan allows.*refuse the new website with "You created too many websites." in either order.*Without create_before_destroy, Terraform deletes the old website, with its statistics, and then the create fails`).MatchString(d.Detail) {
+		!acctest.ExpectError(`holds 4 websites, more than the 3 the plan allows.*refuse the new website with "You created too many websites." in either order.*Without create_before_destroy, Terraform deletes the old website, with its statistics, and then the create fails`).MatchString(d.Detail) {
 		t.Errorf("a replacement over the limit: %+v", diags)
 	}
 	out, code := w.Run("apply", "-auto-approve")
@@ -321,7 +321,7 @@ resource "analytics_website" "n" {
 `), "depends_on = [analytics_website.a]", "depends_on = [analytics_website.n]", 1))
 	diags := w.PlanDiags()
 	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]; !ok ||
-		!acctest.ExpectError(`holds 2 websites and this plan creates 1 more before it, of the 3 its plan allows`).MatchString(d.Detail) {
+		!acctest.ExpectError(`holds 2 websites, this plan creates 1 more before this one, and the plan allows 3`).MatchString(d.Detail) {
 		t.Errorf("2 held of 3, a create, then a replacement under create_before_destroy: %+v", diags)
 	}
 	out, code := w.Run("apply", "-auto-approve")
