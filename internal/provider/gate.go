@@ -24,7 +24,11 @@ import (
 //     through the redactor: pluginruntime.GateStderr);
 //   - passes every diagnostic's summary and detail, every function error and
 //     every streamed result and progress message of its answer through the
-//     redactor (gate_scrub.go).
+//     redactor (gate_scrub.go);
+//   - turns a panic of the call, or of a stream it answers with, into an
+//     error with the secrets taken out (gate_panic.go): the Go runtime
+//     writes a crash report, the panic's value included, straight to the
+//     process's real standard error, past the log half of the gate.
 //
 // Call sites still quote nothing that may hold a secret; the gate is the
 // net under them. It serves every protocol 6 call the framework's server
@@ -62,10 +66,17 @@ func newGate(inner tfprotov6.ProviderServer) *gate {
 	return g
 }
 
-// through runs one call through the gate.
-func through[Req, Resp any](g *gate, ctx context.Context, req *Req, call func(context.Context, *Req) (*Resp, error)) (*Resp, error) {
+// through runs one call through the gate. A panic of the call becomes its
+// error (panicError): the Go runtime would write it, value and all, past
+// every gate.
+func through[Req, Resp any](g *gate, ctx context.Context, req *Req, call func(context.Context, *Req) (*Resp, error)) (resp *Resp, err error) {
 	g.secrets.learn(ctx, req)
-	resp, err := call(maskLogs(ctx), req)
+	defer func() {
+		if v := recover(); v != nil {
+			resp, err = nil, panicError(v)
+		}
+	}()
+	resp, err = call(maskLogs(ctx), req)
 	scrub(resp)
 	return resp, scrubError(err)
 }

@@ -43,10 +43,17 @@ func scrub(resp any) {
 
 func scrubbedResults(results iter.Seq[tfprotov6.ListResourceResult]) iter.Seq[tfprotov6.ListResourceResult] {
 	return func(yield func(tfprotov6.ListResourceResult) bool) {
+		inYield := false
+		defer recoverStream(&inYield, func(d *tfprotov6.Diagnostic) {
+			yield(tfprotov6.ListResourceResult{Diagnostics: []*tfprotov6.Diagnostic{d}})
+		})
 		for r := range results {
 			r.DisplayName = redact.String(r.DisplayName)
 			scrubDiagnostics(r.Diagnostics)
-			if !yield(r) {
+			inYield = true
+			more := yield(r)
+			inYield = false
+			if !more {
 				return
 			}
 		}
@@ -55,6 +62,10 @@ func scrubbedResults(results iter.Seq[tfprotov6.ListResourceResult]) iter.Seq[tf
 
 func scrubbedEvents(events iter.Seq[tfprotov6.InvokeActionEvent]) iter.Seq[tfprotov6.InvokeActionEvent] {
 	return func(yield func(tfprotov6.InvokeActionEvent) bool) {
+		inYield := false
+		defer recoverStream(&inYield, func(d *tfprotov6.Diagnostic) {
+			yield(tfprotov6.InvokeActionEvent{Type: tfprotov6.CompletedInvokeActionEventType{Diagnostics: []*tfprotov6.Diagnostic{d}}})
+		})
 		for e := range events {
 			switch t := e.Type.(type) {
 			case tfprotov6.ProgressInvokeActionEventType:
@@ -71,7 +82,10 @@ func scrubbedEvents(events iter.Seq[tfprotov6.InvokeActionEvent]) iter.Seq[tfpro
 					scrubDiagnostics(t.Diagnostics)
 				}
 			}
-			if !yield(e) {
+			inYield = true
+			more := yield(e)
+			inYield = false
+			if !more {
 				return
 			}
 		}
