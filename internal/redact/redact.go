@@ -12,7 +12,9 @@
 //     PHP's json_encode writes it (`\/`, `\uXXXX`), and %q- and %+q-quoted, each once
 //     more JSON-escaped (a quote inside a JSON log line);
 //   - URL query- and path-escaped (upper- and lower-case hex);
-//   - HTML-escaped (`&#34;` and `&quot;`);
+//   - HTML-escaped (`&#34;` and `&quot;`; an apostrophe also as PHP's
+//     htmlspecialchars, Python's html.escape and HTML5 write it: `&#039;`,
+//     `&#x27;`, `&apos;`);
 //   - cut short: a prefix of any of these forms, CutLength bytes or longer,
 //     right before an ellipsis, a quote, a backslash or the end of the text.
 //
@@ -254,8 +256,17 @@ func formsOf(v string) []string {
 		quoted(v),
 		asciiQuoted(v),
 		html.EscapeString(v),
-		strings.ReplaceAll(html.EscapeString(v), "&#34;", "&quot;"),
 	}, percent...)
+	// The apostrophe and the quote as other HTML escapers write them: PHP's
+	// htmlspecialchars (&quot;, &#039;), Python's html.escape (&#x27;),
+	// HTML5 (&apos;).
+	quot := strings.ReplaceAll(html.EscapeString(v), "&#34;", "&quot;")
+	first = append(first, quot)
+	if strings.Contains(v, "'") {
+		for _, apostrophe := range []string{"&#039;", "&#x27;", "&apos;"} {
+			first = append(first, strings.ReplaceAll(quot, "&#39;", apostrophe))
+		}
+	}
 	forms := append([]string(nil), first...)
 	for _, f := range first {
 		forms = append(forms, goJSON(f, true), goJSON(f, false), quoted(f), phpJSON(f))
