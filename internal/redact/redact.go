@@ -11,7 +11,9 @@
 //   - JSON-escaped as Go writes it (with and without HTML escaping) and as
 //     PHP's json_encode writes it (`\/`, `\uXXXX`), and %q- and %+q-quoted, each once
 //     more JSON-escaped (a quote inside a JSON log line);
-//   - URL query- and path-escaped (upper- and lower-case hex);
+//   - URL query- and path-escaped (upper- and lower-case hex), and any
+//     text that percent-decodes to a form (other escapers keep other
+//     characters raw: Go's url.URL paths, JavaScript, Python);
 //   - HTML-escaped (`&#34;` and `&quot;`; an apostrophe also as PHP's
 //     htmlspecialchars, Python's html.escape and HTML5 write it: `&#039;`,
 //     `&#x27;`, `&apos;`);
@@ -151,13 +153,81 @@ func (s *Set) Forms() []string {
 }
 
 // String returns text with every form of every secret, whole or cut,
-// replaced by Placeholder.
+// replaced by Placeholder. Text that percent-decodes to a form of a secret
+// (with "+" read as a plus, and as a space) is the secret too, however the
+// escaper chose the characters it escapes and the case of its hex digits:
+// the forms cover url.QueryEscape's and url.PathEscape's choices only.
 func (s *Set) String(text string) string {
 	if s.n.Load() == 0 || len(text) < keyLength {
 		return text
 	}
-	// covered[i] marks bytes that belong to some match. Allocated on the
-	// first match only: most texts hold no secret.
+	covered := s.cover(text)
+	if strings.IndexByte(text, '%') >= 0 {
+		for _, plus := range []bool{false, true} {
+			decoded, from := percentDecode(text, plus)
+			if decoded == text {
+				continue
+			}
+			c := s.cover(decoded)
+			for i := range c {
+				if !c[i] {
+					continue
+				}
+				if covered == nil {
+					covered = make([]bool, len(text))
+				}
+				for j := from[i]; j < from[i+1]; j++ {
+					covered[j] = true
+				}
+			}
+		}
+	}
+	if covered == nil {
+		return text
+	}
+	return replaceCovered(text, covered)
+}
+
+// percentDecode decodes every valid %XX escape of text (and, with plus,
+// every "+" as a space); from[i] is the offset in text of the decoded
+// byte i, from[len(decoded)] == len(text).
+func percentDecode(text string, plus bool) (decoded string, from []int) {
+	b := make([]byte, 0, len(text))
+	from = make([]int, 0, len(text)+1)
+	for i := 0; i < len(text); {
+		from = append(from, i)
+		switch {
+		case text[i] == '%' && i+2 < len(text) && isHex(text[i+1]) && isHex(text[i+2]):
+			b = append(b, unhex(text[i+1])<<4|unhex(text[i+2]))
+			i += 3
+		case text[i] == '+' && plus:
+			b = append(b, ' ')
+			i++
+		default:
+			b = append(b, text[i])
+			i++
+		}
+	}
+	return string(b), append(from, len(text))
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// cover marks the bytes of text that belong to a form of a secret, whole
+// or cut; nil when none does (most texts hold no secret).
+func (s *Set) cover(text string) []bool {
 	var covered []bool
 	for i := 0; i+keyLength <= len(text); i++ {
 		b, ok := s.byKey.Load(text[i : i+keyLength])
@@ -182,9 +252,12 @@ func (s *Set) String(text string) string {
 			covered[j] = true
 		}
 	}
-	if covered == nil {
-		return text
-	}
+	return covered
+}
+
+// replaceCovered replaces every run of covered bytes of text with one
+// Placeholder.
+func replaceCovered(text string, covered []bool) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	for i := 0; i < len(text); {
