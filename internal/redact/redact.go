@@ -153,18 +153,20 @@ func (s *Set) Forms() []string {
 }
 
 // String returns text with every form of every secret, whole or cut,
-// replaced by Placeholder. Text that percent-decodes to a form of a secret
-// (with "+" read as a plus, and as a space) is the secret too, however the
-// escaper chose the characters it escapes and the case of its hex digits:
-// the forms cover url.QueryEscape's and url.PathEscape's choices only.
+// replaced by Placeholder. Text that unescapes to a form of a secret is the
+// secret too, however the escaper chose the characters it escapes and the
+// case of its hex digits (the forms hold Go's and PHP's choices only):
+// percent-decoded (with "+" read as a plus, and as a space), with its
+// backslash escapes decoded (\uXXXX, \xXX, \/ ...), or its HTML character
+// references (&#47; &#x2F; &quot; ...).
 func (s *Set) String(text string) string {
 	if s.n.Load() == 0 || len(text) < keyLength {
 		return text
 	}
 	covered := s.cover(text)
-	if strings.IndexByte(text, '%') >= 0 {
-		for _, plus := range []bool{false, true} {
-			decoded, from := percentDecode(text, plus)
+	for _, d := range decoders {
+		if strings.IndexByte(text, d.trigger) >= 0 {
+			decoded, from := d.decode(text)
 			if decoded == text {
 				continue
 			}
@@ -186,43 +188,6 @@ func (s *Set) String(text string) string {
 		return text
 	}
 	return replaceCovered(text, covered)
-}
-
-// percentDecode decodes every valid %XX escape of text (and, with plus,
-// every "+" as a space); from[i] is the offset in text of the decoded
-// byte i, from[len(decoded)] == len(text).
-func percentDecode(text string, plus bool) (decoded string, from []int) {
-	b := make([]byte, 0, len(text))
-	from = make([]int, 0, len(text)+1)
-	for i := 0; i < len(text); {
-		from = append(from, i)
-		switch {
-		case text[i] == '%' && i+2 < len(text) && isHex(text[i+1]) && isHex(text[i+2]):
-			b = append(b, unhex(text[i+1])<<4|unhex(text[i+2]))
-			i += 3
-		case text[i] == '+' && plus:
-			b = append(b, ' ')
-			i++
-		default:
-			b = append(b, text[i])
-			i++
-		}
-	}
-	return string(b), append(from, len(text))
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 // cover marks the bytes of text that belong to a form of a secret, whole
