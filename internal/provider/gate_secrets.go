@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -274,7 +276,14 @@ func addURLSecrets(s string) {
 	}
 	info := s[start:at]
 	redact.Add(info)
-	if _, password, ok := strings.Cut(info, ":"); ok {
-		redact.Add(password)
+	user, password, _ := strings.Cut(info, ":")
+	redact.Add(password)
+	// As sent: percent-decoded, and to a proxy as Basic credentials
+	// (Go's transport writes Proxy-Authorization: Basic
+	// base64(user:password) for a request through an http:// proxy).
+	u, uErr := url.PathUnescape(user)
+	p, pErr := url.PathUnescape(password)
+	if uErr == nil && pErr == nil {
+		redact.Add(u+":"+p, p, base64.StdEncoding.EncodeToString([]byte(u+":"+p)))
 	}
 }
