@@ -43,16 +43,21 @@ func newSchemaSecrets(inner tfprotov6.ProviderServer) *schemaSecrets {
 	return s
 }
 
+// storeCredentials are the variables the export's object store (the AWS
+// SDK) reads its secrets from; it sends the session token as a header
+// (X-Amz-Security-Token), which a store may echo in an error message.
+var storeCredentials = map[string]bool{"AWS_SECRET_ACCESS_KEY": true, "AWS_SESSION_TOKEN": true, "AWS_SECURITY_TOKEN": true}
+
 // learnEnvironment registers the secrets the provider may read from its
 // environment rather than its configuration: the API key, the header
-// values, the client key, and the user information of any URL in an
-// ANALYTICS_* or proxy variable.
+// values, the client key, the object store's credentials, and the user
+// information of any URL in an ANALYTICS_* or proxy variable.
 func (s *schemaSecrets) learnEnvironment() {
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		upper := strings.ToUpper(name)
 		switch {
-		case name == EnvAPIKey || name == EnvKeyPEM:
+		case name == EnvAPIKey || name == EnvKeyPEM || storeCredentials[name]:
 			addSecret(value)
 		case name == EnvHeaders:
 			var headers map[string]string

@@ -27,3 +27,25 @@ func TestAddURLSecrets_asSent(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnEnvironment_storeCredentials: the export's object store reads
+// its credentials from the environment (AWS_SECRET_ACCESS_KEY,
+// AWS_SESSION_TOKEN, which the SDK sends as X-Amz-Security-Token): a store
+// that echoes a request in its error message (which the export's
+// diagnostics quote) repeats them.
+func TestLearnEnvironment_storeCredentials(t *testing.T) {
+	secrets := map[string]string{
+		"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY",
+		"AWS_SESSION_TOKEN":     "IQoJb3JpZ2luX2VjEXAMPLE+SESSIONTOKEN/Qw8",
+		"AWS_SECURITY_TOKEN":    "OldSecurityTokenEXAMPLE=Zp3",
+	}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	newSchemaSecrets(&fakeServer{})
+	for k, v := range secrets {
+		if got := redact.String("AccessDenied: the request held " + v + "."); strings.Contains(got, v[len(v)-10:]) {
+			t.Errorf("%s was not learned: %q", k, got)
+		}
+	}
+}
