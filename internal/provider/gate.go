@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -9,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/pluginruntime"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
 
@@ -28,7 +30,10 @@ import (
 //   - turns a panic of the call, or of a stream it answers with, into an
 //     error with the secrets taken out (gate_panic.go): the Go runtime
 //     writes a crash report, the panic's value included, straight to the
-//     process's real standard error, past the log half of the gate.
+//     process's real standard error, past the log half of the gate;
+//   - at its first call, points os.Stdout and os.Stderr back at the gated
+//     standard error, away from go-plugin's stream to Terraform
+//     (pluginruntime.KeepStdio).
 //
 // Call sites still quote nothing that may hold a secret; the gate is the
 // net under them. It serves every protocol 6 call the framework's server
@@ -40,6 +45,11 @@ type gate struct {
 	actions tfprotov6.ActionServer
 	secrets *schemaSecrets
 }
+
+// keepStdio points os.Stdout and os.Stderr back at the gated standard
+// error at the first call, once go-plugin's Serve has pointed them at its
+// own stream to Terraform (pluginruntime.KeepStdio).
+var keepStdio sync.Once
 
 var (
 	_ tfprotov6.ProviderServer     = (*gate)(nil)
@@ -70,6 +80,7 @@ func newGate(inner tfprotov6.ProviderServer) *gate {
 // error (panicError): the Go runtime would write it, value and all, past
 // every gate.
 func through[Req, Resp any](g *gate, ctx context.Context, req *Req, call func(context.Context, *Req) (*Resp, error)) (resp *Resp, err error) {
+	keepStdio.Do(pluginruntime.KeepStdio)
 	g.secrets.learn(ctx, req)
 	defer func() {
 		if v := recover(); v != nil {
