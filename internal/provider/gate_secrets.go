@@ -256,11 +256,16 @@ func underSensitive(p *tftypes.AttributePath, sensitive map[string]bool) bool {
 }
 
 // addSecret registers a secret, and each line of one that has several (a
-// PEM key).
+// PEM key) but a PEM armor line (-----BEGIN PRIVATE KEY-----), which is
+// no secret and which messages name.
 func addSecret(v string) {
 	redact.Add(v)
 	if strings.Contains(v, "\n") {
-		redact.Add(strings.Split(v, "\n")...)
+		for _, line := range strings.Split(v, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "-----") {
+				redact.Add(line)
+			}
+		}
 	}
 }
 

@@ -2,8 +2,13 @@ package provider
 
 import (
 	"encoding/base64"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
@@ -47,5 +52,27 @@ func TestLearnEnvironment_storeCredentials(t *testing.T) {
 		if got := redact.String("AccessDenied: the request held " + v + "."); strings.Contains(got, v[len(v)-10:]) {
 			t.Errorf("%s was not learned: %q", k, got)
 		}
+	}
+}
+
+// TestResolveNetwork_keyFileIsSecret: the client key read from key_file
+// (or ANALYTICS_KEY_FILE) is a secret the gate cannot learn from the
+// request (it holds the file's name only): it is registered where it is
+// read, every line of it, as key_pem's value is.
+func TestResolveNetwork_keyFileIsSecret(t *testing.T) {
+	t.Parallel()
+	line := "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Vt5Fz3Kd9Qp"
+	name := filepath.Join(t.TempDir(), "client.key")
+	if err := os.WriteFile(name, []byte("-----BEGIN PRIVATE KEY-----\n"+line+"\n-----END PRIVATE KEY-----\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var diags diag.Diagnostics
+	resolveNetwork(providerModel{KeyFile: types.StringValue(name)}, &diags)
+	if got := redact.String("key: " + line + "\n"); strings.Contains(got, "7Vt5Fz3Kd9Qp") {
+		t.Errorf("the key file's content was not registered: %q", got)
+	}
+	// Its armor is no secret, and messages name it.
+	if msg := "expected a -----BEGIN PRIVATE KEY----- block"; redact.String(msg) != msg {
+		t.Errorf("the PEM armor was taken for a secret: %q", redact.String(msg))
 	}
 }
