@@ -43,6 +43,9 @@ func TestLearnEnvironment_storeCredentials(t *testing.T) {
 		"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY",
 		"AWS_SESSION_TOKEN":     "IQoJb3JpZ2luX2VjEXAMPLE+SESSIONTOKEN/Qw8",
 		"AWS_SECURITY_TOKEN":    "OldSecurityTokenEXAMPLE=Zp3",
+		// sent as the Authorization header to a container's credentials
+		// endpoint
+		"AWS_CONTAINER_AUTHORIZATION_TOKEN": "Basic Y29udGFpbmVyLXRva2Vu-Kw4Er7",
 	}
 	for k, v := range secrets {
 		t.Setenv(k, v)
