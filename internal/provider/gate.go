@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -44,6 +45,9 @@ type gate struct {
 	list    tfprotov6.ListResourceServer
 	actions tfprotov6.ActionServer
 	secrets *schemaSecrets
+	// panicked is the error of the first panic: every later call answers
+	// it, as after a crash (gate_panic.go).
+	panicked atomic.Pointer[error]
 }
 
 // keepStdio points os.Stdout and os.Stderr back at the gated standard
@@ -77,18 +81,21 @@ func newGate(inner tfprotov6.ProviderServer) *gate {
 }
 
 // through runs one call through the gate. A panic of the call becomes its
-// error (panicError): the Go runtime would write it, value and all, past
-// every gate.
+// error, and every later call's (gate.panic): the Go runtime would write
+// it, value and all, past every gate.
 func through[Req, Resp any](g *gate, ctx context.Context, req *Req, call func(context.Context, *Req) (*Resp, error)) (resp *Resp, err error) {
 	keepStdio.Do(pluginruntime.KeepStdio)
+	if p := g.panicked.Load(); p != nil {
+		return nil, *p
+	}
 	g.secrets.learn(ctx, req)
 	defer func() {
 		if v := recover(); v != nil {
-			resp, err = nil, panicError(v)
+			resp, err = nil, g.panic(v)
 		}
 	}()
 	resp, err = call(maskLogs(ctx), req)
-	scrub(resp)
+	g.scrub(resp)
 	return resp, scrubError(err)
 }
 

@@ -51,9 +51,9 @@ func TestGate_panics(t *testing.T) {
 	t.Parallel()
 	const secret = `panic-secret/+="\<&?# Vb6Qw2Xe`
 	redact.Add(secret)
-	g := newGate(&panickingServer{fakeServer{leak: secret}})
 	for _, name := range []string{"ReadResource", "CallFunction", "ListResource", "InvokeAction"} {
 		t.Run(name, func(t *testing.T) {
+			g := newGate(&panickingServer{fakeServer{leak: secret}})
 			var texts []string
 			func() {
 				defer func() {
@@ -74,6 +74,13 @@ func TestGate_panics(t *testing.T) {
 			}
 			if !strings.Contains(all, "failed for "+redact.Placeholder) {
 				t.Errorf("the answer does not report the panic:\n%s", all)
+			}
+			// As after a crash, nothing more is done with what the panic
+			// may have left half changed (a lock held, say): every later
+			// call answers the panic's error.
+			resp, err := g.GetMetadata(context.Background(), &tfprotov6.GetMetadataRequest{})
+			if err == nil || resp != nil || !strings.Contains(err.Error(), "failed for "+redact.Placeholder) {
+				t.Errorf("a call after the panic: %v, %v", resp, err)
 			}
 		})
 	}
