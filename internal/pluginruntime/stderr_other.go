@@ -6,3 +6,6 @@ package pluginruntime
 // (Windows): there, log lines leave through the gate's log masks only
 // (provider.NewServer).
 func GateStderr(func(string) string) (flush func(), err error) { return func() {}, nil }
+
+// KeepStdio does nothing without GateStderr.
+func KeepStdio() {}

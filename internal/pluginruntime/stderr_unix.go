@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -43,6 +44,7 @@ func GateStderr(scrub func(string) string) (flush func(), err error) {
 	if err := debug.SetCrashOutput(out, debug.CrashOptions{}); err != nil {
 		return nil, err
 	}
+	gated.Store(os.NewFile(2, "/dev/stderr"))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -73,5 +75,22 @@ func copyScrubbed(out io.Writer, r io.Reader, scrub func(string) string) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// gated is a file for descriptor 2 once GateStderr has put the gate there.
+var gated atomic.Pointer[os.File]
+
+// KeepStdio points os.Stdout and os.Stderr at the gated standard error.
+// go-plugin's Serve points them at pipes of its own, whose contents it
+// streams to Terraform, which logs them ("unexpected data") past the gate:
+// what a library writes to os.Stderr or os.Stdout as they are after Serve
+// (the AWS SDK's default logger takes os.Stderr when the export opens a
+// bucket) would leave unscrubbed. The provider's gate runs it at its first
+// call, after Serve has swapped them. It does nothing without GateStderr
+// (tests serve in process).
+func KeepStdio() {
+	if f := gated.Load(); f != nil {
+		os.Stdout, os.Stderr = f, f
 	}
 }

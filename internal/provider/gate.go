@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -9,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/pluginruntime"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
 
@@ -24,7 +27,14 @@ import (
 //     through the redactor: pluginruntime.GateStderr);
 //   - passes every diagnostic's summary and detail, every function error and
 //     every streamed result and progress message of its answer through the
-//     redactor (gate_scrub.go).
+//     redactor (gate_scrub.go);
+//   - turns a panic of the call, or of a stream it answers with, into an
+//     error with the secrets taken out (gate_panic.go): the Go runtime
+//     writes a crash report, the panic's value included, straight to the
+//     process's real standard error, past the log half of the gate;
+//   - at its first call, points os.Stdout and os.Stderr back at the gated
+//     standard error, away from go-plugin's stream to Terraform
+//     (pluginruntime.KeepStdio).
 //
 // Call sites still quote nothing that may hold a secret; the gate is the
 // net under them. It serves every protocol 6 call the framework's server
@@ -35,7 +45,15 @@ type gate struct {
 	list    tfprotov6.ListResourceServer
 	actions tfprotov6.ActionServer
 	secrets *schemaSecrets
+	// panicked is the error of the first panic: every later call answers
+	// it, as after a crash (gate_panic.go).
+	panicked atomic.Pointer[error]
 }
+
+// keepStdio points os.Stdout and os.Stderr back at the gated standard
+// error at the first call, once go-plugin's Serve has pointed them at its
+// own stream to Terraform (pluginruntime.KeepStdio).
+var keepStdio sync.Once
 
 var (
 	_ tfprotov6.ProviderServer     = (*gate)(nil)
@@ -62,11 +80,22 @@ func newGate(inner tfprotov6.ProviderServer) *gate {
 	return g
 }
 
-// through runs one call through the gate.
-func through[Req, Resp any](g *gate, ctx context.Context, req *Req, call func(context.Context, *Req) (*Resp, error)) (*Resp, error) {
+// through runs one call through the gate. A panic of the call becomes its
+// error, and every later call's (gate.panic): the Go runtime would write
+// it, value and all, past every gate.
+func through[Req, Resp any](g *gate, ctx context.Context, req *Req, call func(context.Context, *Req) (*Resp, error)) (resp *Resp, err error) {
+	keepStdio.Do(pluginruntime.KeepStdio)
+	if p := g.panicked.Load(); p != nil {
+		return nil, *p
+	}
 	g.secrets.learn(ctx, req)
-	resp, err := call(maskLogs(ctx), req)
-	scrub(resp)
+	defer func() {
+		if v := recover(); v != nil {
+			resp, err = nil, g.panic(v)
+		}
+	}()
+	resp, err = call(maskLogs(ctx), req)
+	g.scrub(resp)
 	return resp, scrubError(err)
 }
 

@@ -18,16 +18,16 @@ import (
 // the response by reflection, so a response type that gains diagnostics
 // (or a new call that answers with them) is scrubbed without a change here;
 // only the streams, whose values are produced later, are named.
-func scrub(resp any) {
+func (g *gate) scrub(resp any) {
 	switch r := resp.(type) {
 	case *tfprotov6.ListResourceServerStream:
 		if r != nil && r.Results != nil {
-			r.Results = scrubbedResults(r.Results)
+			r.Results = g.scrubbedResults(r.Results)
 		}
 		return
 	case *tfprotov6.InvokeActionServerStream:
 		if r != nil && r.Events != nil {
-			r.Events = scrubbedEvents(r.Events)
+			r.Events = g.scrubbedEvents(r.Events)
 		}
 		return
 	case *tfprotov6.StopProviderResponse:
@@ -41,20 +41,31 @@ func scrub(resp any) {
 	}
 }
 
-func scrubbedResults(results iter.Seq[tfprotov6.ListResourceResult]) iter.Seq[tfprotov6.ListResourceResult] {
+func (g *gate) scrubbedResults(results iter.Seq[tfprotov6.ListResourceResult]) iter.Seq[tfprotov6.ListResourceResult] {
 	return func(yield func(tfprotov6.ListResourceResult) bool) {
+		inYield := false
+		defer g.recoverStream(&inYield, func(d *tfprotov6.Diagnostic) {
+			yield(tfprotov6.ListResourceResult{Diagnostics: []*tfprotov6.Diagnostic{d}})
+		})
 		for r := range results {
 			r.DisplayName = redact.String(r.DisplayName)
 			scrubDiagnostics(r.Diagnostics)
-			if !yield(r) {
+			inYield = true
+			more := yield(r)
+			inYield = false
+			if !more {
 				return
 			}
 		}
 	}
 }
 
-func scrubbedEvents(events iter.Seq[tfprotov6.InvokeActionEvent]) iter.Seq[tfprotov6.InvokeActionEvent] {
+func (g *gate) scrubbedEvents(events iter.Seq[tfprotov6.InvokeActionEvent]) iter.Seq[tfprotov6.InvokeActionEvent] {
 	return func(yield func(tfprotov6.InvokeActionEvent) bool) {
+		inYield := false
+		defer g.recoverStream(&inYield, func(d *tfprotov6.Diagnostic) {
+			yield(tfprotov6.InvokeActionEvent{Type: tfprotov6.CompletedInvokeActionEventType{Diagnostics: []*tfprotov6.Diagnostic{d}}})
+		})
 		for e := range events {
 			switch t := e.Type.(type) {
 			case tfprotov6.ProgressInvokeActionEventType:
@@ -71,7 +82,10 @@ func scrubbedEvents(events iter.Seq[tfprotov6.InvokeActionEvent]) iter.Seq[tfpro
 					scrubDiagnostics(t.Diagnostics)
 				}
 			}
-			if !yield(e) {
+			inYield = true
+			more := yield(e)
+			inYield = false
+			if !more {
 				return
 			}
 		}

@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -41,16 +43,24 @@ func newSchemaSecrets(inner tfprotov6.ProviderServer) *schemaSecrets {
 	return s
 }
 
+// storeCredentials are the variables the export's object store (the AWS
+// SDK) reads its secrets from; it sends the session token as a header
+// (X-Amz-Security-Token), which a store may echo in an error message, and
+// the container credentials token as the Authorization header of a
+// container's credentials endpoint.
+var storeCredentials = map[string]bool{"AWS_SECRET_ACCESS_KEY": true, "AWS_SESSION_TOKEN": true, "AWS_SECURITY_TOKEN": true,
+	"AWS_CONTAINER_AUTHORIZATION_TOKEN": true}
+
 // learnEnvironment registers the secrets the provider may read from its
 // environment rather than its configuration: the API key, the header
-// values, the client key, and the user information of any URL in an
-// ANALYTICS_* or proxy variable.
+// values, the client key, the object store's credentials, and the user
+// information of any URL in an ANALYTICS_* or proxy variable.
 func (s *schemaSecrets) learnEnvironment() {
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		upper := strings.ToUpper(name)
 		switch {
-		case name == EnvAPIKey || name == EnvKeyPEM:
+		case name == EnvAPIKey || name == EnvKeyPEM || storeCredentials[name]:
 			addSecret(value)
 		case name == EnvHeaders:
 			var headers map[string]string
@@ -249,11 +259,16 @@ func underSensitive(p *tftypes.AttributePath, sensitive map[string]bool) bool {
 }
 
 // addSecret registers a secret, and each line of one that has several (a
-// PEM key).
+// PEM key) but a PEM armor line (-----BEGIN PRIVATE KEY-----), which is
+// no secret and which messages name.
 func addSecret(v string) {
 	redact.Add(v)
 	if strings.Contains(v, "\n") {
-		redact.Add(strings.Split(v, "\n")...)
+		for _, line := range strings.Split(v, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "-----") {
+				redact.Add(line)
+			}
+		}
 	}
 }
 
@@ -274,7 +289,14 @@ func addURLSecrets(s string) {
 	}
 	info := s[start:at]
 	redact.Add(info)
-	if _, password, ok := strings.Cut(info, ":"); ok {
-		redact.Add(password)
+	user, password, _ := strings.Cut(info, ":")
+	redact.Add(password)
+	// As sent: percent-decoded, and to a proxy as Basic credentials
+	// (Go's transport writes Proxy-Authorization: Basic
+	// base64(user:password) for a request through an http:// proxy).
+	u, uErr := url.PathUnescape(user)
+	p, pErr := url.PathUnescape(password)
+	if uErr == nil && pErr == nil {
+		redact.Add(u+":"+p, p, base64.StdEncoding.EncodeToString([]byte(u+":"+p)))
 	}
 }

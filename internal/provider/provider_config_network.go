@@ -58,6 +58,9 @@ func resolveNetwork(cfg providerModel, diags *diag.Diagnostics) networkSettings 
 	ca, caSrc := resolvePEM(cfg.CAFile, cfg.CAPEM, caSetting, diags)
 	cert, certSrc := resolvePEM(cfg.CertFile, cfg.CertPEM, certSetting, diags)
 	key, keySrc := resolvePEM(cfg.KeyFile, cfg.KeyPEM, keySetting, diags)
+	// The gate learns key_pem from the request; a key read from a file it
+	// cannot: registered here, where it is read.
+	addSecret(string(key))
 	ns.headers = resolveHeaders(cfg.Headers, diags)
 	skip := resolveBool(cfg.SkipVerify, EnvSkipVerify, "skip_verify", diags)
 	if diags.HasError() {

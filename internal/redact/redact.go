@@ -11,8 +11,12 @@
 //   - JSON-escaped as Go writes it (with and without HTML escaping) and as
 //     PHP's json_encode writes it (`\/`, `\uXXXX`), and %q- and %+q-quoted, each once
 //     more JSON-escaped (a quote inside a JSON log line);
-//   - URL query- and path-escaped (upper- and lower-case hex);
-//   - HTML-escaped (`&#34;` and `&quot;`);
+//   - URL query- and path-escaped (upper- and lower-case hex), and any
+//     text that percent-decodes to a form (other escapers keep other
+//     characters raw: Go's url.URL paths, JavaScript, Python);
+//   - HTML-escaped (`&#34;` and `&quot;`; an apostrophe also as PHP's
+//     htmlspecialchars, Python's html.escape and HTML5 write it: `&#039;`,
+//     `&#x27;`, `&apos;`);
 //   - cut short: a prefix of any of these forms, CutLength bytes or longer,
 //     right before an ellipsis, a quote, a backslash or the end of the text.
 //
@@ -149,13 +153,46 @@ func (s *Set) Forms() []string {
 }
 
 // String returns text with every form of every secret, whole or cut,
-// replaced by Placeholder.
+// replaced by Placeholder. Text that unescapes to a form of a secret is the
+// secret too, however the escaper chose the characters it escapes and the
+// case of its hex digits (the forms hold Go's and PHP's choices only):
+// percent-decoded (with "+" read as a plus, and as a space), with its
+// backslash escapes decoded (\uXXXX, \xXX, \/ ...), or its HTML character
+// references (&#47; &#x2F; &quot; ...).
 func (s *Set) String(text string) string {
 	if s.n.Load() == 0 || len(text) < keyLength {
 		return text
 	}
-	// covered[i] marks bytes that belong to some match. Allocated on the
-	// first match only: most texts hold no secret.
+	covered := s.cover(text)
+	for _, d := range decoders {
+		if strings.IndexByte(text, d.trigger) >= 0 {
+			decoded, from := d.decode(text)
+			if decoded == text {
+				continue
+			}
+			c := s.cover(decoded)
+			for i := range c {
+				if !c[i] {
+					continue
+				}
+				if covered == nil {
+					covered = make([]bool, len(text))
+				}
+				for j := from[i]; j < from[i+1]; j++ {
+					covered[j] = true
+				}
+			}
+		}
+	}
+	if covered == nil {
+		return text
+	}
+	return replaceCovered(text, covered)
+}
+
+// cover marks the bytes of text that belong to a form of a secret, whole
+// or cut; nil when none does (most texts hold no secret).
+func (s *Set) cover(text string) []bool {
 	var covered []bool
 	for i := 0; i+keyLength <= len(text); i++ {
 		b, ok := s.byKey.Load(text[i : i+keyLength])
@@ -180,9 +217,12 @@ func (s *Set) String(text string) string {
 			covered[j] = true
 		}
 	}
-	if covered == nil {
-		return text
-	}
+	return covered
+}
+
+// replaceCovered replaces every run of covered bytes of text with one
+// Placeholder.
+func replaceCovered(text string, covered []bool) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	for i := 0; i < len(text); {
@@ -254,8 +294,17 @@ func formsOf(v string) []string {
 		quoted(v),
 		asciiQuoted(v),
 		html.EscapeString(v),
-		strings.ReplaceAll(html.EscapeString(v), "&#34;", "&quot;"),
 	}, percent...)
+	// The apostrophe and the quote as other HTML escapers write them: PHP's
+	// htmlspecialchars (&quot;, &#039;), Python's html.escape (&#x27;),
+	// HTML5 (&apos;).
+	quot := strings.ReplaceAll(html.EscapeString(v), "&#34;", "&quot;")
+	first = append(first, quot)
+	if strings.Contains(v, "'") {
+		for _, apostrophe := range []string{"&#039;", "&#x27;", "&apos;"} {
+			first = append(first, strings.ReplaceAll(quot, "&#39;", apostrophe))
+		}
+	}
 	forms := append([]string(nil), first...)
 	for _, f := range first {
 		forms = append(forms, goJSON(f, true), goJSON(f, false), quoted(f), phpJSON(f))

@@ -277,3 +277,26 @@ func TestSet_concurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestString_htmlEscapedApostrophe: an HTML page escapes an apostrophe
+// otherwise than Go's html.EscapeString (&#39;): PHP's htmlspecialchars
+// (Laravel's e() and Blade's {{ }}, as the application's error pages write
+// a value) as &#039;, Python's html.escape as &#x27;, HTML5 as &apos;.
+func TestString_htmlEscapedApostrophe(t *testing.T) {
+	t.Parallel()
+	const pw = `it's "Mz7Kp2Qa" <x>&y`
+	s := New()
+	s.Add(pw)
+	esc := func(apostrophe string) string {
+		return strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", `'`, apostrophe, `<`, "&lt;", `>`, "&gt;").Replace(pw)
+	}
+	for name, form := range map[string]string{
+		"PHP htmlspecialchars": esc("&#039;"),
+		"Python html.escape":   esc("&#x27;"),
+		"HTML5 &apos;":         esc("&apos;"),
+	} {
+		if got := s.String("<p>The upstream refused " + form + "</p>"); strings.Contains(got, "Mz7Kp2Qa") {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+}
