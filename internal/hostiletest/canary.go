@@ -1,18 +1,19 @@
 package hostiletest
 
 import (
-	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
 	"fmt"
 	"strings"
 )
 
-// Canary is a secret made to be found: a random core between characters
+// Canary is a secret made to be found: a random-looking core between characters
 // that every encoding writes differently. Any 10 characters of the core
 // found in what the provider says is a leak, whatever the form around it.
 type Canary struct {
 	Name  string // what the secret is, e.g. "API key"
 	Value string // the secret as the user gives it
-	Core  string // 16 random capitals and digits
+	Core  string // 16 capitals and digits, fixed by Name
 }
 
 // Specials surround every canary's core: each escapes differently in JSON
@@ -22,10 +23,13 @@ const Specials = `/+="\<&?#`
 // WindowLen is the length of the pieces of a core that count as a leak.
 const WindowLen = 10
 
-// NewCanary makes a canary called name with a fresh random core; value
-// builds the secret around the core (nil: Wrap).
+// NewCanary makes a canary called name; value builds the secret around
+// the core (nil: Wrap). The core looks random but is the base32 of the
+// name's SHA-256, so that every run of a test plants the same bytes: a leak
+// that depends on them shows every time, not once in a while.
 func NewCanary(name string, value func(core string) string) Canary {
-	core := rand.Text()[:16] // base32: capitals and 2-7
+	sum := sha256.Sum256([]byte("hostiletest canary: " + name))
+	core := base32.StdEncoding.EncodeToString(sum[:])[:16] // capitals and 2-7
 	if value == nil {
 		value = Wrap
 	}

@@ -1,11 +1,17 @@
 package pluginruntime
 
 import (
+	"os"
+
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
+
+// ProtoDataDirEnv is terraform-plugin-go's switch that dumps every
+// request and answer to files (TF_LOG_SDK_PROTO_DATA_DIR).
+const ProtoDataDirEnv = "TF_LOG_SDK_PROTO_DATA_DIR"
 
 // Serve serves the provider's protocol 6 server (provider.NewServer: the
 // framework's server behind the provider's gate) to Terraform, as
@@ -13,6 +19,13 @@ import (
 // through the redactor (GateStderr). debug runs it for a debugger
 // (tf6server.WithManagedDebug).
 func Serve(address string, server func() (tfprotov6.ProviderServer, error), debug bool) error {
+	// terraform-plugin-go writes every request and answer whole (the API
+	// key, the headers, the passwords) to files under this folder, before
+	// the gate sees them: a debugging switch that no redactor can cover, so
+	// the release binary ignores it.
+	if err := os.Unsetenv(ProtoDataDirEnv); err != nil {
+		return err
+	}
 	flush, err := GateStderr(redact.String)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // schemaSecrets learns the secrets of each request before the provider sees
@@ -280,7 +281,9 @@ func addSecret(v string) {
 // errs on the side of hiding too much.
 func addURLSecrets(s string) {
 	at := strings.LastIndex(s, "@")
-	if at < 0 {
+	if at < 0 || !userinfo.Suspect(s) {
+		// no user information, well formed or cut short: an "@" in the
+		// path of a real host (https://cdn.example.com/npm/pkg@1.2.3/x.js)
 		return
 	}
 	start := 0

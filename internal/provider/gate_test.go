@@ -272,3 +272,18 @@ func TestGate_learnsSecretsFromTheSchema(t *testing.T) {
 		t.Errorf("a URL's host was taken for a secret: %q", got)
 	}
 }
+
+// An "@" in the path of a URL whose authority is a real host is no user
+// information (the validators accept it): nothing of it is registered, so
+// messages that name it stay readable.
+func TestAddURLSecrets_pathAtIsNoSecret(t *testing.T) {
+	t.Parallel()
+	addURLSecrets("https://cdn.jsdelivr-example.net/npm/pkg-Kd82j@1.2.3/t.js")
+	if got := redact.String("cdn.jsdelivr-example.net/npm/pkg-Kd82j"); strings.Contains(got, redact.Placeholder) {
+		t.Errorf("a path with an @ was taken for a secret: %q", got)
+	}
+	addURLSecrets("https://admin:2024/Pw-Lq03ne@analytics.example.com")
+	if got := redact.String("x 2024/Pw-Lq03ne y"); strings.Contains(got, "Lq03ne") {
+		t.Errorf("a password holding a / was not learned: %q", got)
+	}
+}
