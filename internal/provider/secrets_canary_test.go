@@ -66,12 +66,13 @@ func (c canaries) server(t *testing.T) *hostiletest.Server {
 const canaryDomain = "tf-acc-canary.example.com"
 
 // canaryVariables declares the configuration's secrets, given through TF_VAR_*.
-// (With the registry's host: OpenTofu's default host is its own, while the
-// in-process provider is served as registry.terraform.io's.)
+// The source has no host: each CLI reads it as its own default registry's,
+// under which the harness serves the in-process provider
+// (TF_ACC_PROVIDER_HOST) and installs the built one (dev_overrides).
 const canaryVariables = `
 terraform {
   required_providers {
-    analytics = { source = "registry.terraform.io/analytics-tf/analytics" }
+    analytics = { source = "analytics-tf/analytics" }
   }
 }
 variable "api_key" {
