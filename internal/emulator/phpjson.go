@@ -6,7 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/phpjson"
 )
 
 // object is an ordered JSON object, rendered with its keys in slice order
@@ -21,7 +22,7 @@ type member struct {
 
 // errMalformedUTF8 mirrors PHP's JSON_ERROR_UTF8: json_encode refuses strings
 // that are not valid UTF-8, which Laravel turns into a 500.
-var errMalformedUTF8 = errors.New("malformed UTF-8 characters, possibly incorrectly encoded")
+var errMalformedUTF8 = phpjson.ErrMalformedUTF8
 
 // encodePHP renders v as PHP's json_encode does with its default flags (the
 // flags Laravel's JsonResponse uses): compact, "/" escaped as "\/", every
@@ -134,7 +135,6 @@ func phpFloat(f float64) (string, error) {
 	return s, nil
 }
 
-const hexDigits = "0123456789abcdef"
 
 // encodeLaravelException renders {"message": message} as Laravel's
 // exception handler does for a request that expects JSON
@@ -161,61 +161,5 @@ func writePHPString(b *bytes.Buffer, s string) error { return writePHPStringFlag
 // writePHPStringFlags writes s as a PHP json_encode string literal, with
 // "/" escaped unless JSON_UNESCAPED_SLASHES (escapeSlash false).
 func writePHPStringFlags(b *bytes.Buffer, s string, escapeSlash bool) error {
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"':
-				b.WriteString(`\"`)
-			case '\\':
-				b.WriteString(`\\`)
-			case '/':
-				if escapeSlash {
-					b.WriteByte('\\')
-				}
-				b.WriteByte('/')
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				if c < 0x20 {
-					writeU16(b, uint16(c))
-				} else {
-					b.WriteByte(c)
-				}
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return errMalformedUTF8
-		}
-		if r > 0xFFFF {
-			r -= 0x10000
-			writeU16(b, uint16(0xD800+(r>>10)))
-			writeU16(b, uint16(0xDC00+(r&0x3FF)))
-		} else {
-			writeU16(b, uint16(r))
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return nil
-}
-
-func writeU16(b *bytes.Buffer, u uint16) {
-	b.WriteString(`\u`)
-	b.WriteByte(hexDigits[u>>12&0xF])
-	b.WriteByte(hexDigits[u>>8&0xF])
-	b.WriteByte(hexDigits[u>>4&0xF])
-	b.WriteByte(hexDigits[u&0xF])
+	return phpjson.WriteString(b, s, escapeSlash)
 }

@@ -40,6 +40,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/phpjson"
 )
 
 // Placeholder replaces a secret.
@@ -339,56 +341,14 @@ func asciiQuoted(v string) string {
 }
 
 // phpJSON is v as PHP's json_encode writes it with its default flags,
-// without the quotes: "/" escaped, every character outside ASCII as \uXXXX
-// (UTF-16, lower-case hex), control characters as \b \f \n \r \t or \u00XX.
+// without the quotes; "" when PHP refuses v (not UTF-8: the application
+// answers 500 instead).
 func phpJSON(v string) string {
-	var b strings.Builder
-	for _, r := range v {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '/':
-			b.WriteString(`\/`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			switch {
-			case r < 0x20:
-				b.WriteString(`\u00`)
-				b.WriteString(hex2(byte(r)))
-			case r < 0x80:
-				b.WriteRune(r)
-			case r > 0xFFFF:
-				r -= 0x10000
-				writeU(&b, 0xD800+(r>>10))
-				writeU(&b, 0xDC00+(r&0x3FF))
-			default:
-				writeU(&b, r)
-			}
-		}
+	out, err := phpjson.Escape(v)
+	if err != nil {
+		return ""
 	}
-	return b.String()
-}
-
-func writeU(b *strings.Builder, r rune) {
-	b.WriteString(`\u`)
-	b.WriteString(hex2(byte(r >> 8)))
-	b.WriteString(hex2(byte(r)))
-}
-
-func hex2(c byte) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[c>>4], digits[c&0xF]})
+	return out
 }
 
 // lowerHex is a percent-encoded string with lower-case hex digits.
