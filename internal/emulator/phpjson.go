@@ -20,10 +20,6 @@ type member struct {
 	value any
 }
 
-// errMalformedUTF8 mirrors PHP's JSON_ERROR_UTF8: json_encode refuses strings
-// that are not valid UTF-8, which Laravel turns into a 500.
-var errMalformedUTF8 = phpjson.ErrMalformedUTF8
-
 // encodePHP renders v as PHP's json_encode does with its default flags (the
 // flags Laravel's JsonResponse uses): compact, "/" escaped as "\/", every
 // non-ASCII character escaped as \uXXXX, and "<", ">", "&" and "'" left as is.
@@ -134,7 +130,6 @@ func phpFloat(f float64) (string, error) {
 	}
 	return s, nil
 }
-
 
 // encodeLaravelException renders {"message": message} as Laravel's
 // exception handler does for a request that expects JSON
