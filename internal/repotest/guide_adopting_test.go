@@ -31,6 +31,14 @@ func guideFile(t *testing.T, example, name string) string {
 
 func ptr[T any](v T) *T { return &v }
 
+// intOr is *p, or def when p is nil (NULL).
+func intOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
 // seedAccount fills the emulator with n websites of every kind that the web
 // interface makes (password privacy, exclusions the API never returns, CRLF
 // lists, NULL columns, an IPv4 address as domain, every column set) and one
@@ -291,18 +299,26 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
 
-	// A first change to the generated configuration: e-mail reports on for
-	// every website. Only that changes on the server.
-	changed := regexp.MustCompile(`(email_reports\s*=\s*)false`).ReplaceAllString(gen, "${1}true")
+	// A first change to the generated configuration: e-mail reports turned
+	// over on every website (off to on, on to off), so that every website,
+	// the one with every column set (acctest.FullWebsite) included, is
+	// updated. Only that changes on the server.
+	changed := regexp.MustCompile(`(email_reports\s*=\s*)(true|false)`).ReplaceAllStringFunc(gen, func(m string) string {
+		if strings.HasSuffix(m, "true") {
+			return strings.TrimSuffix(m, "true") + "false"
+		}
+		return strings.TrimSuffix(m, "false") + "true"
+	})
 	w.Write("generated.tf", changed)
 	out = w.MustRun(0, "apply", "-auto-approve")
-	if !regexp.MustCompile(`0 added, \d+ changed, 0 destroyed`).MatchString(out) || changed == gen {
-		t.Fatalf("the change was not applied:\n%s", out)
+	if !strings.Contains(out, fmt.Sprintf("0 added, %d changed, 0 destroyed", len(seeded))) {
+		t.Fatalf("the change was not applied to each of the %d websites:\n%s", len(seeded), out)
 	}
 	checkKept(t, env, seeded)
-	for _, ws := range env.Websites() {
-		if ws.Owner == env.Key && (ws.Email == nil || *ws.Email != 1) {
-			t.Errorf("website %d (%s): e-mail reports %v after the change", ws.ID, ws.Domain, ws.Email)
+	for _, was := range seeded {
+		ws, _ := env.Website(was.ID)
+		if want := 1 - min(1, intOr(was.Email, 0)); ws.Email == nil || *ws.Email != want {
+			t.Errorf("website %d (%s): e-mail reports %s after the change, want %d", ws.ID, ws.Domain, shown(reflect.ValueOf(ws.Email)), want)
 		}
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
