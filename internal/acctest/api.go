@@ -222,14 +222,17 @@ func InputOf(w client.Website) client.WebsiteInput {
 	in := client.WebsiteInput{OmitExcludeParams: true}
 	dst, src := reflect.ValueOf(&in).Elem(), reflect.ValueOf(w)
 	for i, f := range reflect.VisibleFields(dst.Type()) {
-		v := src.MethodByName(f.Name + "Value")
-		if v.IsValid() {
-			v = v.Call(nil)[0]
-		} else {
-			v = src.FieldByName(f.Name)
-		}
-		if v.IsValid() && v.Type().AssignableTo(f.Type) {
-			dst.Field(i).Set(v)
+		// The method's value for a field always sent (a NULL read as the
+		// application does), else the field itself (a pointer: nil, not
+		// sent, for NULL).
+		for _, v := range []reflect.Value{src.MethodByName(f.Name + "Value"), src.FieldByName(f.Name)} {
+			if v.IsValid() && v.Kind() == reflect.Func {
+				v = v.Call(nil)[0]
+			}
+			if v.IsValid() && v.Type().AssignableTo(f.Type) {
+				dst.Field(i).Set(v)
+				break
+			}
 		}
 	}
 	return in

@@ -149,6 +149,15 @@ func TestAdoptionCheck_everySentSettingIsCompared(t *testing.T) {
 		case *string:
 			other := ""
 			fv.Set(reflect.ValueOf(&other))
+		case *int:
+			other := 1
+			if v != nil {
+				other = *v + 1
+			}
+			fv.Set(reflect.ValueOf(&other))
+		case *bool:
+			other := v == nil || !*v
+			fv.Set(reflect.ValueOf(&other))
 		case []string:
 			fv.Set(reflect.ValueOf(append(slices.Clone(v), "198.51.100.1")))
 		default:

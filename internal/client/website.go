@@ -245,27 +245,37 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 		if name == "" || name == "-" || (opt == "store" && !withDomain) {
 			continue
 		}
-		switch fv := rv.Field(i).Interface().(type) {
-		case string:
-			v.Set(name, fv)
-		case int:
-			v.Set(name, strconv.Itoa(fv))
-		case bool:
-			v.Set(name, boolDigit(fv))
-		case *string:
-			if fv != nil {
-				v.Set(name, *fv)
-			}
-		case []string:
-			v.Set(name, strings.Join(fv, "\n"))
-		default:
-			panic(fmt.Sprintf("WebsiteInput.%s: no form encoding for %T", f.Name, fv))
+		if !setFormField(v, name, rv.Field(i).Interface()) {
+			panic(fmt.Sprintf("WebsiteInput.%s: no form encoding for %s", f.Name, f.Type))
 		}
 	}
 	if in.OmitExcludeParams {
 		v.Del("exclude_params")
 	}
 	return v
+}
+
+// setFormField sets the form field name to fv as the API reads it (an int
+// in decimal, a bool as 1 or 0, a list one entry per line), nothing for a
+// nil pointer; false for a type it cannot encode.
+func setFormField(v url.Values, name string, fv any) bool {
+	switch fv := fv.(type) {
+	case string:
+		v.Set(name, fv)
+	case int:
+		v.Set(name, strconv.Itoa(fv))
+	case bool:
+		v.Set(name, boolDigit(fv))
+	case []string:
+		v.Set(name, strings.Join(fv, "\n"))
+	case *string, *int, *bool:
+		if p := reflect.ValueOf(fv); !p.IsNil() {
+			return setFormField(v, name, p.Elem().Interface())
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 func boolDigit(b bool) string {

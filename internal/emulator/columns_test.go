@@ -77,3 +77,28 @@ func TestRuledInput_refusesAFieldWithoutRule(t *testing.T) {
 	r.get("label")
 	t.Error("reading a field without rules did not panic")
 }
+
+// clone copies every pointer of a Website, so that a stored website shares
+// nothing with what a handler or a test holds (a column added as a pointer
+// needs its line in clone, internal/emulator/emulator.go).
+func TestWebsite_cloneSharesNothing(t *testing.T) {
+	t.Parallel()
+	var w Website
+	v := reflect.ValueOf(&w).Elem()
+	for i, f := range reflect.VisibleFields(v.Type()) {
+		switch f.Type.Kind() {
+		case reflect.Pointer:
+			v.Field(i).Set(reflect.New(f.Type.Elem()))
+		case reflect.Slice, reflect.Map:
+			t.Fatalf("emulator.Website.%s: a %s column, which this test cannot check: add it here", f.Name, f.Type.Kind())
+		}
+	}
+	c := w.clone()
+	cv := reflect.ValueOf(&c).Elem()
+	for i, f := range reflect.VisibleFields(v.Type()) {
+		if f.Type.Kind() == reflect.Pointer && cv.Field(i).Pointer() == v.Field(i).Pointer() {
+			t.Errorf("Website.clone shares %s with the original: copy it in clone (internal/emulator/emulator.go), "+
+				"as w.%[1]s = cloneInt(w.%[1]s)", f.Name)
+		}
+	}
+}

@@ -14,6 +14,7 @@ package emulator
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/medama-io/go-useragent"
@@ -71,6 +72,33 @@ var linuxDistributions = []struct {
 // says "Mobile" is a phone's; without it, a tablet's (Os.php:240).
 var androidMobileRE = regexp.MustCompile(`Mobile`)
 
+// Android's WebView sends Chrome's agent with "; wv)" (Android 5 and
+// later, Browser.php:177) or, from Android 4.4, with Version/ (or Release/)
+// and a Chrome version whose second and third parts are 0.0
+// (Browser.php:167): the parser then names no browser.
+var (
+	webViewRE       = regexp.MustCompile(`; wv\)`)
+	webViewFormRE   = regexp.MustCompile(`Version/|Release/`)
+	chromeVersionRE = regexp.MustCompile(`(?:Chrome|CrMo|CriOS)/([0-9.]*)`)
+)
+
+// androidWebView reports whether the parser takes userAgent, which it
+// calls Chrome on Android, for an app's WebView.
+func androidWebView(userAgent string) bool {
+	if webViewRE.MatchString(userAgent) {
+		return true
+	}
+	m := chromeVersionRE.FindStringSubmatch(userAgent)
+	if m == nil || !webViewFormRE.MatchString(userAgent) {
+		return false
+	}
+	parts := strings.Split(m[1], ".")
+	return len(parts) >= 3 && parts[1] == "0" && parts[2] == "0"
+}
+
+// operaTouchRE is Browser.php:673: Opera on iOS.
+var operaTouchRE = regexp.MustCompile(`OPT/`)
+
 // classifyUserAgent is what the application records of userAgent.
 func classifyUserAgent(userAgent string) visitorAgent {
 	// The parser reads the first of two user agents pasted together
@@ -119,6 +147,16 @@ func classifyUserAgent(userAgent string) visitorAgent {
 		}
 		if a.Browser() == agents.BrowserFirefox && (v.Device == "mobile" || v.Device == "tablet") {
 			v.Browser = "Firefox Mobile" // Browser.php:773
+		}
+		if a.Browser() == agents.BrowserOpera && v.Device == "mobile" && strings.Contains(userAgent, "OPR/") {
+			v.Browser = "Opera Mobile" // Browser.php:558-559
+		}
+		if a.Browser() == agents.BrowserChrome && androidWebView(userAgent) {
+			v.Browser = "" // Browser.php:167-183: Chromium WebView, no browser's name
+		}
+	case agents.OSIOS:
+		if a.Browser() == agents.BrowserSafari && operaTouchRE.MatchString(userAgent) {
+			v.Browser = "Opera Touch" // Browser.php:673-675
 		}
 	case agents.OSLinux:
 		if a.Browser() == agents.BrowserSamsung {

@@ -118,6 +118,54 @@ var currentBrowsers = []struct {
 		"Mozilla/5.0 (Android 15; Mobile; rv:145.0) Gecko/145.0 Firefox/145.0",
 		"Firefox Mobile", "Android", "mobile", "Browser.php:773", "Os.php:206", "Os.php:244",
 	},
+	// Opera on an Android phone: OPR/ on a device typed mobile is Opera
+	// Mobile (Browser.php:539-542, 558-559); on a tablet, Opera.
+	{
+		"Opera on an Android phone",
+		"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36 OPR/92.0.0.0",
+		"Opera Mobile", "Android", "mobile", "Browser.php:559", "Os.php:206", "Os.php:244",
+	},
+	{
+		"Opera on an Android tablet",
+		"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36 OPR/92.0.0.0",
+		"Opera", "Android", "tablet", "Browser.php:542", "Os.php:206", "Os.php:240",
+	},
+	// An app's Android WebView: Chrome's agent with "; wv)" (Android 5 and
+	// later), or with Version/ and a version x.0.0 (4.4 and later): the
+	// parser names no browser, only what it uses (Chromium WebView;
+	// tests/data/mobile/browser-obigo.yaml, "Nokia 1 ... wv").
+	{
+		"Android WebView",
+		"Mozilla/5.0 (Linux; Android 10; K; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/142.0.0.0 Mobile Safari/537.36",
+		"", "Android", "mobile", "Browser.php:177-183", "Os.php:206", "Os.php:244",
+	},
+	{
+		"Android WebView (4.4 form)",
+		"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/142.0.0.0 Mobile Safari/537.36",
+		"", "Android", "mobile", "Browser.php:167-174", "Os.php:206", "Os.php:244",
+	},
+	// Browsers of their own names: Opera Touch on an iPhone (OPT/), Chrome
+	// (CriOS/) and Firefox (FxiOS/) on iOS, Edge on Android (EdgA/).
+	{
+		"Opera on an iPhone",
+		"Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.6 Mobile/15E148 Safari/604.1 OPT/5.3.0",
+		"Opera Touch", "iOS", "mobile", "Browser.php:675", "Os.php:63", "models-ios.php:10",
+	},
+	{
+		"Chrome on an iPhone",
+		"Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/142.0.7444.77 Mobile/15E148 Safari/604.1",
+		"Chrome", "iOS", "mobile", "Browser.php:131", "Os.php:63", "models-ios.php:10",
+	},
+	{
+		"Firefox on an iPhone",
+		"Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/145.0 Mobile/15E148 Safari/605.1.15",
+		"Firefox", "iOS", "mobile", "Browser.php:815", "Os.php:63", "models-ios.php:10",
+	},
+	{
+		"Edge on an Android phone",
+		"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36 EdgA/142.0.0.0",
+		"Edge", "Android", "mobile", "Browser.php:517", "Os.php:206", "Os.php:244",
+	},
 	// iOS: Safari on an iPhone and an iPad (the iPad's mobile user agent;
 	// by default an iPad asks for desktop sites and sends Safari on macOS's,
 	// above). OS: iOS Os.php:63; device: data/models-ios.php:10 (iPhone,

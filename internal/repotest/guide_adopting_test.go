@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -30,6 +31,14 @@ func guideFile(t *testing.T, example, name string) string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// intOr is *p, or def when p is nil (NULL).
+func intOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
 
 // seedAccount fills the emulator with n websites of every kind that the web
 // interface makes (password privacy, exclusions the API never returns, CRLF
@@ -291,18 +300,26 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
 
-	// A first change to the generated configuration: e-mail reports on for
-	// every website. Only that changes on the server.
-	changed := regexp.MustCompile(`(email_reports\s*=\s*)false`).ReplaceAllString(gen, "${1}true")
+	// A first change to the generated configuration: e-mail reports turned
+	// over on every website (off to on, on to off), so that every website,
+	// the one with every column set (acctest.FullWebsite) included, is
+	// updated. Only that changes on the server.
+	changed := regexp.MustCompile(`(email_reports\s*=\s*)(true|false)`).ReplaceAllStringFunc(gen, func(m string) string {
+		if strings.HasSuffix(m, "true") {
+			return strings.TrimSuffix(m, "true") + "false"
+		}
+		return strings.TrimSuffix(m, "false") + "true"
+	})
 	w.Write("generated.tf", changed)
 	out = w.MustRun(0, "apply", "-auto-approve")
-	if !regexp.MustCompile(`0 added, \d+ changed, 0 destroyed`).MatchString(out) || changed == gen {
-		t.Fatalf("the change was not applied:\n%s", out)
+	if !strings.Contains(out, fmt.Sprintf("0 added, %d changed, 0 destroyed", len(seeded))) {
+		t.Fatalf("the change was not applied to each of the %d websites:\n%s", len(seeded), out)
 	}
 	checkKept(t, env, seeded)
-	for _, ws := range env.Websites() {
-		if ws.Owner == env.Key && (ws.Email == nil || *ws.Email != 1) {
-			t.Errorf("website %d (%s): e-mail reports %v after the change", ws.ID, ws.Domain, ws.Email)
+	for _, was := range seeded {
+		ws, _ := env.Website(was.ID)
+		if want := 1 - min(1, intOr(was.Email, 0)); ws.Email == nil || *ws.Email != want {
+			t.Errorf("website %d (%s): e-mail reports %s after the change, want %d", ws.ID, ws.Domain, shown(reflect.ValueOf(ws.Email)), want)
 		}
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
@@ -339,15 +356,40 @@ func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 			got.ExcludeIPs = w.ExcludeIPs
 		}
 		// An update sends every setting: a NULL integer column comes back as
-		// the value the application reads NULL as (privacy public, no e-mail
-		// reports, bots not excluded: 0), which is no loss.
-		for _, c := range []struct{ was, now **int }{{&w.Privacy, &got.Privacy}, {&w.ExcludeBots, &got.ExcludeBots}} {
-			if *c.was == nil && *c.now != nil && **c.now == 0 {
-				*c.now = nil
-			}
-		}
+		// the value the application reads NULL as, which is no loss.
+		nullAsRead(w, &got)
 		if changed := changedColumns(w, got, "Email", "UpdatedAt"); len(changed) != 0 {
 			t.Errorf("website %d (%s) lost data: %v", w.ID, w.Domain, changed)
+		}
+	}
+}
+
+// nullAsRead sets to NULL each integer column of now that was NULL and now
+// holds the value the application reads NULL as: the client's reading, by
+// the method <Column>Value of a client.Website whose columns are NULL
+// (PrivacyValue: public, 0; ExcludeBotsValue: false, 0), the convention
+// acctest.InputOf follows.
+func nullAsRead(was emulator.Website, now *emulator.Website) {
+	wv, nv := reflect.ValueOf(was), reflect.ValueOf(now).Elem()
+	null := reflect.ValueOf(client.Website{})
+	for i, f := range reflect.VisibleFields(wv.Type()) {
+		if f.Type != reflect.TypeFor[*int]() || !wv.Field(i).IsNil() || nv.Field(i).IsNil() {
+			continue
+		}
+		m := null.MethodByName(f.Name + "Value")
+		if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+			continue
+		}
+		stored := nv.Field(i).Elem().Int()
+		switch read := m.Call(nil)[0]; read.Kind() {
+		case reflect.Int:
+			if read.Int() == stored {
+				nv.Field(i).SetZero()
+			}
+		case reflect.Bool:
+			if (stored != 0) == read.Bool() && (stored == 0 || stored == 1) {
+				nv.Field(i).SetZero()
+			}
 		}
 	}
 }
@@ -384,5 +426,25 @@ func TestGuide_readmeAdoptsAsTheGuide(t *testing.T) {
 	}
 	if found == 0 || len(guide) == 0 {
 		t.Errorf("README.md has %d adoption blocks, the guide copies %v: this test finds nothing to compare", found, guide)
+	}
+}
+
+// nullAsRead takes back to NULL only what the application reads NULL as.
+func TestGuide_nullAsRead(t *testing.T) {
+	t.Parallel()
+	now := emulator.Website{Privacy: ptr(0), ExcludeBots: ptr(0), Email: ptr(0)}
+	nullAsRead(emulator.Website{}, &now)
+	if now.Privacy != nil || now.ExcludeBots != nil {
+		t.Errorf("privacy 0 and bots 0 after NULL: %s, %s, want NULL", shown(reflect.ValueOf(now.Privacy)), shown(reflect.ValueOf(now.ExcludeBots)))
+	}
+	now = emulator.Website{Privacy: ptr(1), ExcludeBots: ptr(1)}
+	nullAsRead(emulator.Website{}, &now)
+	if now.Privacy == nil || now.ExcludeBots == nil {
+		t.Error("privacy 1 or bots 1 after NULL taken for NULL")
+	}
+	now = emulator.Website{Privacy: ptr(0)}
+	nullAsRead(emulator.Website{Privacy: ptr(2)}, &now)
+	if now.Privacy == nil {
+		t.Error("privacy 0 after 2 taken for NULL")
 	}
 }

@@ -1,8 +1,10 @@
 package schemadump
 
 import (
+	"encoding/json"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -40,6 +42,52 @@ func TestCtyType(t *testing.T) {
 		var c converter
 		if got := c.ctyType(tc.in); !got.Equals(tc.want) || c.err != nil {
 			t.Errorf("ctyType(%s) = %#v (error %v), want %#v", tc.in, got, c.err, tc.want)
+		}
+	}
+}
+
+// The flags of a schema that the provider's own does not use today, so that
+// the comparison with Terraform's output (internal/repotest) cannot see them
+// dropped: a deprecated attribute and block, a nested block's item limits, a
+// function parameter that takes null. Each is carried over under the key
+// Terraform prints.
+func TestConvert_flagsTheProviderDoesNotUse(t *testing.T) {
+	t.Parallel()
+	var c converter
+	b := c.block(&tfprotov6.SchemaBlock{
+		Deprecated: true,
+		Attributes: []*tfprotov6.SchemaAttribute{{Name: "old", Type: tftypes.String, Optional: true, Deprecated: true}},
+		BlockTypes: []*tfprotov6.SchemaNestedBlock{{
+			TypeName: "rule", Nesting: tfprotov6.SchemaNestedBlockNestingModeList, MinItems: 1, MaxItems: 3,
+			Block: &tfprotov6.SchemaBlock{},
+		}},
+	})
+	p := c.parameter(&tfprotov6.FunctionParameter{Name: "v", Type: tftypes.String, AllowNullValue: true})
+	if c.err != nil {
+		t.Fatal(c.err)
+	}
+	for _, tc := range []struct {
+		what string
+		v    any
+		want map[string]any
+	}{
+		{"block", b, map[string]any{"deprecated": true}},
+		{"nested block", b.NestedBlocks["rule"], map[string]any{"min_items": 1.0, "max_items": 3.0, "nesting_mode": "list"}},
+		{"attribute", b.Attributes["old"], map[string]any{"deprecated": true, "optional": true}},
+		{"parameter", p, map[string]any{"is_nullable": true}},
+	} {
+		data, err := json.Marshal(tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range tc.want {
+			if got[k] != v {
+				t.Errorf("the %s's JSON has %s = %v, want %v: %s", tc.what, k, got[k], v, data)
+			}
 		}
 	}
 }

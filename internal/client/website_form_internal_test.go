@@ -1,0 +1,35 @@
+package client
+
+import (
+	"net/url"
+	"testing"
+)
+
+// Each type a WebsiteInput field may have is encoded as the API reads it,
+// a pointer by what it points to and a nil one not at all; another type is
+// refused (form panics naming the field).
+func TestSetFormField(t *testing.T) {
+	t.Parallel()
+	s, n, b, f := "x", 7, true, false
+	for _, tc := range []struct {
+		in   any
+		want []string // nil: not sent
+	}{
+		{"x", []string{"x"}}, {"", []string{""}}, {12, []string{"12"}}, {true, []string{"1"}}, {false, []string{"0"}},
+		{[]string{"a", "b"}, []string{"a\nb"}}, {[]string{}, []string{""}},
+		{&s, []string{"x"}}, {&n, []string{"7"}}, {&b, []string{"1"}}, {&f, []string{"0"}},
+		{(*string)(nil), nil}, {(*int)(nil), nil}, {(*bool)(nil), nil},
+	} {
+		v := url.Values{}
+		if !setFormField(v, "f", tc.in) {
+			t.Errorf("%T %#v: not encoded", tc.in, tc.in)
+			continue
+		}
+		if got := v["f"]; len(got) != len(tc.want) || (len(got) == 1 && got[0] != tc.want[0]) {
+			t.Errorf("%T %#v: form %q, want %q", tc.in, tc.in, got, tc.want)
+		}
+	}
+	if setFormField(url.Values{}, "f", 1.5) || setFormField(url.Values{}, "f", new(int64)) {
+		t.Error("a float64 or an *int64 was encoded")
+	}
+}
