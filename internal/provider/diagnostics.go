@@ -293,9 +293,22 @@ func addWebsiteLimitError(diags *diag.Diagnostics, domain types.String, err erro
 		addTLSError(diags, "plan the creation of", plannedWebsite(domain), te)
 		return
 	}
+	cause := strings.TrimRight(err.Error(), ".")
+	var next string
+	switch {
+	case errors.Is(err, client.ErrForbidden):
+		next = "At apply the server will refuse the create the same way: the API key is valid, but its user's plan " +
+			"does not include API access. Ask the installation's administrator for a plan with API access before applying."
+	case errors.Is(err, client.ErrUnauthenticated):
+		next = "At apply the server will refuse the create the same way: it does not accept the API key. Check the " +
+			"provider's api_key (or the " + EnvAPIKey + " environment variable) and that base_url points at the " +
+			"installation the key belongs to."
+	default:
+		next = "The plan goes on; the apply talks to the same server and may fail the same way: if it does, retry " +
+			"once the server answers again."
+	}
 	diags.AddAttributeWarning(path.Root("domain"), "Website Limit Not Checked",
-		fmt.Sprintf("Could not check whether creating %s stays within the user's plan: %s. The plan "+
-			"goes on; the apply talks to the same server and may fail the same way.", plannedWebsite(domain), err))
+		fmt.Sprintf("Could not check whether creating %s stays within the user's plan: %s. %s", plannedWebsite(domain), cause, next))
 }
 
 // addNoWebsitesFound warns that a list of websites (the analytics_website
