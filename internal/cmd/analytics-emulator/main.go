@@ -145,11 +145,13 @@ func addPlans(opts *emulator.Options, plans []string) error {
 	for _, kp := range plans {
 		i := strings.LastIndex(kp, "=")
 		if i <= 0 {
-			return fmt.Errorf("-plan %q: want KEY=PLAN, PLAN one of %s", kp, strings.Join(emulator.PlanNames(), ", "))
+			// Not quoted: the value is most likely an API key alone.
+			return fmt.Errorf("-plan: want KEY=PLAN (an API key, \"=\", a plan name), PLAN one of %s",
+				strings.Join(emulator.PlanNames(), ", "))
 		}
 		p, ok := emulator.PlanNamed(kp[i+1:])
 		if !ok {
-			return fmt.Errorf("-plan: unknown plan %q: want one of %s", kp[i+1:], strings.Join(emulator.PlanNames(), ", "))
+			return fmt.Errorf("-plan KEY=PLAN: unknown plan %q: want one of %s", kp[i+1:], strings.Join(emulator.PlanNames(), ", "))
 		}
 		key, found := kp[:i], false
 		for j := range opts.Users {

@@ -306,3 +306,22 @@ func TestRunBuildFlags(t *testing.T) {
 		})
 	}
 }
+
+// A -plan without "=PLAN" is usually an API key on its own: the error does
+// not print it (the house rule: never print an API key, in any form).
+func TestParseFlagsPlanWithoutPlanHidesKey(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("k3Y", 21) + "z"
+	for _, bad := range []string{key, key + "=", "=" + key} {
+		_, err := parseFlags([]string{"-plan", bad}, io.Discard)
+		if err == nil {
+			t.Fatalf("-plan %d characters: no error", len(bad))
+		}
+		if strings.Contains(err.Error(), key[:8]) {
+			t.Errorf("the error prints the key: %v", err)
+		}
+		if !strings.Contains(err.Error(), "KEY=PLAN") {
+			t.Errorf("the error does not say the form: %v", err)
+		}
+	}
+}
