@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -126,4 +127,14 @@ func addEmailReportsOffWarning(diags *diag.Diagnostics, domain types.String, pla
 		fmt.Sprintf("%s has no e-mail reports (its email_reports feature is off). At apply the server stores "+
 			"email_reports = true for %s, but it never sends a report. Set email_reports = false, or ask "+
 			"the installation's administrator for a plan with e-mail reports.", plan, plannedWebsite(domain)))
+}
+
+// addEmailReportsNotChecked warns that e-mail reports switched on could not
+// be checked against the plan: GET /account failed (err).
+func addEmailReportsNotChecked(diags *diag.Diagnostics, domain types.String, err error) {
+	diags.AddAttributeWarning(path.Root("email_reports"), "E-mail Reports Not Checked",
+		fmt.Sprintf("Could not check whether the API key's user's plan sends e-mail reports for %s: %s. At apply the "+
+			"server stores email_reports = true whatever the plan says, and sends reports only if the plan has them. "+
+			"The plan goes on; to check, plan again once the server answers, or read the plan's email_reports "+
+			"feature in the application's web interface.", plannedWebsite(domain), strings.TrimRight(err.Error(), ".")))
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // ValidateConfig checks the rules that span attributes, at plan time. That
@@ -117,7 +120,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		r.warnReplacementAtLimit(ctx, prior, plan, resp)
 	}
 	if plan.EmailReports.ValueBool() && (creating || !prior.EmailReports.ValueBool() || !plan.Domain.Equal(prior.Domain)) {
-		r.warnEmailReports(ctx, plan, resp)
+		// A create or a new domain ran a limit check above, which says why
+		// the account could not be read; an update did not.
+		r.warnEmailReports(ctx, plan, !creating && plan.Domain.Equal(prior.Domain), resp)
 	}
 }
 
@@ -182,13 +187,19 @@ func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, pla
 // warnEmailReports warns when the plan writes email_reports = true (a new
 // website, or a change to true) for a user whose plan has no e-mail
 // reports: the server stores it and never sends one. It uses the account
-// of the other checks; when that cannot be read, the check is skipped (the
-// other checks say why).
-func (r *websiteResource) warnEmailReports(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
+// of the other checks; when that cannot be read, the check is skipped: the
+// limit check of a create or a new domain says why, and for an update
+// (sayWhy) this check says it (nothing on builds without GET /account).
+func (r *websiteResource) warnEmailReports(ctx context.Context, plan websiteResourceModel, sayWhy bool,
+	resp *resource.ModifyPlanResponse,
+) {
 	a, err := r.data.checksAccount(ctx)
 	if err != nil {
 		tflog.Debug(ctx, "e-mail reports not checked against the plan: the account could not be read",
 			map[string]any{"error": err.Error()})
+		if sayWhy && !errors.Is(err, client.ErrAccountUnsupported) {
+			addEmailReportsNotChecked(&resp.Diagnostics, plan.Domain, err)
+		}
 		return
 	}
 	if f := a.Plan.Features.EmailReports; f != nil && !*f {

@@ -155,3 +155,42 @@ resource "analytics_website" "s" {
 		t.Errorf("%d websites say why their check did not run, want 5: %+v", len(got), diags)
 	}
 }
+
+// Switching email_reports on for a website that exists, when GET /account
+// cannot be read (here 503, as during maintenance of that endpoint alone),
+// gets no limit check to say why the e-mail check did not run: the plan
+// says so itself, instead of only a debug log line.
+func TestAccWebsite_emailReportsNotCheckedOnUpdate(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers GET /account with 503 in front of the emulator")
+	var failing atomic.Bool
+	wrap := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if failing.Load() && strings.HasSuffix(r.URL.Path, "/api/v1/account") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = w.Write([]byte(`{"message": "Service Unavailable"}`))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyNoEmailPlan)), acctest.Wrap(wrap))
+	w := acctest.NewWorkdir(t)
+	config := func(email bool) string {
+		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
+resource "analytics_website" "s" {
+  domain        = "s.example.com"
+  email_reports = %t
+}
+`, email)
+	}
+	w.Write("main.tf", config(false))
+	w.MustRun(0, "apply", "-auto-approve")
+	failing.Store(true)
+	w.Write("main.tf", config(true))
+	diags := w.PlanDiags()
+	d, ok := planWarnings(diags, "E-mail Reports Not Checked")["analytics_website.s"]
+	if !ok || !acctest.ExpectError(`HTTP 503.*At apply the server stores email_reports = true`).MatchString(d.Detail) {
+		t.Errorf("e-mail reports switched on, account unreadable: %+v", diags)
+	}
+}
