@@ -97,7 +97,8 @@ func (d *accountDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 					},
 					"api": schema.BoolAttribute{
 						MarkdownDescription: "Whether the plan has API access (API field `plan.features.api`). Always `true` " +
-							"when this data source can be read: without it the server refuses every API request with 403.",
+							"when the server states it and this data source can be read: without it the server refuses every API " +
+							"request with 403." + featureNote,
 						Computed: true,
 					},
 					"email_reports": schema.BoolAttribute{
