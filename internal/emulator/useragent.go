@@ -99,6 +99,13 @@ func androidWebView(userAgent string) bool {
 // operaTouchRE is Browser.php:673: Opera on iOS.
 var operaTouchRE = regexp.MustCompile(`OPT/`)
 
+// safariRE is Browser.php:76, and safariSystems the operating systems on
+// which the parser names Safari (Browser.php:84, :94).
+var (
+	safariRE      = regexp.MustCompile(`Safari`)
+	safariSystems = map[string]bool{"iOS": true, "OS X": true, "Windows": true}
+)
+
 // classifyUserAgent is what the application records of userAgent.
 func classifyUserAgent(userAgent string) visitorAgent {
 	// The parser reads the first of two user agents pasted together
@@ -170,6 +177,12 @@ func classifyUserAgent(userAgent string) visitorAgent {
 				v.OS = d.name
 			}
 		}
+	}
+	// Safari is named only for an agent that says Safari, on iOS, OS X or
+	// Windows (Browser.php:76, :84, :94): an app's WebView (no Safari/
+	// token) and a WebKit browser elsewhere name no browser.
+	if v.Browser == "Safari" && (!safariRE.MatchString(userAgent) || !safariSystems[v.OS]) {
+		v.Browser = ""
 	}
 	if v.OS == "" && v.Browser == "" {
 		v.Device = "" // nothing recognised: the parser types nothing
