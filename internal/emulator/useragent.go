@@ -106,6 +106,14 @@ var (
 	safariSystems = map[string]bool{"iOS": true, "OS X": true, "Windows": true}
 )
 
+// tizenRE is Os.php:1194 (the OS Tizen, which the library takes for Linux
+// or nothing), chromeRE Browser.php:130 and tizenBrowserRE Os.php:1272.
+var (
+	tizenRE        = regexp.MustCompile(`Tizen`)
+	chromeRE       = regexp.MustCompile(`(?:Chrome|CrMo|CriOS)/[0-9]|Browser/Chrome[0-9]`)
+	tizenBrowserRE = regexp.MustCompile(`(?:Samsung|Tizen ?)Browser/`)
+)
+
 // classifyUserAgent is what the application records of userAgent.
 func classifyUserAgent(userAgent string) visitorAgent {
 	// The parser reads the first of two user agents pasted together
@@ -121,6 +129,7 @@ func classifyUserAgent(userAgent string) visitorAgent {
 		return visitorAgent{Browser: truncateRunes(name, 64), Device: "bot"}
 	}
 	a := uaParser().Parse(userAgent)
+	tizen := tizenRE.MatchString(userAgent)
 	v := visitorAgent{Browser: a.Browser().String(), OS: a.OS().String()}
 	if n, ok := whichBrowserNames[v.Browser]; ok {
 		v.Browser = n
@@ -166,6 +175,9 @@ func classifyUserAgent(userAgent string) visitorAgent {
 			v.Browser = "Opera Touch" // Browser.php:673-675
 		}
 	case agents.OSLinux:
+		if tizen {
+			break // Tizen's own rules below
+		}
 		if a.Browser() == agents.BrowserSamsung {
 			// Samsung Internet's desktop mode (DeX, and tablets by
 			// default): Android on a desktop (Browser.php:273-286).
@@ -176,6 +188,19 @@ func classifyUserAgent(userAgent string) visitorAgent {
 			if d.re.MatchString(userAgent) {
 				v.OS = d.name
 			}
+		}
+	}
+	if tizen {
+		// Samsung's televisions and watches: the OS Tizen (Os.php:1195);
+		// a Chrome agent there names no browser (Browser.php:130,
+		// Corrections.php:125), the stock browser's own token is Samsung
+		// Browser (Os.php:1272-1273).
+		v.OS = "Tizen"
+		switch {
+		case chromeRE.MatchString(userAgent):
+			v.Browser = ""
+		case tizenBrowserRE.MatchString(userAgent):
+			v.Browser = "Samsung Browser"
 		}
 	}
 	// Safari is named only for an agent that says Safari, on iOS, OS X or

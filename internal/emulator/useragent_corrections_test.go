@@ -35,6 +35,20 @@ var whichBrowserCorrections = []struct {
 		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
 		"", "Linux", "desktop", "Browser.php:84, :94 (Safari only on iOS, OS X, Windows)",
 	},
+	// Tizen (Samsung's televisions and watches) is an OS of its own
+	// (Os.php:1194-1195), so Samsung Internet's desktop-mode rule, which
+	// needs the OS Linux (Browser.php:273), does not apply, and a Chrome
+	// agent on Tizen names no browser (Corrections.php:125).
+	{
+		"Samsung Internet on a Samsung television",
+		"Mozilla/5.0 (SMART-TV; Linux; Tizen 7.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/5.0 Chrome/94.0.4606.31 TV Safari/537.36",
+		"", "Tizen", "television", "Os.php:1195, Browser.php:273, Corrections.php:125",
+	},
+	{
+		"a Samsung television's own browser",
+		"Mozilla/5.0 (SMART-TV; LINUX; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) 76.0.3809.146/6.0 TV Safari/537.36",
+		"", "Tizen", "television", "Os.php:1195, Browser.php:84, :94",
+	},
 }
 
 func TestClassifyUserAgent_whichBrowserCorrections(t *testing.T) {
