@@ -212,5 +212,24 @@ func classifyUserAgent(userAgent string) visitorAgent {
 	if v.OS == "" && v.Browser == "" {
 		v.Device = "" // nothing recognised: the parser types nothing
 	}
+	// Game consoles (Device/Gaming.php): after the check above, as the
+	// parser types a console it recognises by nothing else.
+	switch {
+	case xboxOneRE.MatchString(userAgent):
+		v.Device = "gaming" // Gaming.php:228-241 (the OS kept: Windows 10)
+		if v.OS != "Windows" {
+			v.OS = ""
+		}
+	case consoleRE.MatchString(userAgent):
+		v.OS, v.Device = "", "gaming" // Gaming.php:209-218, 246-253
+	}
 	return visitorAgent{Browser: truncateRunes(v.Browser, 64), OS: truncateRunes(v.OS, 64), Device: v.Device}
 }
+
+// xboxOneRE is Gaming.php:228; consoleRE the other current consoles whose
+// OS the parser resets: PlayStation 5 (Gaming.php:209) and Xbox Series X
+// (Gaming.php:246).
+var (
+	xboxOneRE = regexp.MustCompile(`Xbox One\)`)
+	consoleRE = regexp.MustCompile(`(?i:PlayStation 5)|\(PS5|Xbox Series X\)`)
+)

@@ -49,6 +49,23 @@ var whichBrowserCorrections = []struct {
 		"Mozilla/5.0 (SMART-TV; LINUX; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) 76.0.3809.146/6.0 TV Safari/537.36",
 		"", "Tizen", "television", "Os.php:1195, Browser.php:84, :94",
 	},
+	// Game consoles are "gaming" (Device/Gaming.php; the library says
+	// television or nothing), their OS reset but Windows 10 on an Xbox One.
+	{
+		"Edge on an Xbox One",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edge/44.18363.8131",
+		"Edge", "Windows", "gaming", "Gaming.php:228-241",
+	},
+	{
+		"Edge on an Xbox Series X",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox Series X) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edge/20.02",
+		"Edge", "", "gaming", "Gaming.php:246-253",
+	},
+	{
+		"a PlayStation 5",
+		"Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko)",
+		"", "", "gaming", "Gaming.php:209-218",
+	},
 }
 
 func TestClassifyUserAgent_whichBrowserCorrections(t *testing.T) {
