@@ -99,6 +99,21 @@ func androidWebView(userAgent string) bool {
 // operaTouchRE is Browser.php:673: Opera on iOS.
 var operaTouchRE = regexp.MustCompile(`OPT/`)
 
+// safariRE is Browser.php:76, and safariSystems the operating systems on
+// which the parser names Safari (Browser.php:84, :94).
+var (
+	safariRE      = regexp.MustCompile(`Safari`)
+	safariSystems = map[string]bool{"iOS": true, "OS X": true, "Windows": true}
+)
+
+// tizenRE is Os.php:1194 (the OS Tizen, which the library takes for Linux
+// or nothing), chromeRE Browser.php:130 and tizenBrowserRE Os.php:1272.
+var (
+	tizenRE        = regexp.MustCompile(`Tizen`)
+	chromeRE       = regexp.MustCompile(`(?:Chrome|CrMo|CriOS)/[0-9]|Browser/Chrome[0-9]`)
+	tizenBrowserRE = regexp.MustCompile(`(?:Samsung|Tizen ?)Browser/`)
+)
+
 // classifyUserAgent is what the application records of userAgent.
 func classifyUserAgent(userAgent string) visitorAgent {
 	// The parser reads the first of two user agents pasted together
@@ -114,6 +129,7 @@ func classifyUserAgent(userAgent string) visitorAgent {
 		return visitorAgent{Browser: truncateRunes(name, 64), Device: "bot"}
 	}
 	a := uaParser().Parse(userAgent)
+	tizen := tizenRE.MatchString(userAgent)
 	v := visitorAgent{Browser: a.Browser().String(), OS: a.OS().String()}
 	if n, ok := whichBrowserNames[v.Browser]; ok {
 		v.Browser = n
@@ -159,6 +175,9 @@ func classifyUserAgent(userAgent string) visitorAgent {
 			v.Browser = "Opera Touch" // Browser.php:673-675
 		}
 	case agents.OSLinux:
+		if tizen {
+			break // Tizen's own rules below
+		}
 		if a.Browser() == agents.BrowserSamsung {
 			// Samsung Internet's desktop mode (DeX, and tablets by
 			// default): Android on a desktop (Browser.php:273-286).
@@ -171,8 +190,46 @@ func classifyUserAgent(userAgent string) visitorAgent {
 			}
 		}
 	}
+	if tizen {
+		// Samsung's televisions and watches: the OS Tizen (Os.php:1195);
+		// a Chrome agent there names no browser (Browser.php:130,
+		// Corrections.php:125), the stock browser's own token is Samsung
+		// Browser (Os.php:1272-1273).
+		v.OS = "Tizen"
+		switch {
+		case chromeRE.MatchString(userAgent):
+			v.Browser = ""
+		case tizenBrowserRE.MatchString(userAgent):
+			v.Browser = "Samsung Browser"
+		}
+	}
+	// Safari is named only for an agent that says Safari, on iOS, OS X or
+	// Windows (Browser.php:76, :84, :94): an app's WebView (no Safari/
+	// token) and a WebKit browser elsewhere name no browser.
+	if v.Browser == "Safari" && (!safariRE.MatchString(userAgent) || !safariSystems[v.OS]) {
+		v.Browser = ""
+	}
 	if v.OS == "" && v.Browser == "" {
 		v.Device = "" // nothing recognised: the parser types nothing
 	}
+	// Game consoles (Device/Gaming.php): after the check above, as the
+	// parser types a console it recognises by nothing else.
+	switch {
+	case xboxOneRE.MatchString(userAgent):
+		v.Device = "gaming" // Gaming.php:228-241 (the OS kept: Windows 10)
+		if v.OS != "Windows" {
+			v.OS = ""
+		}
+	case consoleRE.MatchString(userAgent):
+		v.OS, v.Device = "", "gaming" // Gaming.php:209-218, 246-253
+	}
 	return visitorAgent{Browser: truncateRunes(v.Browser, 64), OS: truncateRunes(v.OS, 64), Device: v.Device}
 }
+
+// xboxOneRE is Gaming.php:228; consoleRE the other current consoles whose
+// OS the parser resets: PlayStation 5 (Gaming.php:209) and Xbox Series X
+// (Gaming.php:246).
+var (
+	xboxOneRE = regexp.MustCompile(`Xbox One\)`)
+	consoleRE = regexp.MustCompile(`(?i:PlayStation 5)|\(PS5|Xbox Series X\)`)
+)

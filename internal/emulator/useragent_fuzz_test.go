@@ -21,7 +21,10 @@ func FuzzClassifyUserAgent(f *testing.F) {
 		"curl/8.5.0", "Mozilla/5.0 (X11; Ubuntu; Fedora; Linux x86_64; rv:145.0) Gecko/20100101 Firefox/145.0"} {
 		f.Add(s)
 	}
-	devices := []string{"", "desktop", "mobile", "tablet", "television", "bot"}
+	for _, tc := range whichBrowserCorrections {
+		f.Add(tc.userAgent)
+	}
+	devices := []string{"", "desktop", "mobile", "tablet", "television", "gaming", "bot"}
 	f.Fuzz(func(t *testing.T, userAgent string) {
 		got := classifyUserAgent(userAgent)
 		if again := classifyUserAgent(userAgent); again != got {
@@ -39,8 +42,9 @@ func FuzzClassifyUserAgent(f *testing.F) {
 		if got.Device == "bot" && got.OS != "" {
 			t.Errorf("classifyUserAgent(%q) = %+v: a bot has no OS (the parser resets it)", userAgent, got)
 		}
-		if got.Browser == "" && got.OS == "" && got.Device != "" && got.Device != "bot" {
-			t.Errorf("classifyUserAgent(%q) = %+v: nothing recognised, yet a device type", userAgent, got)
+		if got.Browser == "" && got.OS == "" && got.Device != "" && got.Device != "bot" && got.Device != "gaming" {
+			t.Errorf("classifyUserAgent(%q) = %+v: nothing recognised, yet a device type (only a console is typed "+
+				"by its name alone)", userAgent, got)
 		}
 	})
 }

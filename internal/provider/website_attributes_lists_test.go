@@ -1,0 +1,72 @@
+package provider
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The list twin of TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites:
+// a set of strings the API holds travels as one string field, its entries
+// joined by a separator (a line break for exclude_ips and exclude_params; a
+// comma for a comma list), which the server trims at both ends, stores as
+// NULL when empty, and the client splits again when it reads the field back.
+// An entry that is empty, has white space at either end or holds a separator
+// comes back otherwise (Terraform fails the apply with "Provider produced
+// inconsistent result" after the server changed) or, for a field the API
+// never returns, is stored as another list than the plan shows. So each
+// such entry must fail at plan time, in the attribute's validators.
+// listSeparators are the separators that the held sets of strings are
+// joined with in their API field.
+var listSeparators = map[string]string{
+	"exclude_ips":    "\n", // client.WebsiteInput's []string is sent one per line, read back by client.SplitLines
+	"exclude_params": "\n", // sent one per line (never returned)
+}
+
+func TestWebsiteAttributes_listEntriesRefuseWhatTheServerRewrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, a := range websiteAttributes {
+		sa, ok := a.resource.(schema.SetAttribute)
+		if !ok || !a.held() || !sa.ElementType.Equal(types.StringType) {
+			continue
+		}
+		sep, named := listSeparators[a.name]
+		if !named {
+			t.Errorf("%s: a set of strings the API holds as one field: name the separator its entries are joined with "+
+				"in listSeparators (website_attributes_lists_test.go), and refuse entries that hold it", a.name)
+			continue
+		}
+		entries := map[string]string{
+			"":              "an empty entry (dropped when the list is split)",
+			" x":            "an entry with a leading space",
+			"x ":            "an entry with a trailing space",
+			"x" + sep + "y": "an entry holding the separator " + strconv.Quote(sep) + " (two entries when split)",
+		}
+		for entry, what := range entries {
+			set := types.SetValueMust(types.StringType, []attr.Value{types.StringValue(entry)})
+			config := configWith(t, a.name, tftypes.NewValue(tftypes.Set{ElementType: tftypes.String},
+				[]tftypes.Value{tftypes.NewValue(tftypes.String, entry)}))
+			refused := false
+			for _, vd := range sa.Validators {
+				resp := validator.SetResponse{}
+				vd.ValidateSet(ctx, validator.SetRequest{Path: path.Root(a.name), PathExpression: path.MatchRoot(a.name),
+					ConfigValue: set, Config: config}, &resp)
+				refused = refused || resp.Diagnostics.HasError()
+			}
+			if !refused {
+				t.Errorf("%s: the configuration may hold %s (%q), which the server does not store as one entry: refuse it "+
+					"at plan time with a validator of the set in its schema (internal/provider/website_attributes.go; "+
+					"the checks live in internal/provider/validators.go, e.g. setCheck as excludeIPsValidator)",
+					a.name, what, entry)
+			}
+		}
+	}
+}
