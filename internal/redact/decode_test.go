@@ -94,6 +94,11 @@ func TestString_escapedOtherwise(t *testing.T) {
 		"every \\uXXXX":    each(func(r rune) string { return jsonU(r, "%04X") }),
 		"decimal entities": each(func(r rune) string { return fmt.Sprintf("&#%d;", r) }),
 		"hex entities":     each(func(r rune) string { return fmt.Sprintf("&#x%X;", r) }),
+		// PHP's htmlentities($s, ENT_QUOTES | ENT_HTML5) (the
+		// application's language) names every character HTML5 has a
+		// name for.
+		"HTML5 named": strings.NewReplacer("/", "&sol;", "+", "&plus;", "=", "&equals;", `"`, "&quot;", `\`, "&bsol;",
+			"<", "&lt;", "&", "&amp;", "?", "&quest;", "#", "&num;", "'", "&apos;", "é", "&eacute;").Replace(pw),
 	} {
 		got := s.String(`{"message":"` + form + `"} end`)
 		if strings.Contains(got, "Gh3Jk9Lz") || strings.Contains(html.UnescapeString(got), "Gh3Jk9Lz") || strings.Contains(jsonUnescaped(got), "Gh3Jk9Lz") {
