@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -190,13 +191,19 @@ func redactFields(fields map[string][]string, sent url.Values) map[string][]stri
 	return out
 }
 
+// passwordMember is a "password" member whose value is a string, up to
+// its closing quote or, cut short, the end of the text.
+var passwordMember = regexp.MustCompile(`"password"\s*:\s*"(?:[^"\\]|\\.)*(?:"|\\?$)`)
+
 // withoutPasswords is a JSON answer as an error may quote it: every
 // "password" member whose value is a string (the API sends a boolean, but
-// a string could be the password itself) replaced by "[REDACTED]". Other
-// answers are returned as they are.
+// a string could be the password itself) replaced by "[REDACTED]". An
+// answer that is not JSON as a whole (a PHP warning before or after the
+// record, an answer cut short, even inside the password) gets the same
+// from passwordMember, as far as its text reads as such a member.
 func withoutPasswords(data []byte) []byte {
 	if !json.Valid(data) {
-		return data
+		return passwordMember.ReplaceAll(data, []byte(`"password":"[REDACTED]"`))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
