@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -64,13 +65,16 @@ func GateStderr(scrub func(string) string) (flush func(), err error) {
 	}, nil
 }
 
-// copyScrubbed copies lines from r to out through scrub until r ends.
+// copyScrubbed copies lines from r to out through scrub until r ends. The
+// line break is not scrubbed: a line that ends with a secret cut short is
+// a text that ends with it, where the redactor looks for cut secrets.
 func copyScrubbed(out io.Writer, r io.Reader, scrub func(string) string) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadString('\n')
 		if line != "" {
-			_, _ = io.WriteString(out, scrub(line))
+			text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+			_, _ = io.WriteString(out, scrub(text)+line[len(text):])
 		}
 		if err != nil {
 			return
