@@ -85,6 +85,10 @@ func copyScrubbed(out io.Writer, r io.Reader, scrub func(string) string) {
 // gated is a file for descriptor 2 once GateStderr has put the gate there.
 var gated atomic.Pointer[os.File]
 
+// StderrGated reports whether GateStderr has put the gate on the process's
+// standard error: then every log line passes the redactor there.
+func StderrGated() bool { return gated.Load() != nil }
+
 // KeepStdio points os.Stdout and os.Stderr at the gated standard error.
 // go-plugin's Serve points them at pipes of its own, whose contents it
 // streams to Terraform, which logs them ("unexpected data") past the gate:
