@@ -133,3 +133,38 @@ func jsonU(r rune, format string) string {
 	}
 	return b.String()
 }
+
+// TestString_escapedTwice: a text escaped by an escaper that only the
+// decoders read, then quoted again: an HTML page that writes "/" as &#x2F;
+// or &sol; inside a JSON log line, whose encoder (hclog's, Go's with HTML
+// escaping) writes "&" as \u0026; a URL escaped with lower-case hex and
+// every byte inside a %q quote. Whatever two decoders in turn make a form
+// of the secret is the secret.
+func TestString_escapedTwice(t *testing.T) {
+	t.Parallel()
+	const pw = `/+="\<&?# Mn4Bv7Cx it's`
+	s := New()
+	s.Add(pw)
+	goJSONQuoted := func(v string) string {
+		b, _ := json.Marshal(v) // HTML escaping, as hclog's JSON lines
+		return string(b)
+	}
+	hexRefs := strings.NewReplacer("/", "&#x2F;", "+", "&#x2B;", "=", "&#x3D;", `"`, "&#x22;", `\`, "&#x5C;",
+		"<", "&#x3C;", "&", "&#x26;", "?", "&#x3F;", "#", "&#x23;", " ", "&#x20;", "'", "&#x27;").Replace(pw)
+	named := strings.NewReplacer("/", "&sol;", "+", "&plus;", "=", "&equals;", `"`, "&quot;", `\`, "&bsol;",
+		"<", "&lt;", "&", "&amp;", "?", "&quest;", "#", "&num;", "'", "&apos;").Replace(pw)
+	var every strings.Builder
+	for i := range len(pw) {
+		fmt.Fprintf(&every, "%%%02x", pw[i])
+	}
+	for name, text := range map[string]string{
+		"hex references in a JSON log line":   `{"@message":` + goJSONQuoted("page: "+hexRefs) + `}`,
+		"named references in a JSON log line": `{"@message":` + goJSONQuoted("page: "+named) + `}`,
+		"every byte percent-encoded, quoted":  fmt.Sprintf("%q", "next="+every.String()),
+	} {
+		got := s.String(text)
+		if strings.Contains(got, "Mn4Bv7Cx") {
+			t.Errorf("%s: %s", name, got)
+		}
+	}
+}
