@@ -294,7 +294,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 		}
 		return nil
 	}
-	err = c.errorFor(method, path, resp, data)
+	err = c.errorFor(method, path, resp, data, form)
 	if errors.Is(err, ErrNotFound) {
 		err = c.confirmNotFound(ctx, err)
 	}
@@ -303,8 +303,10 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 
 // errorFor is the error of a non-2xx answer. Its quotes of the answer
 // (a message that is no text, a snippet) hide a "password" member as an
-// undecodable 2xx answer's do.
-func (c *Client) errorFor(method, path string, resp *http.Response, data []byte) error {
+// undecodable 2xx answer's do. A 422's field names are redacted but those
+// of the fields form sent, which are the client's own words (see
+// redactFields).
+func (c *Client) errorFor(method, path string, resp *http.Response, data []byte, form url.Values) error {
 	e := &APIError{Method: method, Path: path, StatusCode: resp.StatusCode}
 	quoted := bytes.TrimSpace(withoutPasswords(data))
 	var body struct {
@@ -318,7 +320,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte)
 		} else {
 			var fields map[string][]string
 			if json.Unmarshal(body.Message, &fields) == nil {
-				e.Fields = redactFields(fields)
+				e.Fields = redactFields(fields, form)
 				fields = e.Fields
 				var msgs []string
 				for _, k := range e.FieldNames() {

@@ -6,8 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -161,8 +166,13 @@ func snippet(b []byte, n int) string {
 
 // redactFields is a 422's field messages with every secret taken out of
 // the field names and the messages: a server may echo a value in either.
-// Two names that become one after redaction keep all their messages.
-func redactFields(fields map[string][]string) map[string][]string {
+// Two names that become one after redaction keep all their messages. A
+// name of a field the client sends (one the request sent, any of
+// WebsiteInput's, or such a name with an item's index, exclude_params.0)
+// is the client's own word, not an echo, and is kept: the redactor would
+// take "password" for a password "password123" cut short, and the
+// provider could no longer tell which attribute the server rejected.
+func redactFields(fields map[string][]string, sent url.Values) map[string][]string {
 	out := make(map[string][]string, len(fields))
 	names := make([]string, 0, len(fields))
 	for k := range fields {
@@ -171,6 +181,9 @@ func redactFields(fields map[string][]string) map[string][]string {
 	sort.Strings(names)
 	for _, k := range names {
 		rk := redact.String(k)
+		if sentName(k, sent) {
+			rk = k
+		}
 		for _, m := range fields[k] {
 			out[rk] = append(out[rk], redact.String(m))
 		}
@@ -178,13 +191,19 @@ func redactFields(fields map[string][]string) map[string][]string {
 	return out
 }
 
+// passwordMember is a "password" member whose value is a string, up to
+// its closing quote or, cut short, the end of the text.
+var passwordMember = regexp.MustCompile(`"password"\s*:\s*"(?:[^"\\]|\\.)*(?:"|\\?$)`)
+
 // withoutPasswords is a JSON answer as an error may quote it: every
 // "password" member whose value is a string (the API sends a boolean, but
-// a string could be the password itself) replaced by "[REDACTED]". Other
-// answers are returned as they are.
+// a string could be the password itself) replaced by "[REDACTED]". An
+// answer that is not JSON as a whole (a PHP warning before or after the
+// record, an answer cut short, even inside the password) gets the same
+// from passwordMember, as far as its text reads as such a member.
 func withoutPasswords(data []byte) []byte {
 	if !json.Valid(data) {
-		return data
+		return passwordMember.ReplaceAll(data, []byte(`"password":"[REDACTED]"`))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -309,3 +328,24 @@ func roundDuration(d time.Duration) time.Duration {
 	}
 	return d.Round(time.Millisecond)
 }
+
+// sentName reports whether name is a field of sent or of WebsiteInput's
+// form, or one with an item's index (exclude_params.0), as a 422 names it.
+func sentName(name string, sent url.Values) bool {
+	base, index, indexed := strings.Cut(name, ".")
+	if indexed && (index == "" || strings.Trim(index, "0123456789") != "") {
+		return false
+	}
+	return sent.Has(base) || slices.Contains(websiteFormNames(), base)
+}
+
+// websiteFormNames are the names of WebsiteInput's form fields.
+var websiteFormNames = sync.OnceValue(func() []string {
+	var names []string
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[WebsiteInput]()) {
+		if name, _, _ := strings.Cut(f.Tag.Get("form"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
+})

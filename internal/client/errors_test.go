@@ -23,6 +23,11 @@ func TestErrorAnswersWithoutPasswords(t *testing.T) {
 		{"422 message object", 422, `{"message":{"password":"` + pw + `"}}`},
 		{"404 not the API", 404, `{"data":{"id":1,"password":"` + pw + `"}}`},
 		{"409 nested", 409, `{"errors":[{"website":{"password":"` + pw + `"}}]}`},
+		// Not JSON as a whole: a PHP warning after the record, an answer
+		// cut short, inside the password or after it.
+		{"200, PHP warning after", 200, `{"data":{"id":1,"password":"` + pw + `"}}<br />` + "\n<b>Warning</b>: x"},
+		{"200, cut in the password", 200, `{"data":{"id":1,"password" : "` + pw[:12]},
+		{"500, cut after the password", 500, `{"data":{"id":1,"password":"` + pw + `","domain":"exa`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

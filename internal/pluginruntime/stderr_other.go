@@ -9,3 +9,6 @@ func GateStderr(func(string) string) (flush func(), err error) { return func() {
 
 // KeepStdio does nothing without GateStderr.
 func KeepStdio() {}
+
+// StderrGated is false without GateStderr.
+func StderrGated() bool { return false }

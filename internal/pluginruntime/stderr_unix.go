@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -64,13 +65,16 @@ func GateStderr(scrub func(string) string) (flush func(), err error) {
 	}, nil
 }
 
-// copyScrubbed copies lines from r to out through scrub until r ends.
+// copyScrubbed copies lines from r to out through scrub until r ends. The
+// line break is not scrubbed: a line that ends with a secret cut short is
+// a text that ends with it, where the redactor looks for cut secrets.
 func copyScrubbed(out io.Writer, r io.Reader, scrub func(string) string) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadString('\n')
 		if line != "" {
-			_, _ = io.WriteString(out, scrub(line))
+			text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+			_, _ = io.WriteString(out, scrub(text)+line[len(text):])
 		}
 		if err != nil {
 			return
@@ -80,6 +84,10 @@ func copyScrubbed(out io.Writer, r io.Reader, scrub func(string) string) {
 
 // gated is a file for descriptor 2 once GateStderr has put the gate there.
 var gated atomic.Pointer[os.File]
+
+// StderrGated reports whether GateStderr has put the gate on the process's
+// standard error: then every log line passes the redactor there.
+func StderrGated() bool { return gated.Load() != nil }
 
 // KeepStdio points os.Stdout and os.Stderr at the gated standard error.
 // go-plugin's Serve points them at pipes of its own, whose contents it

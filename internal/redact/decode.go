@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"html"
 	"strconv"
 	"strings"
 	"unicode"
@@ -122,19 +123,21 @@ func hex4(s string) (rune, bool) {
 	return r, true
 }
 
-// namedReferences are the HTML character references escapers write by
-// name.
+// namedReferences are the HTML character references escapers write most
+// often by name; every other name HTML5 defines (PHP's htmlentities with
+// ENT_HTML5 writes "/" as &sol;, "=" as &equals;, "?" as &quest;) is read
+// by html.UnescapeString.
 var namedReferences = map[string]rune{"quot": '"', "amp": '&', "lt": '<', "gt": '>', "apos": '\''}
 
 // referenceDecode decodes HTML character references: numeric (&#47;
-// &#x2F; &#X2f;) and the named ones escapers write (namedReferences).
+// &#x2F; &#X2f;) and named (&quot; &sol; &eacute;), each ended by ";".
 func referenceDecode(text string) (string, []int) {
 	b := make([]byte, 0, len(text))
 	from := make([]int, 0, len(text)+1)
 	for i := 0; i < len(text); {
-		r, n := rune(-1), 0
+		chars, n := "", 0
 		if text[i] == '&' {
-			r, n = reference(text[i:])
+			chars, n = reference(text[i:])
 		}
 		if n == 0 {
 			b = append(b, text[i])
@@ -142,28 +145,40 @@ func referenceDecode(text string) (string, []int) {
 			i++
 			continue
 		}
-		for range utf8.RuneLen(r) {
+		for range len(chars) {
 			from = append(from, i)
 		}
-		b = utf8.AppendRune(b, r)
+		b = append(b, chars...)
 		i += n
 	}
 	return string(b), append(from, len(text))
 }
 
 // reference reads an HTML character reference at the start of s (which
-// starts with "&"): the character and the bytes read, or 0 bytes.
-func reference(s string) (rune, int) {
+// starts with "&"): the characters it stands for (a few names stand for
+// two) and the bytes read, or 0 bytes.
+func reference(s string) (string, int) {
 	end := strings.IndexByte(s, ';')
-	if end < 2 || end > 10 {
-		return 0, 0
+	if end < 2 || end > 33 { // the longest name, &CounterClockwiseContourIntegral;, has 31 letters
+		return "", 0
 	}
 	body := s[1:end]
 	if r, ok := namedReferences[body]; ok {
-		return r, end + 1
+		return string(r), end + 1
 	}
-	if body[0] != '#' || len(body) < 2 {
-		return 0, 0
+	if body[0] != '#' {
+		if strings.IndexFunc(body, func(r rune) bool {
+			return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9')
+		}) >= 0 {
+			return "", 0
+		}
+		if chars := html.UnescapeString(s[:end+1]); chars != s[:end+1] && !strings.HasSuffix(chars, ";") {
+			return chars, end + 1
+		}
+		return "", 0
+	}
+	if len(body) < 2 || len(body) > 10 {
+		return "", 0
 	}
 	base, digits := 10, body[1:]
 	if digits[0] == 'x' || digits[0] == 'X' {
@@ -171,9 +186,9 @@ func reference(s string) (rune, int) {
 	}
 	n, err := strconv.ParseUint(digits, base, 32)
 	if err != nil || digits == "" || digits[0] == '+' || n > unicode.MaxRune || utf16.IsSurrogate(rune(n)) {
-		return 0, 0
+		return "", 0
 	}
-	return rune(n), end + 1
+	return string(rune(n)), end + 1
 }
 
 func isHex(c byte) bool {

@@ -94,6 +94,11 @@ func TestString_escapedOtherwise(t *testing.T) {
 		"every \\uXXXX":    each(func(r rune) string { return jsonU(r, "%04X") }),
 		"decimal entities": each(func(r rune) string { return fmt.Sprintf("&#%d;", r) }),
 		"hex entities":     each(func(r rune) string { return fmt.Sprintf("&#x%X;", r) }),
+		// PHP's htmlentities($s, ENT_QUOTES | ENT_HTML5) (the
+		// application's language) names every character HTML5 has a
+		// name for.
+		"HTML5 named": strings.NewReplacer("/", "&sol;", "+", "&plus;", "=", "&equals;", `"`, "&quot;", `\`, "&bsol;",
+			"<", "&lt;", "&", "&amp;", "?", "&quest;", "#", "&num;", "'", "&apos;", "é", "&eacute;").Replace(pw),
 	} {
 		got := s.String(`{"message":"` + form + `"} end`)
 		if strings.Contains(got, "Gh3Jk9Lz") || strings.Contains(html.UnescapeString(got), "Gh3Jk9Lz") || strings.Contains(jsonUnescaped(got), "Gh3Jk9Lz") {
@@ -127,4 +132,39 @@ func jsonU(r rune, format string) string {
 		b.WriteString(`\u` + fmt.Sprintf(format, u))
 	}
 	return b.String()
+}
+
+// TestString_escapedTwice: a text escaped by an escaper that only the
+// decoders read, then quoted again: an HTML page that writes "/" as &#x2F;
+// or &sol; inside a JSON log line, whose encoder (hclog's, Go's with HTML
+// escaping) writes "&" as \u0026; a URL escaped with lower-case hex and
+// every byte inside a %q quote. Whatever two decoders in turn make a form
+// of the secret is the secret.
+func TestString_escapedTwice(t *testing.T) {
+	t.Parallel()
+	const pw = `/+="\<&?# Mn4Bv7Cx it's`
+	s := New()
+	s.Add(pw)
+	goJSONQuoted := func(v string) string {
+		b, _ := json.Marshal(v) // HTML escaping, as hclog's JSON lines
+		return string(b)
+	}
+	hexRefs := strings.NewReplacer("/", "&#x2F;", "+", "&#x2B;", "=", "&#x3D;", `"`, "&#x22;", `\`, "&#x5C;",
+		"<", "&#x3C;", "&", "&#x26;", "?", "&#x3F;", "#", "&#x23;", " ", "&#x20;", "'", "&#x27;").Replace(pw)
+	named := strings.NewReplacer("/", "&sol;", "+", "&plus;", "=", "&equals;", `"`, "&quot;", `\`, "&bsol;",
+		"<", "&lt;", "&", "&amp;", "?", "&quest;", "#", "&num;", "'", "&apos;").Replace(pw)
+	var every strings.Builder
+	for i := range len(pw) {
+		fmt.Fprintf(&every, "%%%02x", pw[i])
+	}
+	for name, text := range map[string]string{
+		"hex references in a JSON log line":   `{"@message":` + goJSONQuoted("page: "+hexRefs) + `}`,
+		"named references in a JSON log line": `{"@message":` + goJSONQuoted("page: "+named) + `}`,
+		"every byte percent-encoded, quoted":  fmt.Sprintf("%q", "next="+every.String()),
+	} {
+		got := s.String(text)
+		if strings.Contains(got, "Mn4Bv7Cx") {
+			t.Errorf("%s: %s", name, got)
+		}
+	}
 }

@@ -166,24 +166,41 @@ func (s *Set) String(text string) string {
 		return text
 	}
 	covered := s.cover(text)
-	for _, d := range decoders {
-		if strings.IndexByte(text, d.trigger) >= 0 {
-			decoded, from := d.decode(text)
-			if decoded == text {
+	mark := func(c []bool, from func(int) (int, int)) {
+		for i := range c {
+			if !c[i] {
 				continue
 			}
-			c := s.cover(decoded)
-			for i := range c {
-				if !c[i] {
-					continue
-				}
-				if covered == nil {
-					covered = make([]bool, len(text))
-				}
-				for j := from[i]; j < from[i+1]; j++ {
-					covered[j] = true
-				}
+			if covered == nil {
+				covered = make([]bool, len(text))
 			}
+			lo, hi := from(i)
+			for j := lo; j < hi; j++ {
+				covered[j] = true
+			}
+		}
+	}
+	for di, d := range decoders {
+		if strings.IndexByte(text, d.trigger) < 0 {
+			continue
+		}
+		decoded, from := d.decode(text)
+		if decoded == text {
+			continue
+		}
+		mark(s.cover(decoded), func(i int) (int, int) { return from[i], from[i+1] })
+		// Escaped twice (an HTML page's &#x2F; inside a JSON log line,
+		// whose encoder writes "&" as \u0026): a second decoder, on what
+		// the first made.
+		for dj, d2 := range decoders {
+			if dj == di || strings.IndexByte(decoded, d2.trigger) < 0 {
+				continue
+			}
+			twice, from2 := d2.decode(decoded)
+			if twice == decoded {
+				continue
+			}
+			mark(s.cover(twice), func(i int) (int, int) { return from[from2[i]], from[from2[i+1]] })
 		}
 	}
 	if covered == nil {
