@@ -27,8 +27,8 @@ func InAuthority(raw string) bool {
 // an "@" after the authority, and
 //   - the authority is no host a URL names (a single label other than
 //     localhost, as the user name "admin" is read), or
-//   - the authority has a port (the start of a password read as one) and
-//     the "@" comes before a second "/", "?" or "#", or
+//   - the authority has a port, empty or not (the start of a password
+//     read as one), whatever separator follows it, or
 //   - the text after the path's last "@", up to the next "/", reads as a
 //     host name with a dot, an IP address or localhost, with an optional
 //     port (the real host).
@@ -42,7 +42,10 @@ func Hidden(raw string) bool {
 	if !namesHost(host) {
 		return true
 	}
-	if port && !strings.ContainsAny(after[1:at], "/?#") {
+	if port {
+		// the start of a password read as a port, cut short by any of
+		// "/", "?" or "#": an "@" anywhere after it may end the password
+		// (an "@" in such a URL's path is written %40)
 		return true
 	}
 	pathEnd := strings.IndexAny(after, "?#")

@@ -27,14 +27,20 @@ func TestSuspect(t *testing.T) {
 		"https://cdn.example.com:8443/pkg@1.2.3/x.js":     true, // ambiguous: written %40
 		"https://example.com/a/b/c@analytics.example.com": true,
 		// an "@" in the path or query of a URL with a real host
-		"https://cdn.jsdelivr.net/npm/analytics@1.2.3/js/script.js": false,
-		"https://unpkg.com/@scope/pkg@1.0.0/dist/script.js":         false,
-		"https://example.com/@user":                                 false,
-		"https://example.com/team@2024/analytics":                   false,
-		"https://cdn.example.com/script.js?ref=ops@example.com":     false,
-		"https://example.com:8443/a/b@c":                            false,
-		"https://[2001:db8::1]/@x":                                  false,
-		"http://localhost:8080/a/x@y":                               false,
+		"https://cdn.jsdelivr.net/npm/analytics@1.2.3/js/script.js":     false,
+		"https://unpkg.com/@scope/pkg@1.0.0/dist/script.js":             false,
+		"https://example.com/@user":                                     false,
+		"https://example.com/team@2024/analytics":                       false,
+		"https://cdn.example.com/script.js?ref=ops@example.com":         false,
+		"https://example.com:8443/a/b@c":                                true, // ambiguous after a port: written %40
+		"https://john.smith:2024?Summer/Secret@cdn.example.com/js/s.js": true, // a password cut by "?"
+		"https://john.smith:2024#Summer/Secret@cdn.example.com/js/s.js": true, // cut by "#"
+		"https://john.smith:?x/y@cdn.example.com/js/s.js":               true, // an empty port
+		"https://john.smith:2024/a?b@cdn.example.com/":                  true,
+		"http://ad.min:20/24/Pw-Xq81Zz@intranet:8080":                   true, // the real host one label
+		"https://ad.min:20/24/Pw@analytics.bücher.de":                   true, // the real host an IDN
+		"https://[2001:db8::1]/@x":                                      false,
+		"http://localhost:8080/a/x@y":                                   true, // ambiguous after a port: written %40
 		// no "@"
 		"https://analytics.example.com": false,
 		"https://admin:2024/Pw":         false,
