@@ -107,8 +107,9 @@ func scrubError(err error) error {
 	if err == nil {
 		return nil
 	}
-	if msg := err.Error(); redact.String(msg) != msg {
-		return errors.New(redact.String(msg))
+	msg := err.Error()
+	if r := redact.String(msg); r != msg {
+		return errors.New(r)
 	}
 	return err
 }
