@@ -81,35 +81,6 @@ func seedAccount(t *testing.T, env *acctest.Env, n int) []emulator.Website {
 	return out
 }
 
-// changedColumns names the fields of emulator.Website that differ between
-// was and now, but those ignored.
-func changedColumns(was, now emulator.Website, ignored ...string) []string {
-	var out []string
-	a, b := reflect.ValueOf(was), reflect.ValueOf(now)
-	for i, f := range reflect.VisibleFields(a.Type()) {
-		switch {
-		case slices.Contains(ignored, f.Name) || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()):
-		case f.Name == "Password": // never printed
-			out = append(out, "Password (changed)")
-		default:
-			out = append(out, fmt.Sprintf("%s %s (was %s)", f.Name, shown(b.Field(i)), shown(a.Field(i))))
-		}
-	}
-	return out
-}
-
-// shown is a column's value as a message shows it: NULL, or what a pointer
-// points to.
-func shown(v reflect.Value) string {
-	if v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return "NULL"
-		}
-		v = v.Elem()
-	}
-	return fmt.Sprintf("%#v", v.Interface())
-}
-
 // checkUnchanged fails unless every website still holds what it was seeded
 // with, in every column, including what the API never returns.
 func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
@@ -124,23 +95,9 @@ func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 		case !ok:
 			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
 		case !reflect.DeepEqual(got, w):
-			t.Errorf("website %d (%s) changed: %v", w.ID, w.Domain, changedColumns(w, got))
+			t.Errorf("website %d (%s) changed: %v", w.ID, w.Domain, acctest.ChangedColumns(w, got))
 		}
 	}
-}
-
-// planChanges are the attributes that a plan's output shows changing
-// ("~ name = a -> b", "- name = a -> null", "+ name = b"), but those only
-// the server computes ("-> (known after apply)": updated_at).
-func planChanges(out string) []string {
-	var names []string
-	for _, m := range regexp.MustCompile(`(?m)^\s+[-+~] (\w+)\s+=.*$`).FindAllStringSubmatch(out, -1) {
-		if !strings.HasSuffix(m[0], "(known after apply)") && !slices.Contains(names, m[1]) {
-			names = append(names, m[1])
-		}
-	}
-	slices.Sort(names)
-	return names
 }
 
 // TestAccGuide_adoptAll runs the guide's one-plan adoption (data source,
@@ -158,7 +115,7 @@ func TestAccGuide_adoptAll(t *testing.T) {
 
 	env.ResetStats()
 	out := w.MustRun(0, "plan")
-	if changes := planChanges(out); len(changes) != 0 {
+	if changes := acctest.PlanChanges(out); len(changes) != 0 {
 		t.Fatalf("the guide's plan changes %v of websites it imports, which would overwrite what the users' websites "+
 			"hold: examples/guides/adopt-all/main.tf's resource \"analytics_website\" \"site\" must copy every "+
 			"attribute the data source shows (e.g. %s = each.value.%[2]s):\n%s", changes, changes[0], out)
@@ -218,7 +175,7 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 	out := w.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", len(seeded))) || env.Writes() != 0 {
 		t.Errorf("the apply did more than import (%d writes; changes %v: the configuration generated from an import "+
-			"must hold what the import reads):\n%s", env.Writes(), planChanges(out), out)
+			"must hold what the import reads):\n%s", env.Writes(), acctest.PlanChanges(out), out)
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
@@ -277,7 +234,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	gen = renamed
 	w.Write("generated.tf", gen)
 	out = w.MustRun(0, "plan")
-	if changes := planChanges(out); len(changes) != 0 {
+	if changes := acctest.PlanChanges(out); len(changes) != 0 {
 		t.Fatalf("the plan of the generated configuration changes %v: the list resource's results "+
 			"(importedWebsiteModel, internal/provider/website_list_resource.go) must hold what an import reads:\n%s",
 			changes, out)
@@ -319,7 +276,7 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	for _, was := range seeded {
 		ws, _ := env.Website(was.ID)
 		if want := 1 - min(1, intOr(was.Email, 0)); ws.Email == nil || *ws.Email != want {
-			t.Errorf("website %d (%s): e-mail reports %s after the change, want %d", ws.ID, ws.Domain, shown(reflect.ValueOf(ws.Email)), want)
+			t.Errorf("website %d (%s): e-mail reports %s after the change, want %d", ws.ID, ws.Domain, acctest.Shown(reflect.ValueOf(ws.Email)), want)
 		}
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
@@ -341,24 +298,16 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 // same excluded IPs (an update rewrites the list one per line).
 func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 	t.Helper()
-	ips := func(s string) string {
-		f := strings.FieldsFunc(s, func(r rune) bool { return r == '\r' || r == '\n' })
-		slices.Sort(f)
-		return strings.Join(f, ",")
-	}
 	for _, w := range seeded {
 		got, ok := env.Website(w.ID)
 		if !ok {
 			t.Errorf("website %d (%s) is gone", w.ID, w.Domain)
 			continue
 		}
-		if ips(got.ExcludeIPs) == ips(w.ExcludeIPs) {
-			got.ExcludeIPs = w.ExcludeIPs
-		}
 		// An update sends every setting: a NULL integer column comes back as
 		// the value the application reads NULL as, which is no loss.
 		nullAsRead(w, &got)
-		if changed := changedColumns(w, got, "Email", "UpdatedAt"); len(changed) != 0 {
+		if changed := acctest.LostColumns(w, got, "Email", "UpdatedAt"); len(changed) != 0 {
 			t.Errorf("website %d (%s) lost data: %v", w.ID, w.Domain, changed)
 		}
 	}
@@ -435,7 +384,7 @@ func TestGuide_nullAsRead(t *testing.T) {
 	now := emulator.Website{Privacy: ptr(0), ExcludeBots: ptr(0), Email: ptr(0)}
 	nullAsRead(emulator.Website{}, &now)
 	if now.Privacy != nil || now.ExcludeBots != nil {
-		t.Errorf("privacy 0 and bots 0 after NULL: %s, %s, want NULL", shown(reflect.ValueOf(now.Privacy)), shown(reflect.ValueOf(now.ExcludeBots)))
+		t.Errorf("privacy 0 and bots 0 after NULL: %s, %s, want NULL", acctest.Shown(reflect.ValueOf(now.Privacy)), acctest.Shown(reflect.ValueOf(now.ExcludeBots)))
 	}
 	now = emulator.Website{Privacy: ptr(1), ExcludeBots: ptr(1)}
 	nullAsRead(emulator.Website{}, &now)
