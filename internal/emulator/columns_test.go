@@ -1,7 +1,10 @@
 package emulator
 
 import (
+	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -78,9 +81,9 @@ func TestRuledInput_refusesAFieldWithoutRule(t *testing.T) {
 	t.Error("reading a field without rules did not panic")
 }
 
-// clone copies every pointer of a Website, so that a stored website shares
-// nothing with what a handler or a test holds (a column added as a pointer
-// needs its line in clone, internal/emulator/emulator.go).
+// clone copies every pointer, slice and map of a Website, so that a stored
+// website shares nothing with what a handler or a test holds (a column added
+// as one of those needs its line in clone, internal/emulator/emulator.go).
 func TestWebsite_cloneSharesNothing(t *testing.T) {
 	t.Parallel()
 	var w Website
@@ -89,16 +92,65 @@ func TestWebsite_cloneSharesNothing(t *testing.T) {
 		switch f.Type.Kind() {
 		case reflect.Pointer:
 			v.Field(i).Set(reflect.New(f.Type.Elem()))
-		case reflect.Slice, reflect.Map:
-			t.Fatalf("emulator.Website.%s: a %s column, which this test cannot check: add it here", f.Name, f.Type.Kind())
+		case reflect.Slice:
+			v.Field(i).Set(reflect.MakeSlice(f.Type, 1, 1))
+		case reflect.Map:
+			v.Field(i).Set(reflect.MakeMap(f.Type))
 		}
 	}
 	c := w.clone()
 	cv := reflect.ValueOf(&c).Elem()
 	for i, f := range reflect.VisibleFields(v.Type()) {
-		if f.Type.Kind() == reflect.Pointer && cv.Field(i).Pointer() == v.Field(i).Pointer() {
-			t.Errorf("Website.clone shares %s with the original: copy it in clone (internal/emulator/emulator.go), "+
-				"as w.%[1]s = cloneInt(w.%[1]s)", f.Name)
+		if hint := cloneHint(f); hint != "" && cv.Field(i).Pointer() == v.Field(i).Pointer() {
+			t.Errorf("Website.clone shares %s with the original: copy it in clone (internal/emulator/emulator.go), as %s",
+				f.Name, hint)
 		}
+	}
+}
+
+// cloneHint is the line of clone that copies the field f of a Website: ""
+// for a field that a copy of the struct copies whole.
+func cloneHint(f reflect.StructField) string {
+	switch f.Type.Kind() {
+	case reflect.Pointer:
+		return fmt.Sprintf("w.%[1]s = clonePtr(w.%[1]s)", f.Name)
+	case reflect.Slice:
+		return fmt.Sprintf("w.%[1]s = slices.Clone(w.%[1]s) (nil stays nil)", f.Name)
+	case reflect.Map:
+		return fmt.Sprintf("w.%[1]s = maps.Clone(w.%[1]s) (nil stays nil)", f.Name)
+	}
+	return ""
+}
+
+// The line cloneHint proposes is one that compiles and copies, for a
+// column of each kind.
+func TestCloneHint(t *testing.T) {
+	t.Parallel()
+	type columns struct {
+		Flag *bool
+		Tags []string
+		Meta map[string]string
+		Name string
+	}
+	want := map[string]string{
+		"Flag": "w.Flag = clonePtr(w.Flag)",
+		"Tags": "w.Tags = slices.Clone(w.Tags) (nil stays nil)",
+		"Meta": "w.Meta = maps.Clone(w.Meta) (nil stays nil)",
+		"Name": "",
+	}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[columns]()) {
+		if got := cloneHint(f); got != want[f.Name] {
+			t.Errorf("%s: hint %q, want %q", f.Name, got, want[f.Name])
+		}
+	}
+	// The hints, written out: they compile, and the copy shares nothing.
+	w := columns{Flag: new(true), Tags: []string{"a"}, Meta: map[string]string{"k": "v"}}
+	c := w
+	c.Flag = clonePtr(w.Flag)
+	c.Tags = slices.Clone(w.Tags)
+	c.Meta = maps.Clone(w.Meta)
+	*c.Flag, c.Tags[0], c.Meta["k"] = false, "b", "w"
+	if !*w.Flag || w.Tags[0] != "a" || w.Meta["k"] != "v" {
+		t.Errorf("the hinted lines share the original's values: %+v", w)
 	}
 }

@@ -132,13 +132,13 @@ type Website struct {
 
 // clone returns a deep copy of w.
 func (w Website) clone() Website {
-	w.Privacy = cloneInt(w.Privacy)
-	w.Email = cloneInt(w.Email)
-	w.ExcludeBots = cloneInt(w.ExcludeBots)
+	w.Privacy = clonePtr(w.Privacy)
+	w.Email = clonePtr(w.Email)
+	w.ExcludeBots = clonePtr(w.ExcludeBots)
 	return w
 }
 
-func cloneInt(p *int) *int {
+func clonePtr[T any](p *T) *T {
 	if p == nil {
 		return nil
 	}
