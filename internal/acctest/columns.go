@@ -14,15 +14,9 @@ import (
 // ChangedColumns names the fields of emulator.Website that differ between
 // was and now, but those ignored: every difference, a list's order included.
 func ChangedColumns(was, now emulator.Website, ignored ...string) []string {
-	var out []string
-	a, b := reflect.ValueOf(was), reflect.ValueOf(now)
-	for i, f := range reflect.VisibleFields(a.Type()) {
-		if slices.Contains(ignored, f.Name) || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
-			continue
-		}
-		out = append(out, changedColumn(f.Name, a.Field(i), b.Field(i)))
-	}
-	return out
+	return columnDiffs(was, now, ignored, func(_ reflect.StructField, _, _ reflect.Value, msg string) (string, bool) {
+		return msg, true
+	})
 }
 
 // LostColumns names what now, a website after Terraform changed it, lost of
@@ -30,29 +24,44 @@ func ChangedColumns(was, now emulator.Website, ignored ...string) []string {
 // as a Terraform set (a []string field of client.WebsiteInput, named as the
 // column) that holds the same entries in another order. An update re-sends a
 // set sorted, one entry per line, so neither the order nor the line breaks
-// the web interface stored are kept, and a set's order means nothing. A column that is not sent as a
-// set and comes back with its entries reordered is lost data: the message
-// says which edit it needs.
+// the web interface stored are kept, and a set's order means nothing. A
+// column that is not sent as a set and comes back with its entries reordered
+// is lost data: the message says which edit it needs.
 func LostColumns(was, now emulator.Website, ignored ...string) []string {
+	return columnDiffs(was, now, ignored, func(f reflect.StructField, a, b reflect.Value, msg string) (string, bool) {
+		if f.Type.Kind() != reflect.String || f.Name == "Password" {
+			return msg, true
+		}
+		sep, ok := sameEntries(a.String(), b.String())
+		switch {
+		case !ok:
+			return msg, true
+		case sentAsSet(f.Name):
+			return "", false
+		}
+		return msg + fmt.Sprintf(": the same entries (split at %q), rewritten or in another order. If their order "+
+			"means nothing to the application, the attribute is a Set and client.WebsiteInput.%[2]s "+
+			"(internal/client/website.go) a []string, as ExcludeIPs: then this comparison takes a reordering as no "+
+			"loss. If the order means something, the attribute must be a List: a Set is re-sent sorted "+
+			"(CONTRIBUTING.md, \"Adding an attribute\")", sep, f.Name), true
+	})
+}
+
+// columnDiffs walks the fields of emulator.Website that differ between was
+// and now, but those ignored, and keeps the message judge returns for each
+// it counts.
+func columnDiffs(was, now emulator.Website, ignored []string,
+	judge func(f reflect.StructField, was, now reflect.Value, msg string) (string, bool),
+) []string {
 	var out []string
 	a, b := reflect.ValueOf(was), reflect.ValueOf(now)
 	for i, f := range reflect.VisibleFields(a.Type()) {
 		if slices.Contains(ignored, f.Name) || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
 			continue
 		}
-		msg := changedColumn(f.Name, a.Field(i), b.Field(i))
-		if f.Type.Kind() == reflect.String && f.Name != "Password" {
-			if sep, ok := sameEntries(a.Field(i).String(), b.Field(i).String()); ok {
-				if sentAsSet(f.Name) {
-					continue
-				}
-				msg += fmt.Sprintf(": the same entries (split at %q), rewritten or in another order. If their order means nothing to the "+
-					"application, the attribute is a Set and client.WebsiteInput.%[2]s (internal/client/website.go) a []string, "+
-					"as ExcludeIPs: then this comparison takes a reordering as no loss. If the order means something, the "+
-					"attribute must be a List: a Set is re-sent sorted (CONTRIBUTING.md, \"Adding an attribute\")", sep, f.Name)
-			}
+		if msg, counts := judge(f, a.Field(i), b.Field(i), changedColumn(f.Name, a.Field(i), b.Field(i))); counts {
+			out = append(out, msg)
 		}
-		out = append(out, msg)
 	}
 	return out
 }
