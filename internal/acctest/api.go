@@ -220,22 +220,40 @@ func (env *Env) CheckGone(domain string) resource.TestCheckFunc {
 // password, which the API never returns, are not sent.
 func InputOf(w client.Website) client.WebsiteInput {
 	in := client.WebsiteInput{OmitExcludeParams: true}
-	dst, src := reflect.ValueOf(&in).Elem(), reflect.ValueOf(w)
+	copyByName(reflect.ValueOf(&in).Elem(), reflect.ValueOf(w))
+	return in
+}
+
+// copyByName sets each field of dst, a struct, from src's value of the
+// same name: the method NameValue's for a field always sent (a NULL read as
+// the application does), else the field itself (a pointer: nil, not sent,
+// for NULL). A pointer field of dst takes a value field of src as a pointer
+// to it, nil for the zero value: a string column the server never stores as
+// "" (CONTRIBUTING.md, "Adding an attribute": a value in client.Website, a
+// pointer in client.WebsiteInput).
+func copyByName(dst, src reflect.Value) {
 	for i, f := range reflect.VisibleFields(dst.Type()) {
-		// The method's value for a field always sent (a NULL read as the
-		// application does), else the field itself (a pointer: nil, not
-		// sent, for NULL).
 		for _, v := range []reflect.Value{src.MethodByName(f.Name + "Value"), src.FieldByName(f.Name)} {
 			if v.IsValid() && v.Kind() == reflect.Func {
 				v = v.Call(nil)[0]
 			}
-			if v.IsValid() && v.Type().AssignableTo(f.Type) {
+			switch {
+			case !v.IsValid():
+				continue
+			case v.Type().AssignableTo(f.Type):
 				dst.Field(i).Set(v)
-				break
+			case f.Type.Kind() == reflect.Pointer && v.Type().AssignableTo(f.Type.Elem()):
+				if !v.IsZero() {
+					p := reflect.New(f.Type.Elem())
+					p.Elem().Set(v)
+					dst.Field(i).Set(p)
+				}
+			default:
+				continue
 			}
+			break
 		}
 	}
-	return in
 }
 
 // Change updates the website of domain through the API, as the web

@@ -122,3 +122,25 @@ func shownInput(v reflect.Value) any {
 	}
 	return v.Interface()
 }
+
+// A pointer field of the input (sent when non-nil) takes a value field of
+// the record, as CONTRIBUTING.md's recipe has a new string attribute
+// (client.Website's Label string, client.WebsiteInput's Label *string): a
+// pointer to the value, nil for the zero value (NULL: not sent).
+func TestCopyByName_valueIntoPointer(t *testing.T) {
+	t.Parallel()
+	type record struct {
+		Label, Note string
+		Count       int
+	}
+	type input struct {
+		Label, Note *string
+		Count       *int
+	}
+	var in input
+	copyByName(reflect.ValueOf(&in).Elem(), reflect.ValueOf(record{Label: "x", Count: 3}))
+	if in.Label == nil || *in.Label != "x" || in.Count == nil || *in.Count != 3 || in.Note != nil {
+		t.Errorf("copyByName(record{Label: \"x\", Count: 3}) = Label %s, Count %s, Note %s; want \"x\", 3, NULL",
+			shownInput(reflect.ValueOf(in.Label)), shownInput(reflect.ValueOf(in.Count)), shownInput(reflect.ValueOf(in.Note)))
+	}
+}

@@ -147,7 +147,12 @@ func TestAdoptionCheck_everySentSettingIsCompared(t *testing.T) {
 		case bool:
 			fv.SetBool(!v)
 		case *string:
-			other := ""
+			// Another value than the one sent: nil sends none, and the
+			// record holds NULL ("") for a field the base input leaves out.
+			other := "x"
+			if v != nil && *v != "" {
+				other = ""
+			}
 			fv.Set(reflect.ValueOf(&other))
 		case *int:
 			other := 1

@@ -1,0 +1,117 @@
+package provider
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+)
+
+// breakingSince010 are the attributes the API returns, added since 0.1.0,
+// that do not keep the server's value when unset (Optional without
+// Computed, or with a Default), each with its line under BREAKING CHANGES
+// in CHANGELOG.md: a configuration written for 0.1.0 cannot set them, so
+// the first plan after the upgrade clears or resets what the web interface
+// set. None today.
+var breakingSince010 = map[string]string{}
+
+// attributesOf010 are the resource's attributes in the state provider 0.1.0
+// wrote (testdata/upgrade-0.1.0/terraform.tfstate, which
+// TestAccWebsite_upgradeFrom010 replays).
+func attributesOf010(t *testing.T) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "upgrade-0.1.0", "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Instances []struct {
+				Attributes map[string]json.RawMessage `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, r := range st.Resources {
+		for _, inst := range r.Instances {
+			for name := range inst.Attributes {
+				names[name] = true
+			}
+		}
+	}
+	if !names["domain"] || !names["exclude_bots"] {
+		t.Fatalf("0.1.0's state names %v: no domain or exclude_bots", names)
+	}
+	return names
+}
+
+// unsetClearsServersValue says how an attribute the API returns and the
+// configuration sets loses the server's value while the configuration
+// leaves it unset ("": it keeps it).
+func unsetClearsServersValue(a websiteAttribute) string {
+	if !a.held() || a.read == nil {
+		return ""
+	}
+	if !a.resource.IsComputed() {
+		return "it is Optional without Computed: unset, it is planned null and sent empty, which clears the server's value"
+	}
+	if d := reflect.ValueOf(a.resource).FieldByName("Default"); d.IsValid() && !d.IsNil() {
+		return "it has a Default: unset, the default is planned and sent, which resets the server's value"
+	}
+	return ""
+}
+
+// An attribute the API returns that was added since 0.1.0 keeps the
+// server's value while the configuration leaves it unset, as every
+// configuration written for an earlier release does: Optional and Computed,
+// without a Default (CONTRIBUTING.md, "Adding an attribute").
+// TestAccWebsite_upgradeFrom010 sees a Default only when acctest.FullWebsite
+// holds another value than the default; this sees it from the schema.
+func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
+	t.Parallel()
+	of010 := attributesOf010(t)
+	for _, a := range websiteAttributes {
+		if a.resource == nil || of010[a.name] {
+			continue
+		}
+		why := unsetClearsServersValue(a)
+		_, breaking := breakingSince010[a.name]
+		switch {
+		case why != "" && !breaking:
+			t.Errorf("%s: added since 0.1.0 (not in testdata/upgrade-0.1.0/terraform.tfstate) and returned by the API, "+
+				"but %s: the first plan after upgrading would change every website whose %s was set in the web interface. "+
+				"Make its schema (internal/provider/website_attributes.go) Optional and Computed without a Default, with "+
+				"the plan modifier that keeps the state's value (UseStateForUnknown), and leave its field of "+
+				"client.WebsiteInput nil while the plan's value is unknown (CONTRIBUTING.md, \"Adding an attribute\"); or, "+
+				"for a deliberate breaking change, name it in breakingSince010 (website_attributes_upgrade_test.go) with "+
+				"its line under BREAKING CHANGES in CHANGELOG.md", a.name, why, a.apiField)
+		case why == "" && breaking:
+			t.Errorf("%s: breakingSince010 names it, but it keeps the server's value when unset: remove it", a.name)
+		}
+	}
+	// The check itself: 0.1.0's exclude_bots (a Default) and an Optional
+	// attribute without Computed are refused; an attribute Optional and
+	// Computed without a Default is not.
+	if unsetClearsServersValue(*websiteAttributeNamed("exclude_bots")) == "" {
+		t.Error("unsetClearsServersValue takes exclude_bots, which has a Default, for one that keeps the server's value")
+	}
+	optional := websiteAttribute{name: "label", apiField: "label", resource: schema.StringAttribute{Optional: true}, read: websiteAttributeNamed("domain").read}
+	if unsetClearsServersValue(optional) == "" {
+		t.Error("unsetClearsServersValue takes an Optional attribute without Computed for one that keeps the server's value")
+	}
+	optional.resource = schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true)}
+	if unsetClearsServersValue(optional) == "" {
+		t.Error("unsetClearsServersValue takes a bool attribute with a Default for one that keeps the server's value")
+	}
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true}
+	if why := unsetClearsServersValue(optional); why != "" {
+		t.Errorf("unsetClearsServersValue refuses an attribute Optional and Computed without a Default: %s", why)
+	}
+}
