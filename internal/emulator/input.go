@@ -12,8 +12,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
 // maxBody is PHP's default post_max_size (8M). Larger bodies are refused
@@ -272,7 +272,7 @@ func cleanParams(p *params, trim bool) {
 			continue
 		}
 		if trim && k != "password" && k != "password_confirmation" && k != "current_password" {
-			s = laravelTrim(s)
+			s = laravel.Trim(s)
 		}
 		if s == "" {
 			p.vals[k] = nil
@@ -281,23 +281,6 @@ func cleanParams(p *params, trim bool) {
 		}
 	}
 }
-
-// laravelTrim trims like Laravel 10's TrimStrings, whose
-// preg_replace('~^[\s\x{FEFF}\x{200B}]+|[\s\x{FEFF}\x{200B}]+$~u') matches
-// PCRE's Unicode \s (tab, LF, VT, FF, CR and the separators of category Z,
-// not U+0085) plus U+FEFF and U+200B. On invalid UTF-8 preg_replace fails
-// and the middleware falls back to PHP's trim().
-func laravelTrim(s string) string {
-	if !utf8.ValidString(s) {
-		return phpTrim(s)
-	}
-	return strings.TrimFunc(s, func(r rune) bool {
-		return r >= '\t' && r <= '\r' || unicode.In(r, unicode.Z) || r == '\uFEFF' || r == '\u200B'
-	})
-}
-
-// phpTrim trims PHP's default trim() characters.
-func phpTrim(s string) string { return strings.Trim(s, " \t\n\r\x00\x0B") }
 
 // phpEmpty reports PHP's empty(): null, "", "0", false, 0 and 0.0.
 func phpEmpty(v any) bool {

@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
 // routeTrack is the tracking endpoint. It is in the API's route file, so
@@ -179,7 +181,7 @@ func jsonEvent(raw []byte) map[string]string {
 	for k, v := range fields {
 		switch x := v.(type) {
 		case string:
-			ev[k] = laravelTrim(x)
+			ev[k] = laravel.Trim(x)
 		case float64:
 			ev[k] = strconv.FormatFloat(x, 'f', -1, 64)
 		case bool:

@@ -314,3 +314,6 @@ func (e *Emulator) banned(d string) bool {
 	}
 	return false
 }
+
+// phpTrim trims PHP's default trim() characters.
+func phpTrim(s string) string { return strings.Trim(s, " \t\n\r\x00\x0B") }

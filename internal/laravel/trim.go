@@ -1,0 +1,28 @@
+// Package laravel is what every installation of the application does to a
+// request's input before any rule reads it, as far as a client must know
+// it: Laravel's TrimStrings middleware. The emulator applies it; the
+// provider's plan-time checks refuse what it would rewrite.
+package laravel
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Trim trims s like Laravel 10's TrimStrings, whose
+// preg_replace('~^[\s\x{FEFF}\x{200B}]+|[\s\x{FEFF}\x{200B}]+$~u') matches
+// PCRE's Unicode \s (tab, LF, VT, FF, CR and the separators of category Z,
+// not U+0085) plus U+FEFF and U+200B. On invalid UTF-8 preg_replace fails
+// and the middleware falls back to PHP's trim().
+func Trim(s string) string {
+	if !utf8.ValidString(s) {
+		return strings.Trim(s, " \t\n\r\x00\x0B") // PHP's default trim() characters
+	}
+	return strings.TrimFunc(s, Trimmed)
+}
+
+// Trimmed reports whether TrimStrings trims r at either end of valid UTF-8.
+func Trimmed(r rune) bool {
+	return r >= '\t' && r <= '\r' || unicode.In(r, unicode.Z) || r == '\uFEFF' || r == '\u200B'
+}
