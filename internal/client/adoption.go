@@ -67,8 +67,7 @@ func adoptionCheck(w *Website, in WebsiteInput, firstSent time.Time, offset time
 	if !sameLines(w.ExcludeIPs, in.ExcludeIPs) {
 		diffs = append(diffs, "exclude_ips")
 	}
-	// A nil Password is not sent, so the stored one cannot be predicted.
-	if in.Password != nil && w.PasswordSet != (*in.Password != "") {
+	if w.PasswordSet != (storedOnCreate(in.Password) != "") {
 		diffs = append(diffs, "password")
 	}
 	if w.Favorite != nil && *w.Favorite {
@@ -79,6 +78,16 @@ func adoptionCheck(w *Website, in WebsiteInput, firstSent time.Time, offset time
 	}
 	return true, fmt.Sprintf("created at %s, not before this create's first attempt (server time %s), with the settings it sent",
 		w.CreatedAt.UTC().Format(time.RFC3339), bound.UTC().Format(time.RFC3339))
+}
+
+// storedOnCreate is what a store leaves in a field of which it sent sent:
+// the value, or NULL (the zero value) for a field it left out (nil).
+func storedOnCreate[T any](sent *T) T {
+	if sent == nil {
+		var zero T
+		return zero
+	}
+	return *sent
 }
 
 // sameLines compares a stored list with a sent one as sets of the lines the

@@ -137,6 +137,23 @@ func TestAdoptionCheck_everySentSettingIsCompared(t *testing.T) {
 		if _, ok := adoptionUncompared[name]; ok {
 			continue
 		}
+		if f.Type.Kind() == reflect.Pointer {
+			if reflect.ValueOf(in).Field(i).IsNil() {
+				t.Errorf("form field %s: the base input of TestAdoptionCheck_everySentSettingIsCompared "+
+					"(internal/client/adoption_internal_test.go) sends none: give in.%s a value and the record w the same, "+
+					"so that this test can check a create that leaves it out", name, f.Name)
+				continue
+			}
+			// Left out of the store: the server stores NULL, which the record
+			// (holding the base input's value) does not hold.
+			changed := in
+			reflect.ValueOf(&changed).Elem().Field(i).SetZero()
+			if ok, why := adoptionCheck(w, changed, first, 0, true); ok || !strings.Contains(why, name) {
+				t.Errorf("the store left %s out, the record holds a value, and adoptionCheck answered %v (%s): compare "+
+					"the record with storedOnCreate(in.%s) in adoptionCheck (internal/client/adoption.go), which is NULL "+
+					"for a field left out", name, ok, why, f.Name)
+			}
+		}
 		changed := in
 		fv := reflect.ValueOf(&changed).Elem().Field(i)
 		switch v := fv.Interface().(type) {
