@@ -124,23 +124,32 @@ func shownInput(v reflect.Value) any {
 }
 
 // A pointer field of the input (sent when non-nil) takes a value field of
-// the record, as CONTRIBUTING.md's recipe has a new string attribute
-// (client.Website's Label string, client.WebsiteInput's Label *string): a
-// pointer to the value, nil for the zero value (NULL: not sent).
+// the record, as CONTRIBUTING.md's recipe has a new attribute (client.Website's
+// Label string, client.WebsiteInput's Label *string): a pointer to the value;
+// nil for an empty string alone (NULL: the server never stores ""), since
+// false and 0 are values a boolean or an integer stored as a value holds
+// (the recipe's Website: a value when NULL and the zero value mean the
+// same), which the round trip sends and must get back.
 func TestCopyByName_valueIntoPointer(t *testing.T) {
 	t.Parallel()
 	type record struct {
 		Label, Note string
-		Count       int
+		Count, None int
+		Flag        bool
 	}
 	type input struct {
 		Label, Note *string
-		Count       *int
+		Count, None *int
+		Flag        *bool
 	}
 	var in input
 	copyByName(reflect.ValueOf(&in).Elem(), reflect.ValueOf(record{Label: "x", Count: 3}))
 	if in.Label == nil || *in.Label != "x" || in.Count == nil || *in.Count != 3 || in.Note != nil {
 		t.Errorf("copyByName(record{Label: \"x\", Count: 3}) = Label %s, Count %s, Note %s; want \"x\", 3, NULL",
 			shownInput(reflect.ValueOf(in.Label)), shownInput(reflect.ValueOf(in.Count)), shownInput(reflect.ValueOf(in.Note)))
+	}
+	if in.Flag == nil || *in.Flag || in.None == nil || *in.None != 0 {
+		t.Errorf("copyByName(record{Flag: false, None: 0}) = Flag %s, None %s; want &false, &0: a boolean or an "+
+			"integer stored as a value holds false or 0, not NULL", shownInput(reflect.ValueOf(in.Flag)), shownInput(reflect.ValueOf(in.None)))
 	}
 }
