@@ -317,14 +317,33 @@ func websiteAPIFieldAttributes() map[string]string {
 
 // onlyLocalChange reports whether an update changes nothing the server
 // holds (only skip_destroy, tracking_code or timeouts), so that no request
-// is needed: every attribute the API holds is equal in plan and state.
+// is needed: every attribute the API holds is equal in plan and state, or
+// unknown in the plan (unset, it keeps the server's value: see
+// appliedLocally).
 func onlyLocalChange(plan, state websiteResourceModel) bool {
 	for _, a := range websiteAttributes {
-		if a.held() && !plan.attribute(a.name).Equal(state.attribute(a.name)) {
+		if !a.held() {
+			continue
+		}
+		if v := plan.attribute(a.name); !v.IsUnknown() && !v.Equal(state.attribute(a.name)) {
 			return false
 		}
 	}
 	return true
+}
+
+// appliedLocally is the state an update that changes nothing the server
+// holds (onlyLocalChange) writes without a request: the plan, with what
+// the server computes, and what it keeps of an attribute unset in the
+// configuration (unknown in the plan), from the state.
+func (plan websiteResourceModel) appliedLocally(state websiteResourceModel) websiteResourceModel {
+	plan.ID, plan.CreatedAt, plan.UpdatedAt = state.ID, state.CreatedAt, state.UpdatedAt
+	for _, a := range websiteAttributes {
+		if a.held() && plan.attribute(a.name).IsUnknown() {
+			plan.setAttribute(a.name, state.attribute(a.name))
+		}
+	}
+	return plan
 }
 
 // websiteOutputAttributes are the read-only attributes of a website in data

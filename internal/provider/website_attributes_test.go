@@ -220,6 +220,10 @@ func TestOnlyLocalChange(t *testing.T) {
 		{"exclude_ips", func(m *websiteResourceModel) { m.ExcludeIPs = stringSetValue([]string{"10.0.0.0/8"}) }, false},
 		{"password_wo version", func(m *websiteResourceModel) { m.PasswordWOVer = types.Int64Value(2) }, false},
 		{"privacy", func(m *websiteResourceModel) { m.Privacy = types.StringValue("private") }, false},
+		// An attribute that keeps the server's value while unset is unknown
+		// in the plan of a website whose state holds null: the server keeps
+		// it, so it alone sends nothing.
+		{"a held attribute unknown", func(m *websiteResourceModel) { m.ExcludeIPs = types.SetUnknown(types.StringType) }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -227,6 +231,20 @@ func TestOnlyLocalChange(t *testing.T) {
 			tc.change(&plan)
 			if got := onlyLocalChange(plan, base); got != tc.want {
 				t.Errorf("onlyLocalChange = %v, want %v", got, tc.want)
+			}
+			if !tc.want {
+				return
+			}
+			// The state written without a request: known, the server's
+			// values as the state holds them, the local change kept.
+			got := plan.appliedLocally(base)
+			for _, a := range websiteAttributes {
+				if a.held() && got.attribute(a.name).IsUnknown() {
+					t.Errorf("%s: unknown in the state written without a request: want the state's %v", a.name, base.attribute(a.name))
+				}
+			}
+			if !got.SkipDestroy.Equal(plan.SkipDestroy) {
+				t.Errorf("skip_destroy %v in the state written without a request, want the plan's %v", got.SkipDestroy, plan.SkipDestroy)
 			}
 		})
 	}

@@ -70,7 +70,7 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 		t.Fatalf("upgrading from 0.1.0 plans to change %v (exit code %d) of websites whose columns were set in the web "+
 			"interface (plain.example holds acctest.FullWebsite): every user of 0.1.0 would see the values they set there "+
 			"cleared or reset. An attribute added since 0.1.0 must keep the server's value when it is unset: Optional and "+
-			"Computed, no Default, with a plan modifier that keeps the state's value (internal/provider/website_attributes.go; "+
+			"Computed, no Default, with a plan modifier that keeps the state's value unless it is null (UseNonNullStateForUnknown; internal/provider/website_attributes.go; "+
 			"CONTRIBUTING.md, \"Adding an attribute\"). Clearing it instead is a breaking change: it needs a line under "+
 			"BREAKING CHANGES in CHANGELOG.md and this test's expectation changed with it:\n%s", acctest.PlanChanges(out), code, out)
 	}
