@@ -55,6 +55,8 @@ func TestInputOf_roundTrips(t *testing.T) {
 					p.Elem().SetInt(int64(1 + variant))
 				case reflect.Bool:
 					p.Elem().SetBool(variant == 0)
+				case reflect.Slice:
+					p.Elem().Set(reflect.ValueOf([]string{[]string{"192.0.2.1", "198.51.100.0/24"}[variant]}))
 				default:
 					t.Fatalf("WebsiteInput.%s: no sample of kind %s: add one to TestInputOf_roundTrips "+
 						"(internal/acctest/api_test.go)", f.Name, f.Type)
@@ -136,17 +138,22 @@ func TestCopyByName_valueIntoPointer(t *testing.T) {
 		Label, Note string
 		Count, None int
 		Flag        bool
+		Tags        []string
 	}
 	type input struct {
 		Label, Note *string
 		Count, None *int
 		Flag        *bool
+		Tags        *[]string
 	}
 	var in input
-	copyByName(reflect.ValueOf(&in).Elem(), reflect.ValueOf(record{Label: "x", Count: 3}))
+	copyByName(reflect.ValueOf(&in).Elem(), reflect.ValueOf(record{Label: "x", Count: 3, Tags: []string{"a"}}))
 	if in.Label == nil || *in.Label != "x" || in.Count == nil || *in.Count != 3 || in.Note != nil {
 		t.Errorf("copyByName(record{Label: \"x\", Count: 3}) = Label %s, Count %s, Note %s; want \"x\", 3, NULL",
 			shownInput(reflect.ValueOf(in.Label)), shownInput(reflect.ValueOf(in.Count)), shownInput(reflect.ValueOf(in.Note)))
+	}
+	if in.Tags == nil || len(*in.Tags) != 1 || (*in.Tags)[0] != "a" {
+		t.Errorf("copyByName(record{Tags: [a]}) = Tags %s; want &[a] (a set left out while unknown)", shownInput(reflect.ValueOf(in.Tags)))
 	}
 	if in.Flag == nil || *in.Flag || in.None == nil || *in.None != 0 {
 		t.Errorf("copyByName(record{Flag: false, None: 0}) = Flag %s, None %s; want &false, &0: a boolean or an "+
