@@ -332,20 +332,6 @@ func onlyLocalChange(plan, state websiteResourceModel) bool {
 	return true
 }
 
-// appliedLocally is the state an update that changes nothing the server
-// holds (onlyLocalChange) writes without a request: the plan, with what
-// the server computes, and what it keeps of an attribute unset in the
-// configuration (unknown in the plan), from the state.
-func (plan websiteResourceModel) appliedLocally(state websiteResourceModel) websiteResourceModel {
-	plan.ID, plan.CreatedAt, plan.UpdatedAt = state.ID, state.CreatedAt, state.UpdatedAt
-	for _, a := range websiteAttributes {
-		if a.held() && plan.attribute(a.name).IsUnknown() {
-			plan.setAttribute(a.name, state.attribute(a.name))
-		}
-	}
-	return plan
-}
-
 // websiteOutputAttributes are the read-only attributes of a website in data
 // sources; id and domain are added by the caller.
 func websiteOutputAttributes() map[string]dsschema.Attribute {
@@ -362,18 +348,26 @@ func websiteOutputAttributes() map[string]dsschema.Attribute {
 		if t == nil {
 			t = a.resource.GetType()
 		}
-		switch t := t.(type) {
-		case types.SetType:
-			attrs[a.name] = dsschema.SetAttribute{MarkdownDescription: desc, ElementType: t.ElemType, Computed: true}
-		case basetypes.BoolType:
-			attrs[a.name] = dsschema.BoolAttribute{MarkdownDescription: desc, Computed: true}
-		case basetypes.Int64Type:
-			attrs[a.name] = dsschema.Int64Attribute{MarkdownDescription: desc, Computed: true}
-		default:
-			attrs[a.name] = dsschema.StringAttribute{MarkdownDescription: desc, Computed: true}
-		}
+		attrs[a.name] = dataSourceAttribute(desc, t)
 	}
 	return attrs
+}
+
+// dataSourceAttribute is a read-only attribute of the data sources, of
+// type t.
+func dataSourceAttribute(desc string, t attr.Type) dsschema.Attribute {
+	switch t := t.(type) {
+	case types.SetType:
+		return dsschema.SetAttribute{MarkdownDescription: desc, ElementType: t.ElemType, Computed: true}
+	case types.ListType:
+		return dsschema.ListAttribute{MarkdownDescription: desc, ElementType: t.ElemType, Computed: true}
+	case basetypes.BoolType:
+		return dsschema.BoolAttribute{MarkdownDescription: desc, Computed: true}
+	case basetypes.Int64Type:
+		return dsschema.Int64Attribute{MarkdownDescription: desc, Computed: true}
+	default:
+		return dsschema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
 }
 
 // websiteDataValues are the values of a website in the data sources: every

@@ -88,8 +88,10 @@ func changedValue(name string, v attr.Value) attr.Value {
 		return types.Int64Value(v.ValueInt64() + 1)
 	case types.Set:
 		return stringSetValue([]string{"192.0.2.1"})
+	case types.List:
+		return types.ListValueMust(types.StringType, []attr.Value{types.StringValue("192.0.2.1")})
 	}
-	panic("no changed value of " + name)
+	panic("no changed value of " + name + ": add its type to changedValue (internal/provider/website_attributes_test.go)")
 }
 
 // heldWithoutSend are the attributes the API holds whose entry in
@@ -387,4 +389,18 @@ func configWith(t *testing.T, name string, v tftypes.Value) tfsdk.Config {
 	}
 	vals[name] = v
 	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(typ, vals)}
+}
+
+// Each type a website's attribute may have (CONTRIBUTING.md, "Adding an
+// attribute": a string, a boolean, an integer, a Set or a List of strings)
+// is the same type in the data sources.
+func TestWebsiteAttributes_dataSourceTypes(t *testing.T) {
+	t.Parallel()
+	for _, typ := range []attr.Type{types.StringType, types.BoolType, types.Int64Type,
+		types.SetType{ElemType: types.StringType}, types.ListType{ElemType: types.StringType}} {
+		if got := dataSourceAttribute("d", typ).GetType(); !got.Equal(typ) {
+			t.Errorf("an attribute of type %s is of type %s in the data sources: give it its case in "+
+				"dataSourceAttribute (internal/provider/website_attributes.go)", typ, got)
+		}
+	}
 }
