@@ -193,12 +193,35 @@ func TestWebsiteAttributes_readBack(t *testing.T) {
 	if _, err := websiteDataObject(w, types.StringValue("<script>")); err != nil {
 		t.Error(err)
 	}
+	// A record whose columns are all NULL: a string the server stores
+	// reads as null, not "" (the server never stores ""), but those that
+	// nullReadAs names.
+	nulls, err := websiteDataValues(websiteRecord{Website: &client.Website{ID: 12, Domain: "a.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range websiteAttributes {
+		if _, named := nullReadAs[a.name]; !a.held() || named {
+			continue
+		}
+		if s, ok := nulls[a.name].(types.String); ok && !s.IsNull() && s.ValueString() == "" {
+			t.Errorf("%s: a NULL column reads as \"\", not null: its read (internal/provider/website_attributes.go) "+
+				"must turn NULL (\"\") into types.StringNull()", a.name)
+		}
+	}
 	for field, name := range map[string]string{"domain": "domain", "privacy": "privacy", "password": "password",
 		"email": "email_reports", "exclude_bots": "exclude_bots", "exclude_params": "exclude_params", "exclude_ips": "exclude_ips"} {
 		if got := apiFieldAttributes[field]; got != name {
 			t.Errorf("a 422 about %s names %q, want %q", field, got, name)
 		}
 	}
+}
+
+// nullReadAs are the string attributes the API holds whose NULL reads as a
+// value, each with why.
+var nullReadAs = map[string]string{
+	"domain":  "never NULL",
+	"privacy": "NULL shows as public (client.Website.PrivacyValue)",
 }
 
 func TestOnlyLocalChange(t *testing.T) {
