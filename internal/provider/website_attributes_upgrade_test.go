@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -57,6 +59,27 @@ func attributesOf010(t *testing.T) map[string]bool {
 		t.Fatalf("0.1.0's state names %v: no domain or exclude_bots", names)
 	}
 	return names
+}
+
+// breakingChangeLogged reports whether a BREAKING CHANGES section of
+// CHANGELOG.md names the attribute (`name`).
+func breakingChangeLogged(t *testing.T, name string) bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, section := range strings.Split(string(data), "BREAKING CHANGES:")[1:] {
+		// The section ends at the next heading ("FEATURES:", "## 0.1.0").
+		end := regexp.MustCompile(`(?m)^(?:[A-Z][A-Z ]+:|#)`).FindStringIndex(section)
+		if end != nil {
+			section = section[:end[0]]
+		}
+		if strings.Contains(section, "`"+name+"`") {
+			return true
+		}
+	}
+	return false
 }
 
 // unsetClearsServersValue says how an attribute the API returns and the
@@ -154,7 +177,18 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 				"its line under BREAKING CHANGES in CHANGELOG.md", a.name, why, a.apiField)
 		case why == "" && breaking:
 			t.Errorf("%s: breakingSince010 names it, but it keeps the server's value when unset: remove it", a.name)
+		case breaking && !breakingChangeLogged(t, a.name):
+			t.Errorf("%s: breakingSince010 names it, but no BREAKING CHANGES section of CHANGELOG.md names `%s`: add "+
+				"the line that tells its users what the first plan after the upgrade clears or resets", a.name, a.name)
 		}
+	}
+	for name := range breakingSince010 {
+		if a := websiteAttributeNamed(name); a == nil || a.resource == nil || of010[name] {
+			t.Errorf("breakingSince010 names %s, which is no attribute of the resource added since 0.1.0: remove it", name)
+		}
+	}
+	if !breakingChangeLogged(t, "exclude_params") || breakingChangeLogged(t, "skip_destroy") {
+		t.Error("breakingChangeLogged does not find exclude_params, or finds skip_destroy, under BREAKING CHANGES in CHANGELOG.md")
 	}
 	// The check itself: 0.1.0's exclude_bots (a Default) and an Optional
 	// attribute without Computed are refused; an attribute Optional and
