@@ -12,6 +12,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -210,11 +213,19 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 		t.Error("unsetClearsServersValue takes an attribute whose plan keeps a null state (UseStateForUnknown) for one " +
 			"that keeps the server's value")
 	}
-	optional.resource = schema.SetAttribute{Optional: true, Computed: true, ElementType: types.StringType,
-		PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()}}
-	if unsetClearsServersValue(optional) == "" {
-		t.Error("unsetClearsServersValue takes a set whose plan keeps a null state (UseStateForUnknown) for one " +
-			"that keeps the server's value")
+	for _, keepsNull := range []schema.Attribute{
+		schema.SetAttribute{Optional: true, Computed: true, ElementType: types.StringType,
+			PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()}},
+		schema.ListAttribute{Optional: true, Computed: true, ElementType: types.StringType,
+			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}},
+		schema.BoolAttribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}},
+		schema.Int64Attribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+	} {
+		optional.resource = keepsNull
+		if unsetClearsServersValue(optional) == "" {
+			t.Errorf("unsetClearsServersValue takes a %T whose plan keeps a null state (UseStateForUnknown) for one "+
+				"that keeps the server's value", keepsNull)
+		}
 	}
 	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}}
