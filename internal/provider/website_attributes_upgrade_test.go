@@ -172,7 +172,7 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 		switch {
 		case why != "" && !breaking:
 			t.Errorf("%s: added since 0.1.0 (not in testdata/upgrade-0.1.0/terraform.tfstate) and returned by the API, "+
-				"but %s: the first plan after upgrading would change every website whose %s was set in the web interface. "+
+				"but %s: after the upgrade, every website whose %s was set in the web interface would lose it. "+
 				"Make its schema (internal/provider/website_attributes.go) Optional and Computed without a Default, with "+
 				"the plan modifier that keeps the state's value unless it is null (UseNonNullStateForUnknown), and leave its field of "+
 				"client.WebsiteInput nil while the plan's value is unknown (CONTRIBUTING.md, \"Adding an attribute\"); or, "+
