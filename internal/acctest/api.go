@@ -228,9 +228,9 @@ func InputOf(w client.Website) client.WebsiteInput {
 // same name: the method NameValue's for a field always sent (a NULL read as
 // the application does), else the field itself (a pointer: nil, not sent,
 // for NULL). A pointer field of dst takes a value field of src as a pointer
-// to it, nil for the zero value: a string column the server never stores as
-// "" (CONTRIBUTING.md, "Adding an attribute": a value in client.Website, a
-// pointer in client.WebsiteInput).
+// to it (CONTRIBUTING.md, "Adding an attribute": a value in client.Website, a
+// pointer in client.WebsiteInput), nil for an empty string, the NULL of a
+// string column the server never stores as ""; false and 0 are values.
 func copyByName(dst, src reflect.Value) {
 	for i, f := range reflect.VisibleFields(dst.Type()) {
 		for _, v := range []reflect.Value{src.MethodByName(f.Name + "Value"), src.FieldByName(f.Name)} {
@@ -243,7 +243,7 @@ func copyByName(dst, src reflect.Value) {
 			case v.Type().AssignableTo(f.Type):
 				dst.Field(i).Set(v)
 			case f.Type.Kind() == reflect.Pointer && v.Type().AssignableTo(f.Type.Elem()):
-				if !v.IsZero() {
+				if v.Kind() != reflect.String || v.Len() > 0 {
 					p := reflect.New(f.Type.Elem())
 					p.Elem().Set(v)
 					dst.Field(i).Set(p)

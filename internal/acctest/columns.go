@@ -41,7 +41,8 @@ func LostColumns(was, now emulator.Website, ignored ...string) []string {
 		}
 		return msg + fmt.Sprintf(": the same entries (split at %q), rewritten or in another order. If their order "+
 			"means nothing to the application, the attribute is a Set and client.WebsiteInput.%[2]s "+
-			"(internal/client/website.go) a []string, as ExcludeIPs: then this comparison takes a reordering as no "+
+			"(internal/client/website.go) a []string, as ExcludeIPs (a *[]string for an attribute added since 0.1.0, "+
+			"left out while unknown): then this comparison takes a reordering as no "+
 			"loss. If the order means something, the attribute must be a List: a Set is re-sent sorted "+
 			"(CONTRIBUTING.md, \"Adding an attribute\")", sep, f.Name), true
 	})
@@ -86,10 +87,11 @@ func Shown(v reflect.Value) string {
 }
 
 // sentAsSet reports whether the client sends the column name as a list of
-// entries: a []string field of client.WebsiteInput of that name.
+// entries: a []string field of client.WebsiteInput of that name, or a
+// *[]string (a set left out while its plan value is unknown).
 func sentAsSet(name string) bool {
 	f, ok := reflect.TypeFor[client.WebsiteInput]().FieldByName(name)
-	return ok && f.Type == reflect.TypeFor[[]string]()
+	return ok && (f.Type == reflect.TypeFor[[]string]() || f.Type == reflect.TypeFor[*[]string]())
 }
 
 // listSeparators are the separators sameEntries tries, in order: line

@@ -182,6 +182,13 @@ func TestAdoptionCheck_everySentSettingIsCompared(t *testing.T) {
 			fv.Set(reflect.ValueOf(&other))
 		case []string:
 			fv.Set(reflect.ValueOf(append(slices.Clone(v), "198.51.100.1")))
+		case *[]string:
+			var other []string
+			if v != nil {
+				other = slices.Clone(*v)
+			}
+			other = append(other, "198.51.100.1")
+			fv.Set(reflect.ValueOf(&other))
 		default:
 			t.Errorf("form field %s (%s): a type this test cannot change: add it to "+
 				"TestAdoptionCheck_everySentSettingIsCompared (internal/client/adoption_internal_test.go)", name, f.Type)

@@ -236,7 +236,8 @@ type WebsiteInput struct {
 
 // form is the request's form: every field tagged form, as the API reads it
 // (an int in decimal, a bool as 1 or 0, a list one entry per line, a nil
-// pointer left out); a field tagged ",store" only on store (withDomain).
+// pointer left out, a nil []string sent as an empty list); a field tagged
+// ",store" only on store (withDomain).
 func (in WebsiteInput) form(withDomain bool) url.Values {
 	v := url.Values{}
 	rv := reflect.ValueOf(in)
@@ -257,7 +258,8 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 
 // setFormField sets the form field name to fv as the API reads it (an int
 // in decimal, a bool as 1 or 0, a list one entry per line), nothing for a
-// nil pointer; false for a type it cannot encode.
+// nil pointer (a *[]string too: a list left out); false for a type it
+// cannot encode.
 func setFormField(v url.Values, name string, fv any) bool {
 	switch fv := fv.(type) {
 	case string:
@@ -268,7 +270,7 @@ func setFormField(v url.Values, name string, fv any) bool {
 		v.Set(name, boolDigit(fv))
 	case []string:
 		v.Set(name, strings.Join(fv, "\n"))
-	case *string, *int, *bool:
+	case *string, *int, *bool, *[]string:
 		if p := reflect.ValueOf(fv); !p.IsNil() {
 			return setFormField(v, name, p.Elem().Interface())
 		}

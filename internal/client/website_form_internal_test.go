@@ -6,11 +6,13 @@ import (
 )
 
 // Each type a WebsiteInput field may have is encoded as the API reads it,
-// a pointer by what it points to and a nil one not at all; another type is
+// a pointer by what it points to and a nil one not at all (a list too: a
+// new set attribute is left out while its plan value is unknown, and a nil
+// []string is sent as an empty list, which clears it); another type is
 // refused (form panics naming the field).
 func TestSetFormField(t *testing.T) {
 	t.Parallel()
-	s, n, b, f := "x", 7, true, false
+	s, n, b, f, l := "x", 7, true, false, []string{"a", "b"}
 	for _, tc := range []struct {
 		in   any
 		want []string // nil: not sent
@@ -19,6 +21,7 @@ func TestSetFormField(t *testing.T) {
 		{[]string{"a", "b"}, []string{"a\nb"}}, {[]string{}, []string{""}},
 		{&s, []string{"x"}}, {&n, []string{"7"}}, {&b, []string{"1"}}, {&f, []string{"0"}},
 		{(*string)(nil), nil}, {(*int)(nil), nil}, {(*bool)(nil), nil},
+		{&l, []string{"a\nb"}}, {(*[]string)(nil), nil},
 	} {
 		v := url.Values{}
 		if !setFormField(v, "f", tc.in) {

@@ -317,10 +317,15 @@ func websiteAPIFieldAttributes() map[string]string {
 
 // onlyLocalChange reports whether an update changes nothing the server
 // holds (only skip_destroy, tracking_code or timeouts), so that no request
-// is needed: every attribute the API holds is equal in plan and state.
+// is needed: every attribute the API holds is equal in plan and state, or
+// unknown in the plan (unset, it keeps the server's value: see
+// appliedLocally).
 func onlyLocalChange(plan, state websiteResourceModel) bool {
 	for _, a := range websiteAttributes {
-		if a.held() && !plan.attribute(a.name).Equal(state.attribute(a.name)) {
+		if !a.held() {
+			continue
+		}
+		if v := plan.attribute(a.name); !v.IsUnknown() && !v.Equal(state.attribute(a.name)) {
 			return false
 		}
 	}
@@ -343,18 +348,26 @@ func websiteOutputAttributes() map[string]dsschema.Attribute {
 		if t == nil {
 			t = a.resource.GetType()
 		}
-		switch t := t.(type) {
-		case types.SetType:
-			attrs[a.name] = dsschema.SetAttribute{MarkdownDescription: desc, ElementType: t.ElemType, Computed: true}
-		case basetypes.BoolType:
-			attrs[a.name] = dsschema.BoolAttribute{MarkdownDescription: desc, Computed: true}
-		case basetypes.Int64Type:
-			attrs[a.name] = dsschema.Int64Attribute{MarkdownDescription: desc, Computed: true}
-		default:
-			attrs[a.name] = dsschema.StringAttribute{MarkdownDescription: desc, Computed: true}
-		}
+		attrs[a.name] = dataSourceAttribute(desc, t)
 	}
 	return attrs
+}
+
+// dataSourceAttribute is a read-only attribute of the data sources, of
+// type t.
+func dataSourceAttribute(desc string, t attr.Type) dsschema.Attribute {
+	switch t := t.(type) {
+	case types.SetType:
+		return dsschema.SetAttribute{MarkdownDescription: desc, ElementType: t.ElemType, Computed: true}
+	case types.ListType:
+		return dsschema.ListAttribute{MarkdownDescription: desc, ElementType: t.ElemType, Computed: true}
+	case basetypes.BoolType:
+		return dsschema.BoolAttribute{MarkdownDescription: desc, Computed: true}
+	case basetypes.Int64Type:
+		return dsschema.Int64Attribute{MarkdownDescription: desc, Computed: true}
+	default:
+		return dsschema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
 }
 
 // websiteDataValues are the values of a website in the data sources: every

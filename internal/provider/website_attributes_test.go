@@ -89,8 +89,10 @@ func changedValue(name string, v attr.Value) attr.Value {
 		return types.Int64Value(v.ValueInt64() + 1)
 	case types.Set:
 		return stringSetValue([]string{"192.0.2.1"})
+	case types.List:
+		return types.ListValueMust(types.StringType, []attr.Value{types.StringValue("192.0.2.1")})
 	}
-	panic("no changed value of " + name)
+	panic("no changed value of " + name + ": add its type to changedValue (internal/provider/website_attributes_test.go)")
 }
 
 // heldWithoutSend are the attributes the API holds whose entry in
@@ -192,12 +194,35 @@ func TestWebsiteAttributes_readBack(t *testing.T) {
 	if _, err := websiteDataObject(w, types.StringValue("<script>")); err != nil {
 		t.Error(err)
 	}
+	// A record whose columns are all NULL: a string the server stores
+	// reads as null, not "" (the server never stores ""), but those that
+	// nullReadAs names.
+	nulls, err := websiteDataValues(websiteRecord{Website: &client.Website{ID: 12, Domain: "a.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range websiteAttributes {
+		if _, named := nullReadAs[a.name]; !a.held() || named {
+			continue
+		}
+		if s, ok := nulls[a.name].(types.String); ok && !s.IsNull() && s.ValueString() == "" {
+			t.Errorf("%s: a NULL column reads as \"\", not null: its read (internal/provider/website_attributes.go) "+
+				"must turn NULL (\"\") into types.StringNull()", a.name)
+		}
+	}
 	for field, name := range map[string]string{"domain": "domain", "privacy": "privacy", "password": "password",
 		"email": "email_reports", "exclude_bots": "exclude_bots", "exclude_params": "exclude_params", "exclude_ips": "exclude_ips"} {
 		if got := apiFieldAttributes[field]; got != name {
 			t.Errorf("a 422 about %s names %q, want %q", field, got, name)
 		}
 	}
+}
+
+// nullReadAs are the string attributes the API holds whose NULL reads as a
+// value, each with why.
+var nullReadAs = map[string]string{
+	"domain":  "never NULL",
+	"privacy": "NULL shows as public (client.Website.PrivacyValue)",
 }
 
 func TestOnlyLocalChange(t *testing.T) {
@@ -221,6 +246,10 @@ func TestOnlyLocalChange(t *testing.T) {
 		{"exclude_ips", func(m *websiteResourceModel) { m.ExcludeIPs = stringSetValue([]string{"10.0.0.0/8"}) }, false},
 		{"password_wo version", func(m *websiteResourceModel) { m.PasswordWOVer = types.Int64Value(2) }, false},
 		{"privacy", func(m *websiteResourceModel) { m.Privacy = types.StringValue("private") }, false},
+		// An attribute that keeps the server's value while unset is unknown
+		// in the plan of a website whose state holds null: the server keeps
+		// it, so it alone sends nothing.
+		{"a held attribute unknown", func(m *websiteResourceModel) { m.ExcludeIPs = types.SetUnknown(types.StringType) }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -228,6 +257,20 @@ func TestOnlyLocalChange(t *testing.T) {
 			tc.change(&plan)
 			if got := onlyLocalChange(plan, base); got != tc.want {
 				t.Errorf("onlyLocalChange = %v, want %v", got, tc.want)
+			}
+			if !tc.want {
+				return
+			}
+			// The state written without a request: known, the server's
+			// values as the state holds them, the local change kept.
+			got := plan.appliedLocally(base)
+			for _, a := range websiteAttributes {
+				if a.held() && got.attribute(a.name).IsUnknown() {
+					t.Errorf("%s: unknown in the state written without a request: want the state's %v", a.name, base.attribute(a.name))
+				}
+			}
+			if !got.SkipDestroy.Equal(plan.SkipDestroy) {
+				t.Errorf("skip_destroy %v in the state written without a request, want the plan's %v", got.SkipDestroy, plan.SkipDestroy)
 			}
 		})
 	}
@@ -372,4 +415,18 @@ func configWith(t *testing.T, name string, v tftypes.Value) tfsdk.Config {
 	}
 	vals[name] = v
 	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(typ, vals)}
+}
+
+// Each type a website's attribute may have (CONTRIBUTING.md, "Adding an
+// attribute": a string, a boolean, an integer, a Set or a List of strings)
+// is the same type in the data sources.
+func TestWebsiteAttributes_dataSourceTypes(t *testing.T) {
+	t.Parallel()
+	for _, typ := range []attr.Type{types.StringType, types.BoolType, types.Int64Type,
+		types.SetType{ElemType: types.StringType}, types.ListType{ElemType: types.StringType}} {
+		if got := dataSourceAttribute("d", typ).GetType(); !got.Equal(typ) {
+			t.Errorf("an attribute of type %s is of type %s in the data sources: give it its case in "+
+				"dataSourceAttribute (internal/provider/website_attributes.go)", typ, got)
+		}
+	}
 }

@@ -1,14 +1,26 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // breakingSince010 are the attributes the API returns, added since 0.1.0,
@@ -52,6 +64,27 @@ func attributesOf010(t *testing.T) map[string]bool {
 	return names
 }
 
+// breakingChangeLogged reports whether a BREAKING CHANGES section of
+// CHANGELOG.md names the attribute (`name`).
+func breakingChangeLogged(t *testing.T, name string) bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, section := range strings.Split(string(data), "BREAKING CHANGES:")[1:] {
+		// The section ends at the next heading ("FEATURES:", "## 0.1.0").
+		end := regexp.MustCompile(`(?m)^(?:[A-Z][A-Z ]+:|#)`).FindStringIndex(section)
+		if end != nil {
+			section = section[:end[0]]
+		}
+		if strings.Contains(section, "`"+name+"`") {
+			return true
+		}
+	}
+	return false
+}
+
 // unsetClearsServersValue says how an attribute the API returns and the
 // configuration sets loses the server's value while the configuration
 // leaves it unset ("": it keeps it).
@@ -65,7 +98,60 @@ func unsetClearsServersValue(a websiteAttribute) string {
 	if d := reflect.ValueOf(a.resource).FieldByName("Default"); d.IsValid() && !d.IsNil() {
 		return "it has a Default: unset, the default is planned and sent, which resets the server's value"
 	}
+	if plansNullStateAsKnown(a.resource) {
+		return "its plan modifier plans a null in the state as the value (UseStateForUnknown): a state written " +
+			"before the attribute existed holds null, so an update of another attribute without a refresh " +
+			"(-refresh=false) plans null, shows no change and sends it empty, which clears the server's value " +
+			"(use UseNonNullStateForUnknown: the plan is then unknown, and the field is left out)"
+	}
 	return ""
+}
+
+// plansNullStateAsKnown reports whether one of the plan modifiers of
+// attribute, on an update with the attribute unset, plans the state's null
+// as the attribute's value rather than leaving it unknown.
+func plansNullStateAsKnown(attribute schema.Attribute) bool {
+	ctx := context.Background()
+	state := tfsdk.State{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})} // a website exists
+	known := false
+	switch a := attribute.(type) {
+	case schema.StringAttribute:
+		for _, m := range a.PlanModifiers {
+			resp := planmodifier.StringResponse{PlanValue: types.StringUnknown()}
+			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: types.StringNull(),
+				ConfigValue: types.StringNull(), PlanValue: types.StringUnknown()}, &resp)
+			known = known || !resp.PlanValue.IsUnknown()
+		}
+	case schema.BoolAttribute:
+		for _, m := range a.PlanModifiers {
+			resp := planmodifier.BoolResponse{PlanValue: types.BoolUnknown()}
+			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: types.BoolNull(),
+				ConfigValue: types.BoolNull(), PlanValue: types.BoolUnknown()}, &resp)
+			known = known || !resp.PlanValue.IsUnknown()
+		}
+	case schema.Int64Attribute:
+		for _, m := range a.PlanModifiers {
+			resp := planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
+			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: types.Int64Null(),
+				ConfigValue: types.Int64Null(), PlanValue: types.Int64Unknown()}, &resp)
+			known = known || !resp.PlanValue.IsUnknown()
+		}
+	case schema.SetAttribute:
+		for _, m := range a.PlanModifiers {
+			resp := planmodifier.SetResponse{PlanValue: types.SetUnknown(a.ElementType)}
+			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state, StateValue: types.SetNull(a.ElementType),
+				ConfigValue: types.SetNull(a.ElementType), PlanValue: types.SetUnknown(a.ElementType)}, &resp)
+			known = known || !resp.PlanValue.IsUnknown()
+		}
+	case schema.ListAttribute:
+		for _, m := range a.PlanModifiers {
+			resp := planmodifier.ListResponse{PlanValue: types.ListUnknown(a.ElementType)}
+			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state, StateValue: types.ListNull(a.ElementType),
+				ConfigValue: types.ListNull(a.ElementType), PlanValue: types.ListUnknown(a.ElementType)}, &resp)
+			known = known || !resp.PlanValue.IsUnknown()
+		}
+	}
+	return known
 }
 
 // An attribute the API returns that was added since 0.1.0 keeps the
@@ -86,15 +172,26 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 		switch {
 		case why != "" && !breaking:
 			t.Errorf("%s: added since 0.1.0 (not in testdata/upgrade-0.1.0/terraform.tfstate) and returned by the API, "+
-				"but %s: the first plan after upgrading would change every website whose %s was set in the web interface. "+
+				"but %s: after the upgrade, every website whose %s was set in the web interface would lose it. "+
 				"Make its schema (internal/provider/website_attributes.go) Optional and Computed without a Default, with "+
-				"the plan modifier that keeps the state's value (UseStateForUnknown), and leave its field of "+
+				"the plan modifier that keeps the state's value unless it is null (UseNonNullStateForUnknown), and leave its field of "+
 				"client.WebsiteInput nil while the plan's value is unknown (CONTRIBUTING.md, \"Adding an attribute\"); or, "+
 				"for a deliberate breaking change, name it in breakingSince010 (website_attributes_upgrade_test.go) with "+
 				"its line under BREAKING CHANGES in CHANGELOG.md", a.name, why, a.apiField)
 		case why == "" && breaking:
 			t.Errorf("%s: breakingSince010 names it, but it keeps the server's value when unset: remove it", a.name)
+		case breaking && !breakingChangeLogged(t, a.name):
+			t.Errorf("%s: breakingSince010 names it, but no BREAKING CHANGES section of CHANGELOG.md names `%s`: add "+
+				"the line that tells its users what the first plan after the upgrade clears or resets", a.name, a.name)
 		}
+	}
+	for name := range breakingSince010 {
+		if a := websiteAttributeNamed(name); a == nil || a.resource == nil || of010[name] {
+			t.Errorf("breakingSince010 names %s, which is no attribute of the resource added since 0.1.0: remove it", name)
+		}
+	}
+	if !breakingChangeLogged(t, "exclude_params") || breakingChangeLogged(t, "skip_destroy") {
+		t.Error("breakingChangeLogged does not find exclude_params, or finds skip_destroy, under BREAKING CHANGES in CHANGELOG.md")
 	}
 	// The check itself: 0.1.0's exclude_bots (a Default) and an Optional
 	// attribute without Computed are refused; an attribute Optional and
@@ -110,8 +207,30 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 	if unsetClearsServersValue(optional) == "" {
 		t.Error("unsetClearsServersValue takes a bool attribute with a Default for one that keeps the server's value")
 	}
-	optional.resource = schema.StringAttribute{Optional: true, Computed: true}
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	if unsetClearsServersValue(optional) == "" {
+		t.Error("unsetClearsServersValue takes an attribute whose plan keeps a null state (UseStateForUnknown) for one " +
+			"that keeps the server's value")
+	}
+	for _, keepsNull := range []schema.Attribute{
+		schema.SetAttribute{Optional: true, Computed: true, ElementType: types.StringType,
+			PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()}},
+		schema.ListAttribute{Optional: true, Computed: true, ElementType: types.StringType,
+			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()}},
+		schema.BoolAttribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}},
+		schema.Int64Attribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+	} {
+		optional.resource = keepsNull
+		if unsetClearsServersValue(optional) == "" {
+			t.Errorf("unsetClearsServersValue takes a %T whose plan keeps a null state (UseStateForUnknown) for one "+
+				"that keeps the server's value", keepsNull)
+		}
+	}
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}}
 	if why := unsetClearsServersValue(optional); why != "" {
-		t.Errorf("unsetClearsServersValue refuses an attribute Optional and Computed without a Default: %s", why)
+		t.Errorf("unsetClearsServersValue refuses an attribute Optional and Computed without a Default, with "+
+			"UseNonNullStateForUnknown: %s", why)
 	}
 }

@@ -19,8 +19,9 @@ import (
 // The resource's model: its plan and state, one field per attribute of
 // websiteAttributes (website_attributes.go) that has a resource schema, and
 // the functions that fill it: the request built from a plan (input, each
-// attribute by its send) and the state from an answer (applyWebsite, each
-// attribute by its read).
+// attribute by its send), the state from an answer (applyWebsite, each
+// attribute by its read) and the state of an update that sends nothing
+// (appliedLocally).
 
 // websiteResourceModel is the analytics_website resource's plan and state.
 type websiteResourceModel struct {
@@ -167,6 +168,20 @@ func (m *websiteResourceModel) applyWebsite(w *client.Website) error {
 		m.ExcludeParams = types.SetNull(types.StringType)
 	}
 	return nil
+}
+
+// appliedLocally is the state an update that changes nothing the server
+// holds (onlyLocalChange) writes without a request: the plan, with what
+// the server computes, and what it keeps of an attribute unset in the
+// configuration (unknown in the plan), from the state.
+func (plan websiteResourceModel) appliedLocally(state websiteResourceModel) websiteResourceModel {
+	plan.ID, plan.CreatedAt, plan.UpdatedAt = state.ID, state.CreatedAt, state.UpdatedAt
+	for _, a := range websiteAttributes {
+		if a.held() && plan.attribute(a.name).IsUnknown() {
+			plan.setAttribute(a.name, state.attribute(a.name))
+		}
+	}
+	return plan
 }
 
 func timeValue(t time.Time) types.String {

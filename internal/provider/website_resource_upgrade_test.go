@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -38,6 +39,9 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	// 0.1.0's configuration leaves these unset, and 0.1.0 managed them with
 	// a default: the default is what the server holds.
 	plain.Privacy, plain.Email, plain.ExcludeBots, plain.ExcludeIPs = ptr(0), ptr(0), ptr(1), ""
+	// Made when 0.1.0's state says, so that an apply without a refresh
+	// finds what the state holds of it.
+	plain.CreatedAt = time.Date(2026, 11, 23, 6, 7, 58, 0, time.UTC)
 	plain = env.Seed(acctest.KeyOwner, plain)
 
 	data, err := os.ReadFile(filepath.Join("testdata", "upgrade-0.1.0", "terraform.tfstate"))
@@ -70,7 +74,7 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 		t.Fatalf("upgrading from 0.1.0 plans to change %v (exit code %d) of websites whose columns were set in the web "+
 			"interface (plain.example holds acctest.FullWebsite): every user of 0.1.0 would see the values they set there "+
 			"cleared or reset. An attribute added since 0.1.0 must keep the server's value when it is unset: Optional and "+
-			"Computed, no Default, with a plan modifier that keeps the state's value (internal/provider/website_attributes.go; "+
+			"Computed, no Default, with a plan modifier that keeps the state's value unless it is null (UseNonNullStateForUnknown; internal/provider/website_attributes.go; "+
 			"CONTRIBUTING.md, \"Adding an attribute\"). Clearing it instead is a breaking change: it needs a line under "+
 			"BREAKING CHANGES in CHANGELOG.md and this test's expectation changed with it:\n%s", acctest.PlanChanges(out), code, out)
 	}
@@ -79,10 +83,13 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	}
 
 	// An unrelated change keeps every column set in the web interface, and
-	// the exclusions Terraform set.
+	// the exclusions Terraform set, even without a refresh (-refresh=false):
+	// 0.1.0's state holds null for every attribute added since, whatever
+	// the server holds, which an attribute that plans a null state as its
+	// value (UseStateForUnknown) would send as empty.
 	w.Write("main.tf", env.ProviderBlockAt(env.URL, acctest.KeyOwner)+strings.Replace(config,
 		`domain = "plain.example"`, "domain        = \"plain.example\"\n  email_reports = true", 1))
-	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "apply", "-auto-approve", "-refresh=false")
 	if got, _ := env.Website(2); got.ExcludeParams != "utm_source\nfbclid" {
 		t.Errorf("managed.example: exclude_params is %q on the server after the change, want %q", got.ExcludeParams, "utm_source\nfbclid")
 	}
@@ -91,7 +98,10 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 		t.Errorf("the change was not applied: email = %v", acctest.Shown(reflect.ValueOf(got.Email)))
 	}
 	if lost := acctest.LostColumns(plain, got, "Email", "UpdatedAt"); len(lost) != 0 {
-		t.Errorf("plain.example lost what the web interface set: %v", lost)
+		t.Errorf("plain.example lost what the web interface set: %v. An attribute added since 0.1.0 must keep the "+
+			"server's value while unset, also while the state holds null: a plan modifier that keeps only a non-null "+
+			"state (UseNonNullStateForUnknown), and its client.WebsiteInput field left out while the plan's value is "+
+			"unknown (internal/provider/website_attributes.go; CONTRIBUTING.md, \"Adding an attribute\")", lost)
 	}
 	if got, _ := env.Website(1); got.Password != "s3cret-pass" {
 		t.Error("the password of secret.example changed")

@@ -43,7 +43,17 @@ func TestContributing_testGuardsRunsTheRecipesGuards(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GNUmakefile's GUARD_TESTS is no regular expression: %v", err)
 	}
-	defined := definedTests(t, filepath.Join(root, "internal"))
+	// The packages the test-guards target's go test runs (its recipe, up
+	// to the next blank line).
+	target := regexp.MustCompile(`(?ms)^test-guards:.*?\n\n`).Find(makefile)
+	if target == nil {
+		t.Fatal("GNUmakefile has no test-guards target")
+	}
+	packages := map[string]bool{}
+	for _, p := range regexp.MustCompile(`\./(internal/[\w/]+)`).FindAllSubmatch(target, -1) {
+		packages[string(p[1])] = true
+	}
+	defined := definedTests(t, root, "internal")
 	var named []string
 	for _, n := range regexp.MustCompile("`(Test\\w+)`").FindAllStringSubmatch(recipe, -1) {
 		if !slices.Contains(named, n[1]) {
@@ -57,7 +67,7 @@ func TestContributing_testGuardsRunsTheRecipesGuards(t *testing.T) {
 		_, example := recipeExampleTests[name]
 		switch {
 		case example:
-		case !defined[name]:
+		case len(defined[name]) == 0:
 			t.Errorf("CONTRIBUTING.md's \"Adding an attribute\" names %s, which no test file under internal/ defines: "+
 				"correct the name there, or name it in recipeExampleTests (internal/repotest/guards_test.go) if the "+
 				"contributor writes it", name)
@@ -65,15 +75,23 @@ func TestContributing_testGuardsRunsTheRecipesGuards(t *testing.T) {
 			t.Errorf("CONTRIBUTING.md's \"Adding an attribute\" names the guard %s, which `make test-guards` does not run: "+
 				"add it to GUARD_TESTS in GNUmakefile", name)
 		}
+		for _, dir := range defined[name] {
+			if !example && !packages[dir] {
+				t.Errorf("CONTRIBUTING.md's \"Adding an attribute\" names the guard %s, defined in %s, a package "+
+					"`make test-guards` does not test: add ./%s to the go test of the test-guards target in GNUmakefile",
+					name, dir, dir)
+			}
+		}
 	}
 }
 
-// definedTests are the names of the test functions under dir.
-func definedTests(t *testing.T, dir string) map[string]bool {
+// definedTests are the test functions under root's dir, each with the
+// packages (directories, relative to root) that define one of that name.
+func definedTests(t *testing.T, root, dir string) map[string][]string {
 	t.Helper()
-	names := map[string]bool{}
+	names := map[string][]string{}
 	re := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") {
 			return err
 		}
@@ -81,8 +99,14 @@ func definedTests(t *testing.T, dir string) map[string]bool {
 		if err != nil {
 			return err
 		}
+		rel, err := filepath.Rel(root, filepath.Dir(p))
+		if err != nil {
+			return err
+		}
 		for _, m := range re.FindAllSubmatch(data, -1) {
-			names[string(m[1])] = true
+			if pkg := filepath.ToSlash(rel); !slices.Contains(names[string(m[1])], pkg) {
+				names[string(m[1])] = append(names[string(m[1])], pkg)
+			}
 		}
 		return nil
 	})
