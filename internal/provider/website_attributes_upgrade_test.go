@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -104,6 +105,11 @@ func unsetClearsServersValue(a websiteAttribute) string {
 			"(-refresh=false) plans null, shows no change and sends it empty, which clears the server's value " +
 			"(use UseNonNullStateForUnknown: the plan is then unknown, and the field is left out)"
 	}
+	if dropsState(a.resource) {
+		return "no plan modifier keeps the state's value (UseNonNullStateForUnknown): every plan that changes another " +
+			"attribute shows it as (known after apply), and the update sends it or leaves it out as its field of " +
+			"client.WebsiteInput is a value or a pointer"
+	}
 	return ""
 }
 
@@ -111,47 +117,72 @@ func unsetClearsServersValue(a websiteAttribute) string {
 // attribute, on an update with the attribute unset, plans the state's null
 // as the attribute's value rather than leaving it unknown.
 func plansNullStateAsKnown(attribute schema.Attribute) bool {
+	plan, ok := planOfUnset(attribute, true)
+	return ok && !plan.IsUnknown()
+}
+
+// dropsState reports whether the plan modifiers of attribute, on an update
+// of another attribute with this one unset, leave it unknown although the
+// state holds a value: the plan would show it as "(known after apply)" on
+// every change.
+func dropsState(attribute schema.Attribute) bool {
+	plan, ok := planOfUnset(attribute, false)
+	return ok && plan.IsUnknown()
+}
+
+// planOfUnset runs the plan modifiers of attribute as the framework does on
+// an update with the attribute unset in the configuration (the plan's value
+// unknown, being Computed), with a null state or one holding a value; ok is
+// false for a kind of attribute it does not know.
+func planOfUnset(attribute schema.Attribute, stateNull bool) (attr.Value, bool) {
 	ctx := context.Background()
 	state := tfsdk.State{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})} // a website exists
-	known := false
+	pick := func(null, value attr.Value) attr.Value {
+		if stateNull {
+			return null
+		}
+		return value
+	}
 	switch a := attribute.(type) {
 	case schema.StringAttribute:
+		resp := planmodifier.StringResponse{PlanValue: types.StringUnknown()}
 		for _, m := range a.PlanModifiers {
-			resp := planmodifier.StringResponse{PlanValue: types.StringUnknown()}
-			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: types.StringNull(),
-				ConfigValue: types.StringNull(), PlanValue: types.StringUnknown()}, &resp)
-			known = known || !resp.PlanValue.IsUnknown()
+			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: pick(types.StringNull(), types.StringValue("x")).(types.String),
+				ConfigValue: types.StringNull(), PlanValue: resp.PlanValue}, &resp)
 		}
+		return resp.PlanValue, true
 	case schema.BoolAttribute:
+		resp := planmodifier.BoolResponse{PlanValue: types.BoolUnknown()}
 		for _, m := range a.PlanModifiers {
-			resp := planmodifier.BoolResponse{PlanValue: types.BoolUnknown()}
-			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: types.BoolNull(),
-				ConfigValue: types.BoolNull(), PlanValue: types.BoolUnknown()}, &resp)
-			known = known || !resp.PlanValue.IsUnknown()
+			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: pick(types.BoolNull(), types.BoolValue(true)).(types.Bool),
+				ConfigValue: types.BoolNull(), PlanValue: resp.PlanValue}, &resp)
 		}
+		return resp.PlanValue, true
 	case schema.Int64Attribute:
+		resp := planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
 		for _, m := range a.PlanModifiers {
-			resp := planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
-			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: types.Int64Null(),
-				ConfigValue: types.Int64Null(), PlanValue: types.Int64Unknown()}, &resp)
-			known = known || !resp.PlanValue.IsUnknown()
+			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: pick(types.Int64Null(), types.Int64Value(1)).(types.Int64),
+				ConfigValue: types.Int64Null(), PlanValue: resp.PlanValue}, &resp)
 		}
+		return resp.PlanValue, true
 	case schema.SetAttribute:
+		resp := planmodifier.SetResponse{PlanValue: types.SetUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			resp := planmodifier.SetResponse{PlanValue: types.SetUnknown(a.ElementType)}
-			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state, StateValue: types.SetNull(a.ElementType),
-				ConfigValue: types.SetNull(a.ElementType), PlanValue: types.SetUnknown(a.ElementType)}, &resp)
-			known = known || !resp.PlanValue.IsUnknown()
+			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state,
+				StateValue:  pick(types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil)).(types.Set),
+				ConfigValue: types.SetNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
 		}
+		return resp.PlanValue, true
 	case schema.ListAttribute:
+		resp := planmodifier.ListResponse{PlanValue: types.ListUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			resp := planmodifier.ListResponse{PlanValue: types.ListUnknown(a.ElementType)}
-			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state, StateValue: types.ListNull(a.ElementType),
-				ConfigValue: types.ListNull(a.ElementType), PlanValue: types.ListUnknown(a.ElementType)}, &resp)
-			known = known || !resp.PlanValue.IsUnknown()
+			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state,
+				StateValue:  pick(types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil)).(types.List),
+				ConfigValue: types.ListNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
 		}
+		return resp.PlanValue, true
 	}
-	return known
+	return nil, false
 }
 
 // An attribute the API returns that was added since 0.1.0 keeps the
@@ -226,6 +257,11 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 			t.Errorf("unsetClearsServersValue takes a %T whose plan keeps a null state (UseStateForUnknown) for one "+
 				"that keeps the server's value", keepsNull)
 		}
+	}
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true}
+	if why := unsetClearsServersValue(optional); !strings.Contains(why, "no plan modifier keeps the state's value") {
+		t.Errorf("unsetClearsServersValue takes an attribute Optional and Computed without a plan modifier for one that "+
+			"keeps the server's value: %q", why)
 	}
 	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown()}}
