@@ -130,6 +130,14 @@ func dropsState(attribute schema.Attribute) bool {
 	return ok && plan.IsUnknown()
 }
 
+// stateOf is null when stateNull is set, else value.
+func stateOf[T attr.Value](stateNull bool, null, value T) T {
+	if stateNull {
+		return null
+	}
+	return value
+}
+
 // planOfUnset runs the plan modifiers of attribute as the framework does on
 // an update with the attribute unset in the configuration (the plan's value
 // unknown, being Computed), with a null state or one holding a value; ok is
@@ -137,31 +145,25 @@ func dropsState(attribute schema.Attribute) bool {
 func planOfUnset(attribute schema.Attribute, stateNull bool) (attr.Value, bool) {
 	ctx := context.Background()
 	state := tfsdk.State{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})} // a website exists
-	pick := func(null, value attr.Value) attr.Value {
-		if stateNull {
-			return null
-		}
-		return value
-	}
 	switch a := attribute.(type) {
 	case schema.StringAttribute:
 		resp := planmodifier.StringResponse{PlanValue: types.StringUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: pick(types.StringNull(), types.StringValue("x")).(types.String),
+			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: stateOf(stateNull, types.StringNull(), types.StringValue("x")),
 				ConfigValue: types.StringNull(), PlanValue: resp.PlanValue}, &resp)
 		}
 		return resp.PlanValue, true
 	case schema.BoolAttribute:
 		resp := planmodifier.BoolResponse{PlanValue: types.BoolUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: pick(types.BoolNull(), types.BoolValue(true)).(types.Bool),
+			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: stateOf(stateNull, types.BoolNull(), types.BoolValue(true)),
 				ConfigValue: types.BoolNull(), PlanValue: resp.PlanValue}, &resp)
 		}
 		return resp.PlanValue, true
 	case schema.Int64Attribute:
 		resp := planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: pick(types.Int64Null(), types.Int64Value(1)).(types.Int64),
+			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: stateOf(stateNull, types.Int64Null(), types.Int64Value(1)),
 				ConfigValue: types.Int64Null(), PlanValue: resp.PlanValue}, &resp)
 		}
 		return resp.PlanValue, true
@@ -169,7 +171,7 @@ func planOfUnset(attribute schema.Attribute, stateNull bool) (attr.Value, bool) 
 		resp := planmodifier.SetResponse{PlanValue: types.SetUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
 			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state,
-				StateValue:  pick(types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil)).(types.Set),
+				StateValue:  stateOf(stateNull, types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil)),
 				ConfigValue: types.SetNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
 		}
 		return resp.PlanValue, true
@@ -177,7 +179,7 @@ func planOfUnset(attribute schema.Attribute, stateNull bool) (attr.Value, bool) 
 		resp := planmodifier.ListResponse{PlanValue: types.ListUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
 			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state,
-				StateValue:  pick(types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil)).(types.List),
+				StateValue:  stateOf(stateNull, types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil)),
 				ConfigValue: types.ListNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
 		}
 		return resp.PlanValue, true
