@@ -367,7 +367,7 @@ func TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites(t *testing.T) {
 		}
 		// "" (stored NULL) and white space of each kind that the application's
 		// TrimStrings takes at either end (internal/laravel).
-		values := []string{"", " x", "x ", "\tx", "x\n", "\u00a0x", "x\u3000", "\ufeffx", "x\u200b"}
+		values := []string{"", " x", "x ", "\tx", "x\n", "\u00a0x", "x\u3000", "\ufeffx", "x\u200b", "x\u0085", "\u180ex"}
 		if _, untrimmed := untrimmedStrings[a.name]; untrimmed {
 			values = values[:1]
 		}
