@@ -23,6 +23,10 @@ import (
 // inconsistent result" after the server changed) or, for a field the API
 // never returns, is stored as another list than the plan shows. So each
 // such entry must fail at plan time, in the attribute's validators.
+// trimmedByTheServer are values with white space of each kind that the
+// application's TrimStrings takes at either end (internal/laravel).
+var trimmedByTheServer = []string{" x", "x ", "\tx", "x\n", "\u00a0x", "x\u3000", "\ufeffx", "x\u200b", "x\u0085", "\u180ex"}
+
 // listSeparators are the separators that the held sets of strings are
 // joined with in their API field.
 var listSeparators = map[string]string{

@@ -399,10 +399,6 @@ func TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites(t *testing.T) {
 	}
 }
 
-// trimmedByTheServer are values with white space of each kind that the
-// application's TrimStrings takes at either end (internal/laravel).
-var trimmedByTheServer = []string{" x", "x ", "\tx", "x\n", "\u00a0x", "x\u3000", "\ufeffx", "x\u200b", "x\u0085", "\u180ex"}
-
 // configWith is a configuration of the resource with name set to v and
 // every other attribute null.
 func configWith(t *testing.T, name string, v tftypes.Value) tfsdk.Config {
