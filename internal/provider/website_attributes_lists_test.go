@@ -13,16 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// The list twin of TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites:
-// a set of strings the API holds travels as one string field, its entries
-// joined by a separator (a line break for exclude_ips and exclude_params; a
-// comma for a comma list), which the server trims at both ends, stores as
-// NULL when empty, and the client splits again when it reads the field back.
-// An entry that is empty, has white space at either end or holds a separator
-// comes back otherwise (Terraform fails the apply with "Provider produced
-// inconsistent result" after the server changed) or, for a field the API
-// never returns, is stored as another list than the plan shows. So each
-// such entry must fail at plan time, in the attribute's validators.
 // trimmedByTheServer are values with white space of each kind that the
 // application's TrimStrings takes at either end (internal/laravel).
 var trimmedByTheServer = []string{" x", "x ", "\tx", "x\n", "\u00a0x", "x\u3000", "\ufeffx", "x\u200b", "x\u0085", "\u180ex"}
@@ -34,6 +24,16 @@ var listSeparators = map[string]string{
 	"exclude_params": "\n", // sent one per line (never returned)
 }
 
+// The list twin of TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites:
+// a set of strings the API holds travels as one string field, its entries
+// joined by a separator (a line break for exclude_ips and exclude_params; a
+// comma for a comma list), which the server trims at both ends, stores as
+// NULL when empty, and the client splits again when it reads the field back.
+// An entry that is empty, has white space at either end or holds a separator
+// comes back otherwise (Terraform fails the apply with "Provider produced
+// inconsistent result" after the server changed) or, for a field the API
+// never returns, is stored as another list than the plan shows. So each
+// such entry must fail at plan time, in the attribute's validators.
 func TestWebsiteAttributes_listEntriesRefuseWhatTheServerRewrites(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
