@@ -16,8 +16,9 @@ import (
 // including one of a field added later (each field is filled in here by its
 // kind, not by name).
 // notReturnedInputs are the fields of client.WebsiteInput that the API
-// never returns, each with why; every other field, a pointer (sent when
-// non-nil) included, must come back from the record.
+// never returns, each with why, each one InputOf leaves out (a nil pointer,
+// or its Omit switch set); every other field, a pointer (sent when non-nil)
+// included, must come back from the record.
 var notReturnedInputs = map[string]string{
 	"Password":      "the API returns only whether one is set; InputOf leaves it out",
 	"ExcludeParams": "the API never returns it; InputOf leaves it out (OmitExcludeParams)",
@@ -109,9 +110,25 @@ func TestInputOf_roundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("update", res.Website.ID, up)
+	// A field the API never returns is left out of InputOf's request (and of
+	// the provider's while the configuration does not manage it): a pointer,
+	// nil not sent, or a field with its Omit switch, as ExcludeParams. A
+	// value is always sent, and its zero value clears what the server holds.
+	of := reflect.ValueOf(InputOf(client.Website{ID: 1, Domain: "input-of.example.com"}))
 	for name := range notReturnedInputs {
-		if _, ok := reflect.TypeFor[client.WebsiteInput]().FieldByName(name); !ok {
+		f := of.FieldByName(name)
+		omit := of.FieldByName("Omit" + name)
+		leftOut := f.IsValid() && f.Kind() == reflect.Pointer && f.IsNil() ||
+			omit.IsValid() && omit.Kind() == reflect.Bool && omit.Bool()
+		switch {
+		case !f.IsValid():
 			t.Errorf("notReturnedInputs names %s, which is no field of client.WebsiteInput: remove it", name)
+		case !leftOut:
+			t.Errorf("client.WebsiteInput.%s: the API never returns it (notReturnedInputs), but it is a %s, always sent: "+
+				"an update that does not manage it would overwrite what the server holds (%s, sent, clears it). Make it a "+
+				"pointer in client.WebsiteInput (internal/client/website.go), nil not sent, and leave it nil in the "+
+				"provider's send while the configuration does not set it (CONTRIBUTING.md, \"Adding an attribute\")",
+				name, f.Type(), fmt.Sprintf("%#v", f.Interface()))
 		}
 	}
 }

@@ -284,3 +284,31 @@ func TestCreateWebsiteSlowCommit(t *testing.T) {
 		}
 	})
 }
+
+// A create whose answer was lost adopts what it stored, with a password
+// (privacy "password", or another privacy: the server stores it too) or
+// without: adoptionCheck compares whether one is set with what the store
+// sent, never refusing what this create made.
+func TestCreateWebsiteAdoptsWithOrWithoutPassword(t *testing.T) {
+	t.Parallel()
+	pw := "s3cret-pass"
+	for name, tc := range map[string]struct {
+		privacy  int
+		password *string
+	}{
+		"privacy password": {client.PrivacyPassword, &pw},
+		"private with one": {client.PrivacyPrivate, &pw},
+		"none sent":        {client.PrivacyPrivate, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, c, log := faultyEnv(t, emulator.Faults{ResetAfterRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, emulator.Options{})
+			in := siteInput("example.com")
+			in.Privacy, in.Password = tc.privacy, tc.password
+			res, err := c.CreateWebsite(ctx(t), in)
+			if err != nil || !res.Adopted || res.Website.PasswordSet != (tc.password != nil) {
+				t.Fatalf("result %+v, err %v, want adopted\nlogs:\n%s", res, err, log.all())
+			}
+		})
+	}
+}

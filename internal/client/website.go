@@ -214,9 +214,11 @@ func SplitLines(s string) []string {
 
 // WebsiteInput holds the fields sent on store and update, each tagged with
 // its form field: form derives the request from the tags, so that a field
-// added here is sent. Every field except Password is always sent, because
-// the server stores NULL for absent fields on store; Domain is only sent on
-// store (the server ignores it on update).
+// added here is sent. Every field that is not a pointer is always sent,
+// because the server stores NULL for absent fields on store; a pointer
+// (Password, or an attribute added since 0.1.0 while its plan value is
+// unknown) is left out when nil. Domain is only sent on store (the server
+// ignores it on update).
 type WebsiteInput struct {
 	Domain      string `form:"domain,store"`
 	Privacy     int    `form:"privacy"`

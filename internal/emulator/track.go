@@ -158,7 +158,7 @@ func trackedEvent(req *request) map[string]string {
 			k, v, _ := strings.Cut(pair, "=")
 			k = phpURLDecode(k)
 			if name, ok := strings.CutPrefix(k, "event["); ok && strings.HasSuffix(name, "]") {
-				ev[strings.TrimSuffix(name, "]")] = strings.TrimSpace(phpURLDecode(v))
+				ev[strings.TrimSuffix(name, "]")] = laravel.Trim(phpURLDecode(v))
 			}
 		}
 	}

@@ -189,3 +189,20 @@ func clockDays(t *testing.T, s *Server, clock *testclock.Clock, page string, day
 		}
 	}
 }
+
+// A custom event's fields pass TrimStrings as every input does
+// (internal/laravel), sent as a form or as JSON alike.
+func TestTrack_eventTrimmedAsTheMiddlewareDoes(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	name := "\ufeffsign:up\u200b\u0085"
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", header: asBrowser,
+		form: url.Values{"page": {"https://a.example/"}, "event[name]": {name}, "event[unit]": {"EUR\u180e"}}}), 200, "200")
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/json", accept: "-", header: asBrowser,
+		body: `{"event":{"name":"\ufeffsign:up\u200b\u0085","unit":"EUR\u180e"},"page":"https://a.example/"}`}), 200, "200")
+	got := s.Statistics(a)
+	if len(got) != 1 || got[0].Value != "sign up::EUR" || got[0].Count != 2 {
+		t.Errorf("event rows: %+v, want one row \"sign up::EUR\" counted twice (form and JSON)", got)
+	}
+}

@@ -12,9 +12,10 @@ import (
 
 // Trim trims s like Laravel 10's TrimStrings, whose
 // preg_replace('~^[\s\x{FEFF}\x{200B}]+|[\s\x{FEFF}\x{200B}]+$~u') matches
-// PCRE's Unicode \s (tab, LF, VT, FF, CR and the separators of category Z,
-// not U+0085) plus U+FEFF and U+200B. On invalid UTF-8 preg_replace fails
-// and the middleware falls back to PHP's trim().
+// PCRE's \s with the u flag (the separators of category Z, \h and \v: tab,
+// LF, VT, FF, CR, NEL U+0085 and U+180E too) plus U+FEFF and U+200B. On
+// invalid UTF-8 preg_replace fails and the middleware falls back to PHP's
+// trim().
 func Trim(s string) string {
 	if !utf8.ValidString(s) {
 		return strings.Trim(s, " \t\n\r\x00\x0B") // PHP's default trim() characters
@@ -24,5 +25,6 @@ func Trim(s string) string {
 
 // Trimmed reports whether TrimStrings trims r at either end of valid UTF-8.
 func Trimmed(r rune) bool {
-	return r >= '\t' && r <= '\r' || unicode.In(r, unicode.Z) || r == '\uFEFF' || r == '\u200B'
+	return r >= '\t' && r <= '\r' || r == '\u0085' || r == '\u180E' || unicode.In(r, unicode.Z) ||
+		r == '\uFEFF' || r == '\u200B'
 }

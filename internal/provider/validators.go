@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
 // numericID matches a website id as the API knows it.
@@ -171,6 +173,9 @@ func paramProblem(s string) string {
 		return ""
 	case strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
 		return fmt.Sprintf("%q contains white space or a line break; give one parameter name per entry", s)
+	case s != laravel.Trim(s):
+		return fmt.Sprintf("%q begins or ends with an invisible character that the server trims (U+FEFF, U+200B or "+
+			"U+180E), so it would exclude another parameter; remove it", s)
 	case strings.ContainsAny(s, "&=?#"):
 		return fmt.Sprintf("%q is not a bare query parameter name (it contains one of & = ? #); give only the name, e.g. \"utm_source\"", s)
 	}
