@@ -91,7 +91,7 @@ func (e *Emulator) track(req *request) *Response {
 	}
 
 	var rows []member
-	if ev := trackedEvent(req); ev != nil {
+	if ev := trackedEvent(req, !e.opts.NoTrimStrings); ev != nil {
 		name, ok := ev["name"]
 		if !ok {
 			return trackAnswer("")
@@ -144,13 +144,17 @@ func (e *Emulator) track(req *request) *Response {
 // trackedEvent returns the fields of a custom event, or nil for a
 // pageview: the event[...] fields of a form, or the "event" object of a
 // JSON body, as the tracking script sends it ({"event": {"name": ...},
-// "page": ...}).
-func trackedEvent(req *request) map[string]string {
+// "page": ...}), trimmed as the input middleware does when trim is set.
+func trackedEvent(req *request, trim bool) map[string]string {
 	if _, ok := req.in.get("event").(phpArray); !ok {
 		return nil
 	}
+	clean := func(s string) string { return s }
+	if trim {
+		clean = laravel.Trim
+	}
 	if isJSONType(req.r.Header.Get("Content-Type")) {
-		return jsonEvent(req.raw)
+		return jsonEvent(req.raw, clean)
 	}
 	ev := map[string]string{}
 	for _, raw := range []string{req.r.URL.RawQuery, string(req.raw)} {
@@ -158,7 +162,7 @@ func trackedEvent(req *request) map[string]string {
 			k, v, _ := strings.Cut(pair, "=")
 			k = phpURLDecode(k)
 			if name, ok := strings.CutPrefix(k, "event["); ok && strings.HasSuffix(name, "]") {
-				ev[strings.TrimSuffix(name, "]")] = laravel.Trim(phpURLDecode(v))
+				ev[strings.TrimSuffix(name, "]")] = clean(phpURLDecode(v))
 			}
 		}
 	}
@@ -167,9 +171,9 @@ func trackedEvent(req *request) map[string]string {
 
 // jsonEvent returns the fields of the "event" object of a JSON body as
 // PHP reads them into strings: numbers as written, true as "1", false as
-// "", null left out; strings trimmed as the input middleware does. An
-// "event" that is an array has no named fields.
-func jsonEvent(raw []byte) map[string]string {
+// "", null left out; strings passed through clean (the input middleware's
+// trim, or none). An "event" that is an array has no named fields.
+func jsonEvent(raw []byte, clean func(string) string) map[string]string {
 	var body struct {
 		Event json.RawMessage `json:"event"`
 	}
@@ -181,7 +185,7 @@ func jsonEvent(raw []byte) map[string]string {
 	for k, v := range fields {
 		switch x := v.(type) {
 		case string:
-			ev[k] = laravel.Trim(x)
+			ev[k] = clean(x)
 		case float64:
 			ev[k] = strconv.FormatFloat(x, 'f', -1, 64)
 		case bool:

@@ -206,3 +206,19 @@ func TestTrack_eventTrimmedAsTheMiddlewareDoes(t *testing.T) {
 		t.Errorf("event rows: %+v, want one row \"sign up::EUR\" counted twice (form and JSON)", got)
 	}
 }
+
+// With NoTrimStrings, a custom event's fields keep their ends, as every
+// other input does (form and JSON alike).
+func TestTrack_eventUntrimmedWithNoTrimStrings(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{NoTrimStrings: true})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", header: asBrowser,
+		form: url.Values{"page": {"https://a.example/"}, "event[name]": {" sign\u200b"}, "event[unit]": {"EUR "}}}), 200, "200")
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/json", accept: "-", header: asBrowser,
+		body: `{"event":{"name":" sign\u200b","unit":"EUR "},"page":"https://a.example/"}`}), 200, "200")
+	got := s.Statistics(a)
+	if len(got) != 1 || got[0].Value != " sign\u200b::EUR " || got[0].Count != 2 {
+		t.Errorf("event rows: %+v, want one row %q counted twice (form and JSON)", got, " sign\u200b::EUR ")
+	}
+}
