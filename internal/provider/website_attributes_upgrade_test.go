@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -98,6 +100,10 @@ func unsetClearsServersValue(a websiteAttribute) string {
 	}
 	if d := reflect.ValueOf(a.resource).FieldByName("Default"); d.IsValid() && !d.IsNil() {
 		return "it has a Default: unset, the default is planned and sent, which resets the server's value"
+	}
+	if _, ok := planOfUnset(a.resource, true); !ok {
+		return fmt.Sprintf("planOfUnset (website_attributes_upgrade_test.go) does not run the plan modifiers of a %T, "+
+			"so nothing shows that they keep the state's value (add its kind there)", a.resource)
 	}
 	if plansNullStateAsKnown(a.resource) {
 		return "its plan modifier plans a null in the state as the value (UseStateForUnknown): a state written " +
@@ -258,6 +264,18 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 		if unsetClearsServersValue(optional) == "" {
 			t.Errorf("unsetClearsServersValue takes a %T whose plan keeps a null state (UseStateForUnknown) for one "+
 				"that keeps the server's value", keepsNull)
+		}
+	}
+	// A kind planOfUnset does not run is not taken for one that keeps the
+	// server's value.
+	for _, unchecked := range []schema.Attribute{
+		schema.Int32Attribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Int32{int32planmodifier.UseStateForUnknown()}},
+		schema.Float64Attribute{Optional: true, Computed: true},
+	} {
+		optional.resource = unchecked
+		if unsetClearsServersValue(optional) == "" {
+			t.Errorf("unsetClearsServersValue takes a %T whose plan modifiers it does not run for one that keeps the "+
+				"server's value", unchecked)
 		}
 	}
 	optional.resource = schema.StringAttribute{Optional: true, Computed: true}
