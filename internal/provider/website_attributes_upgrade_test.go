@@ -101,7 +101,7 @@ func unsetClearsServersValue(a websiteAttribute) string {
 	if d := reflect.ValueOf(a.resource).FieldByName("Default"); d.IsValid() && !d.IsNil() {
 		return "it has a Default: unset, the default is planned and sent, which resets the server's value"
 	}
-	if _, ok := planOfUnset(a.resource, true); !ok {
+	if _, _, ok := planOfUnset(a.resource, true); !ok {
 		return fmt.Sprintf("planOfUnset (website_attributes_upgrade_test.go) does not run the plan modifiers of a %T, "+
 			"so nothing shows that they keep the state's value (add its kind there)", a.resource)
 	}
@@ -113,7 +113,7 @@ func unsetClearsServersValue(a websiteAttribute) string {
 	}
 	if dropsState(a.resource) {
 		return "no plan modifier keeps the state's value (UseNonNullStateForUnknown): every plan that changes another " +
-			"attribute shows it as (known after apply), and the update sends it or leaves it out as its field of " +
+			"attribute shows it as (known after apply) or as a change, and the update sends it or leaves it out as its field of " +
 			"client.WebsiteInput is a value or a pointer"
 	}
 	return ""
@@ -123,17 +123,17 @@ func unsetClearsServersValue(a websiteAttribute) string {
 // attribute, on an update with the attribute unset, plans the state's null
 // as the attribute's value rather than leaving it unknown.
 func plansNullStateAsKnown(attribute schema.Attribute) bool {
-	plan, ok := planOfUnset(attribute, true)
+	plan, _, ok := planOfUnset(attribute, true)
 	return ok && !plan.IsUnknown()
 }
 
 // dropsState reports whether the plan modifiers of attribute, on an update
-// of another attribute with this one unset, leave it unknown although the
-// state holds a value: the plan would show it as "(known after apply)" on
-// every change.
+// of another attribute with this one unset, plan another value than the one
+// the state holds (unknown, or another known value): the plan would show it
+// as "(known after apply)", or as a change, on every change.
 func dropsState(attribute schema.Attribute) bool {
-	plan, ok := planOfUnset(attribute, false)
-	return ok && plan.IsUnknown()
+	plan, state, ok := planOfUnset(attribute, false)
+	return ok && !plan.Equal(state)
 }
 
 // stateOf is null when stateNull is set, else value.
@@ -146,51 +146,55 @@ func stateOf[T attr.Value](stateNull bool, null, value T) T {
 
 // planOfUnset runs the plan modifiers of attribute as the framework does on
 // an update with the attribute unset in the configuration (the plan's value
-// unknown, being Computed), with a null state or one holding a value; ok is
-// false for a kind of attribute it does not know.
-func planOfUnset(attribute schema.Attribute, stateNull bool) (attr.Value, bool) {
+// unknown, being Computed), with a null state or one holding a value; it
+// returns the plan and the state's value, and ok false for a kind of
+// attribute it does not know.
+func planOfUnset(attribute schema.Attribute, stateNull bool) (plan, stateValue attr.Value, ok bool) {
 	ctx := context.Background()
 	state := tfsdk.State{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})} // a website exists
 	switch a := attribute.(type) {
 	case schema.StringAttribute:
+		sv := stateOf(stateNull, types.StringNull(), types.StringValue("x"))
 		resp := planmodifier.StringResponse{PlanValue: types.StringUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: stateOf(stateNull, types.StringNull(), types.StringValue("x")),
+			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: sv,
 				ConfigValue: types.StringNull(), PlanValue: resp.PlanValue}, &resp)
 		}
-		return resp.PlanValue, true
+		return resp.PlanValue, sv, true
 	case schema.BoolAttribute:
+		sv := stateOf(stateNull, types.BoolNull(), types.BoolValue(true))
 		resp := planmodifier.BoolResponse{PlanValue: types.BoolUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: stateOf(stateNull, types.BoolNull(), types.BoolValue(true)),
+			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: sv,
 				ConfigValue: types.BoolNull(), PlanValue: resp.PlanValue}, &resp)
 		}
-		return resp.PlanValue, true
+		return resp.PlanValue, sv, true
 	case schema.Int64Attribute:
+		sv := stateOf(stateNull, types.Int64Null(), types.Int64Value(1))
 		resp := planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: stateOf(stateNull, types.Int64Null(), types.Int64Value(1)),
+			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: sv,
 				ConfigValue: types.Int64Null(), PlanValue: resp.PlanValue}, &resp)
 		}
-		return resp.PlanValue, true
+		return resp.PlanValue, sv, true
 	case schema.SetAttribute:
+		sv := stateOf(stateNull, types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil))
 		resp := planmodifier.SetResponse{PlanValue: types.SetUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state,
-				StateValue:  stateOf(stateNull, types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil)),
+			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state, StateValue: sv,
 				ConfigValue: types.SetNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
 		}
-		return resp.PlanValue, true
+		return resp.PlanValue, sv, true
 	case schema.ListAttribute:
+		sv := stateOf(stateNull, types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil))
 		resp := planmodifier.ListResponse{PlanValue: types.ListUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state,
-				StateValue:  stateOf(stateNull, types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil)),
+			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state, StateValue: sv,
 				ConfigValue: types.ListNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
 		}
-		return resp.PlanValue, true
+		return resp.PlanValue, sv, true
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // An attribute the API returns that was added since 0.1.0 keeps the
@@ -278,6 +282,14 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 				"server's value", unchecked)
 		}
 	}
+	// A plan modifier that plans another value than the state's (here: a
+	// constant once the state holds one) does not keep it.
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown(), replacesState{}}}
+	if why := unsetClearsServersValue(optional); !strings.Contains(why, "no plan modifier keeps the state's value") {
+		t.Errorf("unsetClearsServersValue takes an attribute whose plan replaces the state's value for one that "+
+			"keeps the server's value: %q", why)
+	}
 	optional.resource = schema.StringAttribute{Optional: true, Computed: true}
 	if why := unsetClearsServersValue(optional); !strings.Contains(why, "no plan modifier keeps the state's value") {
 		t.Errorf("unsetClearsServersValue takes an attribute Optional and Computed without a plan modifier for one that "+
@@ -288,5 +300,21 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 	if why := unsetClearsServersValue(optional); why != "" {
 		t.Errorf("unsetClearsServersValue refuses an attribute Optional and Computed without a Default, with "+
 			"UseNonNullStateForUnknown: %s", why)
+	}
+}
+
+// replacesState is a plan modifier that plans "replaced" whenever the state
+// holds a value: it keeps none.
+type replacesState struct{}
+
+func (replacesState) Description(context.Context) string {
+	return "plans another value than the state's"
+}
+func (replacesState) MarkdownDescription(context.Context) string {
+	return "plans another value than the state's"
+}
+func (replacesState) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if !req.StateValue.IsNull() {
+		resp.PlanValue = types.StringValue("replaced")
 	}
 }
