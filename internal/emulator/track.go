@@ -145,6 +145,9 @@ func (e *Emulator) track(req *request) *Response {
 // pageview: the event[...] fields of a form, or the "event" object of a
 // JSON body, as the tracking script sends it ({"event": {"name": ...},
 // "page": ...}), trimmed as the input middleware does when trim is set.
+// They come from where $request->input('event') finds "event": the body
+// (Laravel's input() is the body's fields + the query's, so the body's
+// event replaces the query's whole), else the query string.
 func trackedEvent(req *request, trim bool) map[string]string {
 	if _, ok := req.in.get("event").(phpArray); !ok {
 		return nil
@@ -153,17 +156,19 @@ func trackedEvent(req *request, trim bool) map[string]string {
 	if trim {
 		clean = laravel.Trim
 	}
-	if isJSONType(req.r.Header.Get("Content-Type")) {
-		return jsonEvent(req.raw, clean)
+	raw := req.r.URL.RawQuery
+	if req.in.body != req.in.query && req.in.body.has("event") {
+		if isJSONType(req.r.Header.Get("Content-Type")) {
+			return jsonEvent(req.raw, clean)
+		}
+		raw = string(req.raw)
 	}
 	ev := map[string]string{}
-	for _, raw := range []string{req.r.URL.RawQuery, string(req.raw)} {
-		for pair := range strings.SplitSeq(raw, "&") {
-			k, v, _ := strings.Cut(pair, "=")
-			k = phpURLDecode(k)
-			if name, ok := strings.CutPrefix(k, "event["); ok && strings.HasSuffix(name, "]") {
-				ev[strings.TrimSuffix(name, "]")] = clean(phpURLDecode(v))
-			}
+	for pair := range strings.SplitSeq(raw, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		k = phpURLDecode(k)
+		if name, ok := strings.CutPrefix(k, "event["); ok && strings.HasSuffix(name, "]") {
+			ev[strings.TrimSuffix(name, "]")] = clean(phpURLDecode(v))
 		}
 	}
 	return ev

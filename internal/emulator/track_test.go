@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -220,5 +221,26 @@ func TestTrack_eventUntrimmedWithNoTrimStrings(t *testing.T) {
 	got := s.Statistics(a)
 	if len(got) != 1 || got[0].Value != " sign\u200b::EUR " || got[0].Count != 2 {
 		t.Errorf("event rows: %+v, want one row %q counted twice (form and JSON)", got, " sign\u200b::EUR ")
+	}
+}
+
+// A custom event's fields come from where $request->input('event') finds
+// "event": the body's event replaces the query's whole (Laravel's input()
+// is the body's fields + the query's), and an event only in the query is
+// read there, under a JSON body too.
+func TestTrack_eventFromOneSource(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event?event%5Bunit%5D=EUR", header: asBrowser,
+		form: url.Values{"page": {"https://a.example/"}, "event[name]": {"form"}}}), 200, "200")
+	expect(t, do(t, s, call{method: "POST", path: "/api/event?event%5Bname%5D=query", ctype: "application/json", accept: "-",
+		header: asBrowser, body: `{"page":"https://a.example/"}`}), 200, "200")
+	got := map[string]int{}
+	for _, row := range s.Statistics(a) {
+		got[row.Value] += row.Count
+	}
+	if want := map[string]int{"form::": 1, "query::": 1}; !maps.Equal(got, want) {
+		t.Errorf("event rows: %v, want %v", got, want)
 	}
 }
