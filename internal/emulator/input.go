@@ -184,15 +184,30 @@ func isHex(c byte) bool {
 // parseMultipart reads the non-file fields of a multipart/form-data body.
 func parseMultipart(raw []byte, boundary string) *params {
 	p := newParams()
-	if boundary == "" {
-		return p
+	for _, f := range multipartFields(raw, boundary) {
+		name := f[0]
+		if i := strings.IndexByte(name, '['); i > 0 && strings.Contains(name[i:], "]") {
+			p.set(name[:i], phpArray{})
+			continue
+		}
+		p.set(strings.NewReplacer(".", "_", " ", "_").Replace(name), f[1])
 	}
+	return p
+}
+
+// multipartFields are the name and value of each non-file field of a
+// multipart/form-data body, in order.
+func multipartFields(raw []byte, boundary string) [][2]string {
+	if boundary == "" {
+		return nil
+	}
+	var fields [][2]string
 	mr := multipart.NewReader(bytes.NewReader(raw), boundary)
 	for {
 		part, err := mr.NextPart()
 		if err != nil {
 			// io.EOF, or a malformed body: PHP keeps what it parsed.
-			return p
+			return fields
 		}
 		name := part.FormName()
 		if name == "" || part.FileName() != "" {
@@ -200,13 +215,9 @@ func parseMultipart(raw []byte, boundary string) *params {
 		}
 		v, err := io.ReadAll(part)
 		if err != nil {
-			return p
+			return fields
 		}
-		if i := strings.IndexByte(name, '['); i > 0 && strings.Contains(name[i:], "]") {
-			p.set(name[:i], phpArray{})
-			continue
-		}
-		p.set(strings.NewReplacer(".", "_", " ", "_").Replace(name), string(v))
+		fields = append(fields, [2]string{name, string(v)})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -156,22 +157,36 @@ func trackedEvent(req *request, trim bool) map[string]string {
 	if trim {
 		clean = laravel.Trim
 	}
-	raw := req.r.URL.RawQuery
+	fields := urlencodedFields(req.r.URL.RawQuery)
 	if req.in.body != req.in.query && req.in.body.has("event") {
-		if isJSONType(req.r.Header.Get("Content-Type")) {
+		ct := req.r.Header.Get("Content-Type")
+		if isJSONType(ct) {
 			return jsonEvent(req.raw, clean)
 		}
-		raw = string(req.raw)
+		if mediaType, params, _ := mime.ParseMediaType(ct); mediaType == "multipart/form-data" {
+			fields = multipartFields(req.raw, params["boundary"])
+		} else {
+			fields = urlencodedFields(string(req.raw))
+		}
 	}
 	ev := map[string]string{}
-	for pair := range strings.SplitSeq(raw, "&") {
-		k, v, _ := strings.Cut(pair, "=")
-		k = phpURLDecode(k)
-		if name, ok := strings.CutPrefix(k, "event["); ok && strings.HasSuffix(name, "]") {
-			ev[strings.TrimSuffix(name, "]")] = clean(phpURLDecode(v))
+	for _, f := range fields {
+		if name, ok := strings.CutPrefix(f[0], "event["); ok && strings.HasSuffix(name, "]") {
+			ev[strings.TrimSuffix(name, "]")] = clean(f[1])
 		}
 	}
 	return ev
+}
+
+// urlencodedFields are the decoded name and value of each pair of a query
+// string or form body, in order.
+func urlencodedFields(raw string) [][2]string {
+	var fields [][2]string
+	for pair := range strings.SplitSeq(raw, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		fields = append(fields, [2]string{phpURLDecode(k), phpURLDecode(v)})
+	}
+	return fields
 }
 
 // jsonEvent returns the fields of the "event" object of a JSON body as

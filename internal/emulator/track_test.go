@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"maps"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -242,5 +243,28 @@ func TestTrack_eventFromOneSource(t *testing.T) {
 	}
 	if want := map[string]int{"form::": 1, "query::": 1}; !maps.Equal(got, want) {
 		t.Errorf("event rows: %v, want %v", got, want)
+	}
+}
+
+// A custom event sent as multipart/form-data is read as PHP fills $_POST
+// from it (curl -F 'event[name]=...').
+func TestTrack_eventMultipart(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	var body strings.Builder
+	mw := multipart.NewWriter(&body)
+	for _, f := range [][2]string{{"page", "https://a.example/"}, {"event[name]", " sign:up "}, {"event[unit]", "EUR"}} {
+		if err := mw.WriteField(f[0], f[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: mw.FormDataContentType(), accept: "-",
+		header: asBrowser, body: body.String()}), 200, "200")
+	if got := s.Statistics(a); len(got) != 1 || got[0].Value != "sign up::EUR" {
+		t.Errorf("event rows: %+v, want one row \"sign up::EUR\"", got)
 	}
 }
