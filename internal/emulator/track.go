@@ -6,6 +6,7 @@ package emulator
 // domain is the page's host. See statistics.go for how they are read.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -190,7 +191,8 @@ func urlencodedFields(raw string) [][2]string {
 }
 
 // jsonEvent returns the fields of the "event" object of a JSON body as
-// PHP reads them into strings: numbers as written, true as "1", false as
+// PHP reads them into strings: an integer as written, another number as
+// PHP turns a float into a string (phpFloatString), true as "1", false as
 // "", null left out; strings passed through clean (the input middleware's
 // trim, or none). An "event" that is an array has no named fields.
 func jsonEvent(raw []byte, clean func(string) string) map[string]string {
@@ -199,15 +201,22 @@ func jsonEvent(raw []byte, clean func(string) string) map[string]string {
 	}
 	ev := map[string]string{}
 	var fields map[string]any
-	if json.Unmarshal(raw, &body) != nil || json.Unmarshal(body.Event, &fields) != nil {
+	if json.Unmarshal(raw, &body) != nil {
+		return ev
+	}
+	dec := json.NewDecoder(bytes.NewReader(body.Event))
+	dec.UseNumber()
+	if dec.Decode(&fields) != nil {
 		return ev
 	}
 	for k, v := range fields {
-		switch x := v.(type) {
+		switch x := jsonValue(v).(type) {
 		case string:
 			ev[k] = clean(x)
+		case int64:
+			ev[k] = strconv.FormatInt(x, 10)
 		case float64:
-			ev[k] = strconv.FormatFloat(x, 'f', -1, 64)
+			ev[k] = phpFloatString(x)
 		case bool:
 			if x {
 				ev[k] = "1"

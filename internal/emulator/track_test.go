@@ -268,3 +268,23 @@ func TestTrack_eventMultipart(t *testing.T) {
 		t.Errorf("event rows: %+v, want one row \"sign up::EUR\"", got)
 	}
 }
+
+// A JSON number of an event reads as PHP turns a float into a string
+// (precision 14, an exponent from 1.0E+15 and below 0.0001): the value
+// 0.30000000000000004 (JavaScript's 0.1 + 0.2) is "0.3", kept; 1e15 is
+// "1.0E+15", kept (7 characters); 0.00001 is "1.0E-5"; an integer stays as
+// written. Each expected string is PHP 8.2's, e.g.
+// php -r 'echo "" . json_decode("0.30000000000000004");'.
+func TestTrack_eventJSONNumberAsPHPString(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"0.30000000000000004": "0.3", "1e15": "1.0E+15", "1e14": "1.0E+14", "0.00001": "1.0E-5", "0.0001": "0.0001",
+		"123456789012345": "123456789012345", "1234567.5": "1234567.5", "100.0": "100", "2.5e3": "2500",
+		"12345678901234.5": "12345678901234", "1.5e-7": "1.5E-7", "123456789012345.0": "1.2345678901234E+14",
+		"384315159453505.0": "3.8431515945350E+14", "-1.5e-7": "-1.5E-7", "1e400": "INF", "true": "1", "false": "",
+	} {
+		if got := jsonEvent([]byte(`{"event":{"value":`+raw+`}}`), func(s string) string { return s })["value"]; got != want {
+			t.Errorf("value %s reads as %q, PHP reads %q", raw, got, want)
+		}
+	}
+}
