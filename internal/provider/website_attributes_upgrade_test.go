@@ -101,17 +101,22 @@ func unsetClearsServersValue(a websiteAttribute) string {
 	if d := reflect.ValueOf(a.resource).FieldByName("Default"); d.IsValid() && !d.IsNil() {
 		return "it has a Default: unset, the default is planned and sent, which resets the server's value"
 	}
-	if _, _, ok := planOfUnset(a.resource, true); !ok {
+	ofNull, ok := planOfUnset(a.resource, true)
+	ofValue, _ := planOfUnset(a.resource, false)
+	switch {
+	case !ok:
 		return fmt.Sprintf("planOfUnset (website_attributes_upgrade_test.go) does not run the plan modifiers of a %T, "+
 			"so nothing shows that they keep the state's value (add its kind there)", a.resource)
-	}
-	if plansNullStateAsKnown(a.resource) {
+	case ofNull.replace || ofValue.replace:
+		return "a plan modifier (RequiresReplace) asks to replace the website on an update of another attribute: a " +
+			"state written before the attribute existed holds null and the plan is unknown, so the first such update " +
+			"after the upgrade would destroy the website and create it again"
+	case !ofNull.plan.IsUnknown():
 		return "its plan modifier plans a null in the state as the value (UseStateForUnknown): a state written " +
 			"before the attribute existed holds null, so an update of another attribute without a refresh " +
 			"(-refresh=false) plans null, shows no change and sends it empty, which clears the server's value " +
 			"(use UseNonNullStateForUnknown: the plan is then unknown, and the field is left out)"
-	}
-	if dropsState(a.resource) {
+	case !ofValue.plan.Equal(ofValue.state):
 		return "no plan modifier keeps the state's value (UseNonNullStateForUnknown): every plan that changes another " +
 			"attribute shows it as (known after apply) or as a change, and the update sends it or leaves it out as its field of " +
 			"client.WebsiteInput is a value or a pointer"
@@ -119,21 +124,11 @@ func unsetClearsServersValue(a websiteAttribute) string {
 	return ""
 }
 
-// plansNullStateAsKnown reports whether one of the plan modifiers of
-// attribute, on an update with the attribute unset, plans the state's null
-// as the attribute's value rather than leaving it unknown.
-func plansNullStateAsKnown(attribute schema.Attribute) bool {
-	plan, _, ok := planOfUnset(attribute, true)
-	return ok && !plan.IsUnknown()
-}
-
-// dropsState reports whether the plan modifiers of attribute, on an update
-// of another attribute with this one unset, plan another value than the one
-// the state holds (unknown, or another known value): the plan would show it
-// as "(known after apply)", or as a change, on every change.
-func dropsState(attribute schema.Attribute) bool {
-	plan, state, ok := planOfUnset(attribute, false)
-	return ok && !plan.Equal(state)
+// unsetPlan is what the plan modifiers of an attribute plan on an update
+// of another attribute that leaves it unset.
+type unsetPlan struct {
+	plan, state attr.Value // the planned value and the state's
+	replace     bool       // a modifier asks to replace the website
 }
 
 // stateOf is null when stateNull is set, else value.
@@ -146,55 +141,61 @@ func stateOf[T attr.Value](stateNull bool, null, value T) T {
 
 // planOfUnset runs the plan modifiers of attribute as the framework does on
 // an update with the attribute unset in the configuration (the plan's value
-// unknown, being Computed), with a null state or one holding a value; it
-// returns the plan and the state's value, and ok false for a kind of
-// attribute it does not know.
-func planOfUnset(attribute schema.Attribute, stateNull bool) (plan, stateValue attr.Value, ok bool) {
+// unknown, being Computed), with a null state or one holding a value; ok is
+// false for a kind of attribute it does not know.
+func planOfUnset(attribute schema.Attribute, stateNull bool) (unsetPlan, bool) {
 	ctx := context.Background()
 	state := tfsdk.State{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})} // a website exists
+	plan := tfsdk.Plan{Raw: state.Raw}                                                        // and is updated
+	replace := false
 	switch a := attribute.(type) {
 	case schema.StringAttribute:
 		sv := stateOf(stateNull, types.StringNull(), types.StringValue("x"))
 		resp := planmodifier.StringResponse{PlanValue: types.StringUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: sv,
+			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.StringNull(), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, sv, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.BoolAttribute:
 		sv := stateOf(stateNull, types.BoolNull(), types.BoolValue(true))
 		resp := planmodifier.BoolResponse{PlanValue: types.BoolUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: sv,
+			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.BoolNull(), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, sv, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.Int64Attribute:
 		sv := stateOf(stateNull, types.Int64Null(), types.Int64Value(1))
 		resp := planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: sv,
+			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.Int64Null(), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, sv, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.SetAttribute:
 		sv := stateOf(stateNull, types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil))
 		resp := planmodifier.SetResponse{PlanValue: types.SetUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state, StateValue: sv,
+			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.SetNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, sv, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.ListAttribute:
 		sv := stateOf(stateNull, types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil))
 		resp := planmodifier.ListResponse{PlanValue: types.ListUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state, StateValue: sv,
+			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.ListNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, sv, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	}
-	return nil, nil, false
+	return unsetPlan{}, false
 }
 
 // An attribute the API returns that was added since 0.1.0 keeps the
@@ -281,6 +282,15 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 			t.Errorf("unsetClearsServersValue takes a %T whose plan modifiers it does not run for one that keeps the "+
 				"server's value", unchecked)
 		}
+	}
+	// RequiresReplace plans a replacement while the state holds null and
+	// the plan is unknown: the first update of another attribute after the
+	// upgrade would destroy and recreate the website.
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown(), stringplanmodifier.RequiresReplace()}}
+	if why := unsetClearsServersValue(optional); !strings.Contains(why, "replace") {
+		t.Errorf("unsetClearsServersValue takes an attribute with RequiresReplace for one that keeps the server's "+
+			"value: %q", why)
 	}
 	// A plan modifier that plans another value than the state's (here: a
 	// constant once the state holds one) does not keep it.
