@@ -172,7 +172,8 @@ func trackedEvent(req *request, trim bool) map[string]string {
 	}
 	ev := map[string]string{}
 	for _, f := range fields {
-		if name, ok := strings.CutPrefix(f[0], "event["); ok && strings.HasSuffix(name, "]") {
+		// PHP drops the spaces that begin a name.
+		if name, ok := strings.CutPrefix(strings.TrimLeft(f[0], " "), "event["); ok && strings.HasSuffix(name, "]") {
 			ev[strings.TrimSuffix(name, "]")] = clean(f[1])
 		}
 	}

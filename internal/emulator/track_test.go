@@ -288,3 +288,16 @@ func TestTrack_eventJSONNumberAsPHPString(t *testing.T) {
 		}
 	}
 }
+
+// PHP drops the spaces that begin a field's name ("+event[name]" is
+// event[name]), for the event's fields as for every other field.
+func TestTrack_eventNameLeadingSpace(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/x-www-form-urlencoded", accept: "-",
+		header: asBrowser, body: "page=https%3A%2F%2Fa.example%2F&+event%5Bname%5D=sign&%20event%5Bunit%5D=EUR"}), 200, "200")
+	if got := s.Statistics(a); len(got) != 1 || got[0].Value != "sign::EUR" {
+		t.Errorf("event rows: %+v, want one row \"sign::EUR\"", got)
+	}
+}
