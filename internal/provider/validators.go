@@ -175,7 +175,7 @@ func paramProblem(s string) string {
 		return fmt.Sprintf("%q contains white space or a line break; give one parameter name per entry", s)
 	case s != laravel.Trim(s):
 		return fmt.Sprintf("%q begins or ends with an invisible character that the server trims (U+FEFF, U+200B or "+
-			"U+180E), so it would exclude another parameter; remove it", s)
+			"U+180E), so it would exclude another parameter; remove that character from the entry", s)
 	case strings.ContainsAny(s, "&=?#"):
 		return fmt.Sprintf("%q is not a bare query parameter name (it contains one of & = ? #); give only the name, e.g. \"utm_source\"", s)
 	}
