@@ -301,3 +301,16 @@ func TestTrack_eventNameLeadingSpace(t *testing.T) {
 		t.Errorf("event rows: %+v, want one row \"sign::EUR\"", got)
 	}
 }
+
+// A JSON body that is not valid UTF-8 gives no input, as PHP's json_decode
+// fails on it (Malformed UTF-8 characters): no page, so no website.
+func TestTrack_jsonInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/json", accept: "-", header: asBrowser,
+		body: "{\"page\":\"https://a.example/\xff\"}"}), 200, "404")
+	if got := s.Statistics(a); len(got) != 0 {
+		t.Errorf("rows: %+v, want none", got)
+	}
+}
