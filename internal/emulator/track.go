@@ -100,7 +100,7 @@ func (e *Emulator) track(req *request) *Response {
 		}
 		value := ""
 		if v := strings.TrimSpace(ev["value"]); v != "" && len(v) <= 10 {
-			if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+			if f, ok := phpNumeric(v); ok && f > 0 { // is_numeric
 				value = v
 			}
 		}

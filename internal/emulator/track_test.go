@@ -314,3 +314,22 @@ func TestTrack_jsonInvalidUTF8(t *testing.T) {
 		t.Errorf("rows: %+v, want none", got)
 	}
 }
+
+// An event's value is kept when PHP's is_numeric takes it (phpNumeric), not
+// Go's ParseFloat: "Infinity", "NaN" and "0x1p4" are no numbers to PHP.
+func TestTrack_eventValueIsNumericAsPHP(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	for _, v := range []string{"Infinity", "inf", "0x1p4", "1e3", ".5"} {
+		expect(t, do(t, s, call{method: "POST", path: "/api/event", header: asBrowser,
+			form: url.Values{"page": {"https://a.example/"}, "event[name]": {"n"}, "event[value]": {v}}}), 200, "200")
+	}
+	got := map[string]int{}
+	for _, row := range s.Statistics(a) {
+		got[row.Value] += row.Count
+	}
+	if want := map[string]int{"n::": 3, "n:1e3:": 1, "n:.5:": 1}; !maps.Equal(got, want) {
+		t.Errorf("event rows: %v, want %v", got, want)
+	}
+}
