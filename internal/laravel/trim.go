@@ -20,10 +20,15 @@ import (
 // backtrack limit, pcre.backtrack_limit, measured with PHP 8.2.)
 func Trim(s string) string {
 	if !utf8.ValidString(s) {
-		return strings.Trim(s, " \t\n\r\x00\x0B") // PHP's default trim() characters
+		return strings.Trim(s, PHPTrimChars)
 	}
 	return strings.TrimFunc(s, Trimmed)
 }
+
+// PHPTrimChars are the characters PHP's trim() takes by default: the
+// middleware's fallback, and what Laravel's "required" rule trims before it
+// calls a string missing.
+const PHPTrimChars = " \t\n\r\x00\x0B"
 
 // Trimmed reports whether TrimStrings trims r at either end of valid UTF-8.
 func Trimmed(r rune) bool {

@@ -195,7 +195,7 @@ func passwordValidator() validator.String {
 		summary:     "Invalid Password",
 		problem: func(attr path.Path, pw string) string {
 			switch n := utf8.RuneCountInString(pw); {
-			case strings.TrimSpace(pw) == "":
+			case strings.TrimSpace(strings.Trim(pw, laravel.PHPTrimChars)) == "": // "required" trims with PHP's trim()
 				return fmt.Sprintf("The %s is empty or only white space. Set a real password, or remove the attribute "+
 					"and use a privacy other than \"password\".", attr)
 			case pw == "0":
