@@ -89,6 +89,11 @@ func TestWebsiteAttributes_listEntriesRefuseWhatTheServerRewrites(t *testing.T) 
 			"":              "an empty entry (dropped when the list is split)",
 			"x" + sep + "y": "an entry holding the separator " + strconv.Quote(sep) + " (two entries when split)",
 		}
+		if sep == "\n" {
+			// One per line is split on CR too (client.SplitLines, and the
+			// application's preg_split).
+			entries["x\ry"] = "an entry holding a carriage return (two entries when split into lines)"
+		}
 		for _, v := range trimmedByTheServer { // the first or last entry loses it
 			entries[v] = "an entry with white space at an end that the server trims (internal/laravel)"
 		}
