@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -16,6 +17,31 @@ import (
 // trimmedByTheServer are values with white space of each kind that the
 // application's TrimStrings takes at either end (internal/laravel).
 var trimmedByTheServer = []string{" x", "x ", "\tx", "x\n", "\u00a0x", "x\u3000", "\ufeffx", "x\u200b", "x\u0085", "\u180ex"}
+
+// guardBase is a value that an attribute's validators accept, which the
+// guards put white space around ("x" for one not named): on a value refused
+// anyway, a guard would not see whether the white space is refused.
+var guardBase = map[string]string{"domain": "example.com", "privacy": "public", "exclude_ips": "192.0.2.1"}
+
+// trimmedOnBase is trimmedByTheServer on the attribute's guardBase, which
+// its validators (refuses) must accept.
+func trimmedOnBase(t *testing.T, name string, refuses func(string) bool) []string {
+	t.Helper()
+	base, ok := guardBase[name]
+	if !ok {
+		base = "x"
+	}
+	if refuses(base) {
+		t.Errorf("%s: its validators refuse %q, the value this guard puts white space around, so it cannot see "+
+			"whether they refuse the white space: name a value they accept in guardBase (website_attributes_lists_test.go)",
+			name, base)
+	}
+	values := make([]string, 0, len(trimmedByTheServer))
+	for _, v := range trimmedByTheServer {
+		values = append(values, strings.Replace(v, "x", base, 1))
+	}
+	return values
+}
 
 // listSeparators are the separators that the held sets of strings are
 // joined with in their API field.
@@ -94,7 +120,7 @@ func TestWebsiteAttributes_listEntriesRefuseWhatTheServerRewrites(t *testing.T) 
 			// application's preg_split).
 			entries["x\ry"] = "an entry holding a carriage return (two entries when split into lines)"
 		}
-		for _, v := range trimmedByTheServer { // the first or last entry loses it
+		for _, v := range trimmedOnBase(t, a.name, refuses) { // the first or last entry loses it
 			entries[v] = "an entry with white space at an end that the server trims (internal/laravel)"
 		}
 		for entry, what := range entries {
