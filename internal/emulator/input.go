@@ -237,11 +237,7 @@ func phpString(v any) (string, bool) {
 	case int64:
 		return strconv.FormatInt(x, 10), true
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return strconv.FormatFloat(x, 'f', -1, 64), true
-		}
-		// PHP's (string) cast uses precision=14.
-		return strconv.FormatFloat(x, 'G', 14, 64), true
+		return phpFloatString(x), true
 	default:
 		return "", false
 	}

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
@@ -192,10 +191,10 @@ func urlencodedFields(raw string) [][2]string {
 }
 
 // jsonEvent returns the fields of the "event" object of a JSON body as
-// PHP reads them into strings: an integer as written, another number as
-// PHP turns a float into a string (phpFloatString), true as "1", false as
-// "", null left out; strings passed through clean (the input middleware's
-// trim, or none). An "event" that is an array has no named fields.
+// PHP reads them into strings (phpString: an integer as written, a float
+// with precision 14, true as "1", false as ""), null left out; strings
+// passed through clean (the input middleware's trim, or none). An "event"
+// that is an array has no named fields.
 func jsonEvent(raw []byte, clean func(string) string) map[string]string {
 	var body struct {
 		Event json.RawMessage `json:"event"`
@@ -212,17 +211,12 @@ func jsonEvent(raw []byte, clean func(string) string) map[string]string {
 	}
 	for k, v := range fields {
 		switch x := jsonValue(v).(type) {
+		case nil:
 		case string:
 			ev[k] = clean(x)
-		case int64:
-			ev[k] = strconv.FormatInt(x, 10)
-		case float64:
-			ev[k] = phpFloatString(x)
-		case bool:
-			if x {
-				ev[k] = "1"
-			} else {
-				ev[k] = ""
+		default:
+			if str, ok := phpString(x); ok {
+				ev[k] = str
 			}
 		}
 	}
