@@ -68,9 +68,14 @@ func isHex(c byte) bool {
 func parseMultipart(raw []byte, boundary string) *params {
 	p := newParams()
 	for _, f := range multipartFields(raw, boundary) {
-		name := f[0]
+		name := strings.TrimLeft(f[0], " ") // as parsePHPQuery: PHP drops the spaces that begin a name
+		if name == "" {
+			continue
+		}
 		if i := strings.IndexByte(name, '['); i > 0 && strings.Contains(name[i:], "]") {
 			p.set(name[:i], phpArray{})
+			continue
+		} else if i == 0 {
 			continue
 		}
 		p.set(strings.NewReplacer(".", "_", " ", "_").Replace(name), f[1])

@@ -333,3 +333,20 @@ func TestTrack_eventValueIsNumericAsPHP(t *testing.T) {
 		t.Errorf("event rows: %v, want %v", got, want)
 	}
 }
+
+// PHP drops the spaces that begin a multipart field's name too.
+func TestTrack_multipartNameLeadingSpace(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	var body strings.Builder
+	mw := multipart.NewWriter(&body)
+	if err := mw.WriteField(" page", "https://a.example/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: mw.FormDataContentType(), accept: "-",
+		header: asBrowser, body: body.String()}), 200, "200")
+}
