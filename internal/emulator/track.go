@@ -196,15 +196,13 @@ func urlencodedFields(raw string) [][2]string {
 // passed through clean (the input middleware's trim, or none). An "event"
 // that is an array has no named fields.
 func jsonEvent(raw []byte, clean func(string) string) map[string]string {
-	var body struct {
-		Event json.RawMessage `json:"event"`
-	}
+	var body map[string]json.RawMessage // the key "event" exactly, as PHP's array has it
 	ev := map[string]string{}
 	var fields map[string]any
 	if json.Unmarshal(raw, &body) != nil {
 		return ev
 	}
-	dec := json.NewDecoder(bytes.NewReader(body.Event))
+	dec := json.NewDecoder(bytes.NewReader(body["event"]))
 	dec.UseNumber()
 	if dec.Decode(&fields) != nil {
 		return ev

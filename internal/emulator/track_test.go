@@ -350,3 +350,16 @@ func TestTrack_multipartNameLeadingSpace(t *testing.T) {
 	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: mw.FormDataContentType(), accept: "-",
 		header: asBrowser, body: body.String()}), 200, "200")
 }
+
+// The event is the JSON key "event" exactly (PHP's arrays are case
+// sensitive; Go's struct decoding is not).
+func TestTrack_eventJSONKeyExact(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/json", accept: "-", header: asBrowser,
+		body: `{"event":{"name":"lower"},"Event":{"name":"upper"},"page":"https://a.example/"}`}), 200, "200")
+	if got := s.Statistics(a); len(got) != 1 || got[0].Value != "lower::" {
+		t.Errorf("event rows: %+v, want one row \"lower::\"", got)
+	}
+}
