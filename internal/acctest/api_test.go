@@ -120,9 +120,17 @@ func TestInputOf_roundTrips(t *testing.T) {
 		omit := of.FieldByName("Omit" + name)
 		leftOut := f.IsValid() && f.Kind() == reflect.Pointer && f.IsNil() ||
 			omit.IsValid() && omit.Kind() == reflect.Bool && omit.Bool()
+		_, returnedField := reflect.TypeFor[client.Website]().FieldByName(name)
+		_, returnedMethod := reflect.TypeFor[client.Website]().MethodByName(name + "Value")
 		switch {
 		case !f.IsValid():
 			t.Errorf("notReturnedInputs names %s, which is no field of client.WebsiteInput: remove it", name)
+		case returnedField || returnedMethod:
+			// InputOf copies it back from the record by this name: the API
+			// returns it, and naming it here would hide a read that is missing.
+			t.Errorf("notReturnedInputs names %s, but client.Website has it (a field or a %sValue method): the API "+
+				"returns it. Decode it from the record (internal/client/website.go: wireWebsite, UnmarshalJSON) and "+
+				"remove it from notReturnedInputs (internal/acctest/api_test.go)", name, name)
 		case !leftOut:
 			t.Errorf("client.WebsiteInput.%s: the API never returns it (notReturnedInputs), but it is a %s, always sent: "+
 				"an update that does not manage it would overwrite what the server holds (%s, sent, clears it). Make it a "+

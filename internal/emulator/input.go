@@ -7,11 +7,11 @@ import (
 	"io"
 	"math"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
@@ -128,92 +128,14 @@ func isJSONType(ct string) bool {
 	return strings.Contains(ct, "/json") || strings.Contains(ct, "+json")
 }
 
-// parsePHPQuery parses a query string like PHP's parse_str: "&" separates
-// pairs, "+" is a space, malformed escapes are kept literally, "." and " " in
-// names become "_", and a name with brackets makes an array.
-func parsePHPQuery(s string) *params {
-	p := newParams()
-	for pair := range strings.SplitSeq(s, "&") {
-		if pair == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		name := strings.TrimLeft(phpURLDecode(k), " ")
-		if name == "" {
-			continue
-		}
-		var val any = phpURLDecode(v)
-		if i := strings.IndexByte(name, '['); i > 0 && strings.Contains(name[i:], "]") {
-			name = name[:i]
-			val = phpArray{}
-		} else if i == 0 {
-			continue
-		}
-		name = strings.NewReplacer(".", "_", " ", "_").Replace(name)
-		p.set(name, val)
-	}
-	return p
-}
-
-// phpURLDecode decodes like PHP's urldecode: "+" is a space and only valid
-// %XX escapes are decoded.
-func phpURLDecode(s string) string {
-	if !strings.ContainsAny(s, "+%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '+':
-			b.WriteByte(' ')
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			n, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			b.WriteByte(byte(n))
-			i += 2
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// parseMultipart reads the non-file fields of a multipart/form-data body.
-func parseMultipart(raw []byte, boundary string) *params {
-	p := newParams()
-	if boundary == "" {
-		return p
-	}
-	mr := multipart.NewReader(bytes.NewReader(raw), boundary)
-	for {
-		part, err := mr.NextPart()
-		if err != nil {
-			// io.EOF, or a malformed body: PHP keeps what it parsed.
-			return p
-		}
-		name := part.FormName()
-		if name == "" || part.FileName() != "" {
-			continue
-		}
-		v, err := io.ReadAll(part)
-		if err != nil {
-			return p
-		}
-		if i := strings.IndexByte(name, '['); i > 0 && strings.Contains(name[i:], "]") {
-			p.set(name[:i], phpArray{})
-			continue
-		}
-		p.set(strings.NewReplacer(".", "_", " ", "_").Replace(name), string(v))
-	}
-}
-
 // parseJSONBody decodes a JSON body like Laravel's $request->json(): anything
-// but a JSON object gives no input.
+// but a JSON object gives no input, and so does invalid UTF-8 (json_decode
+// fails on it, where Go's decoder would read U+FFFD).
 func parseJSONBody(raw []byte) *params {
 	p := newParams()
+	if !utf8.Valid(raw) {
+		return p
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -315,11 +237,7 @@ func phpString(v any) (string, bool) {
 	case int64:
 		return strconv.FormatInt(x, 10), true
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			return strconv.FormatFloat(x, 'f', -1, 64), true
-		}
-		// PHP's (string) cast uses precision=14.
-		return strconv.FormatFloat(x, 'G', 14, 64), true
+		return phpFloatString(x), true
 	default:
 		return "", false
 	}

@@ -6,14 +6,15 @@ package emulator
 // domain is the page's host. See statistics.go for how they are read.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
@@ -91,14 +92,14 @@ func (e *Emulator) track(req *request) *Response {
 	}
 
 	var rows []member
-	if ev := trackedEvent(req); ev != nil {
+	if ev := trackedEvent(req, !e.opts.NoTrimStrings); ev != nil {
 		name, ok := ev["name"]
 		if !ok {
 			return trackAnswer("")
 		}
 		value := ""
 		if v := strings.TrimSpace(ev["value"]); v != "" && len(v) <= 10 {
-			if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+			if f, ok := phpNumeric(v); ok && f > 0 { // is_numeric
 				value = v
 			}
 		}
@@ -144,51 +145,76 @@ func (e *Emulator) track(req *request) *Response {
 // trackedEvent returns the fields of a custom event, or nil for a
 // pageview: the event[...] fields of a form, or the "event" object of a
 // JSON body, as the tracking script sends it ({"event": {"name": ...},
-// "page": ...}).
-func trackedEvent(req *request) map[string]string {
+// "page": ...}), trimmed as the input middleware does when trim is set.
+// They come from where $request->input('event') finds "event": the body
+// (Laravel's input() is the body's fields + the query's, so the body's
+// event replaces the query's whole), else the query string.
+func trackedEvent(req *request, trim bool) map[string]string {
 	if _, ok := req.in.get("event").(phpArray); !ok {
 		return nil
 	}
-	if isJSONType(req.r.Header.Get("Content-Type")) {
-		return jsonEvent(req.raw)
+	clean := func(s string) string { return s }
+	if trim {
+		clean = laravel.Trim
+	}
+	fields := urlencodedFields(req.r.URL.RawQuery)
+	if req.in.body != req.in.query && req.in.body.has("event") {
+		ct := req.r.Header.Get("Content-Type")
+		if isJSONType(ct) {
+			return jsonEvent(req.raw, clean)
+		}
+		if mediaType, params, _ := mime.ParseMediaType(ct); mediaType == "multipart/form-data" {
+			fields = multipartFields(req.raw, params["boundary"])
+		} else {
+			fields = urlencodedFields(string(req.raw))
+		}
 	}
 	ev := map[string]string{}
-	for _, raw := range []string{req.r.URL.RawQuery, string(req.raw)} {
-		for pair := range strings.SplitSeq(raw, "&") {
-			k, v, _ := strings.Cut(pair, "=")
-			k = phpURLDecode(k)
-			if name, ok := strings.CutPrefix(k, "event["); ok && strings.HasSuffix(name, "]") {
-				ev[strings.TrimSuffix(name, "]")] = laravel.Trim(phpURLDecode(v))
-			}
+	for _, f := range fields {
+		// PHP drops the spaces that begin a name.
+		if name, ok := strings.CutPrefix(strings.TrimLeft(f[0], " "), "event["); ok && strings.HasSuffix(name, "]") {
+			ev[strings.TrimSuffix(name, "]")] = clean(f[1])
 		}
 	}
 	return ev
 }
 
-// jsonEvent returns the fields of the "event" object of a JSON body as
-// PHP reads them into strings: numbers as written, true as "1", false as
-// "", null left out; strings trimmed as the input middleware does. An
-// "event" that is an array has no named fields.
-func jsonEvent(raw []byte) map[string]string {
-	var body struct {
-		Event json.RawMessage `json:"event"`
+// urlencodedFields are the decoded name and value of each pair of a query
+// string or form body, in order.
+func urlencodedFields(raw string) [][2]string {
+	var fields [][2]string
+	for pair := range strings.SplitSeq(raw, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		fields = append(fields, [2]string{phpURLDecode(k), phpURLDecode(v)})
 	}
+	return fields
+}
+
+// jsonEvent returns the fields of the "event" object of a JSON body as
+// PHP reads them into strings (phpString: an integer as written, a float
+// with precision 14, true as "1", false as ""), null left out; strings
+// passed through clean (the input middleware's trim, or none). An "event"
+// that is an array has no named fields.
+func jsonEvent(raw []byte, clean func(string) string) map[string]string {
+	var body map[string]json.RawMessage // the key "event" exactly, as PHP's array has it
 	ev := map[string]string{}
 	var fields map[string]any
-	if json.Unmarshal(raw, &body) != nil || json.Unmarshal(body.Event, &fields) != nil {
+	if json.Unmarshal(raw, &body) != nil {
+		return ev
+	}
+	dec := json.NewDecoder(bytes.NewReader(body["event"]))
+	dec.UseNumber()
+	if dec.Decode(&fields) != nil {
 		return ev
 	}
 	for k, v := range fields {
-		switch x := v.(type) {
+		switch x := jsonValue(v).(type) {
+		case nil:
 		case string:
-			ev[k] = laravel.Trim(x)
-		case float64:
-			ev[k] = strconv.FormatFloat(x, 'f', -1, 64)
-		case bool:
-			if x {
-				ev[k] = "1"
-			} else {
-				ev[k] = ""
+			ev[k] = clean(x)
+		default:
+			if str, ok := phpString(x); ok {
+				ev[k] = str
 			}
 		}
 	}

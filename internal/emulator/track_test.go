@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"context"
+	"maps"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -204,5 +206,160 @@ func TestTrack_eventTrimmedAsTheMiddlewareDoes(t *testing.T) {
 	got := s.Statistics(a)
 	if len(got) != 1 || got[0].Value != "sign up::EUR" || got[0].Count != 2 {
 		t.Errorf("event rows: %+v, want one row \"sign up::EUR\" counted twice (form and JSON)", got)
+	}
+}
+
+// With NoTrimStrings, a custom event's fields keep their ends, as every
+// other input does (form and JSON alike).
+func TestTrack_eventUntrimmedWithNoTrimStrings(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{NoTrimStrings: true})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", header: asBrowser,
+		form: url.Values{"page": {"https://a.example/"}, "event[name]": {" sign\u200b"}, "event[unit]": {"EUR "}}}), 200, "200")
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/json", accept: "-", header: asBrowser,
+		body: `{"event":{"name":" sign\u200b","unit":"EUR "},"page":"https://a.example/"}`}), 200, "200")
+	got := s.Statistics(a)
+	if len(got) != 1 || got[0].Value != " sign\u200b::EUR " || got[0].Count != 2 {
+		t.Errorf("event rows: %+v, want one row %q counted twice (form and JSON)", got, " sign\u200b::EUR ")
+	}
+}
+
+// A custom event's fields come from where $request->input('event') finds
+// "event": the body's event replaces the query's whole (Laravel's input()
+// is the body's fields + the query's), and an event only in the query is
+// read there, under a JSON body too.
+func TestTrack_eventFromOneSource(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event?event%5Bunit%5D=EUR", header: asBrowser,
+		form: url.Values{"page": {"https://a.example/"}, "event[name]": {"form"}}}), 200, "200")
+	expect(t, do(t, s, call{method: "POST", path: "/api/event?event%5Bname%5D=query", ctype: "application/json", accept: "-",
+		header: asBrowser, body: `{"page":"https://a.example/"}`}), 200, "200")
+	got := map[string]int{}
+	for _, row := range s.Statistics(a) {
+		got[row.Value] += row.Count
+	}
+	if want := map[string]int{"form::": 1, "query::": 1}; !maps.Equal(got, want) {
+		t.Errorf("event rows: %v, want %v", got, want)
+	}
+}
+
+// A custom event sent as multipart/form-data is read as PHP fills $_POST
+// from it (curl -F 'event[name]=...').
+func TestTrack_eventMultipart(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	var body strings.Builder
+	mw := multipart.NewWriter(&body)
+	for _, f := range [][2]string{{"page", "https://a.example/"}, {"event[name]", " sign:up "}, {"event[unit]", "EUR"}} {
+		if err := mw.WriteField(f[0], f[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: mw.FormDataContentType(), accept: "-",
+		header: asBrowser, body: body.String()}), 200, "200")
+	if got := s.Statistics(a); len(got) != 1 || got[0].Value != "sign up::EUR" {
+		t.Errorf("event rows: %+v, want one row \"sign up::EUR\"", got)
+	}
+}
+
+// A JSON number of an event reads as PHP turns a float into a string
+// (precision 14, an exponent from 1.0E+15 and below 0.0001): the value
+// 0.30000000000000004 (JavaScript's 0.1 + 0.2) is "0.3", kept; 1e15 is
+// "1.0E+15", kept (7 characters); 0.00001 is "1.0E-5"; an integer stays as
+// written. Each expected string is PHP 8.2's, e.g.
+// php -r 'echo "" . json_decode("0.30000000000000004");'.
+func TestTrack_eventJSONNumberAsPHPString(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"0.30000000000000004": "0.3", "1e15": "1.0E+15", "1e14": "1.0E+14", "0.00001": "1.0E-5", "0.0001": "0.0001",
+		"123456789012345": "123456789012345", "1234567.5": "1234567.5", "100.0": "100", "2.5e3": "2500",
+		"12345678901234.5": "12345678901234", "1.5e-7": "1.5E-7", "123456789012345.0": "1.2345678901234E+14",
+		"384315159453505.0": "3.8431515945350E+14", "-1.5e-7": "-1.5E-7", "1e400": "INF", "true": "1", "false": "",
+	} {
+		if got := jsonEvent([]byte(`{"event":{"value":`+raw+`}}`), func(s string) string { return s })["value"]; got != want {
+			t.Errorf("value %s reads as %q, PHP reads %q", raw, got, want)
+		}
+	}
+}
+
+// PHP drops the spaces that begin a field's name ("+event[name]" is
+// event[name]), for the event's fields as for every other field.
+func TestTrack_eventNameLeadingSpace(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/x-www-form-urlencoded", accept: "-",
+		header: asBrowser, body: "page=https%3A%2F%2Fa.example%2F&+event%5Bname%5D=sign&%20event%5Bunit%5D=EUR"}), 200, "200")
+	if got := s.Statistics(a); len(got) != 1 || got[0].Value != "sign::EUR" {
+		t.Errorf("event rows: %+v, want one row \"sign::EUR\"", got)
+	}
+}
+
+// A JSON body that is not valid UTF-8 gives no input, as PHP's json_decode
+// fails on it (Malformed UTF-8 characters): no page, so no website.
+func TestTrack_jsonInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/json", accept: "-", header: asBrowser,
+		body: "{\"page\":\"https://a.example/\xff\"}"}), 200, "404")
+	if got := s.Statistics(a); len(got) != 0 {
+		t.Errorf("rows: %+v, want none", got)
+	}
+}
+
+// An event's value is kept when PHP's is_numeric takes it (phpNumeric), not
+// Go's ParseFloat: "Infinity", "NaN" and "0x1p4" are no numbers to PHP.
+func TestTrack_eventValueIsNumericAsPHP(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	for _, v := range []string{"Infinity", "inf", "0x1p4", "1e3", ".5"} {
+		expect(t, do(t, s, call{method: "POST", path: "/api/event", header: asBrowser,
+			form: url.Values{"page": {"https://a.example/"}, "event[name]": {"n"}, "event[value]": {v}}}), 200, "200")
+	}
+	got := map[string]int{}
+	for _, row := range s.Statistics(a) {
+		got[row.Value] += row.Count
+	}
+	if want := map[string]int{"n::": 3, "n:1e3:": 1, "n:.5:": 1}; !maps.Equal(got, want) {
+		t.Errorf("event rows: %v, want %v", got, want)
+	}
+}
+
+// PHP drops the spaces that begin a multipart field's name too.
+func TestTrack_multipartNameLeadingSpace(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	var body strings.Builder
+	mw := multipart.NewWriter(&body)
+	if err := mw.WriteField(" page", "https://a.example/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: mw.FormDataContentType(), accept: "-",
+		header: asBrowser, body: body.String()}), 200, "200")
+}
+
+// The event is the JSON key "event" exactly (PHP's arrays are case
+// sensitive; Go's struct decoding is not).
+func TestTrack_eventJSONKeyExact(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	a := create(t, s, keyA, url.Values{"domain": {"a.example"}})
+	expect(t, do(t, s, call{method: "POST", path: "/api/event", ctype: "application/json", accept: "-", header: asBrowser,
+		body: `{"event":{"name":"lower"},"Event":{"name":"upper"},"page":"https://a.example/"}`}), 200, "200")
+	if got := s.Statistics(a); len(got) != 1 || got[0].Value != "lower::" {
+		t.Errorf("event rows: %+v, want one row \"lower::\"", got)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
 // errorBag collects validation messages per field, in rule order.
@@ -316,4 +318,4 @@ func (e *Emulator) banned(d string) bool {
 }
 
 // phpTrim trims PHP's default trim() characters.
-func phpTrim(s string) string { return strings.Trim(s, " \t\n\r\x00\x0B") }
+func phpTrim(s string) string { return strings.Trim(s, laravel.PHPTrimChars) }

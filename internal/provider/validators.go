@@ -175,7 +175,7 @@ func paramProblem(s string) string {
 		return fmt.Sprintf("%q contains white space or a line break; give one parameter name per entry", s)
 	case s != laravel.Trim(s):
 		return fmt.Sprintf("%q begins or ends with an invisible character that the server trims (U+FEFF, U+200B or "+
-			"U+180E), so it would exclude another parameter; remove it", s)
+			"U+180E), so it would exclude another parameter; remove that character from the entry", s)
 	case strings.ContainsAny(s, "&=?#"):
 		return fmt.Sprintf("%q is not a bare query parameter name (it contains one of & = ? #); give only the name, e.g. \"utm_source\"", s)
 	}
@@ -195,7 +195,7 @@ func passwordValidator() validator.String {
 		summary:     "Invalid Password",
 		problem: func(attr path.Path, pw string) string {
 			switch n := utf8.RuneCountInString(pw); {
-			case strings.TrimSpace(pw) == "":
+			case strings.TrimSpace(strings.Trim(pw, laravel.PHPTrimChars)) == "": // "required" trims with PHP's trim()
 				return fmt.Sprintf("The %s is empty or only white space. Set a real password, or remove the attribute "+
 					"and use a privacy other than \"password\".", attr)
 			case pw == "0":

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -16,6 +17,36 @@ import (
 // trimmedByTheServer are values with white space of each kind that the
 // application's TrimStrings takes at either end (internal/laravel).
 var trimmedByTheServer = []string{" x", "x ", "\tx", "x\n", "\u00a0x", "x\u3000", "\ufeffx", "x\u200b", "x\u0085", "\u180ex"}
+
+// guardBase is a value that an attribute's validators accept, which the
+// guards put white space around ("x" for one not named): on a value refused
+// anyway, a guard would not see whether the white space is refused.
+var guardBase = map[string]string{"domain": "example.com", "privacy": "public", "exclude_ips": "192.0.2.1"}
+
+// baseOf is the attribute's guardBase, "x" for one not named.
+func baseOf(name string) string {
+	if base, ok := guardBase[name]; ok {
+		return base
+	}
+	return "x"
+}
+
+// trimmedOnBase is trimmedByTheServer on the attribute's guardBase, which
+// its validators (refuses) must accept.
+func trimmedOnBase(t *testing.T, name string, refuses func(string) bool) []string {
+	t.Helper()
+	base := baseOf(name)
+	if refuses(base) {
+		t.Errorf("%s: its validators refuse %q, the value this guard puts white space around, so it cannot see "+
+			"whether they refuse the white space: name a value they accept in guardBase (website_attributes_lists_test.go)",
+			name, base)
+	}
+	values := make([]string, 0, len(trimmedByTheServer))
+	for _, v := range trimmedByTheServer {
+		values = append(values, strings.Replace(v, "x", base, 1))
+	}
+	return values
+}
 
 // listSeparators are the separators that the held sets of strings are
 // joined with in their API field.
@@ -85,11 +116,18 @@ func TestWebsiteAttributes_listEntriesRefuseWhatTheServerRewrites(t *testing.T) 
 				"in listSeparators (website_attributes_lists_test.go), and refuse entries that hold it", a.name)
 			continue
 		}
+		trimmed := trimmedOnBase(t, a.name, refuses)
+		base := baseOf(a.name)
 		entries := map[string]string{
-			"":              "an empty entry (dropped when the list is split)",
-			"x" + sep + "y": "an entry holding the separator " + strconv.Quote(sep) + " (two entries when split)",
+			"":                "an empty entry (dropped when the list is split)",
+			base + sep + base: "an entry holding the separator " + strconv.Quote(sep) + " (two entries when split)",
 		}
-		for _, v := range trimmedByTheServer { // the first or last entry loses it
+		if sep == "\n" {
+			// One per line is split on CR too (client.SplitLines, and the
+			// application's preg_split).
+			entries[base+"\r"+base] = "an entry holding a carriage return (two entries when split into lines)"
+		}
+		for _, v := range trimmed { // the first or last entry loses it
 			entries[v] = "an entry with white space at an end that the server trims (internal/laravel)"
 		}
 		for entry, what := range entries {

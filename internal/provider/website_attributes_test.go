@@ -365,13 +365,7 @@ func TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites(t *testing.T) {
 		if !ok || !a.held() {
 			continue
 		}
-		// "" (stored NULL) and white space of each kind that the application's
-		// TrimStrings takes at either end.
-		values := append([]string{""}, trimmedByTheServer...)
-		if _, untrimmed := untrimmedStrings[a.name]; untrimmed {
-			values = values[:1]
-		}
-		for _, v := range values {
+		refuses := func(v string) bool {
 			var diags diag.Diagnostics
 			config := configWith(t, a.name, tftypes.NewValue(tftypes.String, v))
 			for _, vd := range sa.Validators {
@@ -380,7 +374,16 @@ func TestWebsiteAttributes_stringsRefuseWhatTheServerRewrites(t *testing.T) {
 					ConfigValue: types.StringValue(v), Config: config}, &resp)
 				diags.Append(resp.Diagnostics...)
 			}
-			if !diags.HasError() {
+			return diags.HasError()
+		}
+		// "" (stored NULL) and white space of each kind that the application's
+		// TrimStrings takes at either end.
+		values := []string{""}
+		if _, untrimmed := untrimmedStrings[a.name]; !untrimmed {
+			values = append(values, trimmedOnBase(t, a.name, refuses)...)
+		}
+		for _, v := range values {
+			if !refuses(v) {
 				stored := fmt.Sprintf("%q", laravel.Trim(v))
 				if v == "" {
 					stored = "NULL (none)"

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int32planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -99,35 +101,34 @@ func unsetClearsServersValue(a websiteAttribute) string {
 	if d := reflect.ValueOf(a.resource).FieldByName("Default"); d.IsValid() && !d.IsNil() {
 		return "it has a Default: unset, the default is planned and sent, which resets the server's value"
 	}
-	if plansNullStateAsKnown(a.resource) {
+	ofNull, ok := planOfUnset(a.resource, true)
+	ofValue, _ := planOfUnset(a.resource, false)
+	switch {
+	case !ok:
+		return fmt.Sprintf("planOfUnset (website_attributes_upgrade_test.go) does not run the plan modifiers of a %T, "+
+			"so nothing shows that they keep the state's value (add its kind there)", a.resource)
+	case ofNull.replace || ofValue.replace:
+		return "a plan modifier (RequiresReplace) asks to replace the website on an update of another attribute: a " +
+			"state written before the attribute existed holds null and the plan is unknown, so the first such update " +
+			"after the upgrade would destroy the website and create it again"
+	case !ofNull.plan.IsUnknown():
 		return "its plan modifier plans a null in the state as the value (UseStateForUnknown): a state written " +
 			"before the attribute existed holds null, so an update of another attribute without a refresh " +
 			"(-refresh=false) plans null, shows no change and sends it empty, which clears the server's value " +
 			"(use UseNonNullStateForUnknown: the plan is then unknown, and the field is left out)"
-	}
-	if dropsState(a.resource) {
+	case !ofValue.plan.Equal(ofValue.state):
 		return "no plan modifier keeps the state's value (UseNonNullStateForUnknown): every plan that changes another " +
-			"attribute shows it as (known after apply), and the update sends it or leaves it out as its field of " +
+			"attribute shows it as (known after apply) or as a change, and the update sends it or leaves it out as its field of " +
 			"client.WebsiteInput is a value or a pointer"
 	}
 	return ""
 }
 
-// plansNullStateAsKnown reports whether one of the plan modifiers of
-// attribute, on an update with the attribute unset, plans the state's null
-// as the attribute's value rather than leaving it unknown.
-func plansNullStateAsKnown(attribute schema.Attribute) bool {
-	plan, ok := planOfUnset(attribute, true)
-	return ok && !plan.IsUnknown()
-}
-
-// dropsState reports whether the plan modifiers of attribute, on an update
-// of another attribute with this one unset, leave it unknown although the
-// state holds a value: the plan would show it as "(known after apply)" on
-// every change.
-func dropsState(attribute schema.Attribute) bool {
-	plan, ok := planOfUnset(attribute, false)
-	return ok && plan.IsUnknown()
+// unsetPlan is what the plan modifiers of an attribute plan on an update
+// of another attribute that leaves it unset.
+type unsetPlan struct {
+	plan, state attr.Value // the planned value and the state's
+	replace     bool       // a modifier asks to replace the website
 }
 
 // stateOf is null when stateNull is set, else value.
@@ -142,49 +143,59 @@ func stateOf[T attr.Value](stateNull bool, null, value T) T {
 // an update with the attribute unset in the configuration (the plan's value
 // unknown, being Computed), with a null state or one holding a value; ok is
 // false for a kind of attribute it does not know.
-func planOfUnset(attribute schema.Attribute, stateNull bool) (attr.Value, bool) {
+func planOfUnset(attribute schema.Attribute, stateNull bool) (unsetPlan, bool) {
 	ctx := context.Background()
 	state := tfsdk.State{Raw: tftypes.NewValue(tftypes.Object{}, map[string]tftypes.Value{})} // a website exists
+	plan := tfsdk.Plan{Raw: state.Raw}                                                        // and is updated
+	replace := false
 	switch a := attribute.(type) {
 	case schema.StringAttribute:
+		sv := stateOf(stateNull, types.StringNull(), types.StringValue("x"))
 		resp := planmodifier.StringResponse{PlanValue: types.StringUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, StateValue: stateOf(stateNull, types.StringNull(), types.StringValue("x")),
+			m.PlanModifyString(ctx, planmodifier.StringRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.StringNull(), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.BoolAttribute:
+		sv := stateOf(stateNull, types.BoolNull(), types.BoolValue(true))
 		resp := planmodifier.BoolResponse{PlanValue: types.BoolUnknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, StateValue: stateOf(stateNull, types.BoolNull(), types.BoolValue(true)),
+			m.PlanModifyBool(ctx, planmodifier.BoolRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.BoolNull(), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.Int64Attribute:
+		sv := stateOf(stateNull, types.Int64Null(), types.Int64Value(1))
 		resp := planmodifier.Int64Response{PlanValue: types.Int64Unknown()}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, StateValue: stateOf(stateNull, types.Int64Null(), types.Int64Value(1)),
+			m.PlanModifyInt64(ctx, planmodifier.Int64Request{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.Int64Null(), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.SetAttribute:
+		sv := stateOf(stateNull, types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil))
 		resp := planmodifier.SetResponse{PlanValue: types.SetUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state,
-				StateValue:  stateOf(stateNull, types.SetNull(a.ElementType), types.SetValueMust(a.ElementType, nil)),
+			m.PlanModifySet(ctx, planmodifier.SetRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.SetNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	case schema.ListAttribute:
+		sv := stateOf(stateNull, types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil))
 		resp := planmodifier.ListResponse{PlanValue: types.ListUnknown(a.ElementType)}
 		for _, m := range a.PlanModifiers {
-			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state,
-				StateValue:  stateOf(stateNull, types.ListNull(a.ElementType), types.ListValueMust(a.ElementType, nil)),
+			m.PlanModifyList(ctx, planmodifier.ListRequest{State: state, Plan: plan, StateValue: sv,
 				ConfigValue: types.ListNull(a.ElementType), PlanValue: resp.PlanValue}, &resp)
+			replace = replace || resp.RequiresReplace
 		}
-		return resp.PlanValue, true
+		return unsetPlan{resp.PlanValue, sv, replace}, true
 	}
-	return nil, false
+	return unsetPlan{}, false
 }
 
 // An attribute the API returns that was added since 0.1.0 keeps the
@@ -260,6 +271,35 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 				"that keeps the server's value", keepsNull)
 		}
 	}
+	// A kind planOfUnset does not run is not taken for one that keeps the
+	// server's value.
+	for _, unchecked := range []schema.Attribute{
+		schema.Int32Attribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Int32{int32planmodifier.UseStateForUnknown()}},
+		schema.Float64Attribute{Optional: true, Computed: true},
+	} {
+		optional.resource = unchecked
+		if unsetClearsServersValue(optional) == "" {
+			t.Errorf("unsetClearsServersValue takes a %T whose plan modifiers it does not run for one that keeps the "+
+				"server's value", unchecked)
+		}
+	}
+	// RequiresReplace plans a replacement while the state holds null and
+	// the plan is unknown: the first update of another attribute after the
+	// upgrade would destroy and recreate the website.
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown(), stringplanmodifier.RequiresReplace()}}
+	if why := unsetClearsServersValue(optional); !strings.Contains(why, "replace") {
+		t.Errorf("unsetClearsServersValue takes an attribute with RequiresReplace for one that keeps the server's "+
+			"value: %q", why)
+	}
+	// A plan modifier that plans another value than the state's (here: a
+	// constant once the state holds one) does not keep it.
+	optional.resource = schema.StringAttribute{Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseNonNullStateForUnknown(), replacesState{}}}
+	if why := unsetClearsServersValue(optional); !strings.Contains(why, "no plan modifier keeps the state's value") {
+		t.Errorf("unsetClearsServersValue takes an attribute whose plan replaces the state's value for one that "+
+			"keeps the server's value: %q", why)
+	}
 	optional.resource = schema.StringAttribute{Optional: true, Computed: true}
 	if why := unsetClearsServersValue(optional); !strings.Contains(why, "no plan modifier keeps the state's value") {
 		t.Errorf("unsetClearsServersValue takes an attribute Optional and Computed without a plan modifier for one that "+
@@ -270,5 +310,21 @@ func TestWebsiteAttributes_addedSince010KeepTheServersValue(t *testing.T) {
 	if why := unsetClearsServersValue(optional); why != "" {
 		t.Errorf("unsetClearsServersValue refuses an attribute Optional and Computed without a Default, with "+
 			"UseNonNullStateForUnknown: %s", why)
+	}
+}
+
+// replacesState is a plan modifier that plans "replaced" whenever the state
+// holds a value: it keeps none.
+type replacesState struct{}
+
+func (replacesState) Description(context.Context) string {
+	return "plans another value than the state's"
+}
+func (replacesState) MarkdownDescription(context.Context) string {
+	return "plans another value than the state's"
+}
+func (replacesState) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if !req.StateValue.IsNull() {
+		resp.PlanValue = types.StringValue("replaced")
 	}
 }

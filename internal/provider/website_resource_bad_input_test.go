@@ -162,6 +162,7 @@ func badInputCatalog() []badInput {
 		{name: "exclude_params space", attrs: map[string]any{"exclude_params": []string{"utm source"}}, want: `"utm source" contains white space or a line break`, attr: "exclude_params"},
 		{name: "exclude_params newline", attrs: map[string]any{"exclude_params": []string{"utm_source\nfbclid"}}, want: `give one parameter name per entry`, attr: "exclude_params"},
 		{name: "exclude_params tab", attrs: map[string]any{"exclude_params": []string{"utm_source\t"}}, want: `contains white space`, attr: "exclude_params"},
+		{name: "exclude_params zero-width space at an end", attrs: map[string]any{"exclude_params": []string{"utm_source\u200b"}}, want: `"utm_source\\u200b" begins or ends with an invisible character that the server trims.*remove that character`, attr: "exclude_params"},
 		{name: "exclude_params assignment", attrs: map[string]any{"exclude_params": []string{"a=b"}}, want: `"a=b" is not a bare query parameter name.*e.g. "utm_source"`, attr: "exclude_params"},
 		{name: "exclude_params question mark", attrs: map[string]any{"exclude_params": []string{"?utm_source"}}, want: `not a bare query parameter name`, attr: "exclude_params"},
 		{name: "exclude_params all and more", attrs: map[string]any{"exclude_params": []string{"&", "utm_source"}}, want: `Conflicting Query Parameter Exclusions.*"&" already excludes every query parameter`, attr: "exclude_params"},
