@@ -4,10 +4,11 @@
 #   scripts/install-tools.sh [tool...]    tools: terraform terraform-latest tofu
 #                                         golangci-lint tfplugindocs goreleaser
 #                                         gremlins terraform-provider-time
-#                                         weed (default: all)
+#                                         weed changie (default: all)
 #
-# Everything is built from source through the Go module proxy; no release
-# binaries are downloaded. A binary that is already present is reused when it
+# Everything is built from source through the Go module proxy, but changie,
+# whose Go module the proxy does not serve: it comes from its npm package,
+# which ships the binaries (npm pack, checked against CHANGIE_INTEGRITY). A binary that is already present is reused when it
 # reports the pinned version, so repeated runs cost nothing.
 #
 # Where the versions live:
@@ -36,6 +37,10 @@
 #                  S3-compatible store the export tests and make bench start
 #                  on loopback (internal/s3test). About 4.5 minutes to build
 #                  on two cores; make test builds it in the background.
+#   changie        CHANGIE_VERSION and CHANGIE_INTEGRITY below: the npm
+#                  package changie (its registry's sha512), from which the
+#                  binary of this platform (npm/dist/<os>-<arch>) is copied;
+#                  the changelog's fragments (make changelog). Needs npm.
 # Each tools/<name> module holds a single tool, so it resolves exactly the
 # dependency versions of that tool's own go.mod (the same build as
 # `go install <tool>@<version>`). To upgrade one: cd tools/<name> &&
@@ -47,6 +52,8 @@ set -euo pipefail
 
 TERRAFORM_VERSION=1.8.5
 TIME_PROVIDER_VERSION=0.14.2
+CHANGIE_VERSION=1.26.0
+CHANGIE_INTEGRITY=sha512-uxNt7qEj5K0m+OzESAABldgUVn3I+KkiMH2gYjDCPJmsr0Qpoc5F6R2udiQkc8SJNsc7vfJBUaoHW8a0emflmg==
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${root}/.tools/bin"
@@ -204,8 +211,45 @@ install_time_provider() {
 		"${mod}@v${TIME_PROVIDER_VERSION}"
 }
 
+install_changie() {
+	local current="" os arch tmp integrity
+	if [[ -x "${bin}/changie" ]]; then
+		current="$("${bin}/changie" --version 2>/dev/null | sed -n 's/^changie version v//p')"
+	fi
+	up_to_date changie "${current}" "${CHANGIE_VERSION}" && return 0
+	command -v npm >/dev/null 2>&1 || {
+		log "changie: needs npm (its npm package ships the binary): install Node.js's npm"
+		return 1
+	}
+	case "$(uname -s)" in
+	Linux) os=linux ;;
+	Darwin) os=darwin ;;
+	*) log "changie: no binary for $(uname -s) in the npm package"; return 1 ;;
+	esac
+	case "$(uname -m)" in
+	x86_64 | amd64) arch=x64 ;;
+	aarch64 | arm64) arch=arm64 ;;
+	*) log "changie: no binary for $(uname -m) in the npm package"; return 1 ;;
+	esac
+	tmp="$(mktemp -d)"
+	# npm pack checks the tarball against the registry's integrity; the
+	# pinned one guards against a republished package.
+	integrity="$(cd "${tmp}" && npm pack --json --silent "changie@${CHANGIE_VERSION}" |
+		sed -n 's/^ *"integrity": *"\([^"]*\)".*/\1/p')"
+	if [[ "${integrity}" != "${CHANGIE_INTEGRITY}" ]]; then
+		log "changie: the npm package's integrity is '${integrity}', want ${CHANGIE_INTEGRITY}"
+		rm -rf "${tmp}"
+		return 1
+	fi
+	tar -xzf "${tmp}/changie-${CHANGIE_VERSION}.tgz" -C "${tmp}" "package/npm/dist/${os}-${arch}"
+	install -m 0755 "${tmp}/package/npm/dist/${os}-${arch}" "${bin}/.changie.tmp"
+	mv -f "${bin}/.changie.tmp" "${bin}/changie"
+	rm -rf "${tmp}"
+	log "installed changie ${CHANGIE_VERSION}"
+}
+
 if [[ $# -eq 0 ]]; then
-	set -- terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time weed
+	set -- terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time weed changie
 fi
 
 # lock NAME: holds a lock on NAME's build until this script exits, so that a
@@ -234,8 +278,9 @@ for tool in "$@"; do
 	goreleaser) install_goreleaser ;;
 	terraform-provider-time) install_time_provider ;;
 	weed | seaweedfs) install_weed ;;
+	changie) install_changie ;;
 	*)
-		log "unknown tool '${tool}' (known: terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time weed)"
+		log "unknown tool '${tool}' (known: terraform terraform-latest tofu golangci-lint tfplugindocs goreleaser gremlins terraform-provider-time weed changie)"
 		exit 2
 		;;
 	esac
