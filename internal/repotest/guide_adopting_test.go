@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -340,41 +339,6 @@ func nullAsRead(was emulator.Website, now *emulator.Website) {
 				nv.Field(i).SetZero()
 			}
 		}
-	}
-}
-
-// README.md's copy of the one-plan adoption carries over the same
-// attributes as the guide's (examples/guides/adopt-all/main.tf, which
-// TestAccGuide_adoptAll runs): an attribute the copy leaves out would be
-// overwritten on every website a reader adopts.
-func TestGuide_readmeAdoptsAsTheGuide(t *testing.T) {
-	t.Parallel()
-	copied := func(text string) []string { // in the resource block
-		_, text, _ = strings.Cut(text, `resource "analytics_website"`)
-		var names []string
-		for _, m := range regexp.MustCompile(`(?m)^\s*(\w+)\s*=\s*each\.value\.(\w+)\s*$`).FindAllStringSubmatch(text, -1) {
-			if m[1] == m[2] {
-				names = append(names, m[1])
-			}
-		}
-		slices.Sort(names)
-		return names
-	}
-	guide := copied(guideFile(t, "adopt-all", "main.tf"))
-	found := 0
-	for _, b := range terraformBlocks(t, filepath.Join("..", ".."), "README.md") {
-		if !strings.Contains(b.text, "for_each = local.websites") || !strings.Contains(b.text, `resource "analytics_website"`) {
-			continue
-		}
-		found++
-		if got := copied(b.text); !slices.Equal(got, guide) {
-			t.Errorf("README.md:%d: the adoption block copies %v from each.value, the guide "+
-				"(examples/guides/adopt-all/main.tf) %v: make README.md's block copy the same (name = each.value.name)",
-				b.line, got, guide)
-		}
-	}
-	if found == 0 || len(guide) == 0 {
-		t.Errorf("README.md has %d adoption blocks, the guide copies %v: this test finds nothing to compare", found, guide)
 	}
 }
 
