@@ -11,7 +11,7 @@
 # at the same time would fail on it. The new inputs go is left with are
 # copied to FUZZ_OUT (default .fuzz-finds/) as
 # <package dir>/testdata/fuzz/<target>/<file>, where a developer reviews them
-# and copies the ones to keep into the checkout (CONTRIBUTING.md,
+# and copies the ones to keep into the checkout (contributing/testing.md,
 # "Fuzzing").
 #
 # FUZZ is a regular expression that a target's whole name must match (all
@@ -94,7 +94,7 @@ if ((ran == 0)); then
 fi
 printf '%d fuzz targets, %s each, in %ds\n' "${ran}" "${fuzztime}" $((SECONDS - start))
 if ((${#failed[@]} > 0)); then
-	printf '\nFailed (the failing inputs are in %s/<package dir>/testdata/fuzz/<target>/; see CONTRIBUTING.md, "Fuzzing"):\n' "${out}" >&2
+	printf '\nFailed (the failing inputs are in %s/<package dir>/testdata/fuzz/<target>/; see contributing/testing.md, "Fuzzing"):\n' "${out}" >&2
 	printf '  %s\n' "${failed[@]}" >&2
 	exit 1
 fi

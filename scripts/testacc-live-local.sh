@@ -10,7 +10,7 @@
 #
 # LIVE_RATE_WINDOW is the throttle's window for its 60 requests: a minute on
 # a real installation, shortened here so that CI time stays bounded; see
-# CONTRIBUTING.md for the measured cost. TF selects the CLI as for make
+# contributing/live-mode.md for the measured cost. TF selects the CLI as for make
 # testacc-live.
 set -euo pipefail
 

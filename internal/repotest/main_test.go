@@ -1,5 +1,5 @@
 // Package repotest tests the repository as a whole, as a user or a new
-// contributor meets it: the README's and the docs' code blocks, the
+// contributor meets it: the HCL of the README and the docs, the
 // examples, the guides' recipes, make install and the prerequisites check.
 // Paths are relative to the repository's root, two directories up.
 package repotest
