@@ -629,7 +629,7 @@ func TestAccStatisticsExport_live(t *testing.T) {
 // configuration is deleted without its before_destroy trigger (Terraform
 // attaches triggers only to resources with a configuration). If this test
 // fails, Terraform has changed: update the docs (the action's page, the
-// resource's, the guide, the README and keepAdvice).
+// resource's, the guides and keepAdvice).
 func TestAccStatisticsExport_removedBlockSkipsTrigger(t *testing.T) {
 	s := newExportEnv(t, emulator.Options{})
 	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
