@@ -88,3 +88,19 @@ func storedOnlyNotice(d string) string {
 	}
 	return ""
 }
+
+// warnASCIIReplacement warns when a website stored in Unicode or with a
+// trailing dot is replaced because the configuration names its ASCII form:
+// the same host to a browser, but another domain to the server, so the
+// website and its statistics are deleted.
+func warnASCIIReplacement(prior, planned types.String, diags *diag.Diagnostics) {
+	ascii, ok := storedOnlyDomain(prior.ValueString())
+	if !ok || planned.IsUnknown() || planned.ValueString() != ascii {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("domain"), "Replacing a Website for Its ASCII Domain",
+		fmt.Sprintf("The website's stored domain is %q; domain = %q is its ASCII form, but a domain cannot change: "+
+			"this plan deletes the website, with its statistics, and creates a new one. That new website records "+
+			"pageviews, which the old one never did. To keep the old website as it is, set domain = %q.",
+			prior.ValueString(), ascii, prior.ValueString()))
+}

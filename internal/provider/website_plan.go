@@ -90,6 +90,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		priorPrivacy = prior.Privacy.ValueString()
 		if !plan.Domain.Equal(prior.Domain) { // domain requires replacement
 			checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+			warnASCIIReplacement(prior.Domain, plan.Domain, &resp.Diagnostics)
 			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
 		}
 	}

@@ -83,6 +83,16 @@ resource "analytics_website" "by_identity" {
 		}
 	}
 
+	// Naming the ASCII form instead replaces the website: the plan says so.
+	ascii, _ := canonicalDomainOf(byID.Domain)
+	w.Write("main.tf", env.ProviderBlock()+strings.Replace(imports, fmt.Sprintf("domain = %q", byID.Domain),
+		fmt.Sprintf("domain = %q", ascii), 1))
+	warned = planWarnings(w.PlanDiags(), "Replacing a Website for Its ASCII Domain")
+	if d, ok := warned["analytics_website.by_id"]; !ok || !strings.Contains(d.Detail, `set domain = "bücher-adopt.example"`) {
+		t.Errorf("no warning that the ASCII form replaces the website: %+v", warned)
+	}
+	w.Write("main.tf", env.ProviderBlock()+imports)
+
 	// A new website with such a domain is refused, naming the ASCII form.
 	w.Write("new.tf", `
 resource "analytics_website" "new" {
