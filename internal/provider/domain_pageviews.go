@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
 // A domain in Unicode ("bücher.example") or ending with a dot
@@ -23,14 +24,14 @@ import (
 // it must never replace it (a replacement deletes its statistics).
 
 // storedOnlyDomain reports whether d is such a domain: exactly as the
-// server stores it and accepts it, and wrong only in being Unicode or
+// server stores it (nothing to trim, nothing to rewrite) and accepts it, and wrong only in being Unicode or
 // ending with one dot. It returns the ASCII form a new website would use.
 func storedOnlyDomain(d string) (string, bool) {
 	t := strings.TrimSuffix(d, ".")
 	nonASCII := strings.ContainsFunc(t, func(r rune) bool { return r > unicode.MaxASCII })
 	if (t == d && !nonASCII) || t == "" || strings.HasSuffix(t, ".") || strings.ContainsAny(t, "/?#@:") ||
 		strings.ContainsFunc(t, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) ||
-		domainrule.Canonical(d) != d || !domainrule.Valid(d) {
+		laravel.Trim(d) != d || domainrule.Canonical(d) != d || !domainrule.Valid(d) {
 		return "", false
 	}
 	ascii, problem := canonicalDomainOf(d)
