@@ -2,10 +2,10 @@ package emulator
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
@@ -143,11 +143,12 @@ func ruleRequired(field string) rule {
 	}}
 }
 
-// ruleRequiredIf is required_if:other,value, decided by the caller.
-func ruleRequiredIf(field, other, value string, applies bool) rule {
+// ruleRequiredWhen is Rule::requiredIf(condition), decided by the caller:
+// "required" when it applies, with required's message (not required_if's
+// "… when privacy is 2.").
+func ruleRequiredWhen(field string, applies bool) rule {
 	return rule{implicit: true, check: func(v any) (string, bool) {
-		return fmt.Sprintf("The %s field is required when %s is %s.", attr(field), attr(other), value),
-			!applies || !isBlank(v)
+		return fmt.Sprintf("The %s field is required.", attr(field)), !applies || !isBlank(v)
 	}}
 }
 
@@ -211,42 +212,6 @@ func custom(msg string, ok func(s string) bool) rule {
 	}}
 }
 
-// canonicalDomain is the store request's prepareForValidation: lowercase,
-// remove every "http://" and "https://", and if the result starts with
-// "www." remove every "www.". Paths are kept.
-func canonicalDomain(d string) string {
-	d = strings.ToLower(d)
-	d = strings.ReplaceAll(d, "http://", "")
-	d = strings.ReplaceAll(d, "https://", "")
-	if strings.HasPrefix(d, "www.") {
-		d = strings.ReplaceAll(d, "www.", "")
-	}
-	return d
-}
-
-var (
-	labelRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
-	ipv4RE  = regexp.MustCompile(`^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$`)
-)
-
-// validDomain reports whether d looks like a host name (two or more labels,
-// the last not all digits) or an IPv4 address.
-func validDomain(d string) bool {
-	if ipv4RE.MatchString(d) {
-		return true
-	}
-	labels := strings.Split(d, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		if !labelRE.MatchString(l) {
-			return false
-		}
-	}
-	return !digitsRE.MatchString(labels[len(labels)-1])
-}
-
 // storeRules are the rules of the store request. taken and limitReached are
 // evaluated by the caller under the state lock.
 func (e *Emulator) storeRules(in *input, taken func(string) bool, limitReached bool) []fieldSpec {
@@ -257,14 +222,14 @@ func (e *Emulator) storeRules(in *input, taken func(string) bool, limitReached b
 		{name: "domain", rules: []rule{
 			ruleRequired("domain"),
 			ruleMaxString("domain", 255),
-			custom("Invalid domain name.", validDomain),
+			custom("Invalid domain name.", domainrule.Valid),
 			custom("The domain contains a banned word.", func(s string) bool { return !e.banned(s) }),
 			custom("The domain has already been taken.", func(s string) bool { return !taken(s) }),
 			custom("You created too many websites.", func(string) bool { return !limitReached }),
 		}},
 		{name: "privacy", nullable: true, rules: []rule{ruleInteger("privacy"), ruleBetween("privacy", 0, 2)}},
 		{name: "password", nullable: true, rules: []rule{
-			ruleRequiredIf("password", "privacy", "2", privacyIs2),
+			ruleRequiredWhen("password", privacyIs2),
 			ruleString("password"), ruleMinString("password", 1), ruleMaxString("password", 128),
 		}},
 		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},

@@ -83,7 +83,10 @@ var websiteAttributes = []websiteAttribute{
 			MarkdownDescription: "Host name (or IPv4 address) of the website (API field `domain`), unique across the " +
 				"whole installation. Must be in the form the server stores: lower case, without scheme, " +
 				"leading `www.`, path or port; anything else fails at plan time naming the form to use. " +
-				"Internationalised names must be given in punycode (`xn--...`). Changing it replaces the website.",
+				"A new website's internationalised name is given in punycode (`xn--...`), without a trailing dot: " +
+				"a browser sends the host so, and the server matches it literally. A website already stored in " +
+				"Unicode or with a trailing dot is managed with its stored domain, with a warning that it records " +
+				"no browser pageview. Changing it replaces the website.",
 			Required:      true,
 			Validators:    []validator.String{domainValidator()},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
