@@ -297,7 +297,9 @@ func updateRules(in *input) []fieldSpec {
 		password.rules = append([]rule{ruleRequired("password")}, password.rules...)
 	}
 	return []fieldSpec{
-		{name: "privacy", sometimes: true, rules: []rule{ruleInteger("privacy"), ruleBetween("privacy", 0, 2)}},
+		{name: "privacy", sometimes: true, rules: []rule{
+			ruleRequired("privacy"), ruleInteger("privacy"), ruleBetween("privacy", 0, 2),
+		}},
 		password,
 		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},
 		{name: "exclude_bots", sometimes: true, rules: []rule{ruleInteger("exclude_bots"), ruleBetween("exclude_bots", 0, 1)}},

@@ -310,8 +310,8 @@ func TestUpdate(t *testing.T) {
 					t.Errorf("not cleared: %+v", w)
 				}
 			}},
-		{name: "empty privacy is not an integer", method: "PATCH", form: url.Values{"privacy": {""}},
-			status: 422, body: `{"message":{"privacy":["The privacy field must be an integer."]},"status":422}`},
+		{name: "empty privacy is required", method: "PATCH", form: url.Values{"privacy": {""}},
+			status: 422, body: `{"message":{"privacy":["The privacy field is required."]},"status":422}`},
 		{name: "exclude_bots range", method: "PATCH", form: url.Values{"exclude_bots": {"5"}, "privacy": {"-1"}},
 			status: 422, body: `{"message":{"privacy":["The privacy field must be between 0 and 2."],"exclude_bots":["The exclude bots field must be between 0 and 1."]},"status":422}`},
 		{name: "domain silently ignored", method: "PATCH", form: url.Values{"domain": {"other.com"}, "exclude_bots": {"0"}},
