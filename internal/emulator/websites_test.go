@@ -297,10 +297,19 @@ func TestUpdate(t *testing.T) {
 			}},
 		{name: "privacy change keeps password", method: "PATCH", form: url.Values{"privacy": {"0"}},
 			status: 200, body: rec(`"privacy":"0","email":1,"password":true,"exclude_bots":1,"exclude_ips":"1.1.1.1"`, t1s)},
-		{name: "empty password without privacy", method: "PATCH", form: url.Values{"password": {""}},
-			status: 422, body: `{"message":{"password":["The password field is required."]},"status":422}`},
+		{name: "empty password without privacy clears it", method: "PATCH", form: url.Values{"password": {""}},
+			status: 200, body: rec(`"privacy":2,"email":1,"password":false,"exclude_bots":1,"exclude_ips":"1.1.1.1"`, t1s),
+			check: func(t *testing.T, w Website) {
+				if w.Password != "" {
+					t.Errorf("password %q kept", w.Password)
+				}
+			}},
 		{name: "empty password with privacy 2", method: "PATCH", form: url.Values{"privacy": {"2"}, "password": {""}},
-			status: 422, body: `{"message":{"password":["The password field is required."]},"status":422}`},
+			status: 422, body: `{"message":{"password":["The password field must be a string.","The password field must be at least 1 characters."]},"status":422}`},
+		{name: "empty password with privacy 3", method: "PATCH", form: url.Values{"privacy": {"3"}, "password": {""}},
+			status: 422, body: `{"message":{"privacy":["The privacy field must be between 0 and 2."],"password":["The password field must be a string.","The password field must be at least 1 characters."]},"status":422}`},
+		{name: "empty password with privacy 1.0", method: "PATCH", form: url.Values{"privacy": {"1.0"}, "password": {""}},
+			status: 422, body: `{"message":{"privacy":["The privacy field must be an integer."]},"status":422}`},
 		{name: "password too long", method: "PATCH", form: url.Values{"password": {strings.Repeat("x", 129)}},
 			status: 422, body: `{"message":{"password":["The password field must not be greater than 128 characters."]},"status":422}`},
 		{name: "null email, ips and params", method: "PATCH", form: url.Values{"email": {""}, "exclude_ips": {""}, "exclude_params": {""}},
