@@ -38,7 +38,7 @@ func TestPairs_keepOrderAndNull(t *testing.T) {
 	}
 	// A request sends the fields in that order.
 	n := NewNormaliser()
-	req, err := n.Request("http://h/", "k", Call{Method: "POST", Path: "/websites", Form: c.Form,
+	req, err := n.Request(t.Context(), "http://h/", "k", Call{Method: "POST", Path: "/websites", Form: c.Form,
 		Query: Pairs{{"z", "1"}, {"a", "&"}}})
 	if err != nil {
 		t.Fatal(err)

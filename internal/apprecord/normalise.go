@@ -2,6 +2,7 @@ package apprecord
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -44,7 +45,7 @@ func (n *Normaliser) Path(p string) (string, error) {
 
 // Request builds the request of c against base (the installation's URL,
 // without /api/v1), with the key as a Bearer token.
-func (n *Normaliser) Request(base, key string, c Call) (*http.Request, error) {
+func (n *Normaliser) Request(ctx context.Context, base, key string, c Call) (*http.Request, error) {
 	p, err := n.Path(c.Path)
 	if err != nil {
 		return nil, err
@@ -59,9 +60,9 @@ func (n *Normaliser) Request(base, key string, c Call) (*http.Request, error) {
 	}
 	var req *http.Request
 	if body != nil {
-		req, err = http.NewRequest(c.Method, u, body)
+		req, err = http.NewRequestWithContext(ctx, c.Method, u, body)
 	} else {
-		req, err = http.NewRequest(c.Method, u, http.NoBody)
+		req, err = http.NewRequestWithContext(ctx, c.Method, u, http.NoBody)
 	}
 	if err != nil {
 		return nil, err

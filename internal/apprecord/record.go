@@ -39,7 +39,7 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 	g := NewGenerator(seed, accept)
 	f := &File{Seed: seed}
 	var err error
-	for i := 0; i < calls && err == nil; i++ {
+	for i := range calls {
 		c := g.Next(n.Created())
 		var status int
 		var body []byte
@@ -105,11 +105,11 @@ func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte
 		sleep = time.Sleep
 	}
 	for range maxThrottled {
-		req, err := n.Request(r.Base, r.Key, c)
+		req, err := n.Request(ctx, r.Base, r.Key, c)
 		if err != nil {
 			return 0, nil, err
 		}
-		resp, err := client.Do(req.WithContext(ctx))
+		resp, err := client.Do(req)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -9,7 +9,7 @@
 //
 // The key (read from ANALYTICS_API_KEY only, never a flag) must be a user's
 // whose account holds no website, on a plan without limits. The sequence
-// creates and deletes websites with domains ending in "-df<seed>.example",
+// creates and deletes websites with domains holding "df<seed>" (d7-df4.example.com),
 // waits out the throttle's 429s, and deletes what it created at the end.
 // It never runs in the tests.
 package main
