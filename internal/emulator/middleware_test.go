@@ -147,7 +147,7 @@ func TestInputMiddlewareUpdate(t *testing.T) {
 // and "0" read back false. "required" treats a blank password as missing.
 func TestPasswordTruthiness(t *testing.T) {
 	t.Parallel()
-	required := `{"message":{"password":["The password field is required when privacy is 2."]},"status":422}`
+	required := `{"message":{"password":["The password field is required."]},"status":422}`
 	tests := []struct {
 		name   string
 		seed   *Website // the website 1 before the request, if any

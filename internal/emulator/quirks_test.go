@@ -89,7 +89,7 @@ func TestRequestQuirks(t *testing.T) {
 			}},
 		{name: "blank password is missing",
 			c:      call{method: "POST", path: "/api/v1/websites", key: keyA, form: url.Values{"domain": {"b.example"}, "privacy": {"2"}, "password": {"   "}}},
-			status: 422, want: `"password":["The password field is required when privacy is 2."]`},
+			status: 422, want: `"password":["The password field is required."]`},
 		{name: "update with privacy 2 and no password keeps the stored one",
 			c:      call{method: "PUT", path: "/api/v1/websites/1", key: keyA, form: url.Values{"privacy": {"2"}}},
 			status: 200, want: `"privacy":"2","email":null,"password":false`},

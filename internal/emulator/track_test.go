@@ -71,6 +71,28 @@ func TestTrack_answersAndExclusions(t *testing.T) {
 	}
 }
 
+// The tracking endpoint looks the page's host up literally. A browser
+// sends the host in ASCII (punycode) and without a trailing dot, so a
+// website stored in Unicode or with a trailing dot records no pageview from
+// a browser: only a page URL written as the domain is stored matches.
+func TestTrack_unicodeAndTrailingDotDomains(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Options{})
+	create(t, s, keyA, url.Values{"domain": {"bücher.example"}})
+	create(t, s, keyA, url.Values{"domain": {"shop.example.com."}})
+	for page, want := range map[string]string{
+		"http://xn--bcher-kva.example/": "404", // what a browser sends
+		"http://bücher.example/":        "200",
+		"https://shop.example.com/":     "404", // what a browser sends
+		"https://shop.example.com./":    "200",
+	} {
+		resp := trackFrom(t, s, "203.0.113.5:1", url.Values{"page": {page}}, browserUA)
+		if resp.Status != http.StatusOK || string(resp.Body) != want {
+			t.Errorf("%s: got %d %q, want 200 %q", page, resp.Status, resp.Body, want)
+		}
+	}
+}
+
 func TestTrack_records(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -143,11 +143,12 @@ func ruleRequired(field string) rule {
 	}}
 }
 
-// ruleRequiredIf is required_if:other,value, decided by the caller.
-func ruleRequiredIf(field, other, value string, applies bool) rule {
+// ruleRequiredWhen is Rule::requiredIf(condition), decided by the caller:
+// "required" when it applies, with required's message (not required_if's
+// "… when privacy is 2.").
+func ruleRequiredWhen(field string, applies bool) rule {
 	return rule{implicit: true, check: func(v any) (string, bool) {
-		return fmt.Sprintf("The %s field is required when %s is %s.", attr(field), attr(other), value),
-			!applies || !isBlank(v)
+		return fmt.Sprintf("The %s field is required.", attr(field)), !applies || !isBlank(v)
 	}}
 }
 
@@ -224,27 +225,68 @@ func canonicalDomain(d string) string {
 	return d
 }
 
-var (
-	labelRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
-	ipv4RE  = regexp.MustCompile(`^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$`)
-)
+// ipv4RE is the rule's second branch, an IPv4 address: octets of up to
+// three digits ("01" and "001" included), the last one optionally followed
+// by a dot.
+var ipv4RE = regexp.MustCompile(`^((25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)(\.|$)){4}$`)
 
-// validDomain reports whether d looks like a host name (two or more labels,
-// the last not all digits) or an IPv4 address.
+// lastLabelRE is the last label of a host name. The application's pattern
+// is case-insensitive without the u modifier: ASCII letters only (Go's
+// (?i) would also let the Kelvin sign through).
+var lastLabelRE = regexp.MustCompile(`^[a-zA-Z0-9-]+$`)
+
+// validDomain is the application's ValidateDomainNameRule, the PCRE
+//
+//	/^(?!:\/\/)(?=.{1,255}$)((.{1,63}\.){1,127}(?![0-9]*$)[a-z0-9-]+\.?)$|^((25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)(\.|$)){4}$/i
+//
+// read as PCRE reads it without the u modifier: "." is any byte but a line
+// feed (so a label counts bytes, and may hold a space, an "@", Unicode or
+// even dots), and "$" also matches before a final line feed. So
+// "bücher.example", "shop.example.com." and "-a.com" pass, and what makes a
+// domain fail is mostly its last label: [a-z0-9-]+, not all digits unless a
+// trailing dot follows.
 func validDomain(d string) bool {
+	d = strings.TrimSuffix(d, "\n") // "$" matches before a final line feed
+	if strings.Contains(d, "\n") {
+		return false
+	}
 	if ipv4RE.MatchString(d) {
 		return true
 	}
-	labels := strings.Split(d, ".")
-	if len(labels) < 2 {
+	if strings.HasPrefix(d, "://") || len(d) > 255 {
 		return false
 	}
-	for _, l := range labels {
-		if !labelRE.MatchString(l) {
-			return false
+	body := strings.TrimSuffix(d, ".")
+	dot := strings.LastIndexByte(body, '.')
+	if dot < 0 {
+		return false
+	}
+	last := body[dot+1:]
+	if !lastLabelRE.MatchString(last) || (body == d && digitsRE.MatchString(last)) {
+		return false // (?![0-9]*$): all digits up to the end (a trailing dot is not a digit)
+	}
+	return labelRuns(body[:dot+1])
+}
+
+// labelRuns reports whether p, which ends with a dot, is (.{1,63}\.)+: runs
+// of 1 to 63 bytes, each followed by a dot. A run may hold dots itself, so
+// this is a search over the dots that end runs. (At most 255 bytes make at
+// most 127 runs, the pattern's other bound.)
+func labelRuns(p string) bool {
+	ends := make([]bool, len(p)+1) // ends[i]: p[:i] is such runs
+	ends[0] = true
+	for j := 0; j < len(p); j++ {
+		if p[j] != '.' {
+			continue
+		}
+		for i := max(0, j-63); i < j; i++ {
+			if ends[i] {
+				ends[j+1] = true
+				break
+			}
 		}
 	}
-	return !digitsRE.MatchString(labels[len(labels)-1])
+	return ends[len(p)]
 }
 
 // storeRules are the rules of the store request. taken and limitReached are
@@ -264,7 +306,7 @@ func (e *Emulator) storeRules(in *input, taken func(string) bool, limitReached b
 		}},
 		{name: "privacy", nullable: true, rules: []rule{ruleInteger("privacy"), ruleBetween("privacy", 0, 2)}},
 		{name: "password", nullable: true, rules: []rule{
-			ruleRequiredIf("password", "privacy", "2", privacyIs2),
+			ruleRequiredWhen("password", privacyIs2),
 			ruleString("password"), ruleMinString("password", 1), ruleMaxString("password", 128),
 		}},
 		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},

@@ -187,7 +187,7 @@ func newWebsite(in ruled) (*Website, echoed, error) {
 	var err1, err2, err3, err4 error
 	w.Domain, err1 = column(in.get("domain"))
 	w.Privacy, err2 = intColumn(in.get("privacy"))
-	w.Email, err3 = intColumn(in.get("email"))
+	w.Email, err3 = tinyintColumn(in.get("email"))
 	if in.has("exclude_bots") {
 		echo["exclude_bots"] = in.get("exclude_bots")
 		w.ExcludeBots, err4 = intColumn(in.get("exclude_bots"))
@@ -233,6 +233,17 @@ func intColumn(v any) (*int, error) {
 	}
 	i := int(n)
 	return &i, nil
+}
+
+// tinyintColumn converts a validated value for a TINYINT column (email:
+// its rules check no range, so -129 or 128 passes them and fails in the
+// database, a 500).
+func tinyintColumn(v any) (*int, error) {
+	n, err := intColumn(v)
+	if err == nil && n != nil && (*n < -128 || *n > 127) {
+		return nil, errColumn
+	}
+	return n, err
 }
 
 // column converts a validated value for a string column ("" for NULL).
@@ -298,11 +309,12 @@ func applyUpdate(cur *Website, in ruled) (*Website, echoed, error) {
 	for _, f := range []struct {
 		name string
 		dst  **int
-	}{{"privacy", &w.Privacy}, {"email", &w.Email}, {"exclude_bots", &w.ExcludeBots}} {
+		conv func(any) (*int, error)
+	}{{"privacy", &w.Privacy, intColumn}, {"email", &w.Email, tinyintColumn}, {"exclude_bots", &w.ExcludeBots, intColumn}} {
 		if !in.has(f.name) {
 			continue
 		}
-		v, err := intColumn(in.get(f.name))
+		v, err := f.conv(in.get(f.name))
 		if err != nil {
 			return nil, nil, err
 		}
