@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
 )
 
 // timeFormat is how Laravel serializes dates.
@@ -137,7 +139,7 @@ func (e *Emulator) store(req *request) *Response {
 	if !ok {
 		return serverError(req) // mb_strtolower(array): TypeError
 	}
-	in.body.set("domain", canonicalDomain(d))
+	in.body.set("domain", domainrule.Canonical(d))
 
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -1,0 +1,89 @@
+// Package domainrule is what the application does to a website's domain on
+// store: the request's rewriting (Canonical) and its ValidateDomainNameRule
+// (Valid). The emulator applies both; the provider's plan-time checks use
+// them to say truly whether the server would refuse a domain or store it.
+package domainrule
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Canonical is the store request's prepareForValidation: lower case, every
+// "http://" and "https://" removed, and, when the result starts with
+// "www.", every "www." removed. Paths are kept.
+func Canonical(d string) string {
+	d = strings.ToLower(d)
+	d = strings.ReplaceAll(d, "http://", "")
+	d = strings.ReplaceAll(d, "https://", "")
+	if strings.HasPrefix(d, "www.") {
+		d = strings.ReplaceAll(d, "www.", "")
+	}
+	return d
+}
+
+// ipv4RE is the rule's second branch, an IPv4 address: octets of up to
+// three digits ("01" and "001" included), the last one optionally followed
+// by a dot.
+var ipv4RE = regexp.MustCompile(`^((25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)(\.|$)){4}$`)
+
+// lastLabelRE is the last label of a host name. The application's pattern
+// is case-insensitive without the u modifier: ASCII letters only (Go's
+// (?i) would also let the Kelvin sign through).
+var lastLabelRE = regexp.MustCompile(`^[a-zA-Z0-9-]+$`)
+
+var digitsRE = regexp.MustCompile(`^[0-9]+$`)
+
+// Valid is the application's ValidateDomainNameRule, the PCRE
+//
+//	/^(?!:\/\/)(?=.{1,255}$)((.{1,63}\.){1,127}(?![0-9]*$)[a-z0-9-]+\.?)$|^((25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)(\.|$)){4}$/i
+//
+// read as PCRE reads it without the u modifier: "." is any byte but a line
+// feed (so a label counts bytes, and may hold a space, an "@", Unicode or
+// even dots), and "$" also matches before a final line feed. So
+// "bücher.example", "shop.example.com." and "-a.com" pass, and what makes a
+// domain fail is mostly its last label: [a-z0-9-]+, not all digits unless a
+// trailing dot follows.
+func Valid(d string) bool {
+	d = strings.TrimSuffix(d, "\n") // "$" matches before a final line feed
+	if strings.Contains(d, "\n") {
+		return false
+	}
+	if ipv4RE.MatchString(d) {
+		return true
+	}
+	if strings.HasPrefix(d, "://") || len(d) > 255 {
+		return false
+	}
+	body := strings.TrimSuffix(d, ".")
+	dot := strings.LastIndexByte(body, '.')
+	if dot < 0 {
+		return false
+	}
+	last := body[dot+1:]
+	if !lastLabelRE.MatchString(last) || (body == d && digitsRE.MatchString(last)) {
+		return false // (?![0-9]*$): all digits up to the end (a trailing dot is not a digit)
+	}
+	return labelRuns(body[:dot+1])
+}
+
+// labelRuns reports whether p, which ends with a dot, is (.{1,63}\.)+: runs
+// of 1 to 63 bytes, each followed by a dot. A run may hold dots itself, so
+// this is a search over the dots that end runs. (At most 255 bytes make at
+// most 127 runs, the pattern's other bound.)
+func labelRuns(p string) bool {
+	ends := make([]bool, len(p)+1) // ends[i]: p[:i] is such runs
+	ends[0] = true
+	for j := 0; j < len(p); j++ {
+		if p[j] != '.' {
+			continue
+		}
+		for i := max(0, j-63); i < j; i++ {
+			if ends[i] {
+				ends[j+1] = true
+				break
+			}
+		}
+	}
+	return ends[len(p)]
+}

@@ -1,0 +1,91 @@
+package domainrule
+
+import (
+	"strings"
+	"testing"
+)
+
+// Valid answers as the application's pattern does (checked against perl's
+// engine, which reads it as PCRE does, on 46533 generated strings).
+func TestValid(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[string]bool{
+		"example.com":                      true,
+		"bücher.example":                   true, // labels but the last hold any bytes
+		"shop.example.com.":                true, // one trailing dot
+		"user@example.com":                 true,
+		"exam ple.com":                     true,
+		"-a.com":                           true,
+		"a..com":                           true, // a label may hold dots
+		"..com":                            true,
+		"example.123.":                     true, // all digits, but a dot follows
+		"01.2.3.4":                         true, // the IPv4 branch
+		"1.2.3.4.":                         true,
+		"a.com\n":                          true, // "$" before a final line feed
+		strings.Repeat("a", 63) + ".com":   true,
+		strings.Repeat("ü.", 84) + "com":   true, // 255 bytes
+		"":                                 false,
+		"localhost":                        false,
+		".com":                             false,
+		"example.com..":                    false,
+		"example.123":                      false,
+		"256.1.1.1":                        false,
+		"example.com/":                     false,
+		"example.com/path":                 false,
+		"example.com:8080":                 false,
+		"example.bücher":                   false, // the last label is ASCII
+		"example.co_m":                     false,
+		"://a.com":                         false,
+		"a.com\n\n":                        false,
+		"a\nb.com":                         false,
+		"2001:db8::1":                      false,
+		strings.Repeat("a", 64) + ".com":   false, // 64 bytes before a dot
+		strings.Repeat("ü", 32) + ".com":   false, // 32 characters, 64 bytes
+		strings.Repeat("ü.", 85) + "com":   false, // 258 bytes
+		strings.Repeat("a.", 126) + "comx": false, // 256 bytes
+		"example.com.\n":                   true,
+		"shop.EXAMPLE.COM":                 true,  // case-insensitive
+		"shop.example.\u212a":              false, // the Kelvin sign is no letter k here
+	} {
+		if got := Valid(d); got != want {
+			t.Errorf("Valid(%q) = %v, want %v", d, got, want)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"https://www.Example.com": "example.com",
+		"www.a.www.b.com":         "a.b.com", // every "www."
+		"a.www.b.com":             "a.www.b.com",
+		"http://https://x.org":    "x.org",
+		"Bücher.Example":          "bücher.example",
+		"example.com/Path":        "example.com/path",
+	} {
+		if got := Canonical(in); got != want {
+			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzValid: Valid never panics; what it accepts is at most 255 bytes
+// (256 with a final line feed), has a dot, and no line feed but a final one;
+// a final line feed never changes the answer.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{"example.com", "bücher.example", "a.com\n", "1.2.3.4.", "a..com", strings.Repeat("a.", 130)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, d string) {
+		ok := Valid(d)
+		if ok {
+			core := strings.TrimSuffix(d, "\n")
+			if len(core) > 255 || !strings.Contains(core, ".") || strings.Contains(core, "\n") {
+				t.Errorf("Valid(%q) = true", d)
+			}
+		}
+		if !strings.HasSuffix(d, "\n") && Valid(d+"\n") != ok {
+			t.Errorf("Valid(%q) = %v, but with a final line feed %v", d, ok, !ok)
+		}
+	})
+}
