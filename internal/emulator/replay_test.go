@@ -10,7 +10,8 @@ import (
 // TestReplay_appRecordings sends every call a real installation answered
 // (testdata/app-recordings, described by the README there) to a fresh
 // emulator, in order, and compares each status and normalised body with the
-// application's. It names the first call that differs.
+// application's. It names the first call that differs. No difference is
+// excused: each one found was the emulator's, and was fixed.
 func TestReplay_appRecordings(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "app-recordings", "*.json"))
