@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"golang.org/x/net/idna"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
@@ -148,14 +150,27 @@ const maxDomainLength = 255
 // canonicalDomain rewrites a domain the way the server does before it
 // validates and stores it: lower case, every "http://" and "https://"
 // removed, and, when the result starts with "www.", every "www." removed.
-func canonicalDomain(s string) string {
-	s = strings.ToLower(s)
-	s = strings.ReplaceAll(s, "http://", "")
-	s = strings.ReplaceAll(s, "https://", "")
-	if strings.HasPrefix(s, "www.") {
-		s = strings.ReplaceAll(s, "www.", "")
+func canonicalDomain(s string) string { return domainrule.Canonical(s) }
+
+// serverRefuses reports whether the server answers "Invalid domain name."
+// to domain as configured (after its own trimming and rewriting).
+func serverRefuses(domain string) bool {
+	return !domainrule.Valid(domainrule.Canonical(laravel.Trim(domain)))
+}
+
+// noPageviews is why a domain the server would store is refused anyway when
+// what a browser sends as the page's host can never equal it.
+const noPageviews = "The server would store it as written, but a browser sends only the page's host name (in ASCII, " +
+	"without a trailing dot), and the tracking endpoint matches it against the stored domain literally: the website " +
+	"would never record a pageview."
+
+// serverAnswer says what the server does with domain: it refuses it, or it
+// stores it and ifStored says why that is no better.
+func serverAnswer(domain, ifStored string) string {
+	if serverRefuses(domain) {
+		return "The server refuses it (\"Invalid domain name.\")."
 	}
-	return s
+	return ifStored
 }
 
 // domainProblem returns why the server would refuse domain or store it in
@@ -170,15 +185,18 @@ func domainProblem(domain string) string {
 	case strings.Contains(domain, "@"):
 		// The text before the last "@" may hold a password, whole or (when
 		// it holds a "/", "?" or "#") cut short: no part of it is repeated.
-		return "The domain contains user information (text before \"@\"), which is not part of a host " +
-			"name and which the server refuses. " + suggestDomain(domain[strings.LastIndex(domain, "@")+1:])
+		return "The domain contains user information (text before \"@\"), which is not part of a host name. " +
+			serverAnswer(domain, noPageviews) + " " + suggestDomain(domain[strings.LastIndex(domain, "@")+1:])
+	case strings.ContainsFunc(domain, unicode.IsSpace) && !strings.ContainsFunc(laravel.Trim(domain), unicode.IsSpace):
+		return fmt.Sprintf("The domain %q has white space or a line break at its ends, which the server removes. %s",
+			domain, suggestDomain(laravel.Trim(domain)))
 	case strings.ContainsFunc(domain, unicode.IsSpace):
-		return fmt.Sprintf("The domain %q contains white space or a line break. %s",
-			domain, suggestDomain(strings.Join(strings.Fields(domain), "")))
+		return fmt.Sprintf("The domain %q contains white space or a line break, which no host name has. %s %s",
+			domain, serverAnswer(domain, noPageviews), suggestDomain(strings.Join(strings.Fields(domain), "")))
 	}
 	if scheme, rest, ok := strings.Cut(domain, "://"); ok && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
 		return fmt.Sprintf("The domain %q starts with the URL scheme %q, which the server does not remove (it only "+
-			"removes http:// and https://) and refuses. %s", domain, scheme+"://", suggestDomain(rest))
+			"removes http:// and https://). %s %s", domain, scheme+"://", serverAnswer(domain, noPageviews), suggestDomain(rest))
 	}
 	canonical := canonicalDomain(domain)
 	if canonical == "" {
@@ -205,37 +223,43 @@ func suggestDomain(fixed string) string {
 // canonicalProblem checks a domain already in canonical form.
 func canonicalProblem(d string) string {
 	if i := strings.IndexAny(d, "/?#"); i >= 0 {
-		return fmt.Sprintf("The domain %q contains a path or query (%q); the server does not strip it and refuses "+
-			"the domain. %s", d, d[i:], suggestDomain(d[:i]))
+		return fmt.Sprintf("The domain %q contains a path or query (%q), which the server does not remove. %s %s",
+			d, d[i:], serverAnswer(d, noPageviews), suggestDomain(d[:i]))
 	}
 	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
-		ascii, err := idna.Lookup.ToASCII(d)
-		if err != nil {
-			return fmt.Sprintf("The domain %q is not a valid internationalised domain name (%v). "+
-				"The server only accepts ASCII host names; give the punycode (xn--) form.", d, err)
+		if ascii, ok := storedOnlyDomain(d); ok {
+			return pageviewsProblem(d, ascii)
 		}
-		return fmt.Sprintf("The domain %q contains non-ASCII characters, which the server refuses. "+
-			"Give its ASCII (punycode) form instead: domain = %q.", d, ascii)
+		ascii, err := idna.Lookup.ToASCII(strings.TrimSuffix(d, "."))
+		if err != nil {
+			return fmt.Sprintf("The domain %q is not a valid internationalised domain name (%v). %s Give the "+
+				"website's host name in its ASCII (punycode, xn--) form.", d, err, serverAnswer(d, noPageviews))
+		}
+		return fmt.Sprintf("The domain %q is in Unicode. %s %s", d, serverAnswer(d, noPageviews), suggestDomain(ascii))
 	}
 	if ip, ok := ipv6Host(d); ok {
 		return fmt.Sprintf("The domain %q is an IPv6 address (%s); the server accepts only host names and IPv4 "+
 			"addresses (\"Invalid domain name.\"). Use the website's host name, e.g. \"example.com\".", d, ip)
 	}
 	if host, port, ok := strings.Cut(d, ":"); ok {
-		return fmt.Sprintf("The domain %q contains a port (%q); websites are tracked per host name. Set %q.", d, port, host)
+		return fmt.Sprintf("The domain %q contains a port (%q); websites are tracked per host name. %s Set %q.",
+			d, port, serverAnswer(d, noPageviews), host)
 	}
 	if trimmed := strings.TrimRight(d, "."); trimmed != d && trimmed != "" {
-		return fmt.Sprintf("The domain %q ends with a dot (a fully qualified name), which the server refuses. %s",
-			d, suggestDomain(trimmed))
+		if ascii, ok := storedOnlyDomain(d); ok {
+			return pageviewsProblem(d, ascii)
+		}
+		return fmt.Sprintf("The domain %q ends with dots. %s %s", d, serverAnswer(d, noPageviews), suggestDomain(trimmed))
 	}
 	if len(d) > maxDomainLength {
 		return fmt.Sprintf("The domain is %d characters long; the server accepts at most %d. Use the website's real "+
 			"host name.", len(d), maxDomainLength)
 	}
 	if !isHostname(d) && !isIPv4(d) {
-		return fmt.Sprintf("The domain %q is not a valid host name (the server answers \"Invalid domain name.\"). "+
-			"Use dot-separated labels of letters, digits and hyphens (not starting or ending with a hyphen, at most "+
-			"63 characters each), ending in a non-numeric top-level label, e.g. \"www2.example.com\", or an IPv4 address.", d)
+		return fmt.Sprintf("The domain %q is not a valid host name. %s Use dot-separated labels of letters, digits "+
+			"and hyphens (not starting or ending with a hyphen, at most 63 characters each), ending in a non-numeric "+
+			"top-level label, e.g. \"www2.example.com\", or an IPv4 address.", d, serverAnswer(d,
+			"The server would store it as written, but no website's host name has this form, so it is most likely a mistake."))
 	}
 	return ""
 }

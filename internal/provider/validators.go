@@ -41,6 +41,10 @@ type stringCheck struct {
 	description string
 	summary     string
 	problem     func(attr path.Path, value string) string
+	// notice, if set, says why an accepted value deserves a warning (with
+	// warning as its summary); a value it warns about is not refused.
+	notice  func(value string) string
+	warning string
 }
 
 func (v stringCheck) Description(context.Context) string { return v.description }
@@ -51,18 +55,28 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
+	if v.notice != nil {
+		if n := v.notice(req.ConfigValue.ValueString()); n != "" {
+			resp.Diagnostics.AddAttributeWarning(req.Path, v.warning, n)
+			return
+		}
+	}
 	if p := v.problem(req.Path, req.ConfigValue.ValueString()); p != "" {
 		resp.Diagnostics.AddAttributeError(req.Path, v.summary, p)
 	}
 }
 
 // domainValidator refuses, at plan time, domains the server would refuse or
-// rewrite.
+// rewrite, or that would record no pageview; it only warns about a domain
+// an existing website can have that way (Unicode, a trailing dot: see
+// storedOnlyDomain), which the website resource refuses for a new website.
 func domainValidator() validator.String {
 	return stringCheck{
 		description: "must be a host name or IPv4 address in the server's canonical form",
 		summary:     "Invalid Domain",
 		problem:     func(_ path.Path, d string) string { return domainProblem(d) },
+		notice:      storedOnlyNotice,
+		warning:     "Website Records No Pageviews",
 	}
 }
 

@@ -74,8 +74,8 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 		w, err = r.data.websites.FindByDomain(ctx, raw) // one list sweep for every import of the run
 		if errors.Is(err, client.ErrNotFound) {
 			resp.Diagnostics.AddError("Website Not Found",
-				fmt.Sprintf("No website with the domain %q belongs to %s. Check the spelling, or import by numeric "+
-					"id (shown in the web interface's URL of the website).", raw, keyUser(owner)))
+				fmt.Sprintf("No website with the domain %q belongs to %s. Check the spelling%s, or import by numeric "+
+					"id (shown in the web interface's URL of the website).", raw, keyUser(owner), otherFormHint(raw)))
 			return
 		}
 	}
@@ -93,6 +93,16 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("skip_destroy"), types.BoolValue(false))...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, stateID, &resp.Diagnostics)
+}
+
+// otherFormHint names the other form a website's domain may be stored in
+// when an import by domain finds none: the ASCII form of a Unicode or
+// trailing-dot domain ("" otherwise).
+func otherFormHint(domain string) string {
+	if ascii, ok := storedOnlyDomain(domain); ok {
+		return fmt.Sprintf(" (a website stored in ASCII form is imported by %q)", ascii)
+	}
+	return ""
 }
 
 // importTakes begins every refusal of an import ID.
@@ -128,8 +138,14 @@ func importTarget(raw string) (int64, string) {
 	case signedNumber.MatchString(raw):
 		return importID(raw)
 	}
-	if domainProblem(raw) == "" {
-		return 0, ""
+	if _, storedOnly := storedOnlyDomain(raw); storedOnly || domainProblem(raw) == "" {
+		return 0, "" // a website in Unicode or with a trailing dot is found by its domain as stored
+	}
+	if c := canonicalDomain(raw); c != raw {
+		if _, storedOnly := storedOnlyDomain(c); storedOnly {
+			return 0, fmt.Sprintf("%s, as the server stores it: lower case, without scheme or \"www.\". Import by %q.",
+				importTakes, c)
+		}
 	}
 	if c, p := canonicalDomainOf(raw); p == "" {
 		return 0, fmt.Sprintf("%s, as the server stores it: lower case, without scheme, \"www.\", port, path or "+

@@ -111,3 +111,21 @@ func TestImportTarget_idAsEverywhere(t *testing.T) {
 		t.Errorf("import \"012\": %d requests, %s", requests, text)
 	}
 }
+
+// A website stored in Unicode or with a trailing dot (made in the web
+// interface) is imported by its domain as stored: the import looks it up
+// literally. A form the server would have rewritten names the stored one.
+func TestImportTarget_storedOnlyDomains(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"bücher.example", "shop.example.com.", "bücher.example.", "例え.jp"} {
+		if id, problem := importTarget(raw); id != 0 || problem != "" {
+			t.Errorf("importTarget(%q) = %d, %q: want an import by domain", raw, id, problem)
+		}
+	}
+	if _, problem := importTarget("Bücher.Example"); !strings.Contains(problem, `Import by "bücher.example"`) {
+		t.Errorf("importTarget(\"Bücher.Example\"): %q", problem)
+	}
+	if _, problem := importTarget("example.com.."); problem == "" {
+		t.Error("importTarget(\"example.com..\") takes a domain the server refuses")
+	}
+}

@@ -77,6 +77,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tracking_code"), r.data.trackingCodeValue())...)
 	}
 	creating := req.State.Raw.IsNull()
+	if creating {
+		checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+	}
 	priorPrivacy := ""
 	var prior websiteResourceModel
 	if !creating {
@@ -86,6 +89,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 		priorPrivacy = prior.Privacy.ValueString()
 		if !plan.Domain.Equal(prior.Domain) { // domain requires replacement
+			checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
 			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
 		}
 	}
