@@ -127,9 +127,9 @@ func TestInputMiddlewareUpdate(t *testing.T) {
 		{name: "password not trimmed", form: url.Values{"password": {" new "}},
 			status: 200, body: websiteBody("1", "u.example", fields+`"exclude_ips":"9.9.9.9"`),
 			stored: stored{"9.9.9.9", "ref", " new "}},
-		{name: "blank password is missing", form: url.Values{"password": {"   "}},
-			status: 422, body: `{"message":{"password":["The password field is required."]},"status":422}`,
-			stored: stored{"9.9.9.9", "ref", "pw"}},
+		{name: "blank password is stored", form: url.Values{"password": {"   "}},
+			status: 200, body: websiteBody("1", "u.example", fields+`"exclude_ips":"9.9.9.9"`),
+			stored: stored{"9.9.9.9", "ref", "   "}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

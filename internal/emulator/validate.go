@@ -239,18 +239,18 @@ func (e *Emulator) storeRules(in *input, taken func(string) bool, limitReached b
 	}
 }
 
-// updateRules are the rules of the update request.
+// updateRules are the rules of the update request. The password is
+// nullable when privacy is loosely 0 or 1 (PHP's in_array($privacy, [0, 1]),
+// which an absent or empty privacy, null == 0, passes too); otherwise it is
+// checked only when sent, without required: an empty one fails string and
+// min, a blank one passes and is stored.
 func updateRules(in *input) []fieldSpec {
-	privacyPublic := false // privacy sent as 0 or 1
-	if in.has("privacy") {
-		switch v := in.get("privacy").(type) {
-		case bool:
-			privacyPublic = true
-		default:
-			if f, ok := phpNumeric(v); ok && (f == 0 || f == 1) {
-				privacyPublic = true
-			}
-		}
+	privacyPublic := true
+	switch v := in.get("privacy").(type) {
+	case nil, bool: // null == 0, false == 0, true == 1
+	default:
+		f, ok := phpNumeric(v)
+		privacyPublic = ok && (f == 0 || f == 1)
 	}
 	password := fieldSpec{name: "password", rules: []rule{
 		ruleString("password"), ruleMinString("password", 1), ruleMaxString("password", 128),
@@ -259,10 +259,11 @@ func updateRules(in *input) []fieldSpec {
 		password.nullable = true
 	} else {
 		password.sometimes = true
-		password.rules = append([]rule{ruleRequired("password")}, password.rules...)
 	}
 	return []fieldSpec{
-		{name: "privacy", sometimes: true, rules: []rule{ruleInteger("privacy"), ruleBetween("privacy", 0, 2)}},
+		{name: "privacy", sometimes: true, rules: []rule{
+			ruleRequired("privacy"), ruleInteger("privacy"), ruleBetween("privacy", 0, 2),
+		}},
 		password,
 		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},
 		{name: "exclude_bots", sometimes: true, rules: []rule{ruleInteger("exclude_bots"), ruleBetween("exclude_bots", 0, 1)}},

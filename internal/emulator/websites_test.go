@@ -348,10 +348,19 @@ func TestUpdate(t *testing.T) {
 			}},
 		{name: "privacy change keeps password", method: "PATCH", form: url.Values{"privacy": {"0"}},
 			status: 200, body: rec(`"privacy":"0","email":1,"password":true,"exclude_bots":1,"exclude_ips":"1.1.1.1"`, t1s)},
-		{name: "empty password without privacy", method: "PATCH", form: url.Values{"password": {""}},
-			status: 422, body: `{"message":{"password":["The password field is required."]},"status":422}`},
+		{name: "empty password without privacy clears it", method: "PATCH", form: url.Values{"password": {""}},
+			status: 200, body: rec(`"privacy":2,"email":1,"password":false,"exclude_bots":1,"exclude_ips":"1.1.1.1"`, t1s),
+			check: func(t *testing.T, w Website) {
+				if w.Password != "" {
+					t.Errorf("password %q kept", w.Password)
+				}
+			}},
 		{name: "empty password with privacy 2", method: "PATCH", form: url.Values{"privacy": {"2"}, "password": {""}},
-			status: 422, body: `{"message":{"password":["The password field is required."]},"status":422}`},
+			status: 422, body: `{"message":{"password":["The password field must be a string.","The password field must be at least 1 characters."]},"status":422}`},
+		{name: "empty password with privacy 3", method: "PATCH", form: url.Values{"privacy": {"3"}, "password": {""}},
+			status: 422, body: `{"message":{"privacy":["The privacy field must be between 0 and 2."],"password":["The password field must be a string.","The password field must be at least 1 characters."]},"status":422}`},
+		{name: "empty password with privacy 1.0", method: "PATCH", form: url.Values{"privacy": {"1.0"}, "password": {""}},
+			status: 422, body: `{"message":{"privacy":["The privacy field must be an integer."]},"status":422}`},
 		{name: "password too long", method: "PATCH", form: url.Values{"password": {strings.Repeat("x", 129)}},
 			status: 422, body: `{"message":{"password":["The password field must not be greater than 128 characters."]},"status":422}`},
 		{name: "null email, ips and params", method: "PATCH", form: url.Values{"email": {""}, "exclude_ips": {""}, "exclude_params": {""}},
@@ -361,8 +370,8 @@ func TestUpdate(t *testing.T) {
 					t.Errorf("not cleared: %+v", w)
 				}
 			}},
-		{name: "empty privacy is not an integer", method: "PATCH", form: url.Values{"privacy": {""}},
-			status: 422, body: `{"message":{"privacy":["The privacy field must be an integer."]},"status":422}`},
+		{name: "empty privacy is required", method: "PATCH", form: url.Values{"privacy": {""}},
+			status: 422, body: `{"message":{"privacy":["The privacy field is required."]},"status":422}`},
 		{name: "exclude_bots range", method: "PATCH", form: url.Values{"exclude_bots": {"5"}, "privacy": {"-1"}},
 			status: 422, body: `{"message":{"privacy":["The privacy field must be between 0 and 2."],"exclude_bots":["The exclude bots field must be between 0 and 1."]},"status":422}`},
 		{name: "domain silently ignored", method: "PATCH", form: url.Values{"domain": {"other.com"}, "exclude_bots": {"0"}},

@@ -1,0 +1,96 @@
+package apprecord
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestPairs_keepOrderAndNull(t *testing.T) {
+	t.Parallel()
+	var c struct {
+		Form  Pairs `json:"form"`
+		Query Pairs `json:"query"`
+	}
+	if err := json.Unmarshal([]byte(`{"form": {"b": "1", "a": "x\ny", "c": ""}, "query": null}`), &c); err != nil {
+		t.Fatal(err)
+	}
+	want := Pairs{{"b", "1"}, {"a", "x\ny"}, {"c", ""}}
+	if len(c.Form) != len(want) {
+		t.Fatalf("form %v", c.Form)
+	}
+	for i := range want {
+		if c.Form[i] != want[i] {
+			t.Fatalf("form %v, want %v", c.Form, want)
+		}
+	}
+	if c.Query != nil {
+		t.Errorf("query %v, want nil", c.Query)
+	}
+	out, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(out); got != `{"form":{"b":"1","a":"x\ny","c":""},"query":null}` {
+		t.Errorf("marshalled %s", got)
+	}
+	// A request sends the fields in that order.
+	n := NewNormaliser()
+	req, err := n.Request(t.Context(), "http://h/", "k", Call{Method: "POST", Path: "/websites", Form: c.Form,
+		Query: Pairs{{"z", "1"}, {"a", "&"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.URL.String() != "http://h/api/v1/websites?z=1&a=%26" {
+		t.Errorf("url %s", req.URL)
+	}
+	buf := new(strings.Builder)
+	body, _ := req.GetBody()
+	_, _ = io.Copy(buf, body)
+	if buf.String() != "b=1&a=x%0Ay&c=" {
+		t.Errorf("form body %q", buf.String())
+	}
+	if req.Header.Get("Accept") != "application/json" || req.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
+		t.Errorf("headers %v", req.Header)
+	}
+}
+
+func TestNormaliser_numbersIdsAndReduces(t *testing.T) {
+	t.Parallel()
+	n := NewNormaliser()
+	store := Call{Method: http.MethodPost, Path: "/websites"}
+	answer := func(c Call, status int, body string) string {
+		t.Helper()
+		out, err := n.Answer(c, status, []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	// A refused store numbers nothing; stores answered 201 count from 0.
+	answer(store, 422, `{"message":{"domain":["Invalid domain name."]},"status":422}`)
+	if got := answer(store, 201, `{"data":{"id":41,"domain":"a.example","created_at":"x","updated_at":"y"},"status":200}`); got != `{"data":{"domain":"a.example","id":"#0"},"status":200}` {
+		t.Errorf("store: %s", got)
+	}
+	answer(store, 201, `{"data":{"id":"7"},"status":200}`)
+	if p, err := n.Path("/websites/#1"); err != nil || p != "/websites/7" {
+		t.Errorf("path %q %v", p, err)
+	}
+	if _, err := n.Path("/websites/#2"); err == nil {
+		t.Error("a path past the websites created is no error")
+	}
+	list := `{"data":[{"id":41},{"id":3}],"links":{"first":"u"},"meta":{"current_page":1,"from":1,"last_page":1,` +
+		`"links":[],"path":"u","per_page":10,"to":2,"total":2},"status":200}`
+	want := `{"data":[{"id":"#0"},{"id":"#?"}],"meta":{"current_page":1,"from":1,"last_page":1,"per_page":10,"to":2,"total":2},"status":200}`
+	if got := answer(Call{Method: http.MethodGet, Path: "/websites"}, 200, list); got != want {
+		t.Errorf("list:\n%s\nwant\n%s", got, want)
+	}
+	if got := answer(Call{Method: http.MethodDelete, Path: "/websites/#1"}, 200, `{"id":7,"object":"website","deleted":true,"status":200}`); got != `{"deleted":true,"id":"#1","object":"website","status":200}` {
+		t.Errorf("delete: %s", got)
+	}
+	if _, err := n.Answer(store, 500, []byte("<html>")); err == nil {
+		t.Error("an HTML answer is no error")
+	}
+}

@@ -1,0 +1,110 @@
+package apprecord_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/apprecord"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
+)
+
+// record records seed against a fresh emulator with opts.
+func record(t *testing.T, opts emulator.Options, sleep func(time.Duration), seed int64, calls int) (*apprecord.File, *emulator.Server) {
+	t.Helper()
+	s := emulator.NewServer(t, opts)
+	r := &apprecord.Recorder{Base: s.URL, Key: emulator.DefaultAPIKey, Sleep: sleep}
+	f, err := r.Record(t.Context(), seed, calls, 0.85)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, s
+}
+
+// A recording written by the recorder loads back, replays equal on a fresh
+// server, is the same for the same seed, and leaves no website behind.
+func TestRecord_writesWhatReplays(t *testing.T) {
+	t.Parallel()
+	f, s := record(t, emulator.Options{}, nil, 7, 150)
+	if len(f.Calls) != 150 {
+		t.Fatalf("%d calls", len(f.Calls))
+	}
+	if left := s.Websites(); len(left) != 0 {
+		t.Errorf("%d websites left after recording", len(left))
+	}
+	kinds := map[string]bool{}
+	for _, c := range f.Calls {
+		kind := c.Method + " " + strings.TrimRight(c.Path, "0123456789#")
+		if c.Status < 300 {
+			kinds[kind] = true
+		}
+	}
+	for _, k := range []string{"POST /websites", "GET /websites", "GET /websites/", "PUT /websites/", "PATCH /websites/", "DELETE /websites/"} {
+		if !kinds[k] {
+			t.Errorf("no %s answered with success in %v", k, kinds)
+		}
+	}
+	raw, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "websites-seed7.json")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := apprecord.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := emulator.NewServer(t, emulator.Options{})
+	r := &apprecord.Recorder{Base: fresh.URL, Key: emulator.DefaultAPIKey}
+	if diff, err := r.Replay(t.Context(), loaded); err != nil || diff != nil {
+		t.Fatalf("replay: %v %v", diff, err)
+	}
+	again, _ := record(t, emulator.Options{}, nil, 7, 150)
+	raw2, err := again.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, raw2) {
+		t.Error("the same seed recorded twice differs")
+	}
+}
+
+// The recorder waits a 429 out and records the retried answer.
+func TestRecord_waitsOutTheThrottle(t *testing.T) {
+	t.Parallel()
+	clock := testclock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	waits := 0
+	f, _ := record(t, emulator.Options{RateLimit: 5, Clock: clock.Now}, func(d time.Duration) {
+		waits++
+		clock.Advance(d)
+	}, 3, 20)
+	if waits == 0 {
+		t.Error("never throttled")
+	}
+	for i, c := range f.Calls {
+		if c.Status == 429 {
+			t.Errorf("call %d recorded a 429", i)
+		}
+	}
+}
+
+// The recorder refuses an account that holds websites: its lists would
+// show them.
+func TestRecord_refusesAnAccountWithWebsites(t *testing.T) {
+	t.Parallel()
+	s := emulator.NewServer(t, emulator.Options{})
+	s.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "kept.example"})
+	r := &apprecord.Recorder{Base: s.URL, Key: emulator.DefaultAPIKey}
+	if _, err := r.Record(t.Context(), 1, 5, 0.85); err == nil || !strings.Contains(err.Error(), "holds 1 websites") {
+		t.Fatalf("err %v", err)
+	}
+	if len(s.Websites()) != 1 {
+		t.Error("the account's website was touched")
+	}
+}
