@@ -79,6 +79,9 @@ type BulkStats struct {
 	// Searches is the number of exact searches by domain
 	// (the list endpoint's search) that lookups fell back to.
 	Searches int
+	// Changed is the number of sweeps whose pages did not agree: websites
+	// were created or deleted while they were read.
+	Changed int
 }
 
 // BulkReader reads websites by id for a caller that reads many of them at
@@ -150,6 +153,7 @@ type bulkEntry struct {
 type bulkPage struct {
 	websites []Website
 	lastPage int       // 0 when no first page was read
+	total    int       // meta.total
 	seq      uint64    // seq when it was requested
 	at       time.Time // when it was read
 }
