@@ -89,7 +89,7 @@ type BulkStats struct {
 // website concurrently without saying how many reads will come.
 //
 // Reading N websites one by one costs N requests. A sweep of the list
-// endpoint (100 per page, by ascending id) reads all of the user's websites
+// endpoint (100 per page, newest first) reads all of the user's websites
 // in total/100 requests. The reader chooses between the two as reads arrive,
 // like the ski-rental problem: the first Probe reads are individual GETs;
 // the next one requests page 1 of the sweep, which also tells its cost
@@ -110,9 +110,12 @@ type BulkStats struct {
 // Only one fetch of list pages runs at a time, and one GET per id;
 // concurrent reads wait for them instead of starting their own. A website
 // that a sweep did not return is always confirmed with an individual GET,
-// never reported missing: pages shift when websites are created or deleted
-// during a sweep. A page that fails falls back to individual GETs (and no
-// new sweep starts for a TTL).
+// never reported missing. A sweep is the list at one moment, or no sweep:
+// its pages are checked against each other and a first page read earlier
+// is read again (see fetch and list_sweep.go); when websites were created
+// or deleted meanwhile, what was read before it is dropped and reads and
+// lookups ask the server one by one. A page that fails falls back to
+// individual GETs too (and no new sweep starts for a TTL).
 //
 // What a sweep read is served as BulkReaderOptions.TTL and MaxAge say.
 // Forget drops a website after the caller changed or deleted it, including
