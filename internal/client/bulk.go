@@ -141,6 +141,7 @@ type BulkReader struct {
 	page1     bulkPage           // the latest first page
 	sweptAt   time.Time          // end of the latest complete sweep
 	failedAt  time.Time          // end of the latest fetch with a failed page
+	changedAt time.Time          // end of the latest sweep whose pages disagreed
 	flight    *bulkFetch         // the fetch of list pages in progress
 	gets      map[int64]*bulkGet // individual GETs in progress
 	stats     BulkStats

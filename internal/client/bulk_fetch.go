@@ -77,8 +77,9 @@ func (b *BulkReader) startLocked(ctx context.Context, full bool) *bulkFetch {
 // fetch requests the first page and, for a full fetch, every other page,
 // then stores what it read. The pages are read newest first and checked
 // against each other (list_sweep.go): a sweep whose pages do not agree
-// (websites were created or deleted meanwhile) is no sweep, and the reads
-// waiting for it read their websites individually.
+// (websites were created or deleted meanwhile) is no sweep: the reads
+// waiting for it start one more, and when that one does not hold either,
+// they read their websites individually.
 //
 // A first page read by an earlier fetch (reuse) tells the sweep's cost, but
 // it is read again with the others: the websites it held may have been
@@ -158,7 +159,12 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, se
 	case failed:
 		b.failedAt = end
 	case changed:
-		b.failedAt = end // read individually until the list settles
+		// Sweep once more (the reads waiting for this one start it); when
+		// that one sees a change too, read individually for a TTL.
+		if !b.changedAt.IsZero() && end.Sub(b.changedAt) <= b.ttl {
+			b.failedAt = end
+		}
+		b.changedAt = end
 		b.stats.Changed++
 	case full || page1.lastPage == 1:
 		b.completeLocked(append(slices.Clone(b.page1.websites), rest...), seq, start, end)
