@@ -19,16 +19,18 @@ import (
 // the websites after it. So when page 1 is read first and every later page
 // (read after it, in any order) has page 1's meta.total and carries on the
 // strictly decreasing ids where the page before it ended, the pages are the
-// list as it was when page 1 was read: a shift at the start of a page would
-// bring back a website of the page before it, or one newer than all of them.
-// (With a page in between shifted and the next not, the check between those
-// two fails in the same way.)
+// list as it was when page 1 was read. By page number: when the pages before
+// a page are that list, a shift at the start of the page (more creates than
+// deletes before it) brings back a website already seen, or one newer than
+// all of them; no shift, with the same total, means nothing after its start
+// was deleted, so the page is that list's too.
 //
-// Any other order, or a page 1 read earlier, is checked by the list's
-// newest website and total before and after the pages: when the newest id
-// and the total are unchanged, no website was created (it would be newer)
-// or deleted (the total would be lower) in between, and a page that
-// carries that total was read while nothing else existed either.
+// Any other order is checked by the list's newest website and total before
+// and after the pages: when both are unchanged, no website was created (it
+// would be newer) or deleted (the total would be lower) in between, and a
+// page that carries that total was read while nothing else existed either.
+// A first page read earlier (the bulk reader's) is read again with the
+// others, and must be the same, for the same reason.
 
 // snapshotCheck follows pages of one sweep by id descending.
 type snapshotCheck struct {
