@@ -46,6 +46,7 @@ func TestAdoptionCheck(t *testing.T) {
 		{name: "no Date, 2s before", edit: func(w *Website) { w.CreatedAt = w.CreatedAt.Add(-time.Second) }, adopt: true},
 		{name: "no Date, 4s before", edit: func(w *Website) { w.CreatedAt = w.CreatedAt.Add(-4 * time.Second) },
 			why: "before this create's first attempt"},
+		{name: "a line twice", edit: func(w *Website) { w.ExcludeIPs = append(w.ExcludeIPs, "10.0.0.0/8") }, offsetKnown: true, adopt: true},
 		{name: "privacy", edit: func(w *Website) { w.Privacy = intp(1) }, offsetKnown: true, why: "[privacy]"},
 		{name: "NULL email", edit: func(w *Website) { w.Email = nil }, offsetKnown: true, why: "[email]"},
 		{name: "bots", edit: func(w *Website) { w.ExcludeBots = intp(1) }, offsetKnown: true, why: "[exclude_bots]"},

@@ -79,6 +79,9 @@ type BulkStats struct {
 	// Searches is the number of exact searches by domain
 	// (the list endpoint's search) that lookups fell back to.
 	Searches int
+	// Changed is the number of sweeps whose pages did not agree: websites
+	// were created or deleted while they were read.
+	Changed int
 }
 
 // BulkReader reads websites by id for a caller that reads many of them at
@@ -86,7 +89,7 @@ type BulkStats struct {
 // website concurrently without saying how many reads will come.
 //
 // Reading N websites one by one costs N requests. A sweep of the list
-// endpoint (100 per page, by ascending id) reads all of the user's websites
+// endpoint (100 per page, newest first) reads all of the user's websites
 // in total/100 requests. The reader chooses between the two as reads arrive,
 // like the ski-rental problem: the first Probe reads are individual GETs;
 // the next one requests page 1 of the sweep, which also tells its cost
@@ -107,9 +110,12 @@ type BulkStats struct {
 // Only one fetch of list pages runs at a time, and one GET per id;
 // concurrent reads wait for them instead of starting their own. A website
 // that a sweep did not return is always confirmed with an individual GET,
-// never reported missing: pages shift when websites are created or deleted
-// during a sweep. A page that fails falls back to individual GETs (and no
-// new sweep starts for a TTL).
+// never reported missing. A sweep is the list at one moment, or no sweep:
+// its pages are checked against each other and a first page read earlier
+// is read again (see fetch and list_sweep.go); when websites were created
+// or deleted meanwhile, what was read before it is dropped and reads and
+// lookups ask the server one by one. A page that fails falls back to
+// individual GETs too (and no new sweep starts for a TTL).
 //
 // What a sweep read is served as BulkReaderOptions.TTL and MaxAge say.
 // Forget drops a website after the caller changed or deleted it, including
@@ -135,6 +141,7 @@ type BulkReader struct {
 	page1     bulkPage           // the latest first page
 	sweptAt   time.Time          // end of the latest complete sweep
 	failedAt  time.Time          // end of the latest fetch with a failed page
+	changedAt time.Time          // end of the latest sweep whose pages disagreed
 	flight    *bulkFetch         // the fetch of list pages in progress
 	gets      map[int64]*bulkGet // individual GETs in progress
 	stats     BulkStats
@@ -150,6 +157,7 @@ type bulkEntry struct {
 type bulkPage struct {
 	websites []Website
 	lastPage int       // 0 when no first page was read
+	total    int       // meta.total
 	seq      uint64    // seq when it was requested
 	at       time.Time // when it was read
 }

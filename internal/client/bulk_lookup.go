@@ -97,9 +97,9 @@ func (b *BulkReader) byDomainLocked(domain string, now time.Time) []Website {
 // are served from it, as from a sweep of their own.
 func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, error) {
 	b.mu.Lock()
-	seq := b.seq
+	seq, start := b.seq, b.now()
 	if b.ttl >= 0 && opts.Search == "" {
-		b.countLocked(b.now())
+		b.countLocked(start)
 	}
 	b.mu.Unlock()
 	ws, err := b.c.listAllWebsites(ctx, opts)
@@ -109,10 +109,7 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	end := b.now()
-	b.storeLocked(ws, seq, end)
+	b.completeLocked(ws, seq, start, end)
 	b.lastRead = end
-	b.sweptAt = end
-	b.reads = 0
-	b.stats.Sweeps++
 	return ws, nil
 }

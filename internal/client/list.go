@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"iter"
 	"net/http"
 	"net/url"
 	"slices"
@@ -153,88 +153,38 @@ func (c *Client) ListWebsites(ctx context.Context, opts ListOptions) (*Page, err
 	return p, nil
 }
 
-// AllWebsites iterates over every matching website, page by page (always
-// sending per_page), to the end: it follows meta.last_page, or links.next,
-// or asks for the next page after a full one, until an empty page.
-// Iteration stops at the first error, which is yielded with a zero Website.
-//
-// Pages are read one after another, so a website created or deleted while
-// iterating may be seen twice or missed; the iterator drops repeated ids,
-// and it watches meta.total: when it changes during the sweep, the sweep
-// starts again (websites already yielded are not yielded twice), and when
-// it changes again, an ErrListChanged error ends it. Callers that must not
-// miss a website confirm absences individually.
-func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[Website, error] {
-	return func(yield func(Website, error) bool) {
-		seen := map[int64]bool{}
-		for sweep := 1; ; sweep++ {
-			changed, ok := c.sweepWebsites(ctx, opts, seen, yield)
-			if !ok || !changed {
-				return
-			}
-			if sweep == 2 {
-				yield(Website{}, &APIError{Kind: ErrListChanged, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
-					Message: "the number of websites changed twice while the list was read (meta.total); retry when no one " +
-						"else is creating or deleting websites"})
-				return
-			}
-		}
-	}
-}
-
-// sweepWebsites reads the pages once. It reports whether meta.total
-// changed during the sweep, and ok false when iteration must stop.
-func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, seen map[int64]bool, yield func(Website, error) bool) (changed, ok bool) {
-	total := -1
-	for page := max(opts.Page, 1); ; page++ {
-		o := opts
-		o.Page = page
-		p, err := c.ListWebsites(ctx, o)
-		if err != nil {
-			yield(Website{}, err)
-			return false, false
-		}
-		if page == max(opts.Page, 1) {
-			total = p.Total
-		} else if p.Total != total {
-			return true, true
-		}
-		for _, w := range p.Websites {
-			if seen[w.ID] {
-				continue
-			}
-			seen[w.ID] = true
-			if !yield(w, nil) {
-				return false, false
-			}
-		}
-		if !p.HasNext || len(p.Websites) == 0 {
-			return false, true
-		}
-	}
-}
-
-// listAllWebsites collects AllWebsites into a slice.
+// listAllWebsites collects AllWebsites into a slice; when the list
+// changed while it was read, it reads it once more.
 func (c *Client) listAllWebsites(ctx context.Context, opts ListOptions) ([]Website, error) {
-	var out []Website
-	for w, err := range c.AllWebsites(ctx, opts) {
-		if err != nil {
+	for attempt := 1; ; attempt++ {
+		var out []Website
+		var err error
+		for w, e := range c.AllWebsites(ctx, opts) {
+			if e != nil {
+				err = e
+				break
+			}
+			out = append(out, w)
+		}
+		if err == nil {
+			return out, nil
+		}
+		if attempt == 2 || !errors.Is(err, ErrListChanged) {
 			return nil, err
 		}
-		out = append(out, w)
 	}
-	return out, nil
 }
 
 // findWebsitesByDomain returns every website whose domain is exactly
 // domain, by id (search is a substring match on the server, and the
 // application has no unique index on domains, so there may be several).
 func (c *Client) findWebsitesByDomain(ctx context.Context, domain string) ([]Website, error) {
+	ws, err := c.listAllWebsites(ctx, ListOptions{Search: domain, SortBy: SortByID, Sort: SortDesc})
+	if err != nil {
+		return nil, err
+	}
 	var out []Website
-	for w, err := range c.AllWebsites(ctx, ListOptions{Search: domain, SortBy: SortByID, Sort: SortAsc}) {
-		if err != nil {
-			return nil, err
-		}
+	for _, w := range ws {
 		if w.Domain == domain {
 			out = append(out, w)
 		}

@@ -28,8 +28,17 @@ func TestListPaginationOver250(t *testing.T) {
 	if len(all) != 250 || all[0].Domain != "site-000.example.com" || all[249].Domain != "site-249.example.com" {
 		t.Fatalf("got %d websites, first %q", len(all), all[0].Domain)
 	}
+	// Three pages, and the newest website before and after them: only
+	// the order by id checks the pages against each other.
+	if n := srv.Stats().ByRoute["GET /api/v1/websites"]; n != 5 {
+		t.Errorf("listing 250 at 100 per page by domain took %d requests, want 5", n)
+	}
+	srv.ResetStats()
+	if all, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{}); err != nil || len(all) != 250 {
+		t.Fatalf("newest first: %d websites, %v", len(all), err)
+	}
 	if n := srv.Stats().ByRoute["GET /api/v1/websites"]; n != 3 {
-		t.Errorf("listing 250 at 100 per page took %d requests, want 3", n)
+		t.Errorf("listing 250 at 100 per page newest first took %d requests, want 3", n)
 	}
 
 	page, err := c.ListWebsites(ctx(t), client.ListOptions{PerPage: 25, Page: 3, Search: "SITE-0", Sort: client.SortAsc})
@@ -69,8 +78,8 @@ func TestFindWebsiteByDomainIsExact(t *testing.T) {
 func TestListAllWebsitesToTheEnd(t *testing.T) {
 	t.Parallel()
 	// links.next, no last_page, no total
-	s, u := serve(t, answer(200, listPage(seq(1, 100), -1, -1, true)), answer(200, listPage(seq(101, 100), -1, -1, true)),
-		answer(200, listPage(seq(201, 7), -1, -1, false)))
+	s, u := serve(t, answer(200, listPage(seq(1000, 100), -1, -1, true)), answer(200, listPage(seq(900, 100), -1, -1, true)),
+		answer(200, listPage(seq(800, 7), -1, -1, false)))
 	ws, err := client.ListAllWebsites(newClient(t, u, "key"), ctx(t), client.ListOptions{})
 	if err != nil || len(ws) != 207 || s.count() != 3 {
 		t.Errorf("links.next: %d websites in %d requests, %v; want 207 in 3", len(ws), s.count(), err)
@@ -79,7 +88,7 @@ func TestListAllWebsitesToTheEnd(t *testing.T) {
 	full := func(ids []int) string {
 		return strings.Replace(listPage(ids, -1, -1, false), `"links":{"next":null},`, "", 1)
 	}
-	s, u = serve(t, answer(200, full(seq(1, 100))), answer(200, full(seq(101, 100))), answer(200, full(nil)))
+	s, u = serve(t, answer(200, full(seq(1000, 100))), answer(200, full(seq(900, 100))), answer(200, full(nil)))
 	ws, err = client.ListAllWebsites(newClient(t, u, "key"), ctx(t), client.ListOptions{})
 	if err != nil || len(ws) != 200 || s.count() != 3 {
 		t.Errorf("full pages: %d websites in %d requests, %v; want 200 in 3", len(ws), s.count(), err)
@@ -91,8 +100,8 @@ func TestListAllWebsitesToTheEnd(t *testing.T) {
 func TestListAllWebsitesNoticesChanges(t *testing.T) {
 	t.Parallel()
 	s, u := serve(t,
-		answer(200, listPage(seq(1, 100), 2, 150, true)), answer(200, listPage(seq(101, 49), 2, 149, false)), // shifted
-		answer(200, listPage(seq(1, 100), 2, 149, true)), answer(200, listPage(seq(101, 49), 2, 149, false)))
+		answer(200, listPage(seq(1000, 100), 2, 150, true)), answer(200, listPage(seq(900, 49), 2, 149, false)), // shifted
+		answer(200, listPage(seq(1000, 100), 2, 149, true)), answer(200, listPage(seq(900, 49), 2, 149, false)))
 	ws, err := client.ListAllWebsites(newClient(t, u, "key"), ctx(t), client.ListOptions{})
 	if err != nil || len(ws) != 149 || s.count() != 4 {
 		t.Errorf("one shift: %d websites in %d requests, %v; want 149 in 4", len(ws), s.count(), err)
@@ -106,7 +115,7 @@ func TestListAllWebsitesNoticesChanges(t *testing.T) {
 			page = 2
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = fmt.Fprint(w, strings.Replace(listPage(seq(page*100-99, 50), 2, n, page == 1), `"current_page":1`, fmt.Sprintf(`"current_page":%d`, page), 1))
+		_, _ = fmt.Fprint(w, strings.Replace(listPage(seq(1000-page*100, 50), 2, n, page == 1), `"current_page":1`, fmt.Sprintf(`"current_page":%d`, page), 1))
 	}))
 	t.Cleanup(srv.Close)
 	if _, err := client.ListAllWebsites(newClient(t, srv.URL, "key"), ctx(t), client.ListOptions{}); !errors.Is(err, client.ErrListChanged) {
@@ -151,10 +160,12 @@ func listPage(ids []int, lastPage, total int, next bool) string {
 	return fmt.Sprintf(`{"data":[%s],"links":{"next":%s},"meta":{%s},"status":200}`, strings.Join(data, ","), nextURL, meta)
 }
 
+// seq returns n ids from `from` down, the order of the list's pages
+// (newest first).
 func seq(from, n int) []int {
 	out := make([]int, n)
 	for i := range out {
-		out[i] = from + i
+		out[i] = from - i
 	}
 	return out
 }

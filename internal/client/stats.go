@@ -18,6 +18,7 @@ import (
 // Statistics names and sort keys of GET /stats/{id}.
 const (
 	StatisticPageviews = "pageviews"
+	StatisticEvents    = "event"
 	StatisticVisitors  = "visitors"
 	StatsSortByCount   = "count"
 	StatsSortByValue   = "value"
@@ -180,11 +181,18 @@ type PageviewSummary struct {
 	// empty when Days is 0. Last is empty too when the second request it
 	// needed was not allowed (see SummarizePageviews).
 	First, Last string
+	// Events is the number of different custom events recorded, read only
+	// when Days is 0: the application records a custom event without a
+	// pageview, and every other statistic with one.
+	Events int
 	// Requests is the number of requests made: 1, or 2 for a website with
-	// more days than a page, plus the retries and the look-up after a "not
-	// found" (each one again allowed).
+	// more days than a page or without pageviews, plus the retries and the
+	// look-up after a "not found" (each one again allowed).
 	Requests int
 }
+
+// Any reports whether the website has statistics.
+func (s *PageviewSummary) Any() bool { return s.Days > 0 || s.Events > 0 }
 
 // ErrRequestBudget is returned, wrapping the last failure, when the
 // caller's budget (SummarizePageviews's again) allowed no further request:
@@ -195,7 +203,8 @@ var ErrRequestBudget = errors.New("the budget of requests allows no further requ
 // the first and the last of them, with at most two requests: the days
 // sorted by date, oldest first (total and first day; and the last day too
 // when every day fits on that page), then, only if needed, newest first.
-// A website without pageviews costs one request.
+// A website without pageviews costs a second request too, for its custom
+// events (Events), which are recorded without a pageview.
 //
 // The requests are retried like every read: a 429 or a 503 waits as the
 // server asks (Retry-After), through the pacer the client's other requests
@@ -204,7 +213,8 @@ var ErrRequestBudget = errors.New("the budget of requests allows no further requ
 // the first answers "not found", the one GET /websites/{id} that tells a
 // build without the endpoint (ErrStatisticsUnsupported) from a website that
 // is not the key's user's (ErrNotFound). When again refuses the second
-// request, Last is left empty; when it refuses a retry or the look-up, the
+// request, Last is left empty (or, without pageviews, the error wraps
+// ErrRequestBudget: the custom events were not checked); when it refuses a retry or the look-up, the
 // error wraps ErrRequestBudget and the last failure.
 func (c *Client) SummarizePageviews(ctx context.Context, id int64, again func() bool) (*PageviewSummary, error) {
 	s := &PageviewSummary{Requests: 1}
@@ -237,6 +247,16 @@ func (c *Client) SummarizePageviews(ctx context.Context, id int64, again func() 
 	}
 	s.Days = max(asc.Total, 0)
 	if asc.Total <= 0 || len(asc.Rows) == 0 {
+		// No pageviews: custom events are recorded without one.
+		if !gate() {
+			return s, fmt.Errorf("%w: the custom events were not checked", ErrRequestBudget)
+		}
+		ev, err := c.getStatisticsPage(ctx, id, StatisticsQuery{Name: StatisticEvents, From: statsFrom, To: statsTo,
+			PerPage: PerPageValues[0]})
+		if err != nil {
+			return s, failed(err)
+		}
+		s.Events = max(ev.Total, 0)
 		return s, nil
 	}
 	s.First = asc.Rows[0].Value

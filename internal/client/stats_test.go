@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -27,12 +29,34 @@ func trackDays(t *testing.T, srv *emulator.Server, clock *testclock.Clock, page 
 	}
 }
 
+// trackEvent records a custom event on page, as the tracking script's
+// pa.track does.
+func trackEvent(t *testing.T, baseURL, page, name string) {
+	t.Helper()
+	form := url.Values{"page": {page}, "event[name]": {name}}
+	req, err := http.NewRequestWithContext(ctx(t), http.MethodPost, baseURL+"/api/event", strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("User-Agent", emulator.DesktopUserAgent)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if string(body) != "200" {
+		t.Fatalf("tracking the event %q: %q", name, body)
+	}
+}
+
 func TestSummarizePageviews(t *testing.T) {
 	t.Parallel()
 	clock := testclock.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	srv, c := newEnv(t, emulator.Options{Clock: clock.Now})
 	ids := map[string]int64{}
-	for _, d := range []string{"none.example", "few.example", "many.example"} {
+	for _, d := range []string{"none.example", "few.example", "many.example", "events.example"} {
 		res, err := c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: d, ExcludeBots: true, OmitExcludeParams: true})
 		if err != nil {
 			t.Fatal(err)
@@ -41,6 +65,9 @@ func TestSummarizePageviews(t *testing.T) {
 	}
 	trackDays(t, srv, clock, "https://few.example/", time.Date(2024, 2, 27, 0, 0, 0, 0, time.UTC), 3)
 	trackDays(t, srv, clock, "https://www.many.example/x", time.Date(2023, 12, 1, 0, 0, 0, 0, time.UTC), 150)
+	// Custom events only: the application records them without a pageview.
+	trackEvent(t, srv.URL, "https://events.example/", "signup")
+	trackEvent(t, srv.URL, "https://events.example/", "download")
 
 	tests := []struct {
 		name      string
@@ -49,7 +76,8 @@ func TestSummarizePageviews(t *testing.T) {
 		want      client.PageviewSummary
 		wantCalls int
 	}{
-		{"no statistics: one request", "none.example", nil, client.PageviewSummary{Requests: 1}, 1},
+		{"no statistics: two requests", "none.example", nil, client.PageviewSummary{Requests: 2}, 2},
+		{"custom events only: two requests", "events.example", nil, client.PageviewSummary{Events: 2, Requests: 2}, 2},
 		{"every day on the first page: one request", "few.example", nil,
 			client.PageviewSummary{Days: 3, First: "2024-02-27", Last: "2024-02-29", Requests: 1}, 1},
 		{"more days than a page: two requests", "many.example", nil,

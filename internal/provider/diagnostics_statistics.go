@@ -32,6 +32,10 @@ func destroyWhat(domain, id, newDomain string) string {
 // 2024-02-27 to 2024-02-29".
 func pageviewDays(s *client.PageviewSummary) string {
 	switch {
+	case s.Days == 0 && s.Events == 1:
+		return "no pageviews, but 1 kind of custom event"
+	case s.Days == 0:
+		return fmt.Sprintf("no pageviews, but %d kinds of custom events", s.Events)
 	case s.Days == 1:
 		return "1 day with pageviews, " + s.First
 	case s.Last == "":

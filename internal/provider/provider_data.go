@@ -32,6 +32,8 @@ type providerData struct {
 	// exports are the websites whose statistics export failed in this run
 	// (see website_statistics_export_action.go).
 	exports exportFailures
+	// kept are the websites skip_destroy kept in this run (website_kept.go).
+	kept keptWebsites
 	// logNoAccount logs once that the server has no GET /account.
 	logNoAccount sync.Once
 

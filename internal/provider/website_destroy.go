@@ -18,7 +18,7 @@ import (
 // undo. So a plan that destroys a website (terraform destroy, a resource
 // removed from the configuration, a replacement because the domain
 // changed) names the loss on that resource: how many days have pageviews,
-// the first and the last. It costs at most two statistics requests per
+// the first and the last, or, without pageviews, the custom events. It costs at most two statistics requests per
 // website, plus retries, and maxStatisticsRequests per command (one
 // provider instance), retries included; past that, one warning says how
 // many websites were not checked. A statistics request that fails never
@@ -210,7 +210,7 @@ func (r *websiteResource) planDestroy(ctx context.Context, state websiteResource
 		return
 	}
 	tflog.Debug(ctx, "checked the statistics of a website the plan destroys", fields)
-	if sum.Days > 0 {
+	if sum.Any() {
 		addStatisticsLoss(diags, at, domain, state.ID.ValueString(), newDomain, skipAfter, sum)
 	}
 }

@@ -58,7 +58,8 @@ func (r *websiteListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"with its domain as display name and, with `include_resource = true` or `-generate-config-out`, the " +
 			"`analytics_website` as an import reads it (`exclude_params` and `password`, which the API never " +
 			"returns, unset: not managed). The provider reads the list 100 websites per request and stops once " +
-			"the list block's `limit` (Terraform's default: 100) is reached.",
+			"the list block's `limit` (Terraform's default: 100) is reached; sorted otherwise than newest first, it reads " +
+			"every page, to check that no website was created or deleted while it read them.",
 		Attributes: map[string]listschema.Attribute{
 			"search": listschema.StringAttribute{
 				MarkdownDescription: searchDescription,
@@ -83,8 +84,8 @@ func (r *websiteListResource) ListResourceConfigSchema(_ context.Context, _ list
 			},
 			"favorite": listschema.BoolAttribute{
 				MarkdownDescription: "Only websites marked as a favorite (`true`) or only those not marked (`false`) " +
-					"(API parameter and field `favorite`, newer server builds only: on a build without favorites the " +
-					"list fails rather than ignore the filter). Defaults to any.",
+					"(API field `favorite`, newer server builds only: on a build without favorites the list fails rather " +
+					"than ignore the filter; the provider filters the pages it reads). Defaults to any.",
 				Optional: true,
 			},
 		},
@@ -96,15 +97,17 @@ func (m websiteListModel) filtered() bool {
 	return !m.Search.IsNull() || !m.Privacy.IsNull() || !m.Favorite.IsNull()
 }
 
-// options are the query parameters of the list endpoint.
+// options are the query parameters of the list endpoint. favorite is not
+// sent: it changes without a create or a delete (a click in the web
+// interface), so a website would join or leave the filtered list anywhere
+// between two pages, which the checks of a sweep do not see (see
+// client.AllWebsites). matches filters it.
 func (m websiteListModel) options() client.ListOptions {
-	opts := websiteListOptions(m.Search, m.SortBy, m.Sort)
-	opts.Favorite = m.Favorite.ValueBoolPointer()
-	return opts
+	return websiteListOptions(m.Search, m.SortBy, m.Sort)
 }
 
-// matches applies the filters the API does not: privacy, and favorite
-// again, since older builds ignore it (errFavoritesUnsupported).
+// matches applies the filters the provider does not send: privacy, and
+// favorite (errFavoritesUnsupported on builds without favorites).
 func (m websiteListModel) matches(w *client.Website) (bool, error) {
 	if !m.Favorite.IsNull() {
 		if w.Favorite == nil {
@@ -125,7 +128,8 @@ var errFavoritesUnsupported = errors.New("the server does not know favorites")
 
 // List streams the websites of the API key's user, page by page as the
 // results are consumed: one request per 100 websites, and none after the
-// limit is reached. An error (a wrong base_url or api_key, maintenance) is
+// limit is reached (newest first, the default order; in another order,
+// every page is read first, and the newest website before and after). An error (a wrong base_url or api_key, maintenance) is
 // an error diagnostic in the stream, never an empty list.
 func (r *websiteListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg websiteListModel

@@ -136,7 +136,8 @@ func newListEmulator(t *testing.T, opts emulator.Options, n int) (*emulator.Emul
 }
 
 // TestWebsiteList_pages: the list costs one request per 100 websites, reads
-// no page past the limit, and streams the websites in the requested order.
+// no page past the limit (newest first), and streams the websites in the
+// requested order.
 func TestWebsiteList_pages(t *testing.T) {
 	t.Parallel()
 	e, url := newListEmulator(t, emulator.Options{}, 250)
@@ -152,7 +153,10 @@ func TestWebsiteList_pages(t *testing.T) {
 		{limit: 100, want: 100, before: 1},
 		{limit: 1, want: 1, before: 1},
 		{limit: 0, want: 0, before: 0},
-		{limit: 1000, cfg: asc, want: 250, before: 3},
+		// Another order than newest first: every page, and the newest
+		// website before and after them (client.AllWebsites).
+		{limit: 1000, cfg: asc, want: 250, before: 5},
+		{limit: 1, cfg: asc, want: 1, before: 5},
 		{limit: 1000, cfg: map[string]tftypes.Value{"search": tftypes.NewValue(tftypes.String, "list-1")}, want: 100, before: 1},
 		// privacy is filtered by the provider: every page is read.
 		{limit: 1000, cfg: map[string]tftypes.Value{"privacy": tftypes.NewValue(tftypes.String, "password")}, want: 83, before: 3},

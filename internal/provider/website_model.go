@@ -200,10 +200,19 @@ func (m websiteResourceModel) id(diags *diag.Diagnostics) int64 {
 	return id
 }
 
-// stringSetValue builds a set of strings (empty, never null).
+// stringSetValue builds a set of strings (empty, never null). A value
+// given twice is there once: the web interface stores a list as typed,
+// repeated lines included, and a set with a duplicate fails every plan
+// ("Duplicate Set Element"). The application matches either line alike,
+// so nothing is lost; an update writes the list back without the repeat.
 func stringSetValue(values []string) types.Set {
 	elems := make([]attr.Value, 0, len(values))
+	seen := make(map[string]bool, len(values))
 	for _, v := range values {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
 		elems = append(elems, types.StringValue(v))
 	}
 	return types.SetValueMust(types.StringType, elems)

@@ -76,6 +76,9 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	// A create whose answer is lost is settled by looking the domain up,
 	// never blindly sent twice (see client.CreateWebsite).
 	res, err := c.CreateWebsite(ctx, in)
+	if err != nil && r.restoreKept(ctx, plan, in.Domain, owner, err, resp) {
+		return
+	}
 	if err != nil {
 		addCreateError(&resp.Diagnostics, in.Domain, wo != nil, err)
 		return
@@ -256,6 +259,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 		// website and its statistics.
 		tflog.Info(ctx, "skip_destroy: removing the website from the state only; it stays on the server",
 			map[string]any{"id": state.ID.ValueString(), "domain": state.Domain.ValueString()})
+		r.keepInState(state)
 		return
 	}
 	c := dataClient(r.data, &resp.Diagnostics)

@@ -125,8 +125,8 @@ func TestAccWebsiteStatistics_replaceAndDestroyWarn(t *testing.T) {
 		loss[0].Address != "analytics_website.main" {
 		t.Fatalf("want one destroy warning on analytics_website.main, got %+v", diags)
 	}
-	if n := s.statsRequests(); n != 2 {
-		t.Errorf("%d statistics requests for two destroyed websites, want 2 (one each)", n)
+	if n := s.statsRequests(); n != 3 {
+		t.Errorf("%d statistics requests for two destroyed websites, want 3 (one each, and the custom events of the one without pageviews)", n)
 	}
 
 	// A removed resource is destroyed too; a website without statistics

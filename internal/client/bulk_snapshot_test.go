@@ -1,0 +1,141 @@
+package client_test
+
+import (
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// A sweep that starts from a first page read earlier reads it again: a
+// website deleted since (here one of the oldest and one of the newest, so
+// that it was on that page whatever the order) is not served from the old
+// page, and a create and a delete that leave the total as it was do not
+// make the sweep miss a website.
+func TestBulkReaderSweepAfterOldFirstPage(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450) // 5 pages
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1})
+	// The probe GET, then the first page alone: two reads do not pay for
+	// the other four pages.
+	readAll(t, b, ids[200:202], 1)
+	if s := b.Stats(); s.Pages != 1 || s.Sweeps != 0 {
+		t.Fatalf("stats after two reads: %+v, want the first page only", s)
+	}
+	deleted := []int64{ids[5], ids[445]}
+	for _, id := range deleted {
+		env.emu.DeleteWebsite(id)
+	}
+	created := env.seed(2) // the total is as it was
+	// Read the deleted websites last, after the sweep.
+	var order []int64
+	for _, id := range ids[202:] {
+		if !slices.Contains(deleted, id) {
+			order = append(order, id)
+		}
+	}
+	order = append(order, ids[:200]...)
+	got := readAll(t, b, order, 10)
+	for _, id := range deleted {
+		w, err := b.Read(ctx(t), id)
+		if !errors.Is(err, client.ErrNotFound) {
+			t.Errorf("Read(%d) of a website deleted before the sweep = %+v, %v; want not found", id, w, err)
+		}
+	}
+	for _, id := range created {
+		if r := got[id]; r.err != nil {
+			t.Errorf("Read(%d): %v", id, r.err)
+		}
+	}
+	checkSameAsGet(t, env.c, got)
+	// The sweep that saw the change is followed by one that holds: the
+	// reads are not each an individual GET.
+	if s := b.Stats(); s.Changed != 1 || s.Sweeps != 1 || s.Gets > 10 {
+		t.Errorf("stats: %+v; want one sweep that saw the change, then one that held, and few GETs", s)
+	}
+}
+
+// A lookup by a domain that two websites share is refused even when a
+// delete between the first page and the rest of the sweep moved one of them
+// onto a page already read.
+func TestFindByDomainAmbiguousAfterShift(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450)
+	const shared = "shared.example.com"
+	// The first of the second page by ascending id, and one further on.
+	env.emu.UpdateWebsite(ids[100], func(w *emulator.Website) { w.Domain = shared })
+	env.emu.UpdateWebsite(ids[300], func(w *emulator.Website) { w.Domain = shared })
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1})
+	// One lookup reads the first page (and searches).
+	if _, err := b.FindByDomain(ctx(t), "site-00001.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	// Another pipeline deletes a website of the first page (both ends)
+	// and creates two.
+	env.emu.DeleteWebsite(ids[5])
+	env.emu.DeleteWebsite(ids[445])
+	env.seed(2)
+	// The imports of a run look their domains up together: a sweep.
+	domains := domainsOf(env, []int64{ids[10], ids[20], ids[30], ids[40], ids[50], ids[60]})
+	lookupAll(t, b, domains, 6)
+	_, err := b.FindByDomain(ctx(t), shared)
+	var dup *client.DuplicateDomainError
+	if !errors.As(err, &dup) || !slices.Equal(dup.IDs, []int64{ids[100], ids[300]}) {
+		t.Errorf("FindByDomain(%q) = %v; want both websites named (ids %d, %d)", shared, err, ids[100], ids[300])
+	}
+	t.Logf("%+v", b.Stats())
+}
+
+// A full list in any order misses no website that existed throughout,
+// when a delete and a create between two pages keep meta.total.
+func TestListAllWebsitesDeleteAndCreateBetweenPages(t *testing.T) {
+	t.Parallel()
+	for _, opts := range []client.ListOptions{
+		{SortBy: client.SortByID, Sort: client.SortAsc},
+		{SortBy: client.SortByDomain, Sort: client.SortAsc},
+		{SortBy: client.SortByDomain, Sort: client.SortDesc},
+		{},
+	} {
+		t.Run(opts.SortBy+" "+opts.Sort, func(t *testing.T) {
+			t.Parallel()
+			env := newBulkEnv(t)
+			ids := env.seed(250)
+			var once sync.Once
+			var gone int64
+			env.hook(func(page int, after bool) {
+				if page == 2 && !after {
+					once.Do(func() {
+						// Delete a website of the first page in this order,
+						// and create one: the total stays.
+						p, err := env.c.ListWebsites(ctx(t), client.ListOptions{SortBy: opts.SortBy, Sort: opts.Sort, PerPage: 100})
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						gone = p.Websites[3].ID
+						env.emu.DeleteWebsite(gone)
+						env.seed(1)
+					})
+				}
+			})
+			ws, err := client.ListAllWebsites(env.c, ctx(t), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[int64]bool{}
+			for _, w := range ws {
+				got[w.ID] = true
+			}
+			for _, id := range ids {
+				if id != gone && !got[id] {
+					t.Errorf("website %d, which existed throughout, is missing from the list (%d websites)", id, len(ws))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,210 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"net/http"
+)
+
+// How a list read page by page is known to be one snapshot.
+//
+// The list endpoint pages with an offset, and websites created or deleted
+// between two pages shift what the later pages hold: a website can be
+// returned twice, or never, although it existed throughout. A delete and a
+// create keep meta.total, so the total alone proves nothing.
+//
+// Ids only grow: a new website's id is above every id the list has held.
+// Read by id descending, a create lands before page 1 and a delete shifts
+// the websites after it. So when page 1 is read first and every later page
+// (read after it, in any order) has page 1's meta.total and carries on the
+// strictly decreasing ids where the page before it ended, the pages are the
+// list as it was when page 1 was read. By page number: when the pages before
+// a page are that list, a shift at the start of the page (more creates than
+// deletes before it) brings back a website already seen, or one newer than
+// all of them; no shift, with the same total, means nothing after its start
+// was deleted, so the page is that list's too.
+//
+// Any other order is checked by the list's newest website and total before
+// and after the pages: when both are unchanged, no website was created (it
+// would be newer) or deleted (the total would be lower) in between, and a
+// page that carries that total was read while nothing else existed either.
+// A first page read earlier (the bulk reader's) is read again with the
+// others, and must be the same, for the same reason.
+
+// snapshotCheck follows pages of one sweep by id descending.
+type snapshotCheck struct {
+	total int   // meta.total of the first page, -1 when the server leaves it out
+	last  int64 // id of the last website so far, 0 before the first page
+	n     int   // websites so far
+	pages int
+}
+
+// next reports whether p, the page after those already seen, agrees with
+// them. It reports true for a page whose websites come in any order when
+// byID is false (only the totals are compared then).
+func (s *snapshotCheck) next(p *Page, byID bool) bool {
+	if s.pages == 0 {
+		s.total = p.Total
+	} else if p.Total != s.total {
+		return false
+	}
+	s.pages++
+	for _, w := range p.Websites {
+		if byID && s.last != 0 && w.ID >= s.last {
+			return false
+		}
+		s.last = w.ID
+		s.n++
+	}
+	return true
+}
+
+// complete reports whether the pages seen hold as many websites as
+// meta.total says (always true when the server leaves it out).
+func (s *snapshotCheck) complete() bool { return s.total < 0 || s.n == s.total }
+
+// listMark is the newest website of a list and its total: two equal
+// marks, read before and after other pages of the same list, prove that
+// no website was created or deleted in between.
+type listMark struct {
+	newest int64
+	total  int
+}
+
+// markOf returns the mark of p, a first page by id descending.
+func markOf(p *Page) listMark {
+	m := listMark{total: p.Total}
+	if len(p.Websites) > 0 {
+		m.newest = p.Websites[0].ID
+	}
+	return m
+}
+
+// readMark reads the mark of the list opts filters (one small page).
+func (c *Client) readMark(ctx context.Context, opts ListOptions) (listMark, error) {
+	o := opts
+	o.SortBy, o.Sort, o.PerPage, o.Page = SortByID, SortDesc, PerPageValues[0], 1
+	p, err := c.ListWebsites(ctx, o)
+	if err != nil {
+		return listMark{}, err
+	}
+	return markOf(p), nil
+}
+
+// byIDDesc reports whether opts lists the websites newest first, the
+// order whose pages check each other.
+func byIDDesc(opts ListOptions) bool {
+	return (opts.SortBy == "" || opts.SortBy == SortByID) && (opts.Sort == "" || opts.Sort == SortDesc)
+}
+
+// errListChanged is the error of a sweep that saw the list change.
+func errListChanged(what string) error {
+	return &APIError{Kind: ErrListChanged, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
+		Message: what + "; retry when no one else is creating or deleting websites"}
+}
+
+// AllWebsites iterates over every matching website, page by page (always
+// sending per_page), to the end: it follows meta.last_page, or links.next,
+// or asks for the next page after a full one, until an empty page.
+// Iteration stops at the first error, which is yielded with a zero Website.
+//
+// What it yields is the list at one moment (see the comment at the top of
+// this file). Newest first (sort_by id, sort desc: the API's default), each
+// page is checked before its websites are yielded, so a caller that stops
+// early reads only the pages it needs. In any other order, every page is
+// read, between two reads of the list's newest website, before the first
+// is yielded. When the list changed while it was read, an ErrListChanged
+// error ends the iteration; nothing is yielded from a page that did not
+// agree with the others. A sweep that saw a change before it yielded
+// anything starts again, once.
+func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[Website, error] {
+	return func(yield func(Website, error) bool) {
+		for attempt := 1; ; attempt++ {
+			yielded, err := c.sweepWebsites(ctx, opts, yield)
+			if err == nil || err == errStop {
+				return
+			}
+			if !errors.As(err, new(*listChangedError)) {
+				yield(Website{}, err)
+				return
+			}
+			if yielded || attempt == 2 {
+				yield(Website{}, errListChanged("websites were created or deleted while the list was read"))
+				return
+			}
+		}
+	}
+}
+
+// errStop is sweepWebsites's answer when yield asked to stop.
+var errStop = errors.New("stop")
+
+// listChangedError is sweepWebsites's answer when the pages did not agree.
+type listChangedError struct{}
+
+func (*listChangedError) Error() string { return "the list changed while it was read" }
+
+// sweepWebsites reads the pages once and yields their websites. It reports
+// whether it yielded any, and a *listChangedError when the pages did not
+// agree.
+func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
+	byID := byIDDesc(opts)
+	var before listMark
+	if !byID {
+		m, err := c.readMark(ctx, opts)
+		if err != nil {
+			return false, err
+		}
+		before = m
+	}
+	var (
+		check    snapshotCheck
+		buffered []Website
+		yielded  bool
+	)
+	for page := max(opts.Page, 1); ; page++ {
+		o := opts
+		o.Page = page
+		p, err := c.ListWebsites(ctx, o)
+		if err != nil {
+			return yielded, err
+		}
+		if !check.next(p, byID) || (!byID && p.Total != before.total) {
+			return yielded, &listChangedError{}
+		}
+		last := !p.HasNext || len(p.Websites) == 0
+		if last && opts.Page <= 1 && !check.complete() {
+			return yielded, &listChangedError{}
+		}
+		if !byID {
+			buffered = append(buffered, p.Websites...)
+		} else {
+			for _, w := range p.Websites {
+				yielded = true
+				if !yield(w, nil) {
+					return true, errStop
+				}
+			}
+		}
+		if last {
+			break
+		}
+	}
+	if byID {
+		return yielded, nil
+	}
+	after, err := c.readMark(ctx, opts)
+	if err != nil {
+		return false, err
+	}
+	if after != before {
+		return false, &listChangedError{}
+	}
+	for _, w := range buffered {
+		if !yield(w, nil) {
+			return true, errStop
+		}
+	}
+	return true, nil
+}
