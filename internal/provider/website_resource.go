@@ -246,6 +246,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	if err != nil {
 		addWriteError(&resp.Diagnostics, "update", in.Domain, wo != nil, err)
+		if updateMayHaveApplied(err) {
+			keepUnsettled(ctx, state, in, &resp.State, &resp.Diagnostics)
+		}
 		return
 	}
 	plan.ID = state.ID
