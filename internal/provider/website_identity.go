@@ -46,22 +46,20 @@ func otherWebsite(state websiteResourceModel, w *client.Website) bool {
 }
 
 // checkIdentity reads the website of state in this command before op
-// ("update" or "delete") writes to it. It returns the record, or nil after
-// adding an error (another website is under the id, or the read failed).
-// A website that is gone is reported as client.ErrNotFound, for the
-// caller's own handling.
+// ("update" or "delete") writes to it, and adds an error when another
+// website is under the id. It returns the read's error: a website that is
+// gone is client.ErrNotFound, for the caller's own handling.
 func (r *websiteResource) checkIdentity(ctx context.Context, op string, id int64, state websiteResourceModel,
 	diags *diag.Diagnostics,
-) (*client.Website, error) {
+) error {
 	w, err := r.data.websites.Read(ctx, id)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if otherWebsite(state, w) {
 		addOtherWebsiteError(diags, op, id, state, w)
-		return nil, nil
 	}
-	return w, nil
+	return nil
 }
 
 // describeWebsite names a website with its creation time when known.

@@ -218,7 +218,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 
 	// Nothing is written to a website whose identity this command has not
 	// checked (website_identity.go).
-	if _, err := r.checkIdentity(ctx, "update", id, state, &resp.Diagnostics); errors.Is(err, client.ErrNotFound) {
+	if err := r.checkIdentity(ctx, "update", id, state, &resp.Diagnostics); errors.Is(err, client.ErrNotFound) {
 		addDeletedBeforeUpdate(&resp.Diagnostics, in.Domain, id)
 		return
 	} else if err != nil {
@@ -302,7 +302,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	// Nothing is deleted whose identity this command has not checked
 	// (website_identity.go); a website already gone is settled below.
-	_, err := r.checkIdentity(ctx, "delete", id, state, &resp.Diagnostics)
+	err := r.checkIdentity(ctx, "delete", id, state, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
