@@ -45,12 +45,13 @@ func newSchemaSecrets(inner tfprotov6.ProviderServer) *schemaSecrets {
 }
 
 // storeCredentials are the variables the export's object store (the AWS
-// SDK) reads its secrets from; it sends the session token as a header
+// SDK) reads its secrets from (AWS_SECRET_KEY is its older name for the
+// secret access key, read when AWS_SECRET_ACCESS_KEY is unset); it sends the session token as a header
 // (X-Amz-Security-Token), which a store may echo in an error message, and
 // the container credentials token as the Authorization header of a
 // container's credentials endpoint.
-var storeCredentials = map[string]bool{"AWS_SECRET_ACCESS_KEY": true, "AWS_SESSION_TOKEN": true, "AWS_SECURITY_TOKEN": true,
-	"AWS_CONTAINER_AUTHORIZATION_TOKEN": true}
+var storeCredentials = map[string]bool{"AWS_SECRET_ACCESS_KEY": true, "AWS_SECRET_KEY": true, "AWS_SESSION_TOKEN": true,
+	"AWS_SECURITY_TOKEN": true, "AWS_CONTAINER_AUTHORIZATION_TOKEN": true}
 
 // learnEnvironment registers the secrets the provider may read from its
 // environment rather than its configuration: the API key, the header

@@ -34,8 +34,8 @@ func TestAddURLSecrets_asSent(t *testing.T) {
 }
 
 // TestLearnEnvironment_storeCredentials: the export's object store reads
-// its credentials from the environment (AWS_SECRET_ACCESS_KEY,
-// AWS_SESSION_TOKEN, which the SDK sends as X-Amz-Security-Token): a store
+// its credentials from the environment (AWS_SECRET_ACCESS_KEY or
+// AWS_SECRET_KEY, AWS_SESSION_TOKEN, which the SDK sends as X-Amz-Security-Token): a store
 // that echoes a request in its error message (which the export's
 // diagnostics quote) repeats them.
 func TestLearnEnvironment_storeCredentials(t *testing.T) {
@@ -43,6 +43,8 @@ func TestLearnEnvironment_storeCredentials(t *testing.T) {
 		"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY",
 		"AWS_SESSION_TOKEN":     "IQoJb3JpZ2luX2VjEXAMPLE+SESSIONTOKEN/Qw8",
 		"AWS_SECURITY_TOKEN":    "OldSecurityTokenEXAMPLE=Zp3",
+		// read as the secret access key when AWS_SECRET_ACCESS_KEY is unset
+		"AWS_SECRET_KEY": "LegacySecretKeyEXAMPLE/Hq5Tm8Wd",
 		// sent as the Authorization header to a container's credentials
 		// endpoint
 		"AWS_CONTAINER_AUTHORIZATION_TOKEN": "Basic Y29udGFpbmVyLXRva2Vu-Kw4Er7",

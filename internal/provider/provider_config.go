@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
 
 // Environment variables read when the matching attribute is not set. Those
@@ -164,7 +165,11 @@ func resolveProviderData(ctx context.Context, cfg providerModel, version, terraf
 	}
 	retry := retryOptions(cfg, retryWaitMin, diags)
 	network := resolveNetwork(cfg, diags)
-	tracking := resolveTrackingCode(cfg, u.String(), diags)
+	known := []string{apiKey}
+	for _, v := range network.headers {
+		known = append(known, v)
+	}
+	tracking := resolveTrackingCode(cfg, u.String(), known, diags)
 	if diags.HasError() {
 		return nil
 	}
@@ -255,19 +260,42 @@ func retryOptions(cfg providerModel, waitMin time.Duration, diags *diag.Diagnost
 // tracking_url (else ANALYTICS_TRACKING_URL, else the public part of
 // baseAPI, the client's API root), tracking_script_url (else
 // ANALYTICS_TRACKING_SCRIPT_URL, else the script below the public address)
-// and tracking_respect_dnt (else ANALYTICS_TRACKING_RESPECT_DNT).
-func resolveTrackingCode(cfg providerModel, baseAPI string, diags *diag.Diagnostics) string {
+// and tracking_respect_dnt (else ANALYTICS_TRACKING_RESPECT_DNT). The
+// tracking code is published in every page of the website, so a setting
+// that holds a secret the provider knows (known, the API key and the
+// header values, or any the gate registered) is refused.
+func resolveTrackingCode(cfg providerModel, baseAPI string, known []string, diags *diag.Diagnostics) string {
 	public := strings.TrimSuffix(baseAPI, "/api/v1")
-	if raw, ok := resolveSetting(trackingURLRule, cfg.TrackingURL, diags); !ok {
+	if raw, ok := resolveSetting(trackingURLRule, cfg.TrackingURL, diags); !ok || holdsSecret(trackingURLRule, cfg.TrackingURL, raw, known, diags) {
 		return ""
 	} else if raw != "" {
 		public = strings.TrimRight(raw, "/")
 	}
 	script, ok := resolveSetting(trackingScriptURLRule, cfg.TrackingScriptURL, diags)
-	if !ok {
+	if !ok || holdsSecret(trackingScriptURLRule, cfg.TrackingScriptURL, script, known, diags) {
 		return ""
 	}
 	return trackingCode(public, script, resolveBool(cfg.TrackingRespectDNT, EnvTrackingRespectDNT, "tracking_respect_dnt", diags))
+}
+
+// holdsSecret adds an error on rule's attribute and reports true when v
+// (its value, from setting or its environment variable) holds, in any form the redactor knows, one of known or a secret the
+// gate registered. The message repeats nothing of v.
+func holdsSecret(rule settingRule, setting types.String, v string, known []string, diags *diag.Diagnostics) bool {
+	if v == "" {
+		return false
+	}
+	set := redact.New()
+	set.Add(known...)
+	if set.String(v) == v && redact.String(v) == v {
+		return false
+	}
+	diags.AddAttributeError(path.Root(rule.attr), rule.summary,
+		fmt.Sprintf("%s holds a secret the provider knows (the API key, a header value or another credential), in "+
+			"its query string or elsewhere: the tracking code would publish it in every page of the website. Remove "+
+			"it (the value is not repeated here), and treat the secret as exposed if the configuration was shared.",
+			rule.source(setting)))
+	return true
 }
 
 // resolveSetting returns an optional setting of rule, from the block or

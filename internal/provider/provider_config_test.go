@@ -481,6 +481,16 @@ func TestResolveProviderData_errors(t *testing.T) {
 		{name: "header without value", edit: func(m *providerModel) {
 			m.Headers = types.MapValueMust(types.StringType, map[string]attr.Value{"X-Tenant": types.StringNull()})
 		}, want: `The header "X-Tenant" has no value`},
+		// The tracking code is published in every page: a secret the
+		// provider knows in the script's query string is refused.
+		{name: "tracking_script_url holds the API key", edit: func(m *providerModel) {
+			m.APIKey = types.StringValue("Kx9TrackSecret42")
+			m.TrackingScriptURL = types.StringValue("https://cdn.example.net/s.js?k=Kx9TrackSecret42")
+		}, want: `tracking_script_url holds a secret the provider knows`},
+		{name: "environment script holds a header value", edit: func(m *providerModel) {
+			m.Headers = types.MapValueMust(types.StringType, map[string]attr.Value{"X-Token": types.StringValue("HdrSecretValue77")})
+		}, env: map[string]string{EnvTrackingScriptURL: "https://cdn.example.net/s.js?t=HdrSecretValue77"},
+			want: `The ANALYTICS_TRACKING_SCRIPT_URL environment variable holds a secret the provider knows`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for k, v := range tc.env {

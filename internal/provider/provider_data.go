@@ -42,11 +42,11 @@ type providerData struct {
 	account     *client.Account
 	accountErr  error
 
-	// The website limit check at plan time (see websiteLimit).
+	// The website limit check at plan time (see website_limit.go).
 	countOnce sync.Once
-	count     int   // websites the key's user has, -1 when unknown
-	countErr  error // why count is unknown
-	creates   int64 // websites this run plans to create (atomic)
+	count     int         // websites the key's user has, -1 when unknown
+	countErr  error       // why count is unknown
+	tally     planCounter // the creates, replacements and deletes planned (website_limit.go)
 	// deletes is the number of websites this provider instance deleted
 	// (atomic), and deletesAtCount their number when count was asked: an
 	// apply plans each create again after the deletes before it.
@@ -90,28 +90,13 @@ func dataClient(data *providerData, diags *diag.Diagnostics) *client.Client {
 	return data.client
 }
 
-// websiteLimit counts one more website planned for creation and reports the
-// plan's limit, the websites the user has and the planned creates so far.
-// ok is false when the server states no limit (or an unlimited one) or the
-// count could not be read; the check is then skipped. err is why it could
-// not be read (nil on builds without GET /account).
-func (d *providerData) websiteLimit(ctx context.Context) (limit, have, planned int, ok bool, err error) {
-	limit, have, ok, err = d.websitesHeld(ctx)
-	if !ok {
-		return 0, 0, 0, false, err
-	}
-	return limit, have, int(atomic.AddInt64(&d.creates, 1)), true, nil
-}
-
-// websitesPlanned is the number of creates planned so far in this run.
-func (d *providerData) websitesPlanned() int {
-	return int(atomic.LoadInt64(&d.creates))
-}
-
 // websitesHeld reports the plan's website limit and the websites the user
 // held when the run first asked (one GET /account and one list request per
 // provider instance, shared by every check), less those this instance
-// deleted since (an apply). ok and err as for websiteLimit.
+// deleted since (an apply). ok is false when the server states no limit
+// (or an unlimited one) or the count could not be read; the check is then
+// skipped. err is why it could not be read (nil on builds without GET
+// /account).
 func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bool, err error) {
 	a, err := d.checksAccount(ctx)
 	if errors.Is(err, client.ErrAccountUnsupported) {

@@ -96,7 +96,7 @@ func TestResolveTrackingCode(t *testing.T) {
 			t.Setenv(EnvTrackingRespectDNT, tc.envDNT)
 			var diags diag.Diagnostics
 			got := resolveTrackingCode(providerModel{TrackingURL: tc.url, TrackingScriptURL: tc.script, // zero values are null
-				TrackingRespectDNT: tc.dnt}, api, &diags)
+				TrackingRespectDNT: tc.dnt}, api, nil, &diags)
 			if tc.wantErr != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), tc.wantErr) {
 					t.Fatalf("want an error containing %q, got %v", tc.wantErr, diags)

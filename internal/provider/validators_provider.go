@@ -53,47 +53,51 @@ var baseURLRule = settingRule{
 	summary:     "Invalid Analytics Base URL",
 	description: "must be an http:// or https:// URL without credentials, query or fragment",
 	ifEmpty:     "Set it to the URL of the analytics installation, e.g. " + exampleURL + ".",
-	problem: func(name, raw string) string {
-		if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-			return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL of the installation, e.g. %s.", name, exampleURL)
+	problem:     baseURLProblem,
+}
+
+// baseURLProblem is the base URL rule: why raw (from the setting name) is
+// no base URL, or "".
+func baseURLProblem(name, raw string) string {
+	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return fmt.Sprintf("%s contains white space or a line break. Set it to the bare URL of the installation, e.g. %s.", name, exampleURL)
+	}
+	if !strings.Contains(raw, "://") {
+		if strings.Contains(raw, "@") {
+			return fmt.Sprintf("%s has no scheme and contains user information (text before \"@\"). Set it to the URL "+
+				"of the installation starting with https://, without credentials, e.g. %s; the API key goes in api_key.", name, exampleURL)
 		}
-		if !strings.Contains(raw, "://") {
-			if strings.Contains(raw, "@") {
-				return fmt.Sprintf("%s has no scheme and contains user information (text before \"@\"). Set it to the URL "+
-					"of the installation starting with https://, without credentials, e.g. %s; the API key goes in api_key.", name, exampleURL)
-			}
-			return fmt.Sprintf("%s %q has no scheme. Write the URL with https:// (or http:// for a server on this "+
-				"machine), e.g. %q.", name, raw, "https://"+strings.TrimLeft(raw, "/"))
-		}
-		if userinfo.Hidden(raw) {
-			return hiddenUserInfo(name, exampleURL) + " The API authenticates with the API key only: set api_key."
-		}
-		u, err := url.Parse(raw)
-		if err != nil {
-			// url.Parse's error repeats the whole URL, which may contain
-			// credentials: it is not passed on.
-			return fmt.Sprintf("%s is not a valid URL (check for stray characters such as %% or quotes, and that a port "+
-				"is a number). Set it to the URL of the installation, e.g. %s.", name, exampleURL)
-		}
-		if u.User != nil {
-			return fmt.Sprintf("%s contains user credentials (user:password@ before the host). The API authenticates "+
-				"with the API key only: remove them, e.g. %s, and set api_key. Treat the credentials as exposed if the "+
-				"configuration is shared.", name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
-		}
-		if !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
-			return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %s.",
-				name, u.Scheme+"://", proposedURL(raw, u, url.URL{Scheme: "https", Host: u.Host, Path: u.Path}, exampleURL))
-		}
-		if u.Host == "" || u.Hostname() == "" {
-			return fmt.Sprintf("%s %s has no host name. Set it to the URL of the installation, e.g. %s.", name, quotedURL(u.Redacted()), exampleURL)
-		}
-		if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
-			return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
-				"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %s.",
-				name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
-		}
-		return ""
-	},
+		return fmt.Sprintf("%s %s has no scheme. Write the URL with https:// (or http:// for a server on this "+
+			"machine), e.g. %s.", name, quotedURL(raw), noSchemeFix(raw))
+	}
+	if userinfo.Hidden(raw) {
+		return hiddenUserInfo(name, exampleURL) + " The API authenticates with the API key only: set api_key."
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		// url.Parse's error repeats the whole URL, which may contain
+		// credentials: it is not passed on.
+		return fmt.Sprintf("%s is not a valid URL (check for stray characters such as %% or quotes, and that a port "+
+			"is a number). Set it to the URL of the installation, e.g. %s.", name, exampleURL)
+	}
+	if u.User != nil {
+		return fmt.Sprintf("%s contains user credentials (user:password@ before the host). The API authenticates "+
+			"with the API key only: remove them, e.g. %s, and set api_key. Treat the credentials as exposed if the "+
+			"configuration is shared.", name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
+	}
+	if !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
+		return fmt.Sprintf("%s uses the scheme %q; the API is served over https:// (or http://). Use e.g. %s.",
+			name, u.Scheme+"://", proposedURL(raw, u, url.URL{Scheme: "https", Host: u.Host, Path: u.Path}, exampleURL))
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return fmt.Sprintf("%s %s has no host name. Set it to the URL of the installation, e.g. %s.", name, quotedURL(u.Redacted()), exampleURL)
+	}
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		return fmt.Sprintf("%s must not contain a query string or fragment (\"?...\" or \"#...\"): the provider adds "+
+			"the API paths and parameters itself, and the API key belongs in api_key, never in the URL. Use %s.",
+			name, proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}, exampleURL))
+	}
+	return ""
 }
 
 const exampleURL = "https://analytics.example.com"
@@ -177,13 +181,34 @@ func hiddenUserInfo(name, example string) string {
 }
 
 // quotedURL is how a message repeats a URL setting's value: quoted as
-// typed, unless it holds "@", which may end a password (whole, or cut short
-// for URL parsers by a "/", "?" or "#" in it): then nothing of it.
+// typed up to its query string or fragment, which may hold a secret (an
+// access token) and are never repeated, unless it holds "@", which may end
+// a password (whole, or cut short for URL parsers by a "/", "?" or "#" in
+// it): then nothing of it.
 func quotedURL(raw string) string {
 	if strings.Contains(raw, "@") {
 		return "(not repeated here: it contains \"@\", so it may hold a password)"
 	}
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		return strconv.Quote(raw[:i]) + " (its query string or fragment not repeated)"
+	}
 	return strconv.Quote(raw)
+}
+
+// noSchemeFix is the fix proposed for a base URL without scheme (and
+// without "@"), quoted: https:// followed by its host and path, without
+// query string or fragment, when the base URL rule accepts that; else the
+// example.
+func noSchemeFix(raw string) string {
+	u, err := url.Parse("https://" + strings.TrimLeft(raw, "/"))
+	if err != nil || u.User != nil || u.Hostname() == "" {
+		return strconv.Quote(exampleURL)
+	}
+	fix := (&url.URL{Scheme: "https", Host: u.Host, Path: u.Path}).String()
+	if baseURLProblem("base_url", fix) != "" {
+		return strconv.Quote(exampleURL)
+	}
+	return strconv.Quote(fix)
 }
 
 // proposedURL is the fix a message proposes, quoted: fix, made of parts of

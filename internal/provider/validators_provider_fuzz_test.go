@@ -3,6 +3,7 @@ package provider
 import (
 	"html"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,7 +33,9 @@ func withUserInfo(raw, before, core, after string) string {
 // a piece of it in any form (as written: the attribute is not sensitive,
 // so only the quote sites keep the password out). accepted adds the
 // setting's own round trip for the values it accepts. A URL with user
-// information is refused, from the block and from the environment.
+// information is refused, from the block and from the environment. A fix
+// a refusal proposes is accepted by the same rule, and a refusal never
+// repeats a query string that the fuzzer's secret is in.
 func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, v string)) {
 	for _, s := range []string{"https://analytics.example.com", "http://127.0.0.1:8080/analytics/", "analytics.example.com",
 		"https://example.com/a?b=c#d", "ftp://example.com", "https://", "https://[::1]:443/x", " https://example.com/\n",
@@ -62,6 +65,25 @@ func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, 
 			}
 			accepted(t, strings.TrimSpace(raw))
 		}
+		// A fix that a refusal proposes is accepted by the same rule.
+		refusal, _ := rule.check(env, raw)
+		for _, m := range proposedFix.FindAllStringSubmatch(refusal, -1) {
+			fix, err := strconv.Unquote(m[1])
+			if err != nil {
+				t.Fatalf("%q: %v", m[1], err)
+			}
+			if again, _ := rule.check(rule.attr, fix); again != "" {
+				t.Errorf("%q: the proposed fix %q is refused by the same rule: %s", raw, fix, again)
+			}
+		}
+		// A refusal never repeats a query string (an access token, say).
+		if !strings.ContainsAny(raw, "?#@") {
+			q := strings.TrimSpace(raw) + "?access_token=" + before + core + after
+			d, logs := validateStringLogged(rule.validator(), at, q)
+			if p, _ := rule.check(env, q); p != "" || d.HasError() {
+				secretCheck{secret: before + core + after, clean: []string{raw, rule.env}}.check(t, q, d, logs, p)
+			}
+		}
 		secret := withUserInfo(raw, before, core, after)
 		d, logs := validateStringLogged(rule.validator(), at, secret)
 		p, _ := rule.check(env, secret)
@@ -76,6 +98,9 @@ func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, 
 		}
 	})
 }
+
+// proposedFix finds the URLs a refusal proposes as its fix.
+var proposedFix = regexp.MustCompile(`(?:e\.g\.|Use) ("https?://(?:[^"\\]|\\.)*")`)
 
 // FuzzBaseURL: base_url (baseURLRule). What it accepts, the client takes
 // (client.ParseBaseURL), and the API root it derives is a fixed point: the

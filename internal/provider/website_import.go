@@ -88,6 +88,9 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 		how = "domain"
 	}
 	tflog.Info(ctx, "import: found website by "+how, map[string]any{"id": w.ID, "domain": w.Domain})
+	if id > 0 {
+		addImportedByID(&resp.Diagnostics, w)
+	}
 	stateID := types.StringValue(strconv.FormatInt(w.ID, 10))
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), stateID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("skip_destroy"), types.BoolValue(false))...)

@@ -62,6 +62,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if !resp.Diagnostics.HasError() {
 				r.planDestroy(ctx, state, "", false, &resp.Diagnostics)
 			}
+			if r.data != nil && !state.SkipDestroy.ValueBool() {
+				r.data.tally.add(limitDelete) // room for the creates, if it runs first (website_limit.go)
+			}
 		}
 		return
 	}
@@ -116,76 +119,18 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		// its first (below), and is no website more at the end.
 		return
 	case creating:
-		r.warnWebsiteLimit(ctx, plan, resp)
+		r.warnLimit(ctx, limitCreate, plan.Domain, creatingLead(plan.Domain), resp)
 	case !plan.Domain.Equal(prior.Domain) && prior.SkipDestroy.ValueBool():
 		// The old website stays on the server: the new one is a website
 		// more, whatever the order.
-		r.warnKeptReplacementOverLimit(ctx, prior, plan, resp)
+		r.warnLimit(ctx, limitCreate, plan.Domain, keepingLead(prior.Domain.ValueString(), plan.Domain), resp)
 	case !plan.Domain.Equal(prior.Domain): // known or not, a new domain replaces the website
-		r.warnReplacementAtLimit(ctx, prior, plan, resp)
+		r.warnLimit(ctx, limitReplace, plan.Domain, replacingLead(prior.Domain.ValueString(), plan.Domain), resp)
 	}
 	if plan.EmailReports.ValueBool() && (creating || !prior.EmailReports.ValueBool() || !plan.Domain.Equal(prior.Domain)) {
 		// A create or a new domain ran a limit check above, which says why
 		// the account could not be read; an update did not.
 		r.warnEmailReports(ctx, plan, !creating && plan.Domain.Equal(prior.Domain), resp)
-	}
-}
-
-// warnWebsiteLimit warns when this plan creates more websites than the key
-// user's plan allows (GET /account, newer builds): the server would refuse
-// them with "You created too many websites.".
-//
-// It is the first request of a plan that only creates websites, so a
-// connection that cannot work fails here: a TLS failure (certificate,
-// client certificate) is an error, since the apply could not succeed
-// either; any other failure is a warning that the check was skipped.
-func (r *websiteResource) warnWebsiteLimit(ctx context.Context, plan websiteResourceModel, resp *resource.ModifyPlanResponse) {
-	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
-	if err != nil {
-		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
-		return
-	}
-	if !ok || have+planned <= limit {
-		return
-	}
-	addWebsiteLimitWarning(&resp.Diagnostics, plan.Domain, limit, have, planned)
-}
-
-// warnKeptReplacementOverLimit is warnWebsiteLimit for a replacement whose
-// old website skip_destroy keeps on the server: the new website counts as a
-// create.
-func (r *websiteResource) warnKeptReplacementOverLimit(ctx context.Context, prior, plan websiteResourceModel,
-	resp *resource.ModifyPlanResponse,
-) {
-	limit, have, planned, ok, err := r.data.websiteLimit(ctx)
-	if err != nil {
-		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
-		return
-	}
-	if ok && have+planned > limit {
-		addKeptReplacementOverLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have, planned)
-	}
-}
-
-// warnReplacementAtLimit warns when a new domain replaces a website while
-// the key's user is at its plan's limit: a create before the delete
-// (create_before_destroy) would be refused. Terraform does not tell a
-// provider whether create_before_destroy is set, so the warning says what
-// happens either way. It shares the account and the count with the other
-// checks: one GET /account and one list request per command for them all.
-func (r *websiteResource) warnReplacementAtLimit(ctx context.Context, prior, plan websiteResourceModel,
-	resp *resource.ModifyPlanResponse,
-) {
-	limit, have, ok, err := r.data.websitesHeld(ctx)
-	if err != nil {
-		addWebsiteLimitError(&resp.Diagnostics, plan.Domain, err)
-		return
-	}
-	// The creates planned before this one (depends_on, or an earlier
-	// resource) may run first; those planned after it are warned about
-	// themselves.
-	if planned := r.data.websitesPlanned(); ok && have+planned >= limit {
-		addReplacementAtLimitWarning(&resp.Diagnostics, prior.Domain.ValueString(), plan.Domain, limit, have, planned)
 	}
 }
 

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -155,6 +154,14 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	op.end(true)
+	if otherWebsite(state, w) {
+		tflog.Warn(ctx, "another website is under the managed website's id; removing the managed one from the state",
+			map[string]any{"id": id, "domain": state.Domain.ValueString(), "domain_now": w.Domain})
+		addOtherWebsiteWarning(&resp.Diagnostics, id, state, w)
+		setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+		resp.State.RemoveResource(ctx)
+		return
+	}
 	if err := state.applyWebsite(w); err != nil {
 		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 		return
@@ -212,6 +219,18 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 
+	// Nothing is written to a website whose identity this command has not
+	// checked (website_identity.go).
+	if err := r.checkIdentity(ctx, "update", id, state, &resp.Diagnostics); errors.Is(err, client.ErrNotFound) {
+		addDeletedBeforeUpdate(&resp.Diagnostics, in.Domain, id)
+		return
+	} else if err != nil {
+		addAPIError(&resp.Diagnostics, "update", in.Domain, err)
+		return
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
 	w, err := c.UpdateWebsite(ctx, id, in)
@@ -225,14 +244,14 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if errors.Is(err, client.ErrNotFound) {
 		// UpdateWebsite has confirmed with a read that the website is
 		// gone (the real server answers the update itself with a 500).
-		resp.Diagnostics.AddError("Website Deleted Outside Terraform",
-			fmt.Sprintf("The website %q (id %d) no longer exists on the server: it was deleted outside Terraform "+
-				"after the last refresh. Nothing was changed. Run terraform apply again: the refresh will notice the "+
-				"deletion and the website will be created anew.", in.Domain, id))
+		addDeletedBeforeUpdate(&resp.Diagnostics, in.Domain, id)
 		return
 	}
 	if err != nil {
 		addWriteError(&resp.Diagnostics, "update", in.Domain, wo != nil, err)
+		if updateMayHaveApplied(err) {
+			keepUnsettled(ctx, state, in, &resp.State, &resp.Diagnostics)
+		}
 		return
 	}
 	plan.ID = state.ID
@@ -285,7 +304,15 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if !ok {
 		return
 	}
-	err := c.DeleteWebsite(ctx, id)
+	// Nothing is deleted whose identity this command has not checked
+	// (website_identity.go); a website already gone is settled below.
+	err := r.checkIdentity(ctx, "delete", id, state, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err == nil {
+		err = c.DeleteWebsite(ctx, id)
+	}
 	r.data.websites.Forget(id)
 	if err == nil {
 		r.data.websiteDeleted()

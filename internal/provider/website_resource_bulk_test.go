@@ -91,16 +91,18 @@ resource "analytics_website" "bulk" {
 					},
 				},
 			},
-			{ // update: exactly one PUT each, plus the refresh before it
+			{ // update: exactly one PUT each, plus the refresh before it and
+				// the identity check of the apply (a sweep too)
 				PreConfig: env.ResetStats,
 				Config:    websites(`email_reports = true`),
 				Check: func(*terraform.State) error {
-					return requestsCheck(env, n+3, 2, map[string]int{"PUT": n, "POST": 0, "DELETE": 0})
+					return requestsCheck(env, n+2*3, 2, map[string]int{"PUT": n, "POST": 0, "DELETE": 0})
 				},
 			},
 			{ // destroy: exactly one DELETE each (the step's extra refreshes
-				// for Check are sweeps too), and the statistics checks of the
-				// two destroy plans the step runs (a budget each)
+				// for Check and the apply's identity check are sweeps too),
+				// and the statistics checks of the two destroy plans the step
+				// runs (a budget each)
 				PreConfig: env.ResetStats,
 				Config:    websites(`email_reports = true`),
 				Destroy:   true,
@@ -108,9 +110,51 @@ resource "analytics_website" "bulk" {
 					if got := env.Stats().ByRoute["GET /api/v1/stats/{id}"]; got > 2*maxStatisticsRequests {
 						return fmt.Errorf("%d statistics requests, want at most %d", got, 2*maxStatisticsRequests)
 					}
-					return requestsCheck(env, n+3*3+2*maxStatisticsRequests, 4, map[string]int{"DELETE": n, "PUT": 0, "POST": 0})
+					// The identity check's reads that arrive before its sweep
+					// are read individually: at most Terraform's parallelism.
+					return requestsCheck(env, n+4*3+10+2*maxStatisticsRequests, 4, map[string]int{"DELETE": n, "PUT": 0, "POST": 0})
 				},
 			},
 		},
 	})
+}
+
+// TestAccWebsite_bulkIdentityCost: the identity check of the deletes of a
+// destroy (website_identity.go) costs the bulk reader's list pages, not a
+// request per website: a destroy of 100 websites reads them in one
+// individual GET and one list page, on top of the refresh's, and deletes
+// each once.
+func TestAccWebsite_bulkIdentityCost(t *testing.T) {
+	acctest.NeedsEmulator(t, "counts the emulator's requests with the throttle off (100 websites)")
+	const n = 100
+	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 100000, RateWindow: time.Second}))
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+resource "analytics_website" "bulk" {
+  count  = %d
+  domain = "identity-${count.index}.example.com"
+}
+`, n))
+	w.MustRun(0, "apply", "-auto-approve")
+
+	env.ResetStats()
+	w.MustRun(0, "plan", "-detailed-exitcode")
+	refresh := env.Stats()
+	t.Logf("a refresh of %d websites: %d requests, by route %v", n, refresh.Total, refresh.ByRoute)
+
+	env.ResetStats()
+	w.MustRun(0, "destroy", "-auto-approve")
+	destroy := env.Stats()
+	t.Logf("a destroy of %d websites: %d requests, by route %v", n, destroy.Total, destroy.ByRoute)
+	reads := destroy.ByRoute["GET /api/v1/websites/{id}"] + destroy.ByRoute["GET /api/v1/websites"]
+	refreshReads := refresh.ByRoute["GET /api/v1/websites/{id}"] + refresh.ByRoute["GET /api/v1/websites"]
+	// The destroy's plan refreshes (as the plan above) and may count the
+	// websites; its apply checks every website's identity.
+	if destroy.ByRoute["DELETE /api/v1/websites/{id}"] != n || reads > 2*refreshReads+1 {
+		t.Errorf("a destroy of %d websites: %d reads of websites (a refresh: %d), %d deletes; want at most %d reads",
+			n, reads, refreshReads, destroy.ByRoute["DELETE /api/v1/websites/{id}"], 2*refreshReads+1)
+	}
+	if len(env.Websites()) != 0 {
+		t.Errorf("%d websites left", len(env.Websites()))
+	}
 }

@@ -58,7 +58,7 @@ func TestAccWebsite_replacementAtLimitWarning(t *testing.T) {
 	diags := w.PlanDiags()
 	got := planWarnings(diags, summary)
 	if d, ok := got["analytics_website.c"]; len(got) != 1 || !ok ||
-		!acctest.ExpectError(`from "c.example.com" to "c2.example.com" replaces the website. The API key's user holds 3 websites, and the plan allows 3. With lifecycle.*create_before_destroy.*will refuse the create with "You created too many websites."`).MatchString(d.Detail) {
+		!acctest.ExpectError(`from "c.example.com" to "c2.example.com" replaces the website.*user holds 3 websites, and the plan allows 3. Without create_before_destroy.*With lifecycle.*create_before_destroy.*"You created too many websites."`).MatchString(d.Detail) {
 		t.Errorf("warnings: %+v", diags)
 	}
 	if n := len(planWarnings(diags, "Website Limit Would Be Exceeded")); n != 0 {
@@ -93,11 +93,13 @@ func TestAccWebsite_replacementAtLimitWarning(t *testing.T) {
 	}
 }
 
-// A replacement is no website more at the end: Terraform plans its new
-// website a second time as a create, which the limit check does not count,
-// so a create planned after it (depends_on) is not warned about when it
-// fits.
-func TestAccWebsite_limitWarningIgnoresReplacements(t *testing.T) {
+// A replacement is no website more at the end, but with
+// create_before_destroy it needs room for one more while it runs: 2 held of
+// 3, a replaced under create_before_destroy and a new website depending on
+// it is refused at apply, and the plan must warn, saying what
+// create_before_destroy does (Terraform plans the new website of a
+// replacement a second time as a create, which is not counted again).
+func TestAccWebsite_limitWarningCountsReplacements(t *testing.T) {
 	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
 	w := acctest.NewWorkdir(t)
@@ -105,6 +107,10 @@ func TestAccWebsite_limitWarningIgnoresReplacements(t *testing.T) {
 		return env.ProviderBlock() + fmt.Sprintf(`
 resource "analytics_website" "a" {
   domain = %q
+
+  lifecycle {
+    create_before_destroy = true
+  }
 }
 resource "analytics_website" "b" {
   domain = "b.example.com"
@@ -123,8 +129,49 @@ resource "analytics_website" "new" {
 	if got := planWarnings(diags, "Website Limit Would Be Exceeded"); len(got) != 0 {
 		t.Errorf("2 websites held, one replaced, one created, limit 3: %+v", diags)
 	}
-	if got := planWarnings(diags, "Replacement at the Website Limit"); len(got) != 0 {
-		t.Errorf("2 websites held of 3: %+v", got)
+	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.new"]; !ok ||
+		!acctest.ExpectError(`creates 1 website and replaces 1 website.*holds 2 websites, and the plan allows 3. Without create_before_destroy.*With lifecycle.*up to 1 create may fail`).MatchString(d.Detail) {
+		t.Errorf("2 held of 3, a replacement under create_before_destroy and a create: %+v", diags)
+	}
+	out, code := w.Run("apply", "-auto-approve")
+	if code != 1 || !acctest.ExpectError(`You created too many websites`).MatchString(out) {
+		t.Errorf("apply: exit code %d:\n%s", code, out)
+	}
+}
+
+// 3 of 3 held, a new website planned first and a new domain for c (without
+// create_before_destroy): whatever the order, a create is refused (c's
+// delete may give its room to the new website), so c's warning must not
+// say that the replacement fits.
+func TestAccWebsite_replacementAfterCreateAtLimit(t *testing.T) {
+	acctest.NeedsEmulator(t, "needs a user whose plan allows three websites")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	config := func(cDomain, extra, dependsOn string) string {
+		return env.ProviderBlock() + fmt.Sprintf(`
+resource "analytics_website" "a" {
+  domain = "a.example.com"
+}
+resource "analytics_website" "b" {
+  domain = "b.example.com"
+}
+resource "analytics_website" "c" {
+  domain = %q
+  %s
+}
+%s`, cDomain, dependsOn, extra)
+	}
+	w.Write("main.tf", config("c.example.com", "", ""))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", config("c2.example.com", `
+resource "analytics_website" "n" {
+  domain = "n.example.com"
+}
+`, "depends_on = [analytics_website.n]"))
+	diags := w.PlanDiags()
+	d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]
+	if !ok || strings.Contains(d.Detail, "fits") || !acctest.ExpectError(`at least 1 create fails whatever the order`).MatchString(d.Detail) {
+		t.Errorf("3 of 3, a create planned before a replacement: %+v", diags)
 	}
 }
 
@@ -166,11 +213,11 @@ resource "analytics_website" "n" {
 	diags := w.PlanDiags()
 	// n and c are planned in either order: the warning names n when first.
 	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]; !ok ||
-		!acctest.ExpectError(`from "c.example.com" to a domain known only after apply replaces the website. The API key's user holds 3 websites, (this plan creates 1 more before this one, )?and the plan allows 3`).MatchString(d.Detail) {
+		!acctest.ExpectError(`from "c.example.com" to a domain known only after apply replaces the website.*user holds 3 websites, and the plan allows 3`).MatchString(d.Detail) {
 		t.Errorf("the replacement to an unknown domain at the limit: %+v", diags)
 	}
 	if d, ok := planWarnings(diags, "Website Limit Would Be Exceeded")["analytics_website.n"]; !ok ||
-		!acctest.ExpectError(`^Creating a website whose domain is known only after apply would make 4 websites`).MatchString(d.Detail) {
+		!acctest.ExpectError(`^This plan creates a website whose domain is known only after apply.*would make 4 websites`).MatchString(d.Detail) {
 		t.Errorf("the create of an unknown domain past the limit: %+v", diags)
 	}
 
@@ -219,7 +266,7 @@ resource "analytics_website" "c" {
 	diags := w.PlanDiags()
 	d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]
 	if !ok || strings.Contains(d.Detail, "fits") ||
-		!acctest.ExpectError(`holds 4 websites, more than the 3 the plan allows.*refuse the new website with "You created too many websites." in either order.*Without create_before_destroy, Terraform deletes the old website, with its statistics, and then the create fails`).MatchString(d.Detail) {
+		!acctest.ExpectError(`holds 4 websites, and the plan allows 3.*"You created too many websites.".*whatever the order.*the order without create_before_destroy\) leaves no website, and the old one's statistics are gone.*delete 1 website you no longer need \(2 if the replacements use create_before_destroy\)`).MatchString(d.Detail) {
 		t.Errorf("a replacement over the limit: %+v", diags)
 	}
 	out, code := w.Run("apply", "-auto-approve")
@@ -321,7 +368,7 @@ resource "analytics_website" "n" {
 `), "depends_on = [analytics_website.a]", "depends_on = [analytics_website.n]", 1))
 	diags := w.PlanDiags()
 	if d, ok := planWarnings(diags, "Replacement at the Website Limit")["analytics_website.c"]; !ok ||
-		!acctest.ExpectError(`holds 2 websites, this plan creates 1 more before this one, and the plan allows 3`).MatchString(d.Detail) {
+		!acctest.ExpectError(`creates 1 website and replaces 1 website.*holds 2 websites, and the plan allows 3`).MatchString(d.Detail) {
 		t.Errorf("2 held of 3, a create, then a replacement under create_before_destroy: %+v", diags)
 	}
 	out, code := w.Run("apply", "-auto-approve")

@@ -31,17 +31,19 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	acctest.NeedsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
-	env.Seed(acctest.KeyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1), Password: "s3cret-pass"})
+	// Made when 0.1.0's state says: another created_at under the id is
+	// another website (website_identity.go).
+	made := time.Date(2026, 11, 23, 6, 7, 58, 0, time.UTC)
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1),
+		Password: "s3cret-pass", CreatedAt: made})
 	env.Seed(acctest.KeyOwner, emulator.Website{ID: 2, Domain: "managed.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
-		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.0/8"})
+		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.0/8", CreatedAt: made})
 	plain := acctest.FullWebsite("plain.example")
 	plain.ID = 3
 	// 0.1.0's configuration leaves these unset, and 0.1.0 managed them with
 	// a default: the default is what the server holds.
 	plain.Privacy, plain.Email, plain.ExcludeBots, plain.ExcludeIPs = ptr(0), ptr(0), ptr(1), ""
-	// Made when 0.1.0's state says, so that an apply without a refresh
-	// finds what the state holds of it.
-	plain.CreatedAt = time.Date(2026, 11, 23, 6, 7, 58, 0, time.UTC)
+	plain.CreatedAt = made
 	plain = env.Seed(acctest.KeyOwner, plain)
 
 	data, err := os.ReadFile(filepath.Join("testdata", "upgrade-0.1.0", "terraform.tfstate"))

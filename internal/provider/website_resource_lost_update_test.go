@@ -1,0 +1,57 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// An update whose answer is lost after the server applied it (the
+// connection reset once the change is committed) fails; the server then
+// holds the new exclude_params and password, which no refresh can read.
+// A configuration reverted to the old values must still plan a change,
+// and the apply must bring the server back to them.
+func TestAccWebsite_lostUpdateAnswer(t *testing.T) {
+	acctest.NeedsEmulator(t, "loses the answer of an update after the server applied it")
+	s := acctest.NewCLIEnv(t)
+	env := s.Env
+	domain := env.Domain("lost-update")
+	config := func(param, password string) string {
+		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
+resource "analytics_website" "test" {
+  domain         = %q
+  privacy        = "password"
+  password       = %q
+  exclude_params = [%q]
+}
+`, domain, password, param)
+	}
+	s.W.Write("main.tf", config("old", "old-password"))
+	s.W.MustRun(0, "apply", "-auto-approve")
+
+	if err := env.SetFaults(&emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetAfterRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s.W.Write("main.tf", config("new", "new-password"))
+	if out, code := s.W.Run("apply", "-auto-approve"); code != 1 {
+		t.Fatalf("the update whose answer is lost: exit code %d:\n%s", code, out)
+	}
+	if err := env.SetFaults(nil); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := env.WebsiteByDomain(domain); w.ExcludeParams != "new" || w.Password != "new-password" {
+		t.Fatalf("the server did not apply the update: exclude_params %q", w.ExcludeParams)
+	}
+
+	s.W.Write("main.tf", config("old", "old-password"))
+	if out, code := s.W.Run("plan", "-detailed-exitcode"); code != 2 {
+		t.Errorf("the configuration reverted after a lost answer: plan exit code %d, want 2 (a change):\n%s", code, out)
+	}
+	s.W.MustRun(0, "apply", "-auto-approve")
+	if w, _ := env.WebsiteByDomain(domain); w.ExcludeParams != "old" || w.Password != "old-password" {
+		t.Errorf("after the apply: exclude_params %q, password changed back: %v", w.ExcludeParams, w.Password == "old-password")
+	}
+	s.W.MustRun(0, "plan", "-detailed-exitcode")
+}

@@ -1,0 +1,54 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// An update that fails may still have been applied: the server stored it
+// and its answer was lost (a connection reset, a proxy's 502, a timeout).
+// The refresh reads back every field the server returns, but never
+// exclude_params nor the password: if the state kept their prior values,
+// a configuration reverted to them would plan no change while the server
+// holds the new ones. So after such a failure the state forgets what the
+// update sent of them (null, and password_wo_version too), and the next
+// plan shows the change again, whatever the configuration says.
+
+// updateMayHaveApplied reports whether the server may have applied an
+// update that failed with err: anything but a refusal (4xx), which the
+// application answers before it writes.
+func updateMayHaveApplied(err error) bool {
+	if apiErr, ok := client.AsAPIError(err); ok && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 {
+		return false
+	}
+	return true
+}
+
+// keepUnsettled writes the prior state with what in sent of the attributes
+// the API never returns unset, after an update that may have been applied
+// (updateMayHaveApplied).
+func keepUnsettled(ctx context.Context, state websiteResourceModel, in client.WebsiteInput, st *tfsdk.State,
+	diags *diag.Diagnostics,
+) {
+	changed := false
+	if !in.OmitExcludeParams && !state.ExcludeParams.IsNull() {
+		state.ExcludeParams = types.SetNull(types.StringType)
+		changed = true
+	}
+	if in.Password != nil && (!state.Password.IsNull() || !state.PasswordWOVer.IsNull()) {
+		state.Password, state.PasswordWOVer = types.StringNull(), types.Int64Null()
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	tflog.Warn(ctx, "the update failed but may have been applied: the state forgets exclude_params and the password "+
+		"it sent, so that the next plan sends them again", map[string]any{"id": state.ID.ValueString()})
+	diags.Append(st.Set(ctx, &state)...)
+}
