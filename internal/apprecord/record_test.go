@@ -2,6 +2,8 @@ package apprecord_test
 
 import (
 	"bytes"
+	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,5 +108,35 @@ func TestRecord_refusesAnAccountWithWebsites(t *testing.T) {
 	}
 	if len(s.Websites()) != 1 {
 		t.Error("the account's website was touched")
+	}
+}
+
+// roundTrip is an http.RoundTripper from a function.
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A recording interrupted half way (Ctrl-C cancels the context) still
+// deletes the websites it created: otherwise the account holds them and the
+// recorder refuses the next run, and a maintainer must delete them by hand.
+func TestRecord_cleansUpWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	s := emulator.NewServer(t, emulator.Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	sent := 0
+	client := &http.Client{Transport: roundTrip(func(req *http.Request) (*http.Response, error) {
+		if sent++; sent == 60 { // the 60th request: the maintainer presses Ctrl-C
+			cancel()
+		}
+		return http.DefaultTransport.RoundTrip(req)
+	})}
+	r := &apprecord.Recorder{Client: client, Base: s.URL, Key: emulator.DefaultAPIKey}
+	_, err := r.Record(ctx, 7, 150, 0.85)
+	if err == nil {
+		t.Fatal("an interrupted recording is no error")
+	}
+	if left := s.Websites(); len(left) != 0 {
+		t.Errorf("%d websites left after an interrupted recording (%v)", len(left), err)
 	}
 }
