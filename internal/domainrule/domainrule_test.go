@@ -62,6 +62,10 @@ func TestCanonical(t *testing.T) {
 		"http://https://x.org":    "x.org",
 		"Bücher.Example":          "bücher.example",
 		"example.com/Path":        "example.com/path",
+		// PHP 8.2's mb_strtolower has no final sigma (8.3 added it).
+		"ΟΔΟΣ.Example": "οδοσ.example",
+		"ΟΔΟΣ":         "οδοσ",
+		"a\xffB.com":   "a\ufffdb.com", // an invalid byte, as strings.ToLower gave
 	} {
 		if got := Canonical(in); got != want {
 			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
