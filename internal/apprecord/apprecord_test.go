@@ -74,7 +74,7 @@ func TestNormaliser_numbersIdsAndReduces(t *testing.T) {
 	if got := answer(store, 201, `{"data":{"id":41,"domain":"a.example","created_at":"x","updated_at":"y"},"status":200}`); got != `{"data":{"domain":"a.example","id":"#0"},"status":200}` {
 		t.Errorf("store: %s", got)
 	}
-	answer(store, 201, `{"data":{"id":"7"},"status":200}`)
+	answer(store, 201, `{"data":{"id":7},"status":200}`)
 	if p, err := n.Path("/websites/#1"); err != nil || p != "/websites/7" {
 		t.Errorf("path %q %v", p, err)
 	}
@@ -92,6 +92,16 @@ func TestNormaliser_numbersIdsAndReduces(t *testing.T) {
 	}
 	if _, err := n.Answer(store, 500, []byte("<html>")); err == nil {
 		t.Error("an HTML answer is no error")
+	}
+	// An id that is no JSON integer fails, naming the call, wherever it is.
+	for _, body := range []string{`{"data":{"id":"7"}}`, `{"data":[{"id":1},{"id":1.5}]}`, `{"website_id":true}`, `{"id":1e3}`} {
+		del := Call{Method: http.MethodDelete, Path: "/websites/#1"}
+		if _, err := n.Answer(del, 200, []byte(body)); err == nil || !strings.Contains(err.Error(), "DELETE /websites/#1") {
+			t.Errorf("%s: err %v, want one naming the call", body, err)
+		}
+	}
+	if got := answer(Call{Method: http.MethodGet, Path: "/x"}, 200, `{"website_id":null}`); got != `{"website_id":null}` {
+		t.Errorf("a null id: %s", got)
 	}
 }
 
