@@ -74,7 +74,7 @@ func TestNormaliser_numbersIdsAndReduces(t *testing.T) {
 	if got := answer(store, 201, `{"data":{"id":41,"domain":"a.example","created_at":"x","updated_at":"y"},"status":200}`); got != `{"data":{"domain":"a.example","id":"#0"},"status":200}` {
 		t.Errorf("store: %s", got)
 	}
-	answer(store, 201, `{"data":{"id":"7"},"status":200}`)
+	answer(store, 201, `{"data":{"id":7},"status":200}`)
 	if p, err := n.Path("/websites/#1"); err != nil || p != "/websites/7" {
 		t.Errorf("path %q %v", p, err)
 	}
@@ -92,5 +92,33 @@ func TestNormaliser_numbersIdsAndReduces(t *testing.T) {
 	}
 	if _, err := n.Answer(store, 500, []byte("<html>")); err == nil {
 		t.Error("an HTML answer is no error")
+	}
+	// An id that is no JSON integer fails, naming the call, wherever it is.
+	for _, body := range []string{`{"data":{"id":"7"}}`, `{"data":[{"id":1},{"id":1.5}]}`, `{"website_id":true}`, `{"id":1e3}`} {
+		del := Call{Method: http.MethodDelete, Path: "/websites/#1"}
+		if _, err := n.Answer(del, 200, []byte(body)); err == nil || !strings.Contains(err.Error(), "DELETE /websites/#1") {
+			t.Errorf("%s: err %v, want one naming the call", body, err)
+		}
+	}
+	if got := answer(Call{Method: http.MethodGet, Path: "/x"}, 200, `{"website_id":null}`); got != `{"website_id":null}` {
+		t.Errorf("a null id: %s", got)
+	}
+}
+
+// The application's ids are JSON integers. A server that answers an id as a
+// string ("7") differs from it for every client that decodes the id as a
+// number, so the normalisation must not make the two answers equal (it
+// does: "#k" stands for both; seen by mutating the emulator's record and
+// delete answers to string ids, and the replay passed all three files).
+func TestNormaliser_idTypeIsNotHidden(t *testing.T) {
+	t.Parallel()
+	store := Call{Method: http.MethodPost, Path: "/websites"}
+	asInt, errInt := NewNormaliser().Answer(store, 201, []byte(`{"data":{"id":7},"status":200}`))
+	asString, errString := NewNormaliser().Answer(store, 201, []byte(`{"data":{"id":"7"},"status":200}`))
+	if errInt != nil {
+		t.Fatal(errInt)
+	}
+	if errString == nil && string(asInt) == string(asString) {
+		t.Errorf("an integer id and a string id normalise alike: %s", asInt)
 	}
 }

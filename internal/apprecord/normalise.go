@@ -85,26 +85,62 @@ func encode(ps Pairs) string {
 }
 
 // Answer normalises the answer (status and raw body) to the call c, and
-// numbers the website a store answered 201 created. The body must be JSON.
+// numbers the website a store answered 201 created. The body must be JSON,
+// and every id and website_id in it a JSON integer (or null): "#k" stands
+// for the number, so an id sent as a string ("7") would otherwise look the
+// same as the application's.
 func (n *Normaliser) Answer(c Call, status int, body []byte) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("apprecord: the answer is no JSON: %w", err)
+		return nil, fmt.Errorf("apprecord: %s %s: the answer is no JSON: %w", c.Method, c.Path, err)
+	}
+	if err := checkIDs(v); err != nil {
+		return nil, fmt.Errorf("apprecord: %s %s: %w", c.Method, c.Path, err)
 	}
 	if c.Method == http.MethodPost && c.Path == "/websites" && status == http.StatusCreated {
 		o, _ := v.(map[string]any)
 		d, _ := o["data"].(map[string]any)
-		id, ok := d["id"]
+		id, ok := d["id"].(json.Number)
 		if !ok {
-			return nil, fmt.Errorf("apprecord: a store answered 201 without data.id")
+			return nil, fmt.Errorf("apprecord: %s %s answered 201 without data.id", c.Method, c.Path)
 		}
-		s := fmt.Sprint(id)
+		s := id.String()
 		n.numbers[s] = len(n.ids)
 		n.ids = append(n.ids, s)
 	}
 	return marshal(n.normalise(v))
+}
+
+// integerRE is a JSON number without fraction or exponent.
+var integerRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// checkIDs fails on the first id or website_id in v that is neither a JSON
+// integer nor null.
+func checkIDs(v any) error {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if k == "id" || k == "website_id" {
+				if num, ok := e.(json.Number); e != nil && (!ok || !integerRE.MatchString(num.String())) {
+					raw, _ := json.Marshal(e)
+					return fmt.Errorf("%s is %s, not a JSON integer", k, raw)
+				}
+				continue
+			}
+			if err := checkIDs(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := checkIDs(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // normalise drops created_at, updated_at and links, numbers ids and reduces
@@ -137,7 +173,8 @@ func (n *Normaliser) normalise(v any) any {
 	}
 }
 
-// number is "#k" for website k of the sequence, "#?" for any other id.
+// number is "#k" for website k of the sequence, "#?" for any other id
+// (checkIDs let only integers and null through).
 func (n *Normaliser) number(id any) any {
 	if id == nil {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 )
@@ -20,18 +21,32 @@ type Recorder struct {
 	Base string
 	// Key is the API key of a user whose account holds no website.
 	Key string
-	// Sleep waits out a 429; nil means time.Sleep.
-	Sleep func(time.Duration)
+	// Sleep waits out a 429, or fails with the context's error when it
+	// ends first; nil means sleepContext (a timer).
+	Sleep func(context.Context, time.Duration) error
 }
+
+// ErrCleanUp marks Record's error when deleting what the sequence created
+// failed: if the recording itself is complete, it is still good to write.
+var ErrCleanUp = errors.New("apprecord: cleaning up")
+
+// cleanUpTimeout bounds the clean-up, which runs even after the recording's
+// context ended (Ctrl-C): long enough to wait out a 429 or two.
+const cleanUpTimeout = 5 * time.Minute
 
 // maxThrottled is how many 429s in a row one call waits out.
 const maxThrottled = 10
 
 // Record sends calls generated calls of seed (see NewGenerator for accept)
-// and returns them with the answers. The account must hold no website (the
-// lists would show them). Afterwards it deletes the websites the sequence
-// created, unrecorded, so that the same seed can be recorded again.
+// and returns them with the answers. The account must be on a plan without
+// a website limit (checkPlan) and hold no website (the lists would show
+// them). Afterwards, even when ctx ended, it deletes the websites the
+// sequence created, unrecorded, so that the account can record again; if
+// only that fails, the error wraps ErrCleanUp and the File is complete.
 func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept float64) (*File, error) {
+	if err := r.checkPlan(ctx); err != nil {
+		return nil, err
+	}
 	if err := r.checkEmpty(ctx); err != nil {
 		return nil, err
 	}
@@ -54,7 +69,40 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 		c.Status = status
 		f.Calls = append(f.Calls, c)
 	}
-	return f, errors.Join(err, r.cleanUp(ctx, n))
+	cleanCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanUpTimeout)
+	defer cancel()
+	if cerr := r.cleanUp(cleanCtx, n); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("%w: %w", ErrCleanUp, cerr))
+	}
+	return f, err
+}
+
+// checkPlan fails unless GET /account shows a plan without a website limit
+// (websites -1): with a limit, stores past it answer "You created too many
+// websites.", which the emulator would answer only with the same plan.
+func (r *Recorder) checkPlan(ctx context.Context) error {
+	status, body, err := r.send(ctx, NewNormaliser(), Call{Method: http.MethodGet, Path: "/account"})
+	if err != nil {
+		return err
+	}
+	var account struct {
+		Data struct {
+			Plan struct {
+				Features struct {
+					Websites *int `json:"websites"`
+				} `json:"features"`
+			} `json:"plan"`
+		} `json:"data"`
+	}
+	if status != http.StatusOK || json.Unmarshal(body, &account) != nil || account.Data.Plan.Features.Websites == nil {
+		return fmt.Errorf("GET /account answered %d, not the account with its plan: check the base URL and "+
+			"the key (an installation without GET /account cannot show the plan, so it is not recorded)", status)
+	}
+	if w := *account.Data.Plan.Features.Websites; w != -1 {
+		return fmt.Errorf("the account's plan allows %d websites: record with the key of a user on a plan "+
+			"without a website limit (websites -1)", w)
+	}
+	return nil
 }
 
 // checkEmpty fails unless the account lists no website.
@@ -102,16 +150,16 @@ func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte
 		client = http.DefaultClient
 	}
 	if sleep == nil {
-		sleep = time.Sleep
+		sleep = sleepContext
 	}
 	for range maxThrottled {
 		req, err := n.Request(ctx, r.Base, r.Key, c)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, withoutURL(err)
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, withoutURL(err)
 		}
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -125,7 +173,31 @@ func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte
 		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s >= 0 {
 			wait = time.Duration(s+1) * time.Second
 		}
-		sleep(wait)
+		if err := sleep(ctx, wait); err != nil {
+			return 0, nil, fmt.Errorf("waiting out a 429: %w", err)
+		}
 	}
 	return 0, nil, fmt.Errorf("still throttled after %d waits", maxThrottled)
+}
+
+// sleepContext waits d, or until ctx ends (then it returns ctx's error).
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// withoutURL is err without the request's URL, which holds the base URL
+// (perhaps with a user and password): the caller names the call instead.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
 }

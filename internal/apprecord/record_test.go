@@ -2,6 +2,10 @@ package apprecord_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +18,7 @@ import (
 )
 
 // record records seed against a fresh emulator with opts.
-func record(t *testing.T, opts emulator.Options, sleep func(time.Duration), seed int64, calls int) (*apprecord.File, *emulator.Server) {
+func record(t *testing.T, opts emulator.Options, sleep func(context.Context, time.Duration) error, seed int64, calls int) (*apprecord.File, *emulator.Server) {
 	t.Helper()
 	s := emulator.NewServer(t, opts)
 	r := &apprecord.Recorder{Base: s.URL, Key: emulator.DefaultAPIKey, Sleep: sleep}
@@ -80,9 +84,10 @@ func TestRecord_waitsOutTheThrottle(t *testing.T) {
 	t.Parallel()
 	clock := testclock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	waits := 0
-	f, _ := record(t, emulator.Options{RateLimit: 5, Clock: clock.Now}, func(d time.Duration) {
+	f, _ := record(t, emulator.Options{RateLimit: 5, Clock: clock.Now}, func(_ context.Context, d time.Duration) error {
 		waits++
 		clock.Advance(d)
+		return nil
 	}, 3, 20)
 	if waits == 0 {
 		t.Error("never throttled")
@@ -106,5 +111,111 @@ func TestRecord_refusesAnAccountWithWebsites(t *testing.T) {
 	}
 	if len(s.Websites()) != 1 {
 		t.Error("the account's website was touched")
+	}
+}
+
+// roundTrip is an http.RoundTripper from a function.
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A recording interrupted half way (Ctrl-C cancels the context) still
+// deletes the websites it created: otherwise the account holds them and the
+// recorder refuses the next run, and a maintainer must delete them by hand.
+func TestRecord_cleansUpWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	s := emulator.NewServer(t, emulator.Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	sent := 0
+	client := &http.Client{Transport: roundTrip(func(req *http.Request) (*http.Response, error) {
+		if sent++; sent == 60 { // the 60th request: the maintainer presses Ctrl-C
+			cancel()
+		}
+		return http.DefaultTransport.RoundTrip(req)
+	})}
+	r := &apprecord.Recorder{Client: client, Base: s.URL, Key: emulator.DefaultAPIKey}
+	_, err := r.Record(ctx, 7, 150, 0.85)
+	if err == nil {
+		t.Fatal("an interrupted recording is no error")
+	}
+	if left := s.Websites(); len(left) != 0 {
+		t.Errorf("%d websites left after an interrupted recording (%v)", len(left), err)
+	}
+}
+
+// A 429's wait ends with the context (Ctrl-C): the default Sleep is no
+// bare time.Sleep, which would wait out the hour asked here.
+func TestRecord_throttleWaitEndsWithTheContext(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	client := &http.Client{Transport: roundTrip(func(req *http.Request) (*http.Response, error) {
+		cancel()
+		h := http.Header{"Retry-After": {"3600"}}
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h, Request: req,
+			Body: io.NopCloser(strings.NewReader(`{"message":"Too Many Attempts."}`))}, nil
+	})}
+	r := &apprecord.Recorder{Client: client, Base: "http://127.0.0.1:1", Key: "k"}
+	if _, err := r.Record(ctx, 1, 5, 0.85); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want the context's", err)
+	}
+}
+
+// When only the clean-up fails, the recording is complete and returned,
+// and the error says so (ErrCleanUp), naming what is left.
+func TestRecord_cleanUpFailureKeepsTheRecording(t *testing.T) {
+	t.Parallel()
+	s := emulator.NewServer(t, emulator.Options{})
+	const calls = 40
+	sent := 0
+	client := &http.Client{Transport: roundTrip(func(req *http.Request) (*http.Response, error) {
+		if sent++; sent > 2+calls { // GET /account, GET /websites, then the calls
+			return &http.Response{StatusCode: http.StatusInternalServerError, Request: req,
+				Body: io.NopCloser(strings.NewReader(`{"message":"Server Error"}`))}, nil
+		}
+		return http.DefaultTransport.RoundTrip(req)
+	})}
+	r := &apprecord.Recorder{Client: client, Base: s.URL, Key: emulator.DefaultAPIKey}
+	f, err := r.Record(t.Context(), 7, calls, 0.85)
+	if !errors.Is(err, apprecord.ErrCleanUp) || !strings.Contains(err.Error(), "deleting website #0") {
+		t.Fatalf("err %v, want a clean-up error", err)
+	}
+	if f == nil || len(f.Calls) != calls {
+		t.Fatalf("the recording was not kept: %+v", f)
+	}
+}
+
+// The recorder refuses a plan with a website limit: stores past it answer
+// "You created too many websites.", which a replay would not.
+func TestRecord_refusesAPlanWithAWebsiteLimit(t *testing.T) {
+	t.Parallel()
+	plan, _ := emulator.PlanNamed("three-websites")
+	s := emulator.NewServer(t, emulator.Options{Users: []emulator.User{{Key: "k3", Plan: &plan}}})
+	r := &apprecord.Recorder{Base: s.URL, Key: "k3"}
+	if _, err := r.Record(t.Context(), 1, 5, 0.85); err == nil || !strings.Contains(err.Error(), "allows 3 websites") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// Without GET /account (older builds) the plan cannot be checked, and the
+// recorder says so instead of recording.
+func TestRecord_refusesWithoutTheAccount(t *testing.T) {
+	t.Parallel()
+	s := emulator.NewServer(t, emulator.Options{NoAccountEndpoint: true})
+	r := &apprecord.Recorder{Base: s.URL, Key: emulator.DefaultAPIKey}
+	if _, err := r.Record(t.Context(), 1, 5, 0.85); err == nil || !strings.Contains(err.Error(), "GET /account answered 404") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// A request error names no URL: the base URL may hold a user and password.
+func TestRecord_errorsHoldNoURL(t *testing.T) {
+	t.Parallel()
+	r := &apprecord.Recorder{Base: "http://user:secret@127.0.0.1:1/q?x=y", Key: "k"}
+	_, err := r.Record(t.Context(), 1, 5, 0.85)
+	if err == nil || strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "user") ||
+		strings.Contains(err.Error(), "127.0.0.1:1/q") {
+		t.Fatalf("err %v", err)
 	}
 }

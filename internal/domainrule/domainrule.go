@@ -7,19 +7,41 @@ package domainrule
 import (
 	"regexp"
 	"strings"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 )
 
 // Canonical is the store request's prepareForValidation: lower case, every
 // "http://" and "https://" removed, and, when the result starts with
 // "www.", every "www." removed. Paths are kept.
+//
+// The lower case is PHP 8.2's mb_strtolower: Unicode's full lower-case
+// mapping, without language rules (U+0130 becomes "i" and U+0307, as in
+// SpecialCasing.txt) and without the context-sensitive final sigma, which
+// PHP only applies from 8.3 (so "ΟΔΟΣ" becomes "οδοσ", where x/text's
+// cases.Lower alone would give "οδος").
 func Canonical(d string) string {
-	d = strings.ToLower(d)
+	d = lower(d)
 	d = strings.ReplaceAll(d, "http://", "")
 	d = strings.ReplaceAll(d, "https://", "")
 	if strings.HasPrefix(d, "www.") {
 		d = strings.ReplaceAll(d, "www.", "")
 	}
 	return d
+}
+
+// lower is mb_strtolower of PHP 8.2. Every capital sigma becomes σ before
+// the full mapping, which then has no final sigma left to apply. strings.Map
+// also turns each invalid UTF-8 byte into U+FFFD, as strings.ToLower did.
+func lower(d string) string {
+	d = strings.Map(func(r rune) rune {
+		if r == 'Σ' {
+			return 'σ'
+		}
+		return r
+	}, d)
+	return cases.Lower(language.Und).String(d) // a Caser is not safe to share
 }
 
 // ipv4RE is the rule's second branch, an IPv4 address: octets of up to

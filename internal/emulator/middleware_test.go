@@ -178,6 +178,11 @@ func TestPasswordTruthiness(t *testing.T) {
 		{name: "update to privacy 2 without password, none stored", seed: &Website{Domain: "s.example", Privacy: intp(0)},
 			c:      call{method: "PATCH", form: url.Values{"privacy": {"2"}}},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":"2","email":null,"password":false,"exclude_bots":null,"exclude_ips":null`), stored: ""},
+		// Not trimmed, and the update's rules for privacy 2 are a 1..128
+		// character string without "required": three spaces pass min:1.
+		{name: "update blank with privacy 2", seed: &Website{Domain: "s.example", Privacy: intp(0), Password: "pw"},
+			c:      call{method: "PATCH", form: url.Values{"privacy": {"2"}, "password": {"   "}}},
+			status: 200, body: websiteBody("1", "s.example", `"privacy":"2","email":null,"password":true,"exclude_bots":null,"exclude_ips":null`), stored: "   "},
 		{name: "update password 0", seed: &Website{Domain: "s.example", Privacy: intp(2), Password: "pw"},
 			c:      call{method: "PATCH", form: url.Values{"password": {"0"}}},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":2,"email":null,"password":false,"exclude_bots":null,"exclude_ips":null`), stored: "0"},

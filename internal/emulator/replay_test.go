@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -15,15 +16,24 @@ import (
 func TestReplay_appRecordings(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "app-recordings", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings: %v", err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, path := range files {
+	// Exactly the three recordings, whole: a lost or cut file would
+	// otherwise pass with fewer calls compared.
+	want := []string{"websites-seed1.json", "websites-seed2.json", "websites-seed3.json"}
+	if got := fmt.Sprint(baseNames(files)); got != fmt.Sprint(want) {
+		t.Fatalf("recordings %s, want %s", got, want)
+	}
+	for i, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			t.Parallel()
 			rec, err := apprecord.Load(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if rec.Seed != int64(i+1) || len(rec.Calls) != 150 {
+				t.Fatalf("seed %d with %d calls, want seed %d with 150", rec.Seed, len(rec.Calls), i+1)
 			}
 			// One user on a plan without limits and an account holding no
 			// website, as recorded. The throttle is off (the zero Options):
@@ -39,4 +49,13 @@ func TestReplay_appRecordings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// baseNames are the paths' file names, in order.
+func baseNames(paths []string) []string {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	return names
 }

@@ -27,7 +27,7 @@ func FuzzCanonicalDomain(f *testing.F) {
 	}
 	// Stored as written (a warning), or trimmed by the server (an error).
 	for _, s := range []string{"bücher.example", "shop.example.com.", "bücher.example.", "\ufeffexample.com",
-		"bücher.example\u200b", "exam\u00adple.com"} {
+		"bücher.example\u200b", "exam\u00adple.com", "İzmir.example", "ΟΔΟΣ.example", "İ.example"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
