@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"net/http"
+	"time"
 )
 
 // How a list read page by page is known to be one snapshot.
@@ -67,16 +68,29 @@ func (s *snapshotCheck) complete() bool { return s.total < 0 || s.n == s.total }
 // listMark is the newest website of a list and its total: two equal
 // marks, read before and after other pages of the same list, prove that
 // no website was created or deleted in between.
+//
+// The id alone is not enough: MySQL before 8.0 recomputes AUTO_INCREMENT
+// as max(id)+1 when it restarts, so deleting the newest website, a
+// restart and a create give the same id back. The new website has another
+// created_at (unless both fall in the same second) or domain.
 type listMark struct {
-	newest int64
-	total  int
+	newest  int64
+	created time.Time
+	domain  string
+	total   int
+}
+
+// equal reports whether m and o are the same mark.
+func (m listMark) equal(o listMark) bool {
+	return m.newest == o.newest && m.created.Equal(o.created) && m.domain == o.domain && m.total == o.total
 }
 
 // markOf returns the mark of p, a first page by id descending.
 func markOf(p *Page) listMark {
 	m := listMark{total: p.Total}
 	if len(p.Websites) > 0 {
-		m.newest = p.Websites[0].ID
+		w := p.Websites[0]
+		m.newest, m.created, m.domain = w.ID, w.CreatedAt, w.Domain
 	}
 	return m
 }
@@ -198,7 +212,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	if err != nil {
 		return false, err
 	}
-	if after != before {
+	if !after.equal(before) {
 		return false, &listChangedError{}
 	}
 	for _, w := range buffered {
