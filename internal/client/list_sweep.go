@@ -30,8 +30,9 @@ import (
 // and after the pages: when both are unchanged, no website was created (it
 // would be newer) or deleted (the total would be lower) in between, and a
 // page that carries that total was read while nothing else existed either.
-// A first page read earlier (the bulk reader's) is read again with the
-// others, and must be the same, for the same reason.
+// The pages after the first may be read long after it: they are then the
+// list as it was when the first page was read, and the bulk reader serves
+// them as a read made at that moment.
 
 // snapshotCheck follows pages of one sweep by id descending.
 type snapshotCheck struct {
