@@ -47,7 +47,7 @@ type BulkReaderOptions struct {
 	PageConcurrency int
 	// Linger is how long a read waits, after the first page is known and
 	// the reads counted do not yet pay for the other pages, for another
-	// read to arrive (in real time, whatever Clock says) before it reads
+	// read to arrive (on Clock, with After's timers) before it reads
 	// its website individually; each read that arrives starts the wait
 	// again, up to a second in all. Terraform starts its reads of one
 	// refresh a few at a time, and the first page often arrives when only
@@ -57,6 +57,9 @@ type BulkReaderOptions struct {
 	Linger time.Duration
 	// Clock gives the current time (tests). Nil means time.Now.
 	Clock func() time.Time
+	// After is Linger's timer, on Clock's time (tests): the channel
+	// delivers once d has passed. Nil means time.After.
+	After func(d time.Duration) <-chan time.Time
 }
 
 // BulkStats counts what a BulkReader did.
@@ -131,6 +134,7 @@ type BulkReader struct {
 	conc   int
 	linger time.Duration
 	now    func() time.Time
+	after  func(time.Duration) <-chan time.Time
 
 	mu        sync.Mutex // guards the fields below
 	entries   map[int64]bulkEntry
@@ -138,7 +142,7 @@ type BulkReader struct {
 	seq       uint64           // number of Forget calls
 	reads     int              // reads counted toward the next sweep
 	lastRead  time.Time
-	arrived   time.Time          // real time of the latest read counted
+	arrived   time.Time          // time of the latest read counted
 	arrival   chan struct{}      // closed and replaced when a read is counted
 	burst     time.Time          // first read of the current burst of reads
 	page1     bulkPage           // the latest first page
@@ -203,6 +207,7 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 		linger:    opts.Linger,
 		arrival:   make(chan struct{}),
 		now:       opts.Clock,
+		after:     opts.After,
 		entries:   map[int64]bulkEntry{},
 		forgotten: map[int64]uint64{},
 		gets:      map[int64]*bulkGet{},
@@ -225,6 +230,9 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 	}
 	if b.now == nil {
 		b.now = time.Now
+	}
+	if b.after == nil {
+		b.after = time.After
 	}
 	return b
 }

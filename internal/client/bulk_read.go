@@ -23,11 +23,11 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	}
 
 	b.mu.Lock()
-	now, started := b.now(), time.Now()
+	now := b.now()
 	b.stats.Reads++
 	b.countLocked(now)
 	var hit *Website
-	found, err := b.waitLocked(ctx, now, started, id, b.probe, true, func(now time.Time) bool {
+	found, err := b.waitLocked(ctx, now, now, id, b.probe, true, func(now time.Time) bool {
 		if e, ok := b.entries[id]; ok && b.freshLocked(e.at, now) {
 			hit = e.w.clone()
 		}
@@ -92,7 +92,7 @@ func (b *BulkReader) countLocked(now time.Time) {
 	b.lastRead = now
 	if !b.sweptFreshLocked(now) {
 		b.reads++
-		b.arrived = time.Now()
+		b.arrived = now
 		close(b.arrival)
 		b.arrival = make(chan struct{})
 	}
@@ -108,19 +108,18 @@ func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (
 	if b.linger < 0 || b.planLocked(now, 0, b.probe) != fetchWait {
 		return false, nil
 	}
-	quiet := b.linger - time.Since(b.arrived)
-	left := maxBulkLinger - time.Since(started)
+	quiet := b.linger - now.Sub(b.arrived)
+	left := maxBulkLinger - now.Sub(started)
 	if quiet <= 0 || left <= 0 {
 		return false, nil
 	}
 	arrival := b.arrival
 	b.mu.Unlock()
 	defer b.mu.Lock()
-	t := time.NewTimer(min(quiet, left))
-	defer t.Stop()
+	timer := b.after(min(quiet, left))
 	select {
 	case <-arrival:
-	case <-t.C:
+	case <-timer:
 	case <-ctx.Done():
 		return false, ctx.Err()
 	}
