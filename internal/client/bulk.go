@@ -29,7 +29,8 @@ const (
 type BulkReaderOptions struct {
 	// TTL is how long a website read by a list sweep (or an individual read)
 	// may be served without asking the server again, counted from the end of
-	// the sweep that read it. While reads go on without a pause longer than
+	// the request that read it (a sweep's claim to hold every website, from
+	// when its first page was requested). While reads go on without a pause longer than
 	// TTL (one Terraform refresh), what was read during them is served for
 	// as long as they go on, up to MaxAge, so that a refresh that outlasts
 	// the TTL does not sweep again. Zero means DefaultBulkTTL; a negative
@@ -46,7 +47,7 @@ type BulkReaderOptions struct {
 	PageConcurrency int
 	// Linger is how long a read waits, after the first page is known and
 	// the reads counted do not yet pay for the other pages, for another
-	// read to arrive (in real time, whatever Clock says) before it reads
+	// read to arrive (on Clock, with After's timers) before it reads
 	// its website individually; each read that arrives starts the wait
 	// again, up to a second in all. Terraform starts its reads of one
 	// refresh a few at a time, and the first page often arrives when only
@@ -56,6 +57,9 @@ type BulkReaderOptions struct {
 	Linger time.Duration
 	// Clock gives the current time (tests). Nil means time.Now.
 	Clock func() time.Time
+	// After is Linger's timer, on Clock's time (tests): the channel
+	// delivers once d has passed. Nil means time.After.
+	After func(d time.Duration) <-chan time.Time
 }
 
 // BulkStats counts what a BulkReader did.
@@ -111,10 +115,12 @@ type BulkStats struct {
 // concurrent reads wait for them instead of starting their own. A website
 // that a sweep did not return is always confirmed with an individual GET,
 // never reported missing. A sweep is the list at one moment, or no sweep:
-// its pages are checked against each other and a first page read earlier
-// is read again (see fetch and list_sweep.go); when websites were created
-// or deleted meanwhile, what was read before it is dropped and reads and
-// lookups ask the server one by one. A page that fails falls back to
+// its pages are checked against each other (see fetch and list_sweep.go),
+// and it is the list as it was when its first page was read, served for a
+// TTL from then; when websites were created or deleted meanwhile, what was
+// read before it is dropped and reads and lookups ask the server one by
+// one. The sweep may begin with the last page, where the oldest websites
+// are, when a read of one of those misses the first page. A page that fails falls back to
 // individual GETs too (and no new sweep starts for a TTL).
 //
 // What a sweep read is served as BulkReaderOptions.TTL and MaxAge say.
@@ -128,6 +134,7 @@ type BulkReader struct {
 	conc   int
 	linger time.Duration
 	now    func() time.Time
+	after  func(time.Duration) <-chan time.Time
 
 	mu        sync.Mutex // guards the fields below
 	entries   map[int64]bulkEntry
@@ -135,10 +142,11 @@ type BulkReader struct {
 	seq       uint64           // number of Forget calls
 	reads     int              // reads counted toward the next sweep
 	lastRead  time.Time
-	arrived   time.Time          // real time of the latest read counted
+	arrived   time.Time          // time of the latest read counted
 	arrival   chan struct{}      // closed and replaced when a read is counted
 	burst     time.Time          // first read of the current burst of reads
 	page1     bulkPage           // the latest first page
+	others    map[int]*Page      // later pages read after page1, by number
 	sweptAt   time.Time          // end of the latest complete sweep
 	failedAt  time.Time          // end of the latest fetch with a failed page
 	changedAt time.Time          // end of the latest sweep whose pages disagreed
@@ -159,6 +167,7 @@ type bulkPage struct {
 	lastPage int       // 0 when no first page was read
 	total    int       // meta.total
 	seq      uint64    // seq when it was requested
+	start    time.Time // when it was requested: the sweep's moment
 	at       time.Time // when it was read
 }
 
@@ -171,9 +180,21 @@ type bulkGet struct {
 
 // bulkFetch is one fetch of list pages that reads wait for.
 type bulkFetch struct {
-	full bool          // every page (a sweep), or only the first
+	kind fetchKind
 	done chan struct{} // closed when the fetch ended
 }
+
+// fetchKind is what a fetch of list pages reads.
+type fetchKind int
+
+const (
+	fetchNothing fetchKind = iota
+	// fetchWait: nothing yet, but more reads would pay for the sweep.
+	fetchWait
+	fetchFirst // the first page (and the others if the reads pay for them)
+	fetchLast  // the last page, where the oldest websites are
+	fetchSweep // every page not read yet
+)
 
 // NewBulkReader returns a reader of c's websites configured by opts.
 func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
@@ -186,6 +207,7 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 		linger:    opts.Linger,
 		arrival:   make(chan struct{}),
 		now:       opts.Clock,
+		after:     opts.After,
 		entries:   map[int64]bulkEntry{},
 		forgotten: map[int64]uint64{},
 		gets:      map[int64]*bulkGet{},
@@ -208,6 +230,9 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 	}
 	if b.now == nil {
 		b.now = time.Now
+	}
+	if b.after == nil {
+		b.after = time.After
 	}
 	return b
 }

@@ -2,54 +2,76 @@ package client
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
 	"time"
 )
 
-// planLocked decides, for a read that nothing cached answers and while no
-// fetch runs, whether to fetch list pages: ok reports whether to, full
-// whether all of them or only the first. The first probe reads of a burst
-// fetch nothing.
-func (b *BulkReader) planLocked(now time.Time, probe int) (full, ok bool) {
+// planLocked decides, for a read of id (0 for a lookup) that nothing
+// cached answers and while no fetch runs, which list pages to fetch. The
+// first probe reads of a burst fetch nothing.
+func (b *BulkReader) planLocked(now time.Time, id int64, probe int) fetchKind {
 	switch {
 	case b.sweptFreshLocked(now):
-		return false, false // the sweep did not have it: confirm individually
+		return fetchNothing // the sweep did not have it: confirm individually
 	case !b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl:
-		return false, false // a page failed recently: do not insist
+		return fetchNothing // a page failed recently: do not insist
 	case b.reads <= probe:
-		return false, false
+		return fetchNothing
 	}
 	if b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now) {
 		// The first page is known: sweep once the reads counted exceed
 		// the pages still to read.
-		return true, b.reads > b.page1.lastPage-1
+		if b.reads > b.page1.lastPage-1-len(b.others) {
+			return fetchSweep
+		}
+		if b.onLastPageLocked(id) {
+			return fetchLast
+		}
+		return fetchWait
 	}
 	if b.page1.lastPage > 0 && b.reads > b.page1.lastPage {
 		// The first page is old, but the last one told the sweep's cost
 		// and the reads exceed all of it.
-		return true, true
+		return fetchSweep
 	}
-	return false, true
+	return fetchFirst
 }
 
-// awaitFetchLocked, for a read or lookup that nothing cached answered,
-// starts a fetch of list pages when none runs and planLocked (with probe)
-// calls for one, then waits for the fetch under way. It reports false when
-// there is none to wait for, or when the caller has already waited for
-// maxFetchWaits fetches: the caller then asks the server individually. It
-// unlocks b.mu while waiting.
-func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, waits, probe int) (bool, error) {
+// onLastPageLocked reports whether the website id may be on the last page
+// of the sweep that the first page began, and that page is not read yet.
+// Read newest first, the last page holds the oldest websites, where a
+// refresh of websites created in order by count or for_each begins. At
+// most newest-id websites are newer than id (ids are unique): when that is
+// fewer than the pages before the last hold, id is not there. The estimate
+// only decides what to read, never what is served.
+func (b *BulkReader) onLastPageLocked(id int64) bool {
+	p := b.page1
+	if id <= 0 || p.lastPage < 2 || b.others[p.lastPage] != nil || len(p.websites) == 0 {
+		return false
+	}
+	newest := p.websites[0].ID
+	return newest-id >= int64((p.lastPage-1)*MaxPerPage)
+}
+
+// awaitFetchLocked, for a read of id (0 for a lookup) that nothing cached
+// answered, starts a fetch of list pages when none runs and planLocked
+// (with probe) calls for one, then waits for the fetch under way. It
+// reports false when there is none to wait for, or when the caller has
+// already waited for maxFetchWaits fetches: the caller then asks the
+// server individually. It unlocks b.mu while waiting.
+func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int64, waits, probe int) (bool, error) {
 	if waits >= maxFetchWaits {
 		return false, nil
 	}
 	f := b.flight
 	if f == nil {
-		full, ok := b.planLocked(now, probe)
-		if !ok {
+		kind := b.planLocked(now, id, probe)
+		if kind < fetchFirst {
 			return false, nil
 		}
-		f = b.startLocked(ctx, full)
+		f = b.startLocked(ctx, kind)
 	}
 	b.mu.Unlock()
 	defer b.mu.Lock()
@@ -61,34 +83,38 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, waits,
 	}
 }
 
-// startLocked starts a fetch of the first page, or of every page, in the
-// background, so that no caller's cancellation stops it for the others.
-func (b *BulkReader) startLocked(ctx context.Context, full bool) *bulkFetch {
-	f := &bulkFetch{full: full, done: make(chan struct{})}
+// startLocked starts a fetch in the background, so that no caller's
+// cancellation stops it for the others.
+func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch {
+	f := &bulkFetch{kind: kind, done: make(chan struct{})}
 	b.flight = f
 	var reuse bulkPage
-	if full && b.page1.lastPage > 0 && b.freshLocked(b.page1.at, b.now()) {
+	others := map[int]*Page{}
+	if kind != fetchFirst && b.page1.lastPage > 0 && b.freshLocked(b.page1.at, b.now()) {
 		reuse = b.page1
+		maps.Copy(others, b.others)
+	} else if kind == fetchLast {
+		f.kind = fetchFirst
 	}
-	go b.fetch(context.WithoutCancel(ctx), f, reuse, b.seq)
+	go b.fetch(context.WithoutCancel(ctx), f, reuse, others, b.seq)
 	return f
 }
 
-// fetch requests the first page and, for a full fetch, every other page,
-// then stores what it read. The pages are read newest first and checked
-// against each other (list_sweep.go): a sweep whose pages do not agree
-// (websites were created or deleted meanwhile) is no sweep: the reads
-// waiting for it start one more, and when that one does not hold either,
-// they read their websites individually.
+// fetch requests what f says, then stores what it read. The pages are read
+// newest first and checked against each other (list_sweep.go): a sweep
+// whose pages do not agree (websites were created or deleted meanwhile) is
+// no sweep: the reads waiting for it start one more, and when that one does
+// not hold either, they read their websites individually.
 //
-// A first page read by an earlier fetch (reuse) tells the sweep's cost, but
-// it is read again with the others: the websites it held may have been
-// deleted since, and a create and a delete can leave the other pages as
-// they were. The sweep holds when the new first page has the same websites
-// and total as the old one. A fetch of the first page alone goes on with
-// the other pages when the reads counted meanwhile pay for them, so the
-// usual refresh reads the first page once.
-func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, seq uint64) {
+// A first page read by an earlier fetch (reuse), and the later pages read
+// after it (others), are not read again: pages read after the first page,
+// in any order, that agree with it are the list as it was when the first
+// page was read. So the sweep is that list, at that moment: a website it
+// does not hold is gone only if it was read before then, and the sweep is
+// served for a TTL from then, as an individual read would be. A fetch of
+// the first page alone goes on with the other pages when the reads counted
+// meanwhile pay for them, so the usual refresh reads each page once.
+func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, others map[int]*Page, seq uint64) {
 	defer close(f.done)
 	start := b.now()
 	page1, reused := reuse, reuse.lastPage > 0
@@ -98,39 +124,52 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, se
 		if err != nil {
 			failed = true
 		} else {
-			page1 = bulkPage{websites: p.Websites, lastPage: p.LastPage, total: p.Total, seq: seq}
+			page1 = bulkPage{websites: p.Websites, lastPage: p.LastPage, total: p.Total, seq: seq, start: start}
 		}
 	}
-	full := f.full
-	if !full && !failed && page1.lastPage > 1 {
+	full := f.kind == fetchSweep
+	if f.kind == fetchFirst && !failed && page1.lastPage > 1 {
 		b.mu.Lock()
 		full = b.reads > page1.lastPage-1
 		b.mu.Unlock()
 	}
 	var (
-		again   *Page // the first page read again (reused)
-		rest    []Website
+		fresh   []Website // websites of the pages read now, after the first
 		changed bool
+		swept   bool
 	)
-	if !failed && (full || page1.lastPage == 1) {
-		var pages map[int]*Page
-		if full && (page1.lastPage > 1 || reused) {
-			first := 2
-			if reused {
-				first = 1
+	switch {
+	case failed:
+	case f.kind == fetchLast:
+		last := page1.lastPage
+		ps, ok := b.listPages(ctx, last)
+		failed = !ok
+		if p := ps[last]; p != nil {
+			fresh = p.Websites
+			if p.Total == page1.total {
+				others[last] = p
+			} else {
+				changed = true
 			}
-			var ok bool
-			pages, ok = b.listPages(ctx, first, page1.lastPage)
-			failed = !ok
 		}
-		again = pages[1]
-		if !failed {
-			changed = !sweepAgrees(page1, again, pages)
-		}
+	case full || page1.lastPage == 1:
+		var missing []int
 		for n := 2; n <= page1.lastPage; n++ {
-			if p := pages[n]; p != nil {
-				rest = append(rest, p.Websites...)
+			if others[n] == nil {
+				missing = append(missing, n)
 			}
+		}
+		ps, ok := b.listPages(ctx, missing...)
+		failed = !ok
+		for _, n := range missing {
+			if p := ps[n]; p != nil {
+				fresh = append(fresh, p.Websites...)
+				others[n] = p
+			}
+		}
+		if !failed {
+			changed = !sweepAgrees(page1, others)
+			swept = !changed
 		}
 	}
 
@@ -141,20 +180,21 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, se
 		// What was read before the sweep began may be gone: read it again.
 		b.evictLocked(nil, start)
 	}
-	switch {
-	case again != nil:
-		b.page1 = bulkPage{websites: again.Websites, lastPage: again.LastPage, total: again.Total, seq: seq}
-	case !reused && page1.lastPage > 0:
+	if !reused && page1.lastPage > 0 {
+		page1.at = end
 		b.page1 = page1
+		b.others = nil
+		b.storeLocked(page1.websites, page1.seq, end)
 	}
-	if b.page1.lastPage > 0 && (again != nil || !reused) {
-		b.storeLocked(b.page1.websites, b.page1.seq, end)
-		b.page1.at = end
+	if !changed && b.page1.start.Equal(page1.start) {
+		b.others = others
+	} else {
+		b.page1, b.others = bulkPage{}, nil // the list moved on: a new first page
 	}
 	// Each website of a page read now is as true as an individual read,
 	// even when the pages do not make one list: only the sweep's claim to
 	// hold every website is dropped then.
-	b.storeLocked(rest, seq, end)
+	b.storeLocked(fresh, seq, end)
 	switch {
 	case failed:
 		b.failedAt = end
@@ -166,19 +206,19 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, se
 		}
 		b.changedAt = end
 		b.stats.Changed++
-	case full || page1.lastPage == 1:
-		b.completeLocked(append(slices.Clone(b.page1.websites), rest...), seq, start, end)
+	case swept:
+		ws := slices.Clone(page1.websites)
+		for n := 2; n <= page1.lastPage; n++ {
+			ws = append(ws, others[n].Websites...)
+		}
+		b.completeLocked(ws, page1.start, end)
 	}
 	b.flight = nil
 }
 
-// sweepAgrees reports whether the pages of a sweep (by number, without
-// the first page when it is not read again) make one list with its first
-// page (list_sweep.go).
-func sweepAgrees(page1 bulkPage, again *Page, pages map[int]*Page) bool {
-	if again != nil && (again.Total != page1.total || !slices.EqualFunc(again.Websites, page1.websites, sameID)) {
-		return false
-	}
+// sweepAgrees reports whether the later pages of a sweep (by number) make
+// one list with its first page (list_sweep.go).
+func sweepAgrees(page1 bulkPage, pages map[int]*Page) bool {
 	var check snapshotCheck
 	check.next(&Page{Websites: page1.websites, Total: page1.total}, true)
 	for n := 2; n <= page1.lastPage; n++ {
@@ -189,20 +229,18 @@ func sweepAgrees(page1 bulkPage, again *Page, pages map[int]*Page) bool {
 	return check.complete()
 }
 
-func sameID(a, b Website) bool { return a.ID == b.ID }
-
-// completeLocked records ws, every website of the user as a sweep that
-// began at start and ended at end found them: a website that it did not
-// return and that was read before it began is dropped (it was deleted), so
-// that the next read of it asks the server.
-func (b *BulkReader) completeLocked(ws []Website, seq uint64, start, end time.Time) {
+// completeLocked records that ws, already stored, are every website of
+// the user as the list was at the moment at: a website that it does not
+// hold and that was read before then is dropped (it was deleted), so that
+// the next read of it asks the server. The sweep is served as a read made
+// at that moment; end is when the sweep ended.
+func (b *BulkReader) completeLocked(ws []Website, at, end time.Time) {
 	in := make(map[int64]bool, len(ws))
 	for _, w := range ws {
 		in[w.ID] = true
 	}
-	b.evictLocked(in, start)
-	b.storeLocked(ws, seq, end)
-	b.sweptAt = end
+	b.evictLocked(in, at)
+	b.sweptAt = at
 	b.reads = 0
 	b.stats.Sweeps++
 	for id, e := range b.entries {
@@ -236,9 +274,9 @@ func (b *BulkReader) listPage(ctx context.Context, page int) (*Page, error) {
 	return p, err
 }
 
-// listPages requests the pages first..last, b.conc at a time, and returns
-// them by number, and whether all succeeded.
-func (b *BulkReader) listPages(ctx context.Context, first, last int) (map[int]*Page, bool) {
+// listPages requests the pages nums, b.conc at a time, and returns them
+// by number, and whether all succeeded.
+func (b *BulkReader) listPages(ctx context.Context, nums ...int) (map[int]*Page, bool) {
 	var (
 		mu  sync.Mutex
 		out = map[int]*Page{}
@@ -246,7 +284,7 @@ func (b *BulkReader) listPages(ctx context.Context, first, last int) (map[int]*P
 		wg  sync.WaitGroup
 	)
 	pages := make(chan int)
-	for range min(b.conc, last-first+1) {
+	for range min(b.conc, len(nums)) {
 		wg.Go(func() {
 			for n := range pages {
 				p, err := b.listPage(ctx, n)
@@ -260,7 +298,7 @@ func (b *BulkReader) listPages(ctx context.Context, first, last int) (map[int]*P
 			}
 		})
 	}
-	for n := first; n <= last; n++ {
+	for _, n := range nums {
 		pages <- n
 	}
 	close(pages)

@@ -48,7 +48,7 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 	var ws []Website
 	// A fresh complete sweep settles the lookup: what it does not hold is
 	// searched for.
-	_, err := b.waitLocked(ctx, now, now, 0, false, func(now time.Time) bool {
+	_, err := b.waitLocked(ctx, now, now, 0, 0, false, func(now time.Time) bool {
 		if !b.sweptFreshLocked(now) {
 			return false
 		}
@@ -109,7 +109,8 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	end := b.now()
-	b.completeLocked(ws, seq, start, end)
+	b.storeLocked(ws, seq, end)
+	b.completeLocked(ws, start, end)
 	b.lastRead = end
 	return ws, nil
 }

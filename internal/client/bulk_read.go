@@ -23,11 +23,11 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	}
 
 	b.mu.Lock()
-	now, started := b.now(), time.Now()
+	now := b.now()
 	b.stats.Reads++
 	b.countLocked(now)
 	var hit *Website
-	found, err := b.waitLocked(ctx, now, started, b.probe, true, func(now time.Time) bool {
+	found, err := b.waitLocked(ctx, now, now, id, b.probe, true, func(now time.Time) bool {
 		if e, ok := b.entries[id]; ok && b.freshLocked(e.at, now) {
 			hit = e.w.clone()
 		}
@@ -64,12 +64,12 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 // and, with linger, for more reads (see lingerLocked), until done reports
 // that what is cached settles it or there is nothing left to wait for. It
 // reports whether done did. It unlocks b.mu while waiting.
-func (b *BulkReader) waitLocked(ctx context.Context, now, started time.Time, probe int, linger bool, done func(now time.Time) bool) (bool, error) {
+func (b *BulkReader) waitLocked(ctx context.Context, now, started time.Time, id int64, probe int, linger bool, done func(now time.Time) bool) (bool, error) {
 	for waits := 0; ; waits++ {
 		if done(now) {
 			return true, nil
 		}
-		waited, err := b.awaitFetchLocked(ctx, now, waits, probe)
+		waited, err := b.awaitFetchLocked(ctx, now, id, waits, probe)
 		if linger && err == nil && !waited && waits < maxFetchWaits {
 			if waited, err = b.lingerLocked(ctx, now, started); waited {
 				waits-- // not a fetch
@@ -92,7 +92,7 @@ func (b *BulkReader) countLocked(now time.Time) {
 	b.lastRead = now
 	if !b.sweptFreshLocked(now) {
 		b.reads++
-		b.arrived = time.Now()
+		b.arrived = now
 		close(b.arrival)
 		b.arrival = make(chan struct{})
 	}
@@ -105,22 +105,21 @@ func (b *BulkReader) countLocked(now time.Time) {
 // started). It reports whether it waited: the caller looks again. It
 // unlocks b.mu while waiting.
 func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (bool, error) {
-	if full, ok := b.planLocked(now, b.probe); b.linger < 0 || !full || ok {
+	if b.linger < 0 || b.planLocked(now, 0, b.probe) != fetchWait {
 		return false, nil
 	}
-	quiet := b.linger - time.Since(b.arrived)
-	left := maxBulkLinger - time.Since(started)
+	quiet := b.linger - now.Sub(b.arrived)
+	left := maxBulkLinger - now.Sub(started)
 	if quiet <= 0 || left <= 0 {
 		return false, nil
 	}
 	arrival := b.arrival
 	b.mu.Unlock()
 	defer b.mu.Lock()
-	t := time.NewTimer(min(quiet, left))
-	defer t.Stop()
+	timer := b.after(min(quiet, left))
 	select {
 	case <-arrival:
-	case <-t.C:
+	case <-timer:
 	case <-ctx.Done():
 		return false, ctx.Err()
 	}

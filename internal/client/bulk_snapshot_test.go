@@ -19,7 +19,7 @@ func TestBulkReaderSweepAfterOldFirstPage(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(450) // 5 pages
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1})
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: newFakeClock().Now})
 	// The probe GET, then the first page alone: two reads do not pay for
 	// the other four pages.
 	readAll(t, b, ids[200:202], 1)
@@ -70,7 +70,7 @@ func TestFindByDomainAmbiguousAfterShift(t *testing.T) {
 	// The first of the second page by ascending id, and one further on.
 	env.emu.UpdateWebsite(ids[100], func(w *emulator.Website) { w.Domain = shared })
 	env.emu.UpdateWebsite(ids[300], func(w *emulator.Website) { w.Domain = shared })
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1})
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: newFakeClock().Now})
 	// One lookup reads the first page (and searches).
 	if _, err := b.FindByDomain(ctx(t), "site-00001.example.com"); err != nil {
 		t.Fatal(err)

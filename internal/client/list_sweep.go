@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"net/http"
+	"time"
 )
 
 // How a list read page by page is known to be one snapshot.
@@ -29,8 +30,9 @@ import (
 // and after the pages: when both are unchanged, no website was created (it
 // would be newer) or deleted (the total would be lower) in between, and a
 // page that carries that total was read while nothing else existed either.
-// A first page read earlier (the bulk reader's) is read again with the
-// others, and must be the same, for the same reason.
+// The pages after the first may be read long after it: they are then the
+// list as it was when the first page was read, and the bulk reader serves
+// them as a read made at that moment.
 
 // snapshotCheck follows pages of one sweep by id descending.
 type snapshotCheck struct {
@@ -67,16 +69,29 @@ func (s *snapshotCheck) complete() bool { return s.total < 0 || s.n == s.total }
 // listMark is the newest website of a list and its total: two equal
 // marks, read before and after other pages of the same list, prove that
 // no website was created or deleted in between.
+//
+// The id alone is not enough: MySQL before 8.0 recomputes AUTO_INCREMENT
+// as max(id)+1 when it restarts, so deleting the newest website, a
+// restart and a create give the same id back. The new website has another
+// created_at (unless both fall in the same second) or domain.
 type listMark struct {
-	newest int64
-	total  int
+	newest  int64
+	created time.Time
+	domain  string
+	total   int
+}
+
+// equal reports whether m and o are the same mark.
+func (m listMark) equal(o listMark) bool {
+	return m.newest == o.newest && m.created.Equal(o.created) && m.domain == o.domain && m.total == o.total
 }
 
 // markOf returns the mark of p, a first page by id descending.
 func markOf(p *Page) listMark {
 	m := listMark{total: p.Total}
 	if len(p.Websites) > 0 {
-		m.newest = p.Websites[0].ID
+		w := p.Websites[0]
+		m.newest, m.created, m.domain = w.ID, w.CreatedAt, w.Domain
 	}
 	return m
 }
@@ -198,7 +213,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	if err != nil {
 		return false, err
 	}
-	if after != before {
+	if !after.equal(before) {
 		return false, &listChangedError{}
 	}
 	for _, w := range buffered {

@@ -26,26 +26,36 @@ import (
 // keptWebsites are the websites skip_destroy kept on the server in this
 // run, by canonical domain.
 type keptWebsites struct {
-	mu  sync.Mutex
-	ids map[string]int64
+	mu   sync.Mutex
+	kept map[string]keptWebsite
 }
 
-// add records that the website id, of domain, was kept.
-func (k *keptWebsites) add(domain string, id int64) {
+// keptWebsite is a website skip_destroy kept: its id and its whole state
+// before the removal. The state holds what the API never returns
+// (exclude_params, password, password_wo_version): restoring the website
+// starts from it, not from the replacement's plan, whose values were never
+// written.
+type keptWebsite struct {
+	id    int64
+	state websiteResourceModel
+}
+
+// add records that the website of state, with id, was kept.
+func (k *keptWebsites) add(id int64, state websiteResourceModel) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.ids == nil {
-		k.ids = map[string]int64{}
+	if k.kept == nil {
+		k.kept = map[string]keptWebsite{}
 	}
-	k.ids[canonicalDomain(domain)] = id
+	k.kept[canonicalDomain(state.Domain.ValueString())] = keptWebsite{id: id, state: state}
 }
 
 // lookup returns the website kept with domain, if any.
-func (k *keptWebsites) lookup(domain string) (int64, bool) {
+func (k *keptWebsites) lookup(domain string) (keptWebsite, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	id, ok := k.ids[canonicalDomain(domain)]
-	return id, ok
+	w, ok := k.kept[canonicalDomain(domain)]
+	return w, ok
 }
 
 // keepInState records, for a Delete that skip_destroy turns into a removal
@@ -55,7 +65,7 @@ func (r *websiteResource) keepInState(state websiteResourceModel) {
 	if r.data == nil || err != nil {
 		return
 	}
-	r.data.kept.add(state.Domain.ValueString(), id)
+	r.data.kept.add(id, state)
 }
 
 // domainTaken reports whether err is the server's refusal of a domain that
@@ -76,29 +86,35 @@ func domainTaken(err error) bool {
 // restoreKept handles a create of plan refused with err: when the domain is
 // that of a website skip_destroy kept in this run (the replacement of that
 // website), it sets the state to that website as the server holds it and
-// reports the replacement's failure, and returns true.
+// reports the replacement's failure, and returns true. The restored state
+// is the kept website's last state with the server's answer applied onto
+// it: what the API does not return is what that state held, never the
+// plan's values, which no request wrote.
 func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceModel, domain string, owner *websiteOwner,
 	err error, resp *resource.CreateResponse,
 ) bool {
 	if !domainTaken(err) {
 		return false
 	}
-	id, ok := r.data.kept.lookup(domain)
+	k, ok := r.data.kept.lookup(domain)
 	if !ok {
 		return false
 	}
+	id := k.id
 	w, gerr := r.data.client.GetWebsite(ctx, id)
 	if gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
 		return false
 	}
-	if err := plan.applyWebsite(w); err != nil {
+	state := k.state
+	if err := state.applyWebsite(w); err != nil {
 		return false
 	}
-	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	state.Timeouts = plan.Timeouts // the configuration's, not the server's
+	state.TrackingCode = r.data.trackingCodeOr(state.TrackingCode)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)
-	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
 	resp.Diagnostics.AddError("Replacement Refused: skip_destroy Keeps the Website",
 		fmt.Sprintf("The website %q (id %d) was to be replaced, but skip_destroy = true kept it on the server, and a new "+
 			"website cannot have the same domain: domains are unique on the installation. Nothing was deleted or "+
