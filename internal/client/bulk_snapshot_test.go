@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -137,5 +138,34 @@ func TestListAllWebsitesDeleteAndCreateBetweenPages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The whole list oldest first costs its pages alone, as newest first does:
+// it is read newest first, where the pages check each other, and handed
+// over in reverse (TestAccGuide_adoptQuery's terraform query sorts so).
+func TestListAllWebsitesOldestFirstCostsThePages(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(250)
+	var requests atomic.Int32
+	env.hook(func(_ int, after bool) {
+		if !after {
+			requests.Add(1)
+		}
+	})
+	ws, err := client.ListAllWebsites(env.c, ctx(t), client.ListOptions{SortBy: client.SortByID, Sort: client.SortAsc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int64, len(ws))
+	for i, w := range ws {
+		got[i] = w.ID
+	}
+	if !slices.Equal(got, ids) {
+		t.Errorf("oldest first listed %v, want %v", got, ids)
+	}
+	if n := requests.Load(); n != 3 {
+		t.Errorf("oldest first cost %d list requests for 250 websites, want 3 (its pages)", n)
 	}
 }

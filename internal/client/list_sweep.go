@@ -164,6 +164,9 @@ func (*listChangedError) Error() string { return "the list changed while it was 
 // whether it yielded any, and a *listChangedError when the pages did not
 // agree.
 func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
+	if opts.Page <= 1 && opts.SortBy == SortByID && opts.Sort == SortAsc {
+		return c.sweepOldestFirst(ctx, opts, yield)
+	}
 	byID := byIDDesc(opts)
 	var before listMark
 	if !byID {
@@ -222,4 +225,26 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		}
 	}
 	return true, nil
+}
+
+// sweepOldestFirst is sweepWebsites for the whole list oldest first: it
+// reads the list newest first, whose pages check each other, and yields it
+// in reverse. That costs the list pages alone, where reading oldest first
+// would need the list's newest website read before and after them.
+func (c *Client) sweepOldestFirst(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
+	desc := opts
+	desc.Sort = SortDesc
+	var all []Website
+	if _, err := c.sweepWebsites(ctx, desc, func(w Website, _ error) bool {
+		all = append(all, w)
+		return true
+	}); err != nil {
+		return false, err
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		if !yield(all[i], nil) {
+			return true, errStop
+		}
+	}
+	return len(all) > 0, nil
 }
