@@ -2,6 +2,7 @@ package provider
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -45,6 +46,27 @@ func TestDomainValidator_unicodeStoredDomainOutsideStrictIDNAIsAdoptable(t *test
 		}
 		if diags := validateString(domainValidator(), path.Root("domain"), in); diags.HasError() {
 			t.Errorf("%q, stored as written by the server, cannot be adopted: %v", in, diags)
+		}
+	}
+}
+
+// An import ID given as a URL whose host is in Unicode names the form the
+// server stores that host in ("bücher.example"), whatever the URL around
+// it. Today "https://www.bücher.example" names "bücher.example" but
+// "https://bücher.example/" (a trailing slash, as a copied URL has) and
+// "bücher.example:443" name only "xn--bcher-kva.example", which a website
+// made in the web interface as bücher.example does not have: the import by
+// that domain then finds nothing. The same holds for a trailing dot.
+func TestImportTarget_unicodeURLNamesTheStoredForm(t *testing.T) {
+	t.Parallel()
+	for raw, stored := range map[string]string{
+		"https://www.bücher.example": `"bücher.example"`,
+		"https://bücher.example/":    `"bücher.example"`,
+		"bücher.example:443":         `"bücher.example"`,
+		"https://shop.example.com./": `"shop.example.com."`,
+	} {
+		if _, problem := importTarget(raw); !strings.Contains(problem, stored) {
+			t.Errorf("importTarget(%q) does not name %s: %s", raw, stored, problem)
 		}
 	}
 }
