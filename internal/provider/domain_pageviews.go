@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"golang.org/x/net/idna"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
@@ -34,9 +35,21 @@ func storedOnlyDomain(d string) (string, bool) {
 		laravel.Trim(d) != d || domainrule.Canonical(d) != d || !domainrule.Valid(d) {
 		return "", false
 	}
-	ascii, problem := canonicalDomainOf(d)
-	return ascii, problem == ""
+	if !nonASCII {
+		ascii, problem := canonicalDomainOf(d)
+		return ascii, problem == ""
+	}
+	ascii, err := browserHost.ToASCII(t)
+	return ascii, err == nil
 }
+
+// browserHost is the host name a browser sends for a Unicode host: the
+// WHATWG URL standard's domain to ASCII, which, unlike the strict lookup
+// profile, neither applies the STD3 rules nor checks hyphens, so that
+// "bücher_shop.example" and "-bücher.example" (which the server stores as
+// written) have an ASCII form too.
+var browserHost = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false),
+	idna.StrictDomainName(false), idna.CheckHyphens(false))
 
 // storedOnlyWhy says what is wrong with such a domain d, whose ASCII form
 // is ascii.
