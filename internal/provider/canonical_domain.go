@@ -127,6 +127,12 @@ func canonicalForm(s string) (string, string) {
 	if strings.ContainsFunc(d, unicode.IsSpace) {
 		return "", fmt.Sprintf("The host %q contains white space.", d)
 	}
+	// The server's rewriting comes first, as on store: a Unicode name is
+	// lower-cased as the server does (mb_strtolower: "ẞ" becomes "ß", which
+	// the IDNA mapping alone would make "ss"), so that the ASCII form is the
+	// one a browser sends for the domain the server would store, and the
+	// validator's suggestions, made from that stored form, are this result.
+	d = canonicalDomain(d)
 	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
 		ascii, err := idna.Lookup.ToASCII(d)
 		if err != nil {
