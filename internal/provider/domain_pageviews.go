@@ -93,6 +93,14 @@ func checkNewStoredOnlyDomain(domain types.String, diags *diag.Diagnostics) {
 	}
 }
 
+// warnStoredOnlyDomain warns, at plan time, about a website in the state
+// (imported, or adopted) that keeps such a domain.
+func warnStoredOnlyDomain(domain types.String, diags *diag.Diagnostics) {
+	if n := storedOnlyNotice(domain.ValueString()); n != "" && !domain.IsUnknown() {
+		diags.AddAttributeWarning(path.Root("domain"), "Website Records No Pageviews", n)
+	}
+}
+
 // storedOnlyNotice is the domain validator's warning for such a domain: it
 // names an existing website (imported, or looked up), which is managed as
 // it is.
