@@ -232,6 +232,10 @@ func canonicalProblem(d string) string {
 		return fmt.Sprintf("The domain %q contains a path or query (%q), which the server does not remove. %s %s",
 			d, d[i:], serverAnswer(d, noPageviews), suggestDomain(d[:i]))
 	}
+	if strings.HasSuffix(d, "..") {
+		return fmt.Sprintf("The domain %q ends with dots. %s %s", d, serverAnswer(d, noPageviews),
+			suggestDomain(strings.TrimRight(d, ".")))
+	}
 	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
 		if ascii, ok := storedOnlyDomain(d); ok {
 			return pageviewsProblem(d, ascii)

@@ -70,3 +70,12 @@ func TestImportTarget_unicodeURLNamesTheStoredForm(t *testing.T) {
 		}
 	}
 }
+
+// A Unicode domain ending with two dots is refused for its dots, the true
+// reason, not for being Unicode.
+func TestDomainProblem_unicodeWithTwoDotsNamesTheDots(t *testing.T) {
+	t.Parallel()
+	if p := domainProblem("bücher.example.."); !strings.Contains(p, "ends with dots") {
+		t.Errorf("domainProblem(bücher.example..) = %s", p)
+	}
+}
