@@ -127,6 +127,12 @@ func canonicalForm(s string) (string, string) {
 	if strings.ContainsFunc(d, unicode.IsSpace) {
 		return "", fmt.Sprintf("The host %q contains white space.", d)
 	}
+	// The server's rewriting comes first, as on store: a Unicode name is
+	// lower-cased as the server does (mb_strtolower: "ẞ" becomes "ß", which
+	// the IDNA mapping alone would make "ss"), so that the ASCII form is the
+	// one a browser sends for the domain the server would store, and the
+	// validator's suggestions, made from that stored form, are this result.
+	d = canonicalDomain(d)
 	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
 		ascii, err := idna.Lookup.ToASCII(d)
 		if err != nil {
@@ -225,6 +231,10 @@ func canonicalProblem(d string) string {
 	if i := strings.IndexAny(d, "/?#"); i >= 0 {
 		return fmt.Sprintf("The domain %q contains a path or query (%q), which the server does not remove. %s %s",
 			d, d[i:], serverAnswer(d, noPageviews), suggestDomain(d[:i]))
+	}
+	if strings.HasSuffix(d, "..") {
+		return fmt.Sprintf("The domain %q ends with dots. %s %s", d, serverAnswer(d, noPageviews),
+			suggestDomain(strings.TrimRight(d, ".")))
 	}
 	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
 		if ascii, ok := storedOnlyDomain(d); ok {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"golang.org/x/net/idna"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
@@ -34,9 +35,21 @@ func storedOnlyDomain(d string) (string, bool) {
 		laravel.Trim(d) != d || domainrule.Canonical(d) != d || !domainrule.Valid(d) {
 		return "", false
 	}
-	ascii, problem := canonicalDomainOf(d)
-	return ascii, problem == ""
+	if !nonASCII {
+		ascii, problem := canonicalDomainOf(d)
+		return ascii, problem == ""
+	}
+	ascii, err := browserHost.ToASCII(t)
+	return ascii, err == nil
 }
+
+// browserHost is the host name a browser sends for a Unicode host: the
+// WHATWG URL standard's domain to ASCII, which, unlike the strict lookup
+// profile, neither applies the STD3 rules nor checks hyphens, so that
+// "bücher_shop.example" and "-bücher.example" (which the server stores as
+// written) have an ASCII form too.
+var browserHost = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false),
+	idna.StrictDomainName(false), idna.CheckHyphens(false))
 
 // storedOnlyWhy says what is wrong with such a domain d, whose ASCII form
 // is ascii.
@@ -77,6 +90,14 @@ func checkNewStoredOnlyDomain(domain types.String, diags *diag.Diagnostics) {
 	if ascii, ok := storedOnlyDomain(domain.ValueString()); ok {
 		diags.AddAttributeError(path.Root("domain"), "Domain Records No Pageviews",
 			"This plan creates a website with this domain. "+pageviewsProblem(domain.ValueString(), ascii))
+	}
+}
+
+// warnStoredOnlyDomain warns, at plan time, about a website in the state
+// (imported, or adopted) that keeps such a domain.
+func warnStoredOnlyDomain(domain types.String, diags *diag.Diagnostics) {
+	if n := storedOnlyNotice(domain.ValueString()); n != "" && !domain.IsUnknown() {
+		diags.AddAttributeWarning(path.Root("domain"), "Website Records No Pageviews", n)
 	}
 }
 

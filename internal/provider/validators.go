@@ -44,7 +44,7 @@ type stringCheck struct {
 	// notice, if set, says why an accepted value deserves a warning (with
 	// warning as its summary); a value it warns about is not refused.
 	notice  func(value string) string
-	warning string
+	warning string // "": a value notice names is accepted without a warning
 }
 
 func (v stringCheck) Description(context.Context) string { return v.description }
@@ -57,7 +57,9 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 	}
 	if v.notice != nil {
 		if n := v.notice(req.ConfigValue.ValueString()); n != "" {
-			resp.Diagnostics.AddAttributeWarning(req.Path, v.warning, n)
+			if v.warning != "" {
+				resp.Diagnostics.AddAttributeWarning(req.Path, v.warning, n)
+			}
 			return
 		}
 	}
@@ -78,6 +80,15 @@ func domainValidator() validator.String {
 		notice:      storedOnlyNotice,
 		warning:     "Website Records No Pageviews",
 	}
+}
+
+// websiteDomainValidator is domainValidator for analytics_website, which
+// says itself, at plan time, what such a domain means: an error for a new
+// website, a warning for one in the state (checkStoredOnlyDomain).
+func websiteDomainValidator() validator.String {
+	v := domainValidator().(stringCheck)
+	v.warning = ""
+	return v
 }
 
 // setCheck is a plan-time validator of a set of strings: a null entry,

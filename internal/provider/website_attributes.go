@@ -88,7 +88,7 @@ var websiteAttributes = []websiteAttribute{
 				"Unicode or with a trailing dot is managed with its stored domain, with a warning that it records " +
 				"no browser pageview. Changing it replaces the website.",
 			Required:      true,
-			Validators:    []validator.String{domainValidator()},
+			Validators:    []validator.String{websiteDomainValidator()},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
 		send: func(_ context.Context, m websiteResourceModel, _ *websiteResourceModel, in *client.WebsiteInput, _ *diag.Diagnostics) {

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"golang.org/x/net/idna"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -105,6 +106,30 @@ func otherFormHint(domain string) string {
 	if ascii, ok := storedOnlyDomain(domain); ok {
 		return fmt.Sprintf(" (a website stored in ASCII form is imported by %q)", ascii)
 	}
+	if strings.Contains(domain, "xn--") {
+		if u, err := idna.ToUnicode(domain); err == nil && u != domain {
+			if _, ok := storedOnlyDomain(u); ok {
+				return fmt.Sprintf(" (a website stored in Unicode is imported by %q)", u)
+			}
+		}
+	}
+	return ""
+}
+
+// storedHostOf is the host of a URL or host:port (no "@": importTarget
+// refuses it first) in the form the server stores, when that form is
+// Unicode or ends with a dot (storedOnlyDomain), else "".
+func storedHostOf(raw string) string {
+	d := canonicalDomain(raw)
+	if i := strings.IndexAny(d, "/?#"); i >= 0 {
+		d = d[:i]
+	}
+	if host, _, ok := strings.Cut(d, ":"); ok && !strings.Contains(d[len(host)+1:], ":") {
+		d = host
+	}
+	if _, ok := storedOnlyDomain(d); ok {
+		return d
+	}
 	return ""
 }
 
@@ -151,8 +176,12 @@ func importTarget(raw string) (int64, string) {
 		}
 	}
 	if c, p := canonicalDomainOf(raw); p == "" {
+		also := ""
+		if stored := storedHostOf(raw); stored != "" && stored != c {
+			also = fmt.Sprintf(" A website stored in Unicode or with a trailing dot is imported by %q.", stored)
+		}
 		return 0, fmt.Sprintf("%s, as the server stores it: lower case, without scheme, \"www.\", port, path or "+
-			"trailing dot. Import by %q.", importTakes, c)
+			"trailing dot. Import by %q.%s", importTakes, c, also)
 	}
 	return 0, importTakes + "; the ID is neither a positive whole number nor a host name the server accepts " +
 		"(dot-separated labels of letters, digits and hyphens, e.g. www2.example.com, or an IPv4 address). Check " +

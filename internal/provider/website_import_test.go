@@ -129,3 +129,15 @@ func TestImportTarget_storedOnlyDomains(t *testing.T) {
 		t.Error("importTarget(\"example.com..\") takes a domain the server refuses")
 	}
 }
+
+// An import by the ASCII form of a domain that a website may have in
+// Unicode names the Unicode form when none is found.
+func TestOtherFormHint_namesTheUnicodeForm(t *testing.T) {
+	t.Parallel()
+	if h := otherFormHint("xn--bcher-kva.example"); !strings.Contains(h, `"bücher.example"`) {
+		t.Errorf("otherFormHint(xn--bcher-kva.example) = %q", h)
+	}
+	if h := otherFormHint("example.com"); h != "" {
+		t.Errorf("otherFormHint(example.com) = %q", h)
+	}
+}

@@ -95,6 +95,8 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
 			warnASCIIReplacement(prior.Domain, plan.Domain, &resp.Diagnostics)
 			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
+		} else {
+			warnStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
 		}
 	}
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
