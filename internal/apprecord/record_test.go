@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,5 +218,53 @@ func TestRecord_errorsHoldNoURL(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "user") ||
 		strings.Contains(err.Error(), "127.0.0.1:1/q") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// The recorder follows no redirect. An installation that redirects (http
+// to https, a moved path, an https to http downgrade on the same host)
+// would otherwise get the key again at the new address (Go keeps the
+// Authorization header for the same host name), and every POST, PUT, PATCH
+// and DELETE would arrive there as a GET (Go's 301/302/303 rule), so the
+// recording would hold list answers for stores without any error. The
+// provider's client refuses redirects for the same reasons.
+func TestRecord_followsNoRedirect(t *testing.T) {
+	t.Parallel()
+	s := emulator.NewServer(t, emulator.Options{})
+	var reached []string
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			reached = append(reached, r.Method+" "+r.URL.Path)
+		}
+		r.URL.Scheme, r.URL.Host = "http", strings.TrimPrefix(s.URL, "http://")
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, r.URL.String(), r.Body)
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.WriteHeader(resp.StatusCode)
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	defer target.Close()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+r.URL.RequestURI(), http.StatusMovedPermanently)
+	}))
+	defer front.Close()
+	for name, client := range map[string]*http.Client{
+		"default client":   nil,
+		"the CLI's client": {Timeout: time.Minute}, // as record-app-answers' main builds it
+	} {
+		r := &apprecord.Recorder{Client: client, Base: front.URL, Key: emulator.DefaultAPIKey}
+		reached = nil
+		f, err := r.Record(t.Context(), 7, 20, 0.85)
+		if len(reached) > 0 {
+			t.Errorf("%s: the key followed a redirect to another address, %d times: %v", name, len(reached), reached)
+		}
+		if err == nil {
+			t.Errorf("%s: a redirecting installation recorded %d calls without error", name, len(f.Calls))
+		}
 	}
 }
