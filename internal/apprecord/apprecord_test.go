@@ -122,3 +122,25 @@ func TestNormaliser_idTypeIsNotHidden(t *testing.T) {
 		t.Errorf("an integer id and a string id normalise alike: %s", asInt)
 	}
 }
+
+// Every domain a store can get accepted holds the sequence's tag
+// "df<seed>", as record-app-answers and the emulator's README promise: the
+// domain rule is unique across ALL users of an installation, so a tagless
+// accepted domain (127.0.0.1) is held, while the recording runs, against
+// every other user, and where another user already holds it the store is
+// refused "already taken" and the recording no longer replays.
+func TestGenerator_acceptedDomainsHoldTheTag(t *testing.T) {
+	t.Parallel()
+	g := NewGenerator(4, 1) // accepted values only
+	for i := range 3000 {
+		c := g.Next(0)
+		if c.Method != http.MethodPost {
+			continue
+		}
+		for _, kv := range c.Form {
+			if kv.Key == "domain" && !strings.Contains(strings.ToLower(kv.Value), "df4") {
+				t.Fatalf("call %d stores domain %q, without df4", i, kv.Value)
+			}
+		}
+	}
+}
