@@ -144,3 +144,26 @@ func TestGenerator_acceptedDomainsHoldTheTag(t *testing.T) {
 		}
 	}
 }
+
+// An answer with anything but white space after its JSON value (a PHP
+// warning printed after the JSON, a second document) is no JSON to a
+// client: the provider's json.Unmarshal refuses it. The normaliser reads
+// only the first value and drops the rest, so the recorder would record
+// such an answer of the application as clean, and the replay passes an
+// emulator that appends bytes (seen by mutating jsonBodyResponse to append
+// `<br />` or `{"status":500}`: all three files replay equal).
+func TestNormaliser_trailingBytesAreNotHidden(t *testing.T) {
+	t.Parallel()
+	show := Call{Method: http.MethodGet, Path: "/websites/0"}
+	for _, body := range []string{
+		`{"message":"Resource not found.","status":404}<br />` + "\n<b>Warning</b>: x",
+		`{"message":"Resource not found.","status":404}{"status":500}`,
+	} {
+		if got, err := NewNormaliser().Answer(show, 404, []byte(body)); err == nil {
+			t.Errorf("%q normalised to %s, without error", body, got)
+		}
+	}
+	if _, err := NewNormaliser().Answer(show, 404, []byte(`{"message":"Resource not found.","status":404}`+"\n")); err != nil {
+		t.Errorf("a final line break: %v", err)
+	}
+}
