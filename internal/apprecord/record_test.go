@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -231,10 +232,15 @@ func TestRecord_errorsHoldNoURL(t *testing.T) {
 func TestRecord_followsNoRedirect(t *testing.T) {
 	t.Parallel()
 	s := emulator.NewServer(t, emulator.Options{})
-	var reached []string
+	var (
+		mu      sync.Mutex
+		reached []string
+	)
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "" {
+			mu.Lock()
 			reached = append(reached, r.Method+" "+r.URL.Path)
+			mu.Unlock()
 		}
 		r.URL.Scheme, r.URL.Host = "http", strings.TrimPrefix(s.URL, "http://")
 		req, _ := http.NewRequestWithContext(r.Context(), r.Method, r.URL.String(), r.Body)
@@ -258,10 +264,15 @@ func TestRecord_followsNoRedirect(t *testing.T) {
 		"the CLI's client": {Timeout: time.Minute}, // as record-app-answers' main builds it
 	} {
 		r := &apprecord.Recorder{Client: client, Base: front.URL, Key: emulator.DefaultAPIKey}
+		mu.Lock()
 		reached = nil
+		mu.Unlock()
 		f, err := r.Record(t.Context(), 7, 20, 0.85)
-		if len(reached) > 0 {
-			t.Errorf("%s: the key followed a redirect to another address, %d times: %v", name, len(reached), reached)
+		mu.Lock()
+		got := append([]string(nil), reached...)
+		mu.Unlock()
+		if len(got) > 0 {
+			t.Errorf("%s: the key followed a redirect to another address, %d times: %v", name, len(got), got)
 		}
 		if err == nil {
 			t.Errorf("%s: a redirecting installation recorded %d calls without error", name, len(f.Calls))
