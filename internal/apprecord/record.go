@@ -145,10 +145,7 @@ func (r *Recorder) cleanUp(ctx context.Context, n *Normaliser) error {
 
 // send sends c, waiting out 429s, and returns the status and body.
 func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte, error) {
-	client, sleep := r.Client, r.Sleep
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client, sleep := noRedirect(r.Client), r.Sleep
 	if sleep == nil {
 		sleep = sleepContext
 	}
@@ -166,6 +163,12 @@ func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte
 		if err != nil {
 			return 0, nil, err
 		}
+		if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+			// Never the Location: it may hold a user and password.
+			return 0, nil, fmt.Errorf("answered %d, a redirect, which the recorder never follows (the key "+
+				"would go to the new address, and stores would arrive as GETs): set the base URL to the "+
+				"address the installation answers at", resp.StatusCode)
+		}
 		if resp.StatusCode != http.StatusTooManyRequests {
 			return resp.StatusCode, body, nil
 		}
@@ -178,6 +181,17 @@ func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte
 		}
 	}
 	return 0, nil, fmt.Errorf("still throttled after %d waits", maxThrottled)
+}
+
+// noRedirect is a copy of client (nil: http.DefaultClient) that follows no
+// redirect: send then sees the 3xx answer itself.
+func noRedirect(client *http.Client) *http.Client {
+	c := http.Client{}
+	if client != nil {
+		c = *client
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
 }
 
 // sleepContext waits d, or until ctx ends (then it returns ctx's error).

@@ -276,6 +276,8 @@ func TestRecord_followsNoRedirect(t *testing.T) {
 		}
 		if err == nil {
 			t.Errorf("%s: a redirecting installation recorded %d calls without error", name, len(f.Calls))
+		} else if !strings.Contains(err.Error(), "301") || strings.Contains(err.Error(), target.URL) {
+			t.Errorf("%s: the error should name the status, never the Location: %v", name, err)
 		}
 	}
 }
