@@ -54,16 +54,19 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 	g := NewGenerator(seed, accept)
 	f := &File{Seed: seed}
 	var err error
+	lost := false // a store failed: it may have created a website of unknown id
 	for i := range calls {
 		c := g.Next(n.Created())
 		var status int
 		var body []byte
 		if status, body, err = r.send(ctx, n, c); err != nil {
 			err = fmt.Errorf("call %d (%s %s): %w", i, c.Method, c.Path, err)
+			lost = c.Method == http.MethodPost
 			break
 		}
 		if c.Body, err = n.Answer(c, status, body); err != nil {
 			err = fmt.Errorf("call %d (%s %s): answer %d: %w", i, c.Method, c.Path, status, err)
+			lost = c.Method == http.MethodPost
 			break
 		}
 		c.Status = status
@@ -71,10 +74,66 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 	}
 	cleanCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanUpTimeout)
 	defer cancel()
-	if cerr := r.cleanUp(cleanCtx, n); cerr != nil {
+	cerr := r.cleanUp(cleanCtx, n)
+	if lost && cerr == nil {
+		// The account held no website at the start: all it holds is ours.
+		var deleted int
+		deleted, cerr = r.cleanUpListed(cleanCtx)
+		err = fmt.Errorf("%w (the store's answer was lost: the clean-up listed the account and deleted "+
+			"the %d website(s) it still held)", err, deleted)
+	}
+	if cerr != nil {
+		if lost {
+			cerr = fmt.Errorf("%w (a store's answer was lost: the account may hold a website the "+
+				"recorder does not know; list it and delete what it holds by hand)", cerr)
+		}
 		err = errors.Join(err, fmt.Errorf("%w: %w", ErrCleanUp, cerr))
 	}
 	return f, err
+}
+
+// maxListPages bounds cleanUpListed's walk through the account's lists.
+const maxListPages = 100
+
+// cleanUpListed deletes every website the account lists, and says how many.
+// Record calls it only after a store's answer was lost, as the account held
+// no website at the start.
+func (r *Recorder) cleanUpListed(ctx context.Context) (int, error) {
+	n := NewNormaliser()
+	deleted := 0
+	for range maxListPages {
+		status, body, err := r.send(ctx, n, Call{Method: http.MethodGet, Path: "/websites",
+			Query: Pairs{{Key: "per_page", Value: "100"}}})
+		if err != nil {
+			return deleted, fmt.Errorf("listing the account afterwards: %w", err)
+		}
+		var list struct {
+			Data []struct {
+				ID json.Number `json:"id"`
+			} `json:"data"`
+		}
+		if status != http.StatusOK || json.Unmarshal(body, &list) != nil {
+			return deleted, fmt.Errorf("listing the account afterwards answered %d, not the list", status)
+		}
+		if len(list.Data) == 0 {
+			return deleted, nil
+		}
+		for _, w := range list.Data {
+			id := w.ID.String()
+			if !integerRE.MatchString(id) {
+				return deleted, fmt.Errorf("listing the account afterwards: an id is %q, not an integer", id)
+			}
+			status, _, err := r.send(ctx, n, Call{Method: http.MethodDelete, Path: "/websites/" + id})
+			if err == nil && status != http.StatusOK && status != http.StatusNotFound {
+				err = fmt.Errorf("answered %d", status)
+			}
+			if err != nil {
+				return deleted, fmt.Errorf("deleting listed website %s afterwards: %w", id, err)
+			}
+			deleted++
+		}
+	}
+	return deleted, fmt.Errorf("the account still lists websites after %d pages deleted", maxListPages)
 }
 
 // checkPlan fails unless GET /account shows a plan without a website limit

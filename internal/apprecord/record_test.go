@@ -309,4 +309,7 @@ func TestRecord_lostStoreAnswerIsNotForgotten(t *testing.T) {
 	if left := s.Websites(); len(left) != 0 && (err == nil || !strings.Contains(err.Error(), "by hand")) {
 		t.Errorf("%d website(s) left (%s), and the error does not say so: %v", len(left), left[0].Domain, err)
 	}
+	if err == nil || !strings.Contains(err.Error(), "answer was lost") {
+		t.Errorf("the error should say that a store's answer was lost and what the clean-up did: %v", err)
+	}
 }
