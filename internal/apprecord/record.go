@@ -41,7 +41,8 @@ const maxThrottled = 10
 // and returns them with the answers. The account must be on a plan without
 // a website limit (checkPlan) and hold no website (the lists would show
 // them). Afterwards, even when ctx ended, it deletes the websites the
-// sequence created, unrecorded, so that the account can record again; if
+// sequence created, unrecorded, so that the account can record again
+// (after a store whose answer was lost, everything the account lists); if
 // only that fails, the error wraps ErrCleanUp and the File is complete.
 func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept float64) (*File, error) {
 	if err := r.checkPlan(ctx); err != nil {
