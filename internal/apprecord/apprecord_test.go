@@ -122,3 +122,48 @@ func TestNormaliser_idTypeIsNotHidden(t *testing.T) {
 		t.Errorf("an integer id and a string id normalise alike: %s", asInt)
 	}
 }
+
+// Every domain a store can get accepted holds the sequence's tag
+// "df<seed>", as record-app-answers and the emulator's README promise: the
+// domain rule is unique across ALL users of an installation, so a tagless
+// accepted domain (127.0.0.1) is held, while the recording runs, against
+// every other user, and where another user already holds it the store is
+// refused "already taken" and the recording no longer replays.
+func TestGenerator_acceptedDomainsHoldTheTag(t *testing.T) {
+	t.Parallel()
+	g := NewGenerator(4, 1) // accepted values only
+	for i := range 3000 {
+		c := g.Next(0)
+		if c.Method != http.MethodPost {
+			continue
+		}
+		for _, kv := range c.Form {
+			if kv.Key == "domain" && !strings.Contains(strings.ToLower(kv.Value), "df4") {
+				t.Fatalf("call %d stores domain %q, without df4", i, kv.Value)
+			}
+		}
+	}
+}
+
+// An answer with anything but white space after its JSON value (a PHP
+// warning printed after the JSON, a second document) is no JSON to a
+// client: the provider's json.Unmarshal refuses it. The normaliser reads
+// only the first value and drops the rest, so the recorder would record
+// such an answer of the application as clean, and the replay passes an
+// emulator that appends bytes (seen by mutating jsonBodyResponse to append
+// `<br />` or `{"status":500}`: all three files replay equal).
+func TestNormaliser_trailingBytesAreNotHidden(t *testing.T) {
+	t.Parallel()
+	show := Call{Method: http.MethodGet, Path: "/websites/0"}
+	for _, body := range []string{
+		`{"message":"Resource not found.","status":404}<br />` + "\n<b>Warning</b>: x",
+		`{"message":"Resource not found.","status":404}{"status":500}`,
+	} {
+		if got, err := NewNormaliser().Answer(show, 404, []byte(body)); err == nil {
+			t.Errorf("%q normalised to %s, without error", body, got)
+		}
+	}
+	if _, err := NewNormaliser().Answer(show, 404, []byte(`{"message":"Resource not found.","status":404}`+"\n")); err != nil {
+		t.Errorf("a final line break: %v", err)
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -90,10 +92,8 @@ func encode(ps Pairs) string {
 // for the number, so an id sent as a string ("7") would otherwise look the
 // same as the application's.
 func (n *Normaliser) Answer(c Call, status int, body []byte) (json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeOne(body)
+	if err != nil {
 		return nil, fmt.Errorf("apprecord: %s %s: the answer is no JSON: %w", c.Method, c.Path, err)
 	}
 	if err := checkIDs(v); err != nil {
@@ -205,12 +205,26 @@ func reduceMeta(v any) any {
 // Canonical re-encodes a normalised body (as recorded or as Answer gives
 // it) with sorted keys and no white space, for comparison.
 func Canonical(body json.RawMessage) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeOne(body)
+	if err != nil {
 		return "", err
 	}
 	b, err := marshal(v)
 	return string(b), err
+}
+
+// decodeOne decodes body, which must hold one JSON value and nothing but
+// white space after it: a client's json.Unmarshal refuses anything more (a
+// PHP warning printed after the JSON, a second document).
+func decodeOne(body []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("bytes follow the JSON value at offset %d", dec.InputOffset())
+	}
+	return v, nil
 }

@@ -41,7 +41,8 @@ const maxThrottled = 10
 // and returns them with the answers. The account must be on a plan without
 // a website limit (checkPlan) and hold no website (the lists would show
 // them). Afterwards, even when ctx ended, it deletes the websites the
-// sequence created, unrecorded, so that the account can record again; if
+// sequence created, unrecorded, so that the account can record again
+// (after a store whose answer was lost, everything the account lists); if
 // only that fails, the error wraps ErrCleanUp and the File is complete.
 func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept float64) (*File, error) {
 	if err := r.checkPlan(ctx); err != nil {
@@ -54,16 +55,19 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 	g := NewGenerator(seed, accept)
 	f := &File{Seed: seed}
 	var err error
+	lost := false // a store failed: it may have created a website of unknown id
 	for i := range calls {
 		c := g.Next(n.Created())
 		var status int
 		var body []byte
 		if status, body, err = r.send(ctx, n, c); err != nil {
 			err = fmt.Errorf("call %d (%s %s): %w", i, c.Method, c.Path, err)
+			lost = c.Method == http.MethodPost
 			break
 		}
 		if c.Body, err = n.Answer(c, status, body); err != nil {
 			err = fmt.Errorf("call %d (%s %s): answer %d: %w", i, c.Method, c.Path, status, err)
+			lost = c.Method == http.MethodPost
 			break
 		}
 		c.Status = status
@@ -71,10 +75,66 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 	}
 	cleanCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanUpTimeout)
 	defer cancel()
-	if cerr := r.cleanUp(cleanCtx, n); cerr != nil {
+	cerr := r.cleanUp(cleanCtx, n)
+	if lost && cerr == nil {
+		// The account held no website at the start: all it holds is ours.
+		var deleted int
+		deleted, cerr = r.cleanUpListed(cleanCtx)
+		err = fmt.Errorf("%w (the store's answer was lost: the clean-up listed the account and deleted "+
+			"the %d website(s) it still held)", err, deleted)
+	}
+	if cerr != nil {
+		if lost {
+			cerr = fmt.Errorf("%w (a store's answer was lost: the account may hold a website the "+
+				"recorder does not know; list it and delete what it holds by hand)", cerr)
+		}
 		err = errors.Join(err, fmt.Errorf("%w: %w", ErrCleanUp, cerr))
 	}
 	return f, err
+}
+
+// maxListPages bounds cleanUpListed's walk through the account's lists.
+const maxListPages = 100
+
+// cleanUpListed deletes every website the account lists, and says how many.
+// Record calls it only after a store's answer was lost, as the account held
+// no website at the start.
+func (r *Recorder) cleanUpListed(ctx context.Context) (int, error) {
+	n := NewNormaliser()
+	deleted := 0
+	for range maxListPages {
+		status, body, err := r.send(ctx, n, Call{Method: http.MethodGet, Path: "/websites",
+			Query: Pairs{{Key: "per_page", Value: "100"}}})
+		if err != nil {
+			return deleted, fmt.Errorf("listing the account afterwards: %w", err)
+		}
+		var list struct {
+			Data []struct {
+				ID json.Number `json:"id"`
+			} `json:"data"`
+		}
+		if status != http.StatusOK || json.Unmarshal(body, &list) != nil {
+			return deleted, fmt.Errorf("listing the account afterwards answered %d, not the list", status)
+		}
+		if len(list.Data) == 0 {
+			return deleted, nil
+		}
+		for _, w := range list.Data {
+			id := w.ID.String()
+			if !integerRE.MatchString(id) {
+				return deleted, fmt.Errorf("listing the account afterwards: an id is %q, not an integer", id)
+			}
+			status, _, err := r.send(ctx, n, Call{Method: http.MethodDelete, Path: "/websites/" + id})
+			if err == nil && status != http.StatusOK && status != http.StatusNotFound {
+				err = fmt.Errorf("answered %d", status)
+			}
+			if err != nil {
+				return deleted, fmt.Errorf("deleting listed website %s afterwards: %w", id, err)
+			}
+			deleted++
+		}
+	}
+	return deleted, fmt.Errorf("the account still lists websites after %d pages deleted", maxListPages)
 }
 
 // checkPlan fails unless GET /account shows a plan without a website limit
@@ -145,10 +205,7 @@ func (r *Recorder) cleanUp(ctx context.Context, n *Normaliser) error {
 
 // send sends c, waiting out 429s, and returns the status and body.
 func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte, error) {
-	client, sleep := r.Client, r.Sleep
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client, sleep := noRedirect(r.Client), r.Sleep
 	if sleep == nil {
 		sleep = sleepContext
 	}
@@ -166,6 +223,12 @@ func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte
 		if err != nil {
 			return 0, nil, err
 		}
+		if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+			// Never the Location: it may hold a user and password.
+			return 0, nil, fmt.Errorf("answered %d, a redirect, which the recorder never follows (the key "+
+				"would go to the new address, and stores would arrive as GETs): set the base URL to the "+
+				"address the installation answers at", resp.StatusCode)
+		}
 		if resp.StatusCode != http.StatusTooManyRequests {
 			return resp.StatusCode, body, nil
 		}
@@ -178,6 +241,17 @@ func (r *Recorder) send(ctx context.Context, n *Normaliser, c Call) (int, []byte
 		}
 	}
 	return 0, nil, fmt.Errorf("still throttled after %d waits", maxThrottled)
+}
+
+// noRedirect is a copy of client (nil: http.DefaultClient) that follows no
+// redirect: send then sees the 3xx answer itself.
+func noRedirect(client *http.Client) *http.Client {
+	c := http.Client{}
+	if client != nil {
+		c = *client
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
 }
 
 // sleepContext waits d, or until ctx ends (then it returns ctx's error).

@@ -9,12 +9,16 @@
 //
 // The key (read from ANALYTICS_API_KEY only, never a flag) must be a user's
 // whose account holds no website, on a plan without limits (checked with
-// GET /account). It refuses to overwrite -out: this generator's sequence
-// for a seed differs from the committed files' (an earlier tool made
-// them), so a new recording gets a new file name. The sequence
-// creates and deletes websites with domains holding "df<seed>" (d7-df4.example.com),
-// waits out the throttle's 429s, and deletes what it created at the end.
-// It never runs in the tests.
+// GET /account), on an installation where no other user holds a domain
+// with "df<seed>" (domains are unique across users). It refuses to
+// overwrite -out: this generator's sequence for a seed differs from the
+// committed files' (an earlier tool made them), so a new recording gets a
+// new file name. The sequence creates and deletes websites whose domains
+// all hold "df<seed>" (d7-df4.example.com), follows no redirect, waits out
+// the throttle's 429s, and deletes what it created at the end (after a
+// store whose answer was lost, everything the account lists). It never
+// runs in the tests. The replay test requires the three committed files
+// and replays every further websites-seed<N>.json of that folder.
 package main
 
 import (
