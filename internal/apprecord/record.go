@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -42,7 +43,7 @@ const maxThrottled = 10
 // a website limit (checkPlan) and hold no website (the lists would show
 // them). Afterwards, even when ctx ended, it deletes the websites the
 // sequence created, unrecorded, so that the account can record again
-// (after a store whose answer was lost, everything the account lists); if
+// (after a store whose answer was lost, every listed website whose domain holds the tag); if
 // only that fails, the error wraps ErrCleanUp and the File is complete.
 func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept float64) (*File, error) {
 	if err := r.checkPlan(ctx); err != nil {
@@ -77,9 +78,11 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 	defer cancel()
 	cerr := r.cleanUp(cleanCtx, n)
 	if lost && cerr == nil {
-		// The account held no website at the start: all it holds is ours.
+		// The account held no website at the start, and every domain the
+		// generator stores holds its tag: what the account lists with the
+		// tag is ours (another writer's website is never deleted).
 		var deleted int
-		deleted, cerr = r.cleanUpListed(cleanCtx)
+		deleted, cerr = r.cleanUpListed(cleanCtx, g.tag)
 		err = fmt.Errorf("%w (the store's answer was lost: the clean-up listed the account and deleted "+
 			"the %d website(s) it still held)", err, deleted)
 	}
@@ -96,30 +99,34 @@ func (r *Recorder) Record(ctx context.Context, seed int64, calls int, accept flo
 // maxListPages bounds cleanUpListed's walk through the account's lists.
 const maxListPages = 100
 
-// cleanUpListed deletes every website the account lists, and says how many.
-// Record calls it only after a store's answer was lost, as the account held
-// no website at the start.
-func (r *Recorder) cleanUpListed(ctx context.Context) (int, error) {
+// cleanUpListed deletes every website the account lists whose domain holds
+// tag (the generator's "df<seed>"), and says how many. Record calls it only
+// after a store's answer was lost, as the account held no website at the
+// start.
+func (r *Recorder) cleanUpListed(ctx context.Context, tag string) (int, error) {
 	n := NewNormaliser()
 	deleted := 0
 	for range maxListPages {
 		status, body, err := r.send(ctx, n, Call{Method: http.MethodGet, Path: "/websites",
-			Query: Pairs{{Key: "per_page", Value: "100"}}})
+			Query: Pairs{{Key: "search", Value: tag}, {Key: "per_page", Value: "100"}}})
 		if err != nil {
 			return deleted, fmt.Errorf("listing the account afterwards: %w", err)
 		}
 		var list struct {
 			Data []struct {
-				ID json.Number `json:"id"`
+				ID     json.Number `json:"id"`
+				Domain string      `json:"domain"`
 			} `json:"data"`
 		}
 		if status != http.StatusOK || json.Unmarshal(body, &list) != nil {
 			return deleted, fmt.Errorf("listing the account afterwards answered %d, not the list", status)
 		}
-		if len(list.Data) == 0 {
-			return deleted, nil
-		}
+		ours := 0
 		for _, w := range list.Data {
+			if !strings.Contains(w.Domain, tag) {
+				continue
+			}
+			ours++
 			id := w.ID.String()
 			if !integerRE.MatchString(id) {
 				return deleted, fmt.Errorf("listing the account afterwards: an id is %q, not an integer", id)
@@ -132,6 +139,9 @@ func (r *Recorder) cleanUpListed(ctx context.Context) (int, error) {
 				return deleted, fmt.Errorf("deleting listed website %s afterwards: %w", id, err)
 			}
 			deleted++
+		}
+		if ours == 0 {
+			return deleted, nil
 		}
 	}
 	return deleted, fmt.Errorf("the account still lists websites after %d pages deleted", maxListPages)

@@ -313,3 +313,31 @@ func TestRecord_lostStoreAnswerIsNotForgotten(t *testing.T) {
 		t.Errorf("the error should say that a store's answer was lost and what the clean-up did: %v", err)
 	}
 }
+
+// The clean-up after a lost store answer deletes only the sequence's own
+// websites (their domains hold its tag): a website another writer added to
+// the account meanwhile stays.
+func TestRecord_lostStoreCleanUpKeepsOthersWebsites(t *testing.T) {
+	t.Parallel()
+	s := emulator.NewServer(t, emulator.Options{})
+	lost := false
+	client := &http.Client{Transport: roundTrip(func(req *http.Request) (*http.Response, error) {
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err == nil && !lost && req.Method == http.MethodPost && resp.StatusCode == http.StatusCreated {
+			lost = true
+			resp.Body.Close()
+			s.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "someone-else.example.com"})
+			return nil, context.DeadlineExceeded
+		}
+		return resp, err
+	})}
+	r := &apprecord.Recorder{Client: client, Base: s.URL, Key: emulator.DefaultAPIKey}
+	_, err := r.Record(t.Context(), 7, 150, 0.85)
+	if !lost || err == nil {
+		t.Fatalf("no store answer was lost (%v)", err)
+	}
+	left := s.Websites()
+	if len(left) != 1 || left[0].Domain != "someone-else.example.com" {
+		t.Errorf("after the clean-up the account holds %v, want only someone-else.example.com", left)
+	}
+}

@@ -16,7 +16,7 @@
 // new file name. The sequence creates and deletes websites whose domains
 // all hold "df<seed>" (d7-df4.example.com), follows no redirect, waits out
 // the throttle's 429s, and deletes what it created at the end (after a
-// store whose answer was lost, everything the account lists). It never
+// store whose answer was lost, every listed website whose domain holds the df<seed> tag). It never
 // runs in the tests. The replay test requires the three committed files
 // and replays every further websites-seed<N>.json of that folder.
 package main
