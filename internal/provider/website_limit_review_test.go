@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -89,7 +90,7 @@ resource "analytics_website" "d" {
 func TestLimitWarning_orderDecidesPlural(t *testing.T) {
 	t.Parallel()
 	for _, w := range limitWarnings(3, 3, limitDelete, limitCreate) {
-		if strings.Contains(w, "1 create fail ") {
+		if regexp.MustCompile(`\b1 create fail\b`).MatchString(w) {
 			t.Errorf("plural for one create: %s", w)
 		}
 	}
