@@ -183,9 +183,9 @@ func addLimitWarning(diags *diag.Diagnostics, e limitEvent, lead string, limit, 
 	case limitOrderDecides:
 		fmt.Fprintf(&b, "Applied in full, it would make %s, within the limit, but only if the plan's "+
 			"deletes run before the creates that need their room: Terraform runs the deletes and creates of different "+
-			"websites in any order, and %s, so the order decides whether up to %s fail. Before applying, apply the "+
+			"websites in any order, and %s, so the order decides whether %s. Before applying, apply the "+
 			"deletes first (for example with -target), delete %s you no longer need, or ask the installation's "+
-			"administrator for a larger plan.", countWebsites(end), refused, countCreates(have+t.creates-limit),
+			"administrator for a larger plan.", countWebsites(end), refused, upToFailing(have+t.creates-limit),
 			countWebsites(have+t.creates-limit))
 	case limitOver:
 		fmt.Fprintf(&b, "Applied in full, it would make %s, more than the limit: %s, so at least %s "+
@@ -203,6 +203,14 @@ func addLimitWarning(diags *diag.Diagnostics, e limitEvent, lead string, limit, 
 	}
 	b.WriteString(hardStopHint)
 	diags.AddAttributeWarning(path.Root("domain"), summary, b.String())
+}
+
+// upToFailing is "1 create fails" or "up to n creates fail".
+func upToFailing(n int) string {
+	if n == 1 {
+		return "1 create fails"
+	}
+	return fmt.Sprintf("up to %d creates fail", n)
 }
 
 // failing is "1 create fails" or "n creates fail".
