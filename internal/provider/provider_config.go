@@ -278,16 +278,27 @@ func resolveTrackingCode(cfg providerModel, baseAPI string, known []string, diag
 	return trackingCode(public, script, resolveBool(cfg.TrackingRespectDNT, EnvTrackingRespectDNT, "tracking_respect_dnt", diags))
 }
 
-// holdsSecret adds an error on rule's attribute and reports true when v
-// (its value, from setting or its environment variable) holds, in any form the redactor knows, one of known or a secret the
-// gate registered. The message repeats nothing of v.
+// holdsSecret adds an error on rule's attribute and reports true when the
+// query string, fragment or user information of v (its value, from setting
+// or its environment variable) holds, in any form the redactor knows, one of
+// known or a secret the gate registered. The scheme, host and path are not
+// searched: a header value is often a host name (X-Forwarded-Host) or a
+// word of one, and the tracking URL's host is public anyway. The message
+// repeats nothing of v.
 func holdsSecret(rule settingRule, setting types.String, v string, known []string, diags *diag.Diagnostics) bool {
 	if v == "" {
 		return false
 	}
+	hidden := v
+	if u, err := url.Parse(v); err == nil {
+		hidden = u.User.String() + "?" + u.RawQuery + "#" + u.Fragment
+		if u.Fragment != u.EscapedFragment() {
+			hidden += "#" + u.EscapedFragment()
+		}
+	}
 	set := redact.New()
 	set.Add(known...)
-	if set.String(v) == v && redact.String(v) == v {
+	if set.String(hidden) == hidden && redact.String(hidden) == hidden {
 		return false
 	}
 	diags.AddAttributeError(path.Root(rule.attr), rule.summary,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -66,6 +67,10 @@ func baseURLProblem(name, raw string) string {
 		if strings.Contains(raw, "@") {
 			return fmt.Sprintf("%s has no scheme and contains user information (text before \"@\"). Set it to the URL "+
 				"of the installation starting with https://, without credentials, e.g. %s; the API key goes in api_key.", name, exampleURL)
+		}
+		if m := mistypedScheme.FindString(raw); m != "" {
+			return fmt.Sprintf("%s %s starts with a mistyped scheme %q: a scheme is followed by \"://\". Write "+
+				"e.g. %s.", name, quotedURL(raw), m, noSchemeFix(raw))
 		}
 		return fmt.Sprintf("%s %s has no scheme. Write the URL with https:// (or http:// for a server on this "+
 			"machine), e.g. %s.", name, quotedURL(raw), noSchemeFix(raw))
@@ -195,16 +200,24 @@ func quotedURL(raw string) string {
 	return strconv.Quote(raw)
 }
 
+// mistypedScheme is an http or https scheme without its "://" ("https:/",
+// "http:"), in a URL that has no "://".
+var mistypedScheme = regexp.MustCompile(`(?i)^(https?):/?`)
+
 // noSchemeFix is the fix proposed for a base URL without scheme (and
-// without "@"), quoted: https:// followed by its host and path, without
-// query string or fragment, when the base URL rule accepts that; else the
-// example.
+// without "@"), quoted: https:// (or the mistyped scheme, completed)
+// followed by its host and path, without query string or fragment, when
+// the base URL rule accepts that; else the example.
 func noSchemeFix(raw string) string {
-	u, err := url.Parse("https://" + strings.TrimLeft(raw, "/"))
+	scheme := "https"
+	if m := mistypedScheme.FindStringSubmatch(raw); m != nil {
+		scheme, raw = strings.ToLower(m[1]), raw[len(m[0]):]
+	}
+	u, err := url.Parse(scheme + "://" + strings.TrimLeft(raw, "/"))
 	if err != nil || u.User != nil || u.Hostname() == "" {
 		return strconv.Quote(exampleURL)
 	}
-	fix := (&url.URL{Scheme: "https", Host: u.Host, Path: u.Path}).String()
+	fix := (&url.URL{Scheme: scheme, Host: u.Host, Path: u.Path}).String()
 	if baseURLProblem("base_url", fix) != "" {
 		return strconv.Quote(exampleURL)
 	}

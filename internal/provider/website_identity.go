@@ -81,7 +81,7 @@ func addOtherWebsiteWarning(diags *diag.Diagnostics, id int64, state websiteReso
 	was := describeWebsite(state.Domain.ValueString(), state.CreatedAt.ValueString())
 	diags.AddWarning("Website No Longer Under Its ID",
 		fmt.Sprintf("The website %s is no longer on the server under id %d: that id now holds the website %s. %s "+
-			"Terraform removes %q from the state, so the plan creates it anew, and leaves %q alone. If base_url "+
+			"Terraform removes %q from the state, so a plan that keeps it in the configuration creates it anew (a destroy has nothing more to do), and leaves %q alone. If base_url "+
 			"moved by mistake, point it back before applying; to manage %q, import it.",
 			was, id, describeWebsite(w.Domain, timeValue(w.CreatedAt).ValueString()), otherWebsiteCause,
 			state.Domain.ValueString(), w.Domain, w.Domain))

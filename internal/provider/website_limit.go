@@ -27,13 +27,17 @@ import (
 //   - the websites plus the creates fit, the replacements too only without
 //     create_before_destroy: a replacement that creates first is refused;
 //   - the websites plus the creates do not fit: a create is refused unless
-//     the plan's deletes run first (the order decides), or whatever the
-//     order when even those do not make room.
+//     the plan's deletes run first (the order decides), or in any order when
+//     even the deletes planned so far do not make room.
 //
 // Terraform plans websites one at a time (a dependent after what it
-// depends on), so each warning counts the websites planned so far, itself
-// included; whichever is planned last sees the whole plan, so whether a
-// warning appears does not depend on the order.
+// depends on), so each check counts the websites planned so far, itself
+// included. A delete is checked too once the tally holds a create or a
+// replacement (never otherwise, so a destroy costs no request), and warns
+// when it changes what the creates need: whichever website is planned last
+// sees the whole plan, so whether a warning appears does not depend on the
+// order, and no warning says a create fails in every order while a delete
+// may still be planned after it.
 
 // limitEvent is what a website's plan does to the count.
 type limitEvent int
@@ -102,7 +106,13 @@ func (r *websiteResource) warnLimit(ctx context.Context, e limitEvent, domain ty
 	resp *resource.ModifyPlanResponse,
 ) {
 	t := r.data.tally.add(e)
+	if e == limitDelete && t.creates+t.replaces == 0 {
+		return // nothing needs the room it makes
+	}
 	limit, have, ok, err := r.data.websitesHeld(ctx)
+	if err != nil && e == limitDelete {
+		return // the creates' checks say so
+	}
 	if err != nil {
 		addWebsiteLimitError(&resp.Diagnostics, domain, err)
 		return
@@ -120,6 +130,10 @@ func creatingLead(domain types.String) string {
 
 func replacingLead(from string, to types.String) string {
 	return fmt.Sprintf("Changing the domain from %q to %s replaces the website (a delete and a create).", from, plannedDomain(to))
+}
+
+func deletingLead(domain types.String) string {
+	return fmt.Sprintf("This plan deletes %s.", plannedWebsite(domain))
 }
 
 func keepingLead(from string, to types.String) string {
@@ -158,8 +172,8 @@ func tallyText(t planTally) string {
 // holds; nothing when it does.
 func addLimitWarning(diags *diag.Diagnostics, e limitEvent, lead string, limit, have int, t planTally) {
 	v := t.judge(limit, have)
-	if v == limitFits {
-		return
+	if v == limitFits || (e == limitDelete && (v == limitFitsDeleteFirst || t.creates+t.replaces == 0)) {
+		return // a delete changes only what the creates need
 	}
 	summary := "Website Limit Would Be Exceeded"
 	if e == limitReplace || v == limitFitsDeleteFirst {
@@ -183,13 +197,14 @@ func addLimitWarning(diags *diag.Diagnostics, e limitEvent, lead string, limit, 
 	case limitOrderDecides:
 		fmt.Fprintf(&b, "Applied in full, it would make %s, within the limit, but only if the plan's "+
 			"deletes run before the creates that need their room: Terraform runs the deletes and creates of different "+
-			"websites in any order, and %s, so the order decides whether up to %s fail. Before applying, apply the "+
+			"websites in any order, and %s, so the order decides whether %s. Before applying, apply the "+
 			"deletes first (for example with -target), delete %s you no longer need, or ask the installation's "+
-			"administrator for a larger plan.", countWebsites(end), refused, countCreates(have+t.creates-limit),
+			"administrator for a larger plan.", countWebsites(end), refused, upToFailing(have+t.creates-limit),
 			countWebsites(have+t.creates-limit))
 	case limitOver:
 		fmt.Fprintf(&b, "Applied in full, it would make %s, more than the limit: %s, so at least %s "+
-			"whatever the order, counting the deletes planned so far.", countWebsites(end), refused, failing(end-limit))
+			"in any order, unless the plan deletes more websites than those planned so far (a delete planned later "+
+			"warns again, counting the whole plan).", countWebsites(end), refused, failing(end-limit))
 		if t.replaces > 0 {
 			b.WriteString(" A replacement whose create is refused after Terraform deleted the old website (the " +
 				"order without create_before_destroy) leaves no website, and the old one's statistics are gone; with " +
@@ -203,6 +218,14 @@ func addLimitWarning(diags *diag.Diagnostics, e limitEvent, lead string, limit, 
 	}
 	b.WriteString(hardStopHint)
 	diags.AddAttributeWarning(path.Root("domain"), summary, b.String())
+}
+
+// upToFailing is "1 create fails" or "up to n creates fail".
+func upToFailing(n int) string {
+	if n == 1 {
+		return "1 create fails"
+	}
+	return fmt.Sprintf("up to %d creates fail", n)
 }
 
 // failing is "1 create fails" or "n creates fail".

@@ -63,7 +63,8 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 				r.planDestroy(ctx, state, "", false, &resp.Diagnostics)
 			}
 			if r.data != nil && !state.SkipDestroy.ValueBool() {
-				r.data.tally.add(limitDelete) // room for the creates, if it runs first (website_limit.go)
+				// Room for the creates, if it runs first (website_limit.go).
+				r.warnLimit(ctx, limitDelete, state.Domain, deletingLead(state.Domain), resp)
 			}
 		}
 		return

@@ -200,7 +200,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	timeout, d := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
 	resp.Diagnostics.Append(d...)
 	id := state.id(&resp.Diagnostics)
-	in := plan.input(ctx, &state, &resp.Diagnostics)
+	prior := withForgottenPassword(ctx, state, req.Private, &resp.Diagnostics)
+	in := plan.input(ctx, &prior, &resp.Diagnostics)
 	// password_wo is sent again only when its version changes, or when the
 	// server may hold no password (privacy was not "password" before, or
 	// the update's answer says it has none: see writeOnlyPasswordLost);
@@ -250,7 +251,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if err != nil {
 		addWriteError(&resp.Diagnostics, "update", in.Domain, wo != nil, err)
 		if updateMayHaveApplied(err) {
-			keepUnsettled(ctx, state, in, &resp.State, &resp.Diagnostics)
+			keepUnsettled(ctx, state, in, &resp.State, resp.Private, &resp.Diagnostics)
 		}
 		return
 	}
@@ -266,6 +267,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if remembered == nil {
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
+	}
+	if in.Password != nil { // the state says again what Terraform set
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, passwordSetKey, nil)...)
 	}
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }

@@ -34,16 +34,20 @@ func updateMayHaveApplied(err error) bool {
 // the API never returns unset, after an update that may have been applied
 // (updateMayHaveApplied).
 func keepUnsettled(ctx context.Context, state websiteResourceModel, in client.WebsiteInput, st *tfsdk.State,
-	diags *diag.Diagnostics,
+	private privateSetter, diags *diag.Diagnostics,
 ) {
 	changed := false
 	if !in.OmitExcludeParams && !state.ExcludeParams.IsNull() {
 		state.ExcludeParams = types.SetNull(types.StringType)
 		changed = true
 	}
-	if in.Password != nil && (!state.Password.IsNull() || !state.PasswordWOVer.IsNull()) {
+	if in.Password != nil && (!state.Password.IsNull() || !state.PasswordWOVer.IsNull() || *in.Password != "") {
 		state.Password, state.PasswordWOVer = types.StringNull(), types.Int64Null()
 		changed = true
+		// The state no longer tells that Terraform set a password: the
+		// private state does, so that leaving "password" privacy still
+		// clears it (sendPassword).
+		diags.Append(private.SetKey(ctx, passwordSetKey, []byte("true"))...)
 	}
 	if !changed {
 		return
@@ -51,4 +55,25 @@ func keepUnsettled(ctx context.Context, state websiteResourceModel, in client.We
 	tflog.Warn(ctx, "the update failed but may have been applied: the state forgets exclude_params and the password "+
 		"it sent, so that the next plan sends them again", map[string]any{"id": state.ID.ValueString()})
 	diags.Append(st.Set(ctx, &state)...)
+}
+
+// passwordSetKey is the private state's mark of a password Terraform set
+// that the state forgot (keepUnsettled).
+const passwordSetKey = "password_set"
+
+// withForgottenPassword returns the prior state as sendPassword needs it:
+// when the private state marks a password Terraform set but the state
+// forgot, the password is unknown (set, value not known) rather than null.
+func withForgottenPassword(ctx context.Context, prior websiteResourceModel, private privateGetter,
+	diags *diag.Diagnostics,
+) websiteResourceModel {
+	if private == nil || !prior.Password.IsNull() || !prior.PasswordWOVer.IsNull() {
+		return prior
+	}
+	raw, d := private.GetKey(ctx, passwordSetKey)
+	diags.Append(d...)
+	if string(raw) == "true" {
+		prior.Password = types.StringUnknown()
+	}
+	return prior
 }
