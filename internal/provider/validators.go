@@ -72,7 +72,11 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 // rewrite, or that would record no pageview; it only warns about a domain
 // an existing website can have that way (Unicode, a trailing dot: see
 // storedOnlyDomain), which the website resource refuses for a new website.
-func domainValidator() validator.String {
+func domainValidator() validator.String { return domainCheck() }
+
+// domainCheck is domainValidator's check, which websiteDomainValidator
+// changes.
+func domainCheck() stringCheck {
 	return stringCheck{
 		description: "must be a host name or IPv4 address in the server's canonical form",
 		summary:     "Invalid Domain",
@@ -86,7 +90,7 @@ func domainValidator() validator.String {
 // says itself, at plan time, what such a domain means: an error for a new
 // website, a warning for one in the state (checkStoredOnlyDomain).
 func websiteDomainValidator() validator.String {
-	v := domainValidator().(stringCheck)
+	v := domainCheck()
 	v.warning = ""
 	return v
 }
