@@ -142,6 +142,7 @@ func TestWebsiteList_pages(t *testing.T) {
 	t.Parallel()
 	e, url := newListEmulator(t, emulator.Options{}, 250)
 	asc := map[string]tftypes.Value{"sort_by": tftypes.NewValue(tftypes.String, "id"), "sort": tftypes.NewValue(tftypes.String, "asc")}
+	byDomain := map[string]tftypes.Value{"sort_by": tftypes.NewValue(tftypes.String, "domain"), "sort": tftypes.NewValue(tftypes.String, "desc")}
 	cases := []struct {
 		limit        int64
 		cfg          map[string]tftypes.Value
@@ -153,10 +154,13 @@ func TestWebsiteList_pages(t *testing.T) {
 		{limit: 100, want: 100, before: 1},
 		{limit: 1, want: 1, before: 1},
 		{limit: 0, want: 0, before: 0},
-		// Another order than newest first: every page, and the newest
-		// website before and after them (client.AllWebsites).
-		{limit: 1000, cfg: asc, want: 250, before: 5},
-		{limit: 1, cfg: asc, want: 1, before: 5},
+		// Oldest first: every page, read newest first and handed over in
+		// reverse (client.AllWebsites), so a limit stops nothing early.
+		{limit: 1000, cfg: asc, want: 250, before: 3},
+		{limit: 1, cfg: asc, want: 1, before: 3},
+		// By domain: every page, and the newest website before and after
+		// them.
+		{limit: 1000, cfg: byDomain, want: 250, before: 5},
 		{limit: 1000, cfg: map[string]tftypes.Value{"search": tftypes.NewValue(tftypes.String, "list-1")}, want: 100, before: 1},
 		// privacy is filtered by the provider: every page is read.
 		{limit: 1000, cfg: map[string]tftypes.Value{"privacy": tftypes.NewValue(tftypes.String, "password")}, want: 83, before: 3},
