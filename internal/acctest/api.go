@@ -17,6 +17,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 // What a test does outside Terraform, through the public API with the
@@ -337,8 +338,8 @@ func (env *Env) Hit(t *testing.T, page, userAgent string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), APITimeout)
 	defer cancel()
-	got, err := emulator.SendHit(ctx, trackingClient(), strings.TrimSuffix(base.String(), "/api/v1"),
-		emulator.Hit{Page: page, UserAgent: userAgent})
+	got, err := tracking.SendHit(ctx, trackingClient(), strings.TrimSuffix(base.String(), "/api/v1"),
+		tracking.Hit{Page: page, UserAgent: userAgent})
 	if err != nil {
 		t.Fatalf("tracking %s: %v", page, err)
 	}

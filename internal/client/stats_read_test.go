@@ -16,6 +16,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
@@ -85,7 +86,7 @@ func (s *statsEnv) track(t *testing.T, page string, first time.Time, n int) {
 	t.Helper()
 	for i := range n {
 		s.clock.SetDay(first.AddDate(0, 0, i))
-		if got, err := emulator.SendHit(context.Background(), nil, s.url, emulator.Hit{Page: page}); err != nil || got != "200" {
+		if got, err := tracking.SendHit(context.Background(), nil, s.url, tracking.Hit{Page: page}); err != nil || got != "200" {
 			t.Fatalf("tracking %s: %q, %v", page, got, err)
 		}
 	}
@@ -168,7 +169,7 @@ func TestReadStatistics_top(t *testing.T) {
 	s.clock.SetDay(day("2024-03-01"))
 	for i := 1; i <= 150; i++ {
 		for range i % 7 {
-			if got, err := emulator.SendHit(context.Background(), nil, s.url, emulator.Hit{Page: fmt.Sprintf("https://d.example/p%03d", i)}); err != nil || got != "200" {
+			if got, err := tracking.SendHit(context.Background(), nil, s.url, tracking.Hit{Page: fmt.Sprintf("https://d.example/p%03d", i)}); err != nil || got != "200" {
 				t.Fatalf("tracking: %q, %v", got, err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
@@ -23,7 +24,7 @@ func trackDays(t *testing.T, srv *emulator.Server, clock *testclock.Clock, page 
 	t.Helper()
 	for i := range n {
 		clock.SetDay(first.AddDate(0, 0, i))
-		if got, err := emulator.SendHit(context.Background(), nil, srv.URL, emulator.Hit{Page: page}); err != nil || got != "200" {
+		if got, err := tracking.SendHit(context.Background(), nil, srv.URL, tracking.Hit{Page: page}); err != nil || got != "200" {
 			t.Fatalf("tracking %s: %q, %v", page, got, err)
 		}
 	}
@@ -39,7 +40,7 @@ func trackEvent(t *testing.T, baseURL, page, name string) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("User-Agent", emulator.DesktopUserAgent)
+	req.Header.Set("User-Agent", tracking.DesktopUserAgent)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 const (
@@ -120,7 +122,7 @@ func TestCORS_notPreflights(t *testing.T) {
 		"Access-Control-Allow-Origin": pageOrigin, "Access-Control-Allow-Credentials": "true",
 		"Vary": "Access-Control-Request-Method, Origin", "Access-Control-Allow-Methods": absent,
 	})
-	r = do(t, s, call{method: http.MethodOptions, path: TrackingScriptPath, accept: "-",
+	r = do(t, s, call{method: http.MethodOptions, path: tracking.ScriptPath, accept: "-",
 		header: map[string]string{"Origin": pageOrigin, "Access-Control-Request-Method": "GET"}})
 	checkHeaders(t, "script", r.header, map[string]string{"Access-Control-Allow-Origin": absent, "Vary": absent})
 	r = do(t, s, call{method: http.MethodOptions, path: "/apiary", accept: "-",

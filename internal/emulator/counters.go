@@ -28,7 +28,7 @@ type Stats struct {
 	// somewhere else than the Authorization Bearer header (api_token query
 	// parameter or form field, or a Basic authorization password).
 	KeyOutsideHeader int `json:"key_outside_header"`
-	// Preflights counts the CORS preflights answered (cors.go), per
+	// Preflights counts the CORS preflights answered (package tracking), per
 	// requested method and route: "POST /api/event" is a browser asking
 	// whether the tracking script may post its JSON. They are not requests
 	// to the API (the throttle never sees them) and not in Total or the

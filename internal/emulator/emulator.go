@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 // DefaultAPIKey is the key of the single user an emulator has when
@@ -372,13 +374,13 @@ func (e *Emulator) PersistError() error {
 // and POST /__emulator/reset-stats, then the tracking script at
 // <PathPrefix>/js/script.js (a static file: no key, no throttle, not
 // counted, not faulted, served in maintenance mode too), then CORS
-// preflights on <PathPrefix>/api/* (cors.go: before maintenance and the
+// preflights on <PathPrefix>/api/* (package tracking: before maintenance and the
 // throttle, never faulted), then the maintenance 503 if the installation
 // is down (see SetMaintenance), then the API under <PathPrefix>/api/v1 with
 // the faults of Options.Faults or SetFaults, if any, and the tracking
 // endpoint (other paths get Laravel's route 404, see Respond).
 func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if e.serveControl(w, r) || e.serveTrackingScript(w, r) {
+	if e.serveControl(w, r) || tracking.ServeScript(w, r, e.opts.PathPrefix) {
 		return
 	}
 	if resp := e.preflight(r); resp != nil {

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 // Response is a complete API answer, computed (and any state change
@@ -70,7 +72,7 @@ type request struct {
 // get Laravel's route-not-found 404 and are not counted in Stats.
 // It never panics: an internal failure is a 500 "Server Error". A CORS
 // preflight on an api/* path is answered before all that, and every answer
-// on those paths carries the CORS headers (cors.go).
+// on those paths carries the CORS headers (package tracking).
 func (e *Emulator) Respond(r *http.Request) *Response {
 	if resp := e.preflight(r); resp != nil {
 		return resp
@@ -83,7 +85,7 @@ func (e *Emulator) respond(r *http.Request) *Response {
 	req := &request{r: r, method: r.Method, json: expectsJSON(r)}
 	if api, ok := e.apiPath(r.URL.Path); ok {
 		req.route, req.rawID = matchRoute(api)
-	} else if e.isTrackPath(r.URL.Path) {
+	} else if tracking.IsPath(e.opts.PathPrefix, r.URL.Path) {
 		req.route = routeTrack
 		if r.Body != nil && r.Body != http.NoBody {
 			raw, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))

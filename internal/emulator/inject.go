@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 // faultInjector is the live state of a Faults configuration.
@@ -178,7 +180,7 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request) {
 	// Faults are injected on /api/v1 only, and never into a CORS preflight:
 	// the application's HandleCors answers it before the throttle, as it
 	// would during a 429 burst.
-	if _, ok := e.apiPath(r.URL.Path); !ok || isPreflight(r) {
+	if _, ok := e.apiPath(r.URL.Path); !ok || tracking.IsPreflight(r) {
 		e.send(w, e.Respond(r))
 		return
 	}

@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"mime"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/php"
 )
 
 // maxBody is PHP's default post_max_size (8M). Larger bodies are refused
@@ -23,10 +22,8 @@ const maxBody = 8 << 20
 // errBodyTooLarge reports a request body over maxBody.
 var errBodyTooLarge = errors.New("request body too large")
 
-// phpArray stands for a PHP array that arrived as input (a JSON array or
-// object, or a form key like "a[]"). The emulator never needs its content:
-// every rule that sees one fails, as it does in Laravel.
-type phpArray struct{}
+// phpArray stands for a PHP array that arrived as input (php.Array).
+type phpArray = php.Array
 
 // params is an ordered parameter bag with PHP semantics: a repeated key keeps
 // the position of its first occurrence and the value of its last.
@@ -36,6 +33,23 @@ type params struct {
 }
 
 func newParams() *params { return &params{vals: map[string]any{}} }
+
+// paramsOf is the bag of fields PHP parsed (php.ParseStr, php.ParseMultipart).
+func paramsOf(names []string, values map[string]any) *params {
+	p := newParams()
+	for _, k := range names {
+		p.set(k, values[k])
+	}
+	return p
+}
+
+// parsePHPQuery parses a query string like PHP's parse_str.
+func parsePHPQuery(s string) *params { return paramsOf(php.ParseStr(s)) }
+
+// parseMultipart reads the non-file fields of a multipart/form-data body.
+func parseMultipart(raw []byte, boundary string) *params {
+	return paramsOf(php.ParseMultipart(raw, boundary))
+}
 
 func (p *params) set(k string, v any) {
 	if _, ok := p.vals[k]; !ok {
@@ -77,7 +91,7 @@ func (in *input) get(k string) any {
 func readInput(r *http.Request, trim bool) (*input, error) {
 	in := &input{query: parsePHPQuery(r.URL.RawQuery), form: newParams()}
 	ct := r.Header.Get("Content-Type")
-	isJSON := isJSONType(ct)
+	isJSON := laravel.IsJSON(ct)
 	mediaType, mtParams, _ := mime.ParseMediaType(ct)
 	method := r.Method
 
@@ -122,12 +136,6 @@ func readInput(r *http.Request, trim bool) (*input, error) {
 	return in, nil
 }
 
-// isJSONType reports whether a Content-Type is JSON to Laravel's
-// isJson(): it contains "/json" or "+json".
-func isJSONType(ct string) bool {
-	return strings.Contains(ct, "/json") || strings.Contains(ct, "+json")
-}
-
 // parseJSONBody decodes a JSON body like Laravel's $request->json(): anything
 // but a JSON object gives no input, and so does invalid UTF-8 (json_decode
 // fails on it, where Go's decoder would read U+FFFD).
@@ -155,34 +163,12 @@ func parseJSONBody(raw []byte) *params {
 		if err := dec.Decode(&v); err != nil {
 			return newParams()
 		}
-		p.set(k, jsonValue(v))
+		p.set(k, php.JSONValue(v))
 	}
 	if _, err := dec.Token(); err != nil {
 		return newParams()
 	}
 	return p
-}
-
-// jsonValue converts a decoded JSON value to the PHP value json_decode gives.
-func jsonValue(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		s := x.String()
-		if !strings.ContainsAny(s, ".eE") {
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return n
-			}
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return math.Inf(1)
-		}
-		return f
-	case []any, map[string]any:
-		return phpArray{}
-	default:
-		return x // nil, bool, string
-	}
 }
 
 // cleanParams applies Laravel's TrimStrings (when trim is set; passwords are
@@ -222,50 +208,11 @@ func phpEmpty(v any) bool {
 	}
 }
 
-// phpString converts a scalar like PHP's string cast. ok is false for arrays.
-func phpString(v any) (string, bool) {
-	switch x := v.(type) {
-	case nil:
-		return "", true
-	case string:
-		return x, true
-	case bool:
-		if x {
-			return "1", true
-		}
-		return "", true
-	case int64:
-		return strconv.FormatInt(x, 10), true
-	case float64:
-		return phpFloatString(x), true
-	default:
-		return "", false
-	}
-}
-
-// numericRE matches PHP 8 numeric strings.
-var numericRE = regexp.MustCompile(`^[ \t\n\r\v\f]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\v\f]*$`)
-
-// phpNumeric returns the value of v when PHP's is_numeric(v) is true.
-func phpNumeric(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case string:
-		if !numericRE.MatchString(x) {
-			return 0, false
-		}
-		f, err := strconv.ParseFloat(strings.Trim(x, " \t\n\r\v\f"), 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return 0, false
-		}
-		return f, true
-	default:
-		return 0, false
-	}
-}
+// The PHP semantics the rules use (package php).
+var (
+	phpString  = php.String  // the string cast
+	phpNumeric = php.Numeric // is_numeric
+)
 
 // filterInt mirrors filter_var($v, FILTER_VALIDATE_INT), the test behind
 // Laravel's integer rule.

@@ -131,58 +131,6 @@ func phpFloat(f float64) (string, error) {
 	return s, nil
 }
 
-// phpFloatString is PHP's (string) of a float, as string interpolation
-// gives it: precision 14 (the ini default), and the exponent form ("1.0E+15",
-// "1.5E-7") when the decimal exponent is below -4 or above 13, as zend_gcvt
-// writes it.
-func phpFloatString(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NAN"
-	case math.IsInf(f, 1):
-		return "INF"
-	case math.IsInf(f, -1):
-		return "-INF"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0"
-		}
-		return "0"
-	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', 13, 64), "e") // d.ddddddddddddde±XX, rounded as PHP does
-	digits := strings.TrimRight(strings.Replace(mant, ".", "", 1), "0")
-	e, _ := strconv.Atoi(exp)
-	if f >= 1e14 && f < 1e15 && f == math.Trunc(f) {
-		// zend_dtoa's path for a whole number keeps the 14 digits' trailing
-		// zeros when it rounds a tie down to even ("3.8431515945350E+14").
-		whole := strconv.FormatFloat(f, 'f', 0, 64)
-		if whole[14] == '5' && (whole[13]-'0')%2 == 0 {
-			digits = whole[:14]
-		}
-	}
-	switch decpt := e + 1; {
-	case decpt < -3 || decpt > 14:
-		m := digits[:1] + "." + digits[1:]
-		if len(digits) == 1 {
-			m += "0"
-		}
-		if e >= 0 {
-			return sign + m + "E+" + strconv.Itoa(e)
-		}
-		return sign + m + "E" + strconv.Itoa(e)
-	case decpt <= 0:
-		return sign + "0." + strings.Repeat("0", -decpt) + digits
-	case decpt >= len(digits):
-		return sign + digits + strings.Repeat("0", decpt-len(digits))
-	default:
-		return sign + digits[:decpt] + "." + digits[decpt:]
-	}
-}
-
 // encodeLaravelException renders {"message": message} as Laravel's
 // exception handler does for a request that expects JSON
 // (prepareJsonResponse: JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES), e.g.

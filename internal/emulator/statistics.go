@@ -1,7 +1,7 @@
 package emulator
 
 // The websites' statistics: the application's `stats` table, which the
-// tracking endpoint (track.go) fills and GET /api/v1/stats/{id} reads. Not
+// tracking endpoint (package tracking) fills and GET /api/v1/stats/{id} reads. Not
 // to be confused with the emulator's request counters (Stats, counters.go).
 
 import (
@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/php"
 )
 
 // routeStatistics is GET /api/v1/stats/{id}: one website's statistics.
@@ -41,28 +44,15 @@ type statKey struct {
 
 // recordLocked adds one hit to each row of website id (INSERT ... ON
 // DUPLICATE KEY UPDATE count = count + 1). Callers hold e.mu.
-func (e *Emulator) recordLocked(id int64, date string, rows []member) {
+func (e *Emulator) recordLocked(id int64, date string, rows []tracking.Row) {
 	m := e.statistics[id]
 	if m == nil {
 		m = map[statKey]int{}
 		e.statistics[id] = m
 	}
 	for _, r := range rows {
-		v, _ := r.value.(string)
-		m[statKey{name: r.key, value: truncateRunes(v, 255), date: date}]++
+		m[statKey{name: r.Name, value: php.Substr(r.Value, 255), date: date}]++
 	}
-}
-
-// truncateRunes is mb_substr($s, 0, n).
-func truncateRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
 }
 
 // Statistics returns the statistics recorded for the website with id
@@ -105,7 +95,7 @@ func (e *Emulator) SeedStatistics(id int64, rows []Statistic) bool {
 		e.statistics[id] = m
 	}
 	for _, r := range rows {
-		m[statKey{name: r.Name, value: truncateRunes(r.Value, 255), date: r.Date}] += r.Count
+		m[statKey{name: r.Name, value: php.Substr(r.Value, 255), date: r.Date}] += r.Count
 	}
 	return e.persistLocked() == nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
 )
 
@@ -116,7 +117,7 @@ func TestTrack_records(t *testing.T) {
 			t.Parallel()
 			s, _ := newTestServer(t, Options{})
 			id := create(t, s, keyA, url.Values{"domain": {"d.example"}, "exclude_params": {tc.excludeParams}})
-			got, err := SendHit(context.Background(), nil, s.URL, Hit{Page: tc.page, Referrer: tc.referrer, UserAgent: browserUA})
+			got, err := tracking.SendHit(context.Background(), nil, s.URL, tracking.Hit{Page: tc.page, Referrer: tc.referrer, UserAgent: browserUA})
 			if err != nil || got != "200" {
 				t.Fatalf("SendHit: %q, %v", got, err)
 			}
@@ -207,7 +208,7 @@ func clockDays(t *testing.T, s *Server, clock *testclock.Clock, page string, day
 		}
 		clock.SetDay(d)
 		for range n {
-			if got, err := SendHit(context.Background(), nil, s.URL, Hit{Page: page, UserAgent: browserUA}); err != nil || got != "200" {
+			if got, err := tracking.SendHit(context.Background(), nil, s.URL, tracking.Hit{Page: page, UserAgent: browserUA}); err != nil || got != "200" {
 				t.Fatalf("SendHit: %q, %v", got, err)
 			}
 		}
@@ -291,26 +292,6 @@ func TestTrack_eventMultipart(t *testing.T) {
 	}
 }
 
-// A JSON number of an event reads as PHP turns a float into a string
-// (precision 14, an exponent from 1.0E+15 and below 0.0001): the value
-// 0.30000000000000004 (JavaScript's 0.1 + 0.2) is "0.3", kept; 1e15 is
-// "1.0E+15", kept (7 characters); 0.00001 is "1.0E-5"; an integer stays as
-// written. Each expected string is PHP 8.2's, e.g.
-// php -r 'echo "" . json_decode("0.30000000000000004");'.
-func TestTrack_eventJSONNumberAsPHPString(t *testing.T) {
-	t.Parallel()
-	for raw, want := range map[string]string{
-		"0.30000000000000004": "0.3", "1e15": "1.0E+15", "1e14": "1.0E+14", "0.00001": "1.0E-5", "0.0001": "0.0001",
-		"123456789012345": "123456789012345", "1234567.5": "1234567.5", "100.0": "100", "2.5e3": "2500",
-		"12345678901234.5": "12345678901234", "1.5e-7": "1.5E-7", "123456789012345.0": "1.2345678901234E+14",
-		"384315159453505.0": "3.8431515945350E+14", "-1.5e-7": "-1.5E-7", "1e400": "INF", "true": "1", "false": "",
-	} {
-		if got := jsonEvent([]byte(`{"event":{"value":`+raw+`}}`), func(s string) string { return s })["value"]; got != want {
-			t.Errorf("value %s reads as %q, PHP reads %q", raw, got, want)
-		}
-	}
-}
-
 // PHP drops the spaces that begin a field's name ("+event[name]" is
 // event[name]), for the event's fields as for every other field.
 func TestTrack_eventNameLeadingSpace(t *testing.T) {
@@ -337,7 +318,7 @@ func TestTrack_jsonInvalidUTF8(t *testing.T) {
 	}
 }
 
-// An event's value is kept when PHP's is_numeric takes it (phpNumeric), not
+// An event's value is kept when PHP's is_numeric takes it (php.Numeric), not
 // Go's ParseFloat: "Infinity", "NaN" and "0x1p4" are no numbers to PHP.
 func TestTrack_eventValueIsNumericAsPHP(t *testing.T) {
 	t.Parallel()

@@ -3,8 +3,11 @@ package emulator
 import (
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 // The tracking script is a static file: served without a key, with a
@@ -22,9 +25,9 @@ func TestTrackingScript_servedAsStaticFile(t *testing.T) {
 	before := s.Stats()
 
 	for range 3 {
-		r := do(t, s, call{path: TrackingScriptPath, accept: "-"})
+		r := do(t, s, call{path: tracking.ScriptPath, accept: "-"})
 		if r.status != http.StatusOK {
-			t.Fatalf("GET %s: %d %s", TrackingScriptPath, r.status, r.body)
+			t.Fatalf("GET %s: %d %s", tracking.ScriptPath, r.status, r.body)
 		}
 		if ct := r.header.Get("Content-Type"); ct != "text/javascript; charset=utf-8" {
 			t.Errorf("Content-Type %q, want text/javascript; charset=utf-8", ct)
@@ -40,7 +43,7 @@ func TestTrackingScript_servedAsStaticFile(t *testing.T) {
 				t.Errorf("%s: %q, want none (the throttle does not see static files)", h, v)
 			}
 		}
-		for _, want := range []string{`getElementById("` + TrackingScriptID + `")`, `"data-host"`, `"data-dnt"`,
+		for _, want := range []string{`getElementById("` + tracking.ScriptID + `")`, `"data-host"`, `"data-dnt"`,
 			`"/api/event"`, "page:", "referrer:", "screen_resolution:", "navigator.doNotTrack", "XMLHttpRequest",
 			`"application/json; charset=utf-8"`, "history.pushState", `"popstate"`, "pa.track"} {
 			if !strings.Contains(r.body, want) {
@@ -63,28 +66,32 @@ func TestTrackingScript_servedAsStaticFile(t *testing.T) {
 func TestTrackingScript_prefixMethodsMaintenanceAndFaults(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestServer(t, Options{PathPrefix: "/analytics"})
-	get := do(t, s, call{path: TrackingScriptPath, accept: "-"})
-	if get.status != http.StatusOK || get.body != string(trackingScript) {
-		t.Fatalf("GET /analytics%s: %d, %d bytes", TrackingScriptPath, get.status, len(get.body))
+	script, err := os.ReadFile("tracking/tracking_script.js") // the file package tracking embeds
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r := do(t, s, call{path: TrackingScriptPath, root: true, accept: "-"}); r.status != http.StatusNotFound {
-		t.Errorf("GET %s outside the prefix: %d, want 404", TrackingScriptPath, r.status)
+	get := do(t, s, call{path: tracking.ScriptPath, accept: "-"})
+	if get.status != http.StatusOK || get.body != string(script) {
+		t.Fatalf("GET /analytics%s: %d, %d bytes", tracking.ScriptPath, get.status, len(get.body))
 	}
-	head := do(t, s, call{method: http.MethodHead, path: TrackingScriptPath, accept: "-"})
+	if r := do(t, s, call{path: tracking.ScriptPath, root: true, accept: "-"}); r.status != http.StatusNotFound {
+		t.Errorf("GET %s outside the prefix: %d, want 404", tracking.ScriptPath, r.status)
+	}
+	head := do(t, s, call{method: http.MethodHead, path: tracking.ScriptPath, accept: "-"})
 	if head.status != http.StatusOK || head.body != "" || head.header.Get("Content-Type") != "text/javascript; charset=utf-8" {
 		t.Errorf("HEAD: %d %q %v", head.status, head.body, head.header)
 	}
-	cond := do(t, s, call{path: TrackingScriptPath, accept: "-", header: map[string]string{"If-None-Match": get.header.Get("ETag")}})
+	cond := do(t, s, call{path: tracking.ScriptPath, accept: "-", header: map[string]string{"If-None-Match": get.header.Get("ETag")}})
 	if cond.status != http.StatusNotModified {
 		t.Errorf("GET with If-None-Match: %d, want 304", cond.status)
 	}
-	post := do(t, s, call{method: http.MethodPost, path: TrackingScriptPath, form: url.Values{"a": {"b"}}})
+	post := do(t, s, call{method: http.MethodPost, path: tracking.ScriptPath, form: url.Values{"a": {"b"}}})
 	if post.status != http.StatusMethodNotAllowed || post.header.Get("Allow") != "GET, HEAD" {
 		t.Errorf("POST: %d, Allow %q; want 405, GET, HEAD", post.status, post.header.Get("Allow"))
 	}
 
 	s.SetMaintenance(true)
-	if r := do(t, s, call{path: TrackingScriptPath, accept: "-"}); r.status != http.StatusOK {
+	if r := do(t, s, call{path: tracking.ScriptPath, accept: "-"}); r.status != http.StatusOK {
 		t.Errorf("GET in maintenance mode: %d, want 200", r.status)
 	}
 	if r := do(t, s, call{path: "/api/v1/websites", key: keyA}); r.status != http.StatusServiceUnavailable {
@@ -96,7 +103,7 @@ func TestTrackingScript_prefixMethodsMaintenanceAndFaults(t *testing.T) {
 	if err := s.SetFaults(&Faults{ErrorRate: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if r := do(t, s, call{path: TrackingScriptPath, accept: "-"}); r.status != http.StatusOK {
+	if r := do(t, s, call{path: tracking.ScriptPath, accept: "-"}); r.status != http.StatusOK {
 		t.Errorf("GET with faults: %d, want 200", r.status)
 	}
 	if r := do(t, s, call{path: "/api/v1/websites", key: keyA}); r.status < 500 {

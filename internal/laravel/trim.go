@@ -1,7 +1,8 @@
 // Package laravel is what every installation of the application does to a
 // request's input before any rule reads it, as far as a client must know
-// it: Laravel's TrimStrings middleware. The emulator applies it; the
-// provider's plan-time checks refuse what it would rewrite.
+// it: Laravel's TrimStrings middleware, and which bodies it reads as JSON.
+// The emulator applies it; the provider's plan-time checks refuse what it
+// would rewrite.
 package laravel
 
 import (
@@ -34,4 +35,11 @@ const PHPTrimChars = " \t\n\r\x00\x0B"
 func Trimmed(r rune) bool {
 	return r >= '\t' && r <= '\r' || r == '\u0085' || r == '\u180E' || unicode.In(r, unicode.Z) ||
 		r == '\uFEFF' || r == '\u200B'
+}
+
+// IsJSON reports whether a Content-Type is JSON to Laravel's
+// Request::isJson(): it contains "/json" or "+json", whatever its
+// parameters.
+func IsJSON(contentType string) bool {
+	return strings.Contains(contentType, "/json") || strings.Contains(contentType, "+json")
 }

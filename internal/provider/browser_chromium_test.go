@@ -41,7 +41,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 const (
@@ -241,10 +241,10 @@ func visitInChromium(ctx context.Context, dir, pageURL string, o visitOptions) (
 	}
 	if err == nil {
 		v.Tracked, err = chromedp.Run(tab, chromedp.Poll[string](
-			`(function () { var e = document.getElementById("`+emulator.TrackingScriptID+`"); return e && e.getAttribute("data-tracked"); })()`,
+			`(function () { var e = document.getElementById("`+tracking.ScriptID+`"); return e && e.getAttribute("data-tracked"); })()`,
 			chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
 		if errors.Is(err, chromedp.ErrPollingTimeout) {
-			err = fmt.Errorf("the tracking script did not run within 30 s (no data-tracked on #%s): %w", emulator.TrackingScriptID, err)
+			err = fmt.Errorf("the tracking script did not run within 30 s (no data-tracked on #%s): %w", tracking.ScriptID, err)
 		}
 	}
 	for _, js := range []struct {

@@ -40,6 +40,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 const (
@@ -275,7 +276,7 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if !strings.Contains(code, `data-dnt="false"`) || !strings.Contains(code, `src="`+env.URL+emulator.TrackingScriptPath+`"`) {
+			if !strings.Contains(code, `data-dnt="false"`) || !strings.Contains(code, `src="`+env.URL+tracking.ScriptPath+`"`) {
 				return fmt.Errorf("tracking_code %s: want data-dnt=\"false\" and the script at base_url", code)
 			}
 			s := serveSite(t, code)
@@ -297,8 +298,8 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 				return fmt.Errorf("the requests to the tracking endpoint: %q, want one HTTP 200", v.Events)
 			case v.DoNotTrack != "null":
 				return fmt.Errorf("navigator.doNotTrack is %s, which this test does not ask for", v.DoNotTrack)
-			case !slices.Contains(v.Requests, env.URL+emulator.TrackingScriptPath):
-				return fmt.Errorf("the page did not load %s%s: %v", env.URL, emulator.TrackingScriptPath, v.Requests)
+			case !slices.Contains(v.Requests, env.URL+tracking.ScriptPath):
+				return fmt.Errorf("the page did not load %s%s: %v", env.URL, tracking.ScriptPath, v.Requests)
 			}
 			if err := checkLoopbackOnly(v.Requests); err != nil {
 				return err
@@ -316,7 +317,7 @@ func TestBrowser_pageviewRecorded(t *testing.T) {
 		// The statistics data source shows the visit under the names
 		// WhichBrowser gives headless Chromium's own user agent (X11;
 		// Linux, HeadlessChrome/...): Chrome, Linux, desktop (see the
-		// emulator's useragent_test.go for the parser's source lines).
+		// tracking package's useragent_test.go for the parser's source lines).
 		Config: browserConfig(env, "", domain) + dimensionStats("browser") + dimensionStats("os") + dimensionStats("device"),
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue(statsAddr("browser"), tfjsonpath.New("top"), knownvalue.ListExact([]knownvalue.Check{topRow("Chrome", 1)})),
@@ -466,8 +467,8 @@ func TestBrowser_doNotTrack(t *testing.T) {
 				switch {
 				case v.DoNotTrack != tc.want:
 					return fmt.Errorf("%s: navigator.doNotTrack is %s, want %q", tc.name, v.DoNotTrack, tc.want)
-				case !slices.Contains(v.Requests, publicURL+emulator.TrackingScriptPath):
-					return fmt.Errorf("%s: the page did not load %s%s: %v", tc.name, publicURL, emulator.TrackingScriptPath, v.Requests)
+				case !slices.Contains(v.Requests, publicURL+tracking.ScriptPath):
+					return fmt.Errorf("%s: the page did not load %s%s: %v", tc.name, publicURL, tracking.ScriptPath, v.Requests)
 				case v.Tracked != "dnt" || len(v.Events) != 0:
 					return fmt.Errorf("%s: the tracking script says %q and sent %q, want \"dnt\" and nothing", tc.name, v.Tracked, v.Events)
 				}

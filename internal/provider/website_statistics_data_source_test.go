@@ -18,6 +18,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 // The analytics_website_statistics data source. The first tests run on any
@@ -261,7 +262,7 @@ func TestAccWebsiteStatisticsDataSource_history(t *testing.T) {
 	year := s.Seed(s.Key, emulator.Website{Domain: long})
 	visit := func(page, referrer string) {
 		t.Helper()
-		got, err := emulator.SendHit(context.Background(), nil, s.URL, emulator.Hit{Page: "https://" + domain + page, Referrer: referrer, UserAgent: acctest.BrowserUA})
+		got, err := tracking.SendHit(context.Background(), nil, s.URL, tracking.Hit{Page: "https://" + domain + page, Referrer: referrer, UserAgent: acctest.BrowserUA})
 		if err != nil || got != "200" {
 			t.Fatalf("tracking %s: %q, %v", page, got, err)
 		}

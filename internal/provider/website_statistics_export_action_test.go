@@ -24,6 +24,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/export"
 )
 
@@ -152,13 +153,13 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 	s.Apply(website)
 	hits := []struct {
 		day  string
-		hit  emulator.Hit
+		hit  tracking.Hit
 		want string
 	}{
-		{"2024-01-05", emulator.Hit{Page: "https://" + domain + "/", Referrer: "https://news.example.org/a", ScreenResolution: "1920x1080"}, "200"},
-		{"2024-01-05", emulator.Hit{Page: "https://" + domain + "/pricing?utm_campaign=spring"}, "200"},
-		{"2024-01-07", emulator.Hit{Page: "https://" + domain + "/pricing", Referrer: "https://" + domain + "/"}, "200"},
-		{"2024-02-01", emulator.Hit{Page: "https://" + domain + "/a,b"}, "200"},
+		{"2024-01-05", tracking.Hit{Page: "https://" + domain + "/", Referrer: "https://news.example.org/a", ScreenResolution: "1920x1080"}, "200"},
+		{"2024-01-05", tracking.Hit{Page: "https://" + domain + "/pricing?utm_campaign=spring"}, "200"},
+		{"2024-01-07", tracking.Hit{Page: "https://" + domain + "/pricing", Referrer: "https://" + domain + "/"}, "200"},
+		{"2024-02-01", tracking.Hit{Page: "https://" + domain + "/a,b"}, "200"},
 	}
 	day := ""
 	for _, h := range hits {
@@ -167,7 +168,7 @@ func TestAccStatisticsExport_byHand(t *testing.T) {
 			day = h.day
 		}
 		h.hit.UserAgent = acctest.BrowserUA
-		got, err := emulator.SendHit(context.Background(), nil, s.URL, h.hit)
+		got, err := tracking.SendHit(context.Background(), nil, s.URL, h.hit)
 		if err != nil || got != h.want {
 			t.Fatalf("tracking %+v: %q, %v", h.hit, got, err)
 		}

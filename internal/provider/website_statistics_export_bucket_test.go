@@ -11,6 +11,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/export"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/s3test"
 )
@@ -145,7 +146,7 @@ func TestAccStatisticsExportToBucket_byHand(t *testing.T) {
 	website := websiteBlock("main", domain, "")
 	s.Apply(website)
 	s.pageviews(t, []string{domain}, "2024-01-05", "2024-01-07")
-	if got, err := emulator.SendHit(t.Context(), nil, s.URL, emulator.Hit{Page: "https://" + domain + "/pricing?utm_campaign=spring",
+	if got, err := tracking.SendHit(t.Context(), nil, s.URL, tracking.Hit{Page: "https://" + domain + "/pricing?utm_campaign=spring",
 		Referrer: "https://news.example.org/a", UserAgent: acctest.BrowserUA}); err != nil || got != "200" {
 		t.Fatalf("tracking: %q, %v", got, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
 )
 
 // The destroy-plan pass: N websites with statistics, then `terraform plan
@@ -61,7 +62,7 @@ func (b *bench) destroyPlanPass(ctx context.Context, n int) (*Run, error) {
 func (s *apiServer) recordPageviews(ctx context.Context) error {
 	hc := &http.Client{Timeout: 30 * time.Second}
 	for _, w := range s.emu.Websites() {
-		got, err := emulator.SendHit(ctx, hc, s.url, emulator.Hit{Page: "https://" + w.Domain + "/",
+		got, err := tracking.SendHit(ctx, hc, s.url, tracking.Hit{Page: "https://" + w.Domain + "/",
 			UserAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"})
 		if err != nil {
 			return err

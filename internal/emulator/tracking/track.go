@@ -1,9 +1,9 @@
-package emulator
+package tracking
 
 // The tracking endpoint, POST <PathPrefix>/api/event: how statistics arrive.
 // The tracking script on a website sends each pageview (or custom event)
 // there, without a key; the application records it for the website whose
-// domain is the page's host. See statistics.go for how they are read.
+// domain is the page's host.
 
 import (
 	"bytes"
@@ -16,30 +16,80 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/php"
 )
 
-// routeTrack is the tracking endpoint. It is in the API's route file, so
-// the throttle runs before it, but outside /api/v1 and without
-// authentication.
-const routeTrack = "/api/event"
+// Path is the tracking endpoint, below the installation's base URL. It is
+// in the API's route file, so the throttle runs before it, but outside
+// /api/v1 and without authentication.
+const Path = "/api/event"
 
-// isTrackPath reports whether path (with the installation's prefix) is the
-// tracking endpoint.
-func (e *Emulator) isTrackPath(path string) bool {
-	rest, ok := strings.CutPrefix(path, e.opts.PathPrefix)
-	return ok && strings.TrimRight(rest, "/") == routeTrack
+// IsPath reports whether path is the tracking endpoint below the
+// installation's prefix (trailing slashes ignored, as Laravel's router
+// does).
+func IsPath(prefix, path string) bool {
+	rest, ok := strings.CutPrefix(path, prefix)
+	return ok && strings.TrimRight(rest, "/") == Path
 }
 
-// trackAnswer is the endpoint's answer: always HTTP 200, the outcome in the
-// body ("200" recorded, "403" excluded, "404" no such website; "" for an
-// event without a name).
-func trackAnswer(body string) *Response {
-	resp := &Response{Status: http.StatusOK, Header: http.Header{}, Body: []byte(body)}
-	resp.Header.Set("Content-Type", "text/html; charset=UTF-8")
-	resp.Header.Set("Cache-Control", "no-cache, private")
-	return resp
+// Site is what the endpoint reads of a website.
+type Site struct {
+	ID            int64
+	Domain        string
+	ExcludeBots   bool   // exclude_bots is 1
+	ExcludeIPs    string // exclude_ips as stored
+	ExcludeParams string // exclude_params as stored
+	// OverLimit: the owner's account is over its plan's pageviews.
+	OverLimit bool
+}
+
+// Row is one statistic a hit adds one to: its name (one of the names GET
+// /api/v1/stats/{id} reads) and its value, e.g. {"pageviews", "2024-10-13"}.
+type Row struct {
+	Name, Value string
+}
+
+// Store is what the endpoint needs of the installation's state. The caller
+// holds the state's lock across one Record, so that the website found is
+// the one recorded.
+type Store interface {
+	// Site is the website whose domain equals domain, case aside; the
+	// lowest id when a domain is stored twice (Eloquent's ->first()).
+	Site(domain string) (Site, bool)
+	// Record adds one hit to each row of website id on date and commits
+	// it. An error is the application's 500.
+	Record(id int64, date string, rows []Row) error
+}
+
+// Request is one request to the endpoint, as the application's controller
+// sees it.
+type Request struct {
+	HTTP     *http.Request // its headers and query string
+	Body     []byte        // its body as sent
+	ClientIP string        // $request->ip()
+	Now      time.Time     // the installation's clock
+	// Input is $request->input(name) after the input middleware: a string,
+	// a php.Array, another scalar of a JSON body, or nil.
+	Input func(name string) any
+	// InBody reports whether the request's body (its form or JSON, not its
+	// query string) carries name.
+	InBody func(name string) bool
+	// Trim: the TrimStrings middleware runs (the emulator's
+	// Options.NoTrimStrings is off).
+	Trim bool
+}
+
+// Answer is the endpoint's answer to req: always HTTP 200, the outcome in
+// the body ("200" recorded, "403" excluded, "404" no such website; "" for
+// an event without a name), with the application's headers.
+func Answer(body string) (http.Header, []byte) {
+	h := http.Header{}
+	h.Set("Content-Type", "text/html; charset=UTF-8")
+	h.Set("Cache-Control", "no-cache, private")
+	return h, []byte(body)
 }
 
 // trackedURL is PHP's parse_url of a page or referrer, with the host
@@ -61,45 +111,41 @@ func parseTrackedURL(raw string) *trackedURL {
 	return t
 }
 
-// track is POST /api/event.
-func (e *Emulator) track(req *request) *Response {
-	str := func(k string) string { s, _ := req.in.get(k).(string); return s }
+// Record is POST /api/event: it records req in store and returns the
+// answer's body (see Answer). An error of the store is the caller's 500.
+func Record(store Store, req Request) (string, error) {
+	str := func(k string) string { s, _ := req.Input(k).(string); return s }
 	page := parseTrackedURL(str("page"))
-	now := e.opts.Clock().UTC()
+	now := req.Now.UTC()
 	date, hour := now.Format("2006-01-02"), now.Format("15")
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var w *Website
+	var w Site
+	found := false
 	if page != nil {
-		for _, c := range e.websites {
-			if strings.EqualFold(c.Domain, page.nonWWW) && (w == nil || c.ID < w.ID) {
-				w = c // ->first(): the lowest id when a domain is stored twice
-			}
-		}
+		w, found = store.Site(page.nonWWW)
 	}
-	if w == nil {
-		return trackAnswer("404")
+	if !found {
+		return "404", nil
 	}
-	if u, ok := e.users[w.Owner]; ok && u.OverPageviewLimit {
-		return trackAnswer("403")
+	if w.OverLimit {
+		return "403", nil
 	}
-	if ipExcluded(clientIP(req.r), w.ExcludeIPs) {
-		return trackAnswer("403")
+	if ipExcluded(req.ClientIP, w.ExcludeIPs) {
+		return "403", nil
 	}
-	if w.ExcludeBots != nil && *w.ExcludeBots != 0 && IsBot(req.r.UserAgent()) {
-		return trackAnswer("403")
+	if w.ExcludeBots && IsBot(req.HTTP.UserAgent()) {
+		return "403", nil
 	}
 
-	var rows []member
-	if ev := trackedEvent(req, !e.opts.NoTrimStrings); ev != nil {
+	var rows []Row
+	if ev := trackedEvent(req); ev != nil {
 		name, ok := ev["name"]
 		if !ok {
-			return trackAnswer("")
+			return "", nil
 		}
 		value := ""
 		if v := strings.TrimSpace(ev["value"]); v != "" && len(v) <= 10 {
-			if f, ok := phpNumeric(v); ok && f > 0 { // is_numeric
+			if f, ok := php.Numeric(v); ok && f > 0 { // is_numeric
 				value = v
 			}
 		}
@@ -107,10 +153,10 @@ func (e *Emulator) track(req *request) *Response {
 		if u := ev["unit"]; len([]rune(u)) <= 32 {
 			unit = u
 		}
-		rows = append(rows, member{"event", strings.ReplaceAll(name, ":", " ") + ":" + value + ":" + unit})
+		rows = append(rows, Row{"event", strings.ReplaceAll(name, ":", " ") + ":" + value + ":" + unit})
 	} else {
 		recorded := recordedPage(page, w.ExcludeParams)
-		rows = append(rows, member{"pageviews", date}, member{"pageviews_hour", hour}, member{"page", recorded})
+		rows = append(rows, Row{"pageviews", date}, Row{"pageviews_hour", hour}, Row{"page", recorded})
 		ref := parseTrackedURL(str("referrer"))
 		if ref == nil || ref.nonWWW != w.Domain {
 			// A visit not referred by the website itself: a visitor.
@@ -118,28 +164,27 @@ func (e *Emulator) track(req *request) *Response {
 			if ref != nil {
 				referrer = ref.host
 			}
-			agent := classifyUserAgent(req.r.UserAgent())
-			lang := req.r.Header.Get("Accept-Language")
-			lang = truncateRunes(lang, 2)
+			agent := classifyUserAgent(req.HTTP.UserAgent())
+			lang := req.HTTP.Header.Get("Accept-Language")
+			lang = php.Substr(lang, 2)
 			if c := queryValue(page.query, "utm_campaign"); c != "" {
-				rows = append(rows, member{"campaign", c})
+				rows = append(rows, Row{"campaign", c})
 			}
 			rows = append(rows,
-				member{"continent", ""}, member{"country", ""}, member{"city", ""}, // no GeoIP database
-				member{"browser", agent.Browser}, member{"os", agent.OS}, member{"device", agent.Device},
-				member{"language", lang},
-				member{"visitors", date}, member{"visitors_hour", hour},
-				member{"resolution", str("screen_resolution")},
-				member{"landing_page", recorded},
-				member{"referrer", referrer},
+				Row{"continent", ""}, Row{"country", ""}, Row{"city", ""}, // no GeoIP database
+				Row{"browser", agent.Browser}, Row{"os", agent.OS}, Row{"device", agent.Device},
+				Row{"language", lang},
+				Row{"visitors", date}, Row{"visitors_hour", hour},
+				Row{"resolution", str("screen_resolution")},
+				Row{"landing_page", recorded},
+				Row{"referrer", referrer},
 			)
 		}
 	}
-	e.recordLocked(w.ID, date, rows)
-	if err := e.persistLocked(); err != nil {
-		return serverError(req)
+	if err := store.Record(w.ID, date, rows); err != nil {
+		return "", err
 	}
-	return trackAnswer("200")
+	return "200", nil
 }
 
 // trackedEvent returns the fields of a custom event, or nil for a
@@ -149,24 +194,24 @@ func (e *Emulator) track(req *request) *Response {
 // They come from where $request->input('event') finds "event": the body
 // (Laravel's input() is the body's fields + the query's, so the body's
 // event replaces the query's whole), else the query string.
-func trackedEvent(req *request, trim bool) map[string]string {
-	if _, ok := req.in.get("event").(phpArray); !ok {
+func trackedEvent(req Request) map[string]string {
+	if _, ok := req.Input("event").(php.Array); !ok {
 		return nil
 	}
 	clean := func(s string) string { return s }
-	if trim {
+	if req.Trim {
 		clean = laravel.Trim
 	}
-	fields := urlencodedFields(req.r.URL.RawQuery)
-	if req.in.body != req.in.query && req.in.body.has("event") {
-		ct := req.r.Header.Get("Content-Type")
-		if isJSONType(ct) {
-			return jsonEvent(req.raw, clean)
+	fields := urlencodedFields(req.HTTP.URL.RawQuery)
+	if req.InBody("event") {
+		ct := req.HTTP.Header.Get("Content-Type")
+		if laravel.IsJSON(ct) {
+			return jsonEvent(req.Body, clean)
 		}
 		if mediaType, params, _ := mime.ParseMediaType(ct); mediaType == "multipart/form-data" {
-			fields = multipartFields(req.raw, params["boundary"])
+			fields = php.MultipartFields(req.Body, params["boundary"])
 		} else {
-			fields = urlencodedFields(string(req.raw))
+			fields = urlencodedFields(string(req.Body))
 		}
 	}
 	ev := map[string]string{}
@@ -185,13 +230,13 @@ func urlencodedFields(raw string) [][2]string {
 	var fields [][2]string
 	for pair := range strings.SplitSeq(raw, "&") {
 		k, v, _ := strings.Cut(pair, "=")
-		fields = append(fields, [2]string{phpURLDecode(k), phpURLDecode(v)})
+		fields = append(fields, [2]string{php.URLDecode(k), php.URLDecode(v)})
 	}
 	return fields
 }
 
 // jsonEvent returns the fields of the "event" object of a JSON body as
-// PHP reads them into strings (phpString: an integer as written, a float
+// PHP reads them into strings (php.String: an integer as written, a float
 // with precision 14, true as "1", false as ""), null left out; strings
 // passed through clean (the input middleware's trim, or none). An "event"
 // that is an array has no named fields.
@@ -208,12 +253,12 @@ func jsonEvent(raw []byte, clean func(string) string) map[string]string {
 		return ev
 	}
 	for k, v := range fields {
-		switch x := jsonValue(v).(type) {
+		switch x := php.JSONValue(v).(type) {
 		case nil:
 		case string:
 			ev[k] = clean(x)
 		default:
-			if str, ok := phpString(x); ok {
+			if str, ok := php.String(x); ok {
 				ev[k] = str
 			}
 		}
@@ -241,7 +286,7 @@ func recordedPage(page *trackedURL, excludeParams string) string {
 	if query != "" {
 		p = page.path + "?" + query
 	}
-	return truncateRunes(p, 255)
+	return php.Substr(p, 255)
 }
 
 // splitLines is preg_split('/\n|\r/', $s, -1, PREG_SPLIT_NO_EMPTY).
@@ -262,42 +307,23 @@ func containsString(list []string, s string) bool {
 // rebuilds it as parse_str and http_build_query do (names decoded, "." and
 // " " in names read as "_", values re-encoded with "+" for spaces).
 func withoutParams(query string, names []string) string {
-	p := parsePHPQuery(query)
+	keys, vals := php.ParseStr(query)
 	var parts []string
-	for _, k := range p.keys {
-		v, ok := p.vals[k].(string)
+	for _, k := range keys {
+		v, ok := vals[k].(string)
 		if !ok || containsString(names, k) {
 			continue // arrays are left out of this emulation
 		}
-		parts = append(parts, phpURLEncode(k)+"="+phpURLEncode(v))
+		parts = append(parts, php.URLEncode(k)+"="+php.URLEncode(v))
 	}
 	return strings.Join(parts, "&")
 }
 
 // queryValue is the value of one parameter of a query string, "" if absent.
 func queryValue(query, name string) string {
-	v, _ := parsePHPQuery(query).get(name).(string)
+	_, vals := php.ParseStr(query)
+	v, _ := vals[name].(string)
 	return v
-}
-
-// phpURLEncode is PHP's urlencode: letters, digits and "-_." kept, space
-// as "+", everything else %XX.
-func phpURLEncode(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.':
-			b.WriteByte(c)
-		case c == ' ':
-			b.WriteByte('+')
-		default:
-			b.WriteByte('%')
-			b.WriteByte("0123456789ABCDEF"[c>>4])
-			b.WriteByte("0123456789ABCDEF"[c&15])
-		}
-	}
-	return b.String()
 }
 
 // ipExcluded is Symfony's IpUtils::checkIp over the website's exclude_ips,
@@ -354,7 +380,7 @@ func SendHit(ctx context.Context, c *http.Client, baseURL string, h Hit) (string
 	if h.ScreenResolution != "" {
 		form.Set("screen_resolution", h.ScreenResolution)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(baseURL, "/")+routeTrack,
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(baseURL, "/")+Path,
 		strings.NewReader(form.Encode()))
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package emulator
+package tracking
 
 // CORS on every api/* path (<PathPrefix>/api/event, <PathPrefix>/api/v1/...),
 // as the application answers it: Laravel's HandleCors middleware with every
@@ -15,31 +15,28 @@ import (
 	"strings"
 )
 
-// isCORSPath reports whether path is one of Laravel's 'api/*' paths below
+// IsCORSPath reports whether path is one of Laravel's 'api/*' paths below
 // the installation's prefix: "api/" and more, once the slashes at both ends
 // are trimmed.
-func (e *Emulator) isCORSPath(path string) bool {
-	rest, ok := strings.CutPrefix(path, e.opts.PathPrefix)
+func IsCORSPath(prefix, path string) bool {
+	rest, ok := strings.CutPrefix(path, prefix)
 	return ok && (rest == "" || rest[0] == '/') && strings.HasPrefix(strings.Trim(rest, "/"), "api/")
 }
 
-// isPreflight reports whether r is a CORS preflight: OPTIONS with an
+// IsPreflight reports whether r is a CORS preflight: OPTIONS with an
 // Access-Control-Request-Method header (which may be empty).
-func isPreflight(r *http.Request) bool {
+func IsPreflight(r *http.Request) bool {
 	_, ok := r.Header["Access-Control-Request-Method"]
 	return r.Method == http.MethodOptions && ok
 }
 
-// preflight answers r if it is a CORS preflight on an api/* path, and
-// returns nil otherwise. With an Origin the answer allows it, the requested
-// method and headers, with credentials, for no longer than this request
+// PreflightHeaders are the headers of the answer to r, a CORS preflight
+// on an api/* path (IsPreflight, IsCORSPath), whose status is 204 No
+// Content. With an Origin the answer allows it, the requested method and
+// headers, with credentials, for no longer than this request
 // (Access-Control-Max-Age: 0); without one it allows nothing.
-func (e *Emulator) preflight(r *http.Request) *Response {
-	if !isPreflight(r) || !e.isCORSPath(r.URL.Path) {
-		return nil
-	}
-	resp := &Response{Status: http.StatusNoContent, Header: http.Header{}}
-	h := resp.Header
+func PreflightHeaders(r *http.Request) http.Header {
+	h := http.Header{}
 	h.Set("Cache-Control", "no-cache, private")
 	if origin, ok := r.Header["Origin"]; ok {
 		h.Set("Access-Control-Allow-Origin", strings.Join(origin, ", "))
@@ -54,22 +51,14 @@ func (e *Emulator) preflight(r *http.Request) *Response {
 		h.Set("Access-Control-Max-Age", "0")
 	}
 	varyOn(h, "Access-Control-Request-Method")
-	e.stats.recordPreflight(strings.ToUpper(r.Header.Get("Access-Control-Request-Method")), e.routeOf(r.URL.Path))
-	return resp
+	return h
 }
 
-// withCORS adds to the answer of an actual request on an api/* path what
-// HandleCors adds: Vary: Origin always, and with an Origin the allow
-// headers. An OPTIONS request that is no preflight also varies on
-// Access-Control-Request-Method.
-func (e *Emulator) withCORS(r *http.Request, resp *Response) *Response {
-	if !e.isCORSPath(r.URL.Path) {
-		return resp
-	}
-	if resp.Header == nil {
-		resp.Header = http.Header{}
-	}
-	h := resp.Header
+// AddCORSHeaders adds to h, the headers of the answer to an actual request
+// r on an api/* path, what HandleCors adds: Vary: Origin always, and with
+// an Origin the allow headers. An OPTIONS request that is no preflight also
+// varies on Access-Control-Request-Method.
+func AddCORSHeaders(r *http.Request, h http.Header) {
 	if r.Method == http.MethodOptions {
 		varyOn(h, "Access-Control-Request-Method")
 	}
@@ -80,7 +69,6 @@ func (e *Emulator) withCORS(r *http.Request, resp *Response) *Response {
 	if _, ok := h["Access-Control-Allow-Origin"]; ok {
 		h.Set("Access-Control-Allow-Credentials", "true")
 	}
-	return resp
 }
 
 // varyOn adds name to the Vary header unless it is there, as
@@ -97,17 +85,4 @@ func varyOn(h http.Header, name string) {
 		}
 	}
 	h.Set("Vary", cur+", "+name)
-}
-
-// routeOf is the route a path is counted under in Stats: a route under
-// /api/v1, the tracking endpoint, or "(unknown)".
-func (e *Emulator) routeOf(path string) string {
-	if api, ok := e.apiPath(path); ok {
-		route, _ := matchRoute(api)
-		return route
-	}
-	if e.isTrackPath(path) {
-		return routeTrack
-	}
-	return routeUnknown
 }

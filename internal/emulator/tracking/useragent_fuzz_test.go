@@ -1,4 +1,4 @@
-package emulator
+package tracking
 
 import (
 	"slices"
@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzClassifyUserAgent: a visitor's User-Agent, any bytes, through what a
-// visit records of it (classifyUserAgent, track.go). For any input: no
+// visit records of it (classifyUserAgent, Record). For any input: no
 // panic; the same answer twice; browser and OS at most 64 characters, as
 // the application cuts them; a device type of WhichBrowser's the emulator
 // gives ("" when the parser types nothing); a bot has no OS; nothing

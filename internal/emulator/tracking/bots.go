@@ -1,4 +1,4 @@
-package emulator
+package tracking
 
 // Who counts as a bot for exclude_bots: the application asks WhichBrowser's
 // user agent parser (the PHP package whichbrowser/parser) and excludes a

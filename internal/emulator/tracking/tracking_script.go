@@ -1,4 +1,4 @@
-package emulator
+package tracking
 
 // The tracking script, GET <PathPrefix>/js/script.js: what the tracking
 // code on a website loads. The installation's web server serves it as a
@@ -15,13 +15,13 @@ import (
 	"time"
 )
 
-// TrackingScriptPath is where the tracking script is served, below the
-// installation's base URL (with Options.PathPrefix).
-const TrackingScriptPath = "/js/script.js"
+// ScriptPath is where the tracking script is served, below the
+// installation's base URL (with the emulator's Options.PathPrefix).
+const ScriptPath = "/js/script.js"
 
-// TrackingScriptID is the id of the tracking code's script element, by
+// ScriptID is the id of the tracking code's script element, by
 // which the script finds its own data-host and data-dnt attributes.
-const TrackingScriptID = "ZwSg9rf6GA"
+const ScriptID = "ZwSg9rf6GA"
 
 // trackingScript is the emulator's own tracking script, which does what
 // the application's does (JSON pageviews over XMLHttpRequest, single-page
@@ -36,12 +36,12 @@ var trackingScriptETag = func() string {
 	return `"` + hex.EncodeToString(sum[:8]) + `"`
 }()
 
-// serveTrackingScript serves the tracking script as a web server serves a
-// static file (conditional and range requests, HEAD) and reports whether
-// r asked for it.
-func (e *Emulator) serveTrackingScript(w http.ResponseWriter, r *http.Request) bool {
-	rest, ok := strings.CutPrefix(r.URL.Path, e.opts.PathPrefix)
-	if !ok || rest != TrackingScriptPath {
+// ServeScript serves the tracking script of the installation below prefix
+// as a web server serves a static file (conditional and range requests,
+// HEAD) and reports whether r asked for it.
+func ServeScript(w http.ResponseWriter, r *http.Request, prefix string) bool {
+	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
+	if !ok || rest != ScriptPath {
 		return false
 	}
 	h := w.Header()

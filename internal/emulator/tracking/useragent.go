@@ -1,4 +1,4 @@
-package emulator
+package tracking
 
 // What a visit records of the visitor's user agent: the application asks
 // WhichBrowser's parser (the PHP package whichbrowser/parser) and stores
@@ -19,6 +19,8 @@ import (
 
 	"github.com/medama-io/go-useragent"
 	"github.com/medama-io/go-useragent/agents"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/php"
 )
 
 // visitorAgent is what a visit records of its user agent, in
@@ -126,7 +128,7 @@ func classifyUserAgent(userAgent string) visitorAgent {
 		if name == "generic" {
 			name = ""
 		}
-		return visitorAgent{Browser: truncateRunes(name, 64), Device: "bot"}
+		return visitorAgent{Browser: php.Substr(name, 64), Device: "bot"}
 	}
 	a := uaParser().Parse(userAgent)
 	tizen := tizenRE.MatchString(userAgent)
@@ -223,7 +225,7 @@ func classifyUserAgent(userAgent string) visitorAgent {
 	case consoleRE.MatchString(userAgent):
 		v.OS, v.Device = "", "gaming" // Gaming.php:209-218, 246-253
 	}
-	return visitorAgent{Browser: truncateRunes(v.Browser, 64), OS: truncateRunes(v.OS, 64), Device: v.Device}
+	return visitorAgent{Browser: php.Substr(v.Browser, 64), OS: php.Substr(v.OS, 64), Device: v.Device}
 }
 
 // xboxOneRE is Gaming.php:228; consoleRE the other current consoles whose

@@ -1,10 +1,6 @@
-package emulator
+package tracking
 
-import (
-	"context"
-	"net/url"
-	"testing"
-)
+import "testing"
 
 // The user agents of current browsers on each platform, and what the
 // application records of each: WhichBrowser's names, read from the parser's
@@ -218,53 +214,5 @@ func TestClassifyUserAgent_currentBrowsers(t *testing.T) {
 					tc.userAgent, got, want, tc.browserFrom, tc.osFrom, tc.dt)
 			}
 		})
-	}
-}
-
-// A visit records its browser, OS and device under those names, counted
-// once per visitor (not for a visit referred by the website itself).
-func TestTrack_recordsBrowserOSAndDevice(t *testing.T) {
-	t.Parallel()
-	s, _ := newTestServer(t, Options{})
-	id := create(t, s, keyA, url.Values{"domain": {"d.example"}})
-	want := map[[2]string]int{}
-	for _, tc := range currentBrowsers {
-		if tc.device == "bot" {
-			continue // exclude_bots is on by default
-		}
-		if tc.userAgent == "" {
-			continue // SendHit sends its desktop Firefox for ""
-		}
-		got, err := SendHit(context.Background(), nil, s.URL, Hit{Page: "https://d.example/", UserAgent: tc.userAgent})
-		if err != nil || got != "200" {
-			t.Fatalf("%s: SendHit: %q, %v", tc.name, got, err)
-		}
-		want[[2]string{"browser", tc.browser}]++
-		want[[2]string{"os", tc.os}]++
-		want[[2]string{"device", tc.device}]++
-		// The same visitor going on to another page of the website: no
-		// new visitor, nothing recorded under these names.
-		if got, err := SendHit(context.Background(), nil, s.URL, Hit{
-			Page: "https://d.example/next", Referrer: "https://d.example/", UserAgent: tc.userAgent,
-		}); err != nil || got != "200" {
-			t.Fatalf("%s: SendHit (internal referrer): %q, %v", tc.name, got, err)
-		}
-	}
-	got := map[[2]string]int{}
-	for _, st := range s.Statistics(id) {
-		switch st.Name {
-		case "browser", "os", "device":
-			got[[2]string{st.Name, st.Value}] += st.Count
-		}
-	}
-	for k, n := range want {
-		if got[k] != n {
-			t.Errorf("%s %q: count %d, want %d", k[0], k[1], got[k], n)
-		}
-	}
-	for k, n := range got {
-		if _, ok := want[k]; !ok {
-			t.Errorf("%s %q: count %d, want none", k[0], k[1], n)
-		}
 	}
 }

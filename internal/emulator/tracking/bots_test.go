@@ -1,7 +1,6 @@
-package emulator
+package tracking
 
 import (
-	"net/url"
 	"strings"
 	"testing"
 )
@@ -20,9 +19,9 @@ var botCases = []struct {
 	{"Python-urllib/3.11", true, "Python"},
 	{"Go-http-client/1.1", true, "Go Http Client"},
 	{"", false, ""},
-	{browserUA, false, ""}, // a desktop Firefox 128
+	{DesktopUserAgent, false, ""}, // a desktop Firefox 128
 	{"Lighthouse", false, ""},
-	{googlebotUA, true, "Googlebot"},
+	{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", true, "Googlebot"},
 	{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", true, "Bing"},
 	{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", true, "Facebook"},
 	{"facebookexternalhit/1.1", true, "Facebook"},
@@ -86,30 +85,6 @@ func TestIsBot(t *testing.T) {
 		name, bot := botName(tc.ua)
 		if bot != tc.bot || name != tc.name || IsBot(tc.ua) != tc.bot {
 			t.Errorf("%q: bot %v (%q), want %v (%q)", tc.ua, bot, name, tc.bot, tc.name)
-		}
-	}
-}
-
-// Every row through the tracking endpoint: "403" for a bot when the website
-// excludes bots (the default), "200" otherwise, and always "200" when it
-// does not exclude them.
-func TestTrack_botsAsTheApplicationDecides(t *testing.T) {
-	t.Parallel()
-	s, _ := newTestServer(t, Options{})
-	create(t, s, keyA, url.Values{"domain": {"nobots.example"}})
-	create(t, s, keyA, url.Values{"domain": {"bots.example"}, "exclude_bots": {"0"}})
-	for _, tc := range botCases {
-		want := "200"
-		if tc.bot {
-			want = "403"
-		}
-		resp := trackFrom(t, s, "203.0.113.5:1", url.Values{"page": {"https://nobots.example/"}}, tc.ua)
-		if string(resp.Body) != want {
-			t.Errorf("exclude_bots on, %q: %q, want %q", tc.ua, resp.Body, want)
-		}
-		resp = trackFrom(t, s, "203.0.113.5:1", url.Values{"page": {"https://bots.example/"}}, tc.ua)
-		if string(resp.Body) != "200" {
-			t.Errorf("exclude_bots off, %q: %q, want 200", tc.ua, resp.Body)
 		}
 	}
 }
