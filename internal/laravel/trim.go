@@ -36,10 +36,3 @@ func Trimmed(r rune) bool {
 	return r >= '\t' && r <= '\r' || r == '\u0085' || r == '\u180E' || unicode.In(r, unicode.Z) ||
 		r == '\uFEFF' || r == '\u200B'
 }
-
-// IsJSON reports whether a Content-Type is JSON to Laravel's
-// Request::isJson(): it contains "/json" or "+json", whatever its
-// parameters.
-func IsJSON(contentType string) bool {
-	return strings.Contains(contentType, "/json") || strings.Contains(contentType, "+json")
-}

@@ -4,8 +4,8 @@ package tracking
 // as the application answers it: Laravel's HandleCors middleware with every
 // origin, method and header allowed, credentials supported and a max age of
 // 0. It is global middleware, before maintenance mode and before the API's
-// throttle: a preflight is answered on its own (204, never throttled, not in
-// Stats' totals but in Stats.Preflights), and every other answer on those
+// throttle: a preflight is answered on its own (204, never throttled; the
+// emulator counts it apart, in Stats.Preflights), and every other answer on those
 // paths, whatever its status (a 429, a 503 in maintenance, a 404), carries
 // the allow headers. The tracking script's JSON POST to /api/event is not a
 // CORS simple request, so a browser sends such a preflight first.

@@ -82,9 +82,9 @@ type Request struct {
 	Trim bool
 }
 
-// Answer is the endpoint's answer to req: always HTTP 200, the outcome in
-// the body ("200" recorded, "403" excluded, "404" no such website; "" for
-// an event without a name), with the application's headers.
+// Answer is the header and body of the endpoint's answer with body, the
+// outcome Record returns ("200" recorded, "403" excluded, "404" no such
+// website; "" for an event without a name). Its status is always 200.
 func Answer(body string) (http.Header, []byte) {
 	h := http.Header{}
 	h.Set("Content-Type", "text/html; charset=UTF-8")
