@@ -1,5 +1,9 @@
 package emulator
 
+// CORS (package tracking) on the emulator's api/* paths: preflights before
+// maintenance, the throttle and injected faults, the headers on every other
+// answer.
+
 import (
 	"fmt"
 	"net/http"

@@ -1,5 +1,9 @@
 package emulator
 
+// The tracking endpoint (package tracking) as the installation answers it:
+// through the emulator's router, throttle, input middleware and state.
+// Package tracking's own tests run its Record on a Store in memory.
+
 import (
 	"context"
 	"maps"

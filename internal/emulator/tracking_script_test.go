@@ -1,5 +1,8 @@
 package emulator
 
+// The tracking script (package tracking) as the emulator serves it: below
+// the path prefix, beside the throttle, maintenance mode and faults.
+
 import (
 	"net/http"
 	"net/url"
