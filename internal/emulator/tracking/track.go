@@ -190,7 +190,7 @@ func Record(store Store, req Request) (string, error) {
 // trackedEvent returns the fields of a custom event, or nil for a
 // pageview: the event[...] fields of a form, or the "event" object of a
 // JSON body, as the tracking script sends it ({"event": {"name": ...},
-// "page": ...}), trimmed as the input middleware does when trim is set.
+// "page": ...}), trimmed as the input middleware does when req.Trim is set.
 // They come from where $request->input('event') finds "event": the body
 // (Laravel's input() is the body's fields + the query's, so the body's
 // event replaces the query's whole), else the query string.
