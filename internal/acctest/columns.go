@@ -56,11 +56,12 @@ func columnDiffs(was, now emulator.Website, ignored []string,
 ) []string {
 	var out []string
 	a, b := reflect.ValueOf(was), reflect.ValueOf(now)
-	for i, f := range reflect.VisibleFields(a.Type()) {
-		if slices.Contains(ignored, f.Name) || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+	for _, f := range reflect.VisibleFields(a.Type()) {
+		fa, fb := a.FieldByIndex(f.Index), b.FieldByIndex(f.Index)
+		if f.Anonymous || slices.Contains(ignored, f.Name) || reflect.DeepEqual(fa.Interface(), fb.Interface()) {
 			continue
 		}
-		if msg, counts := judge(f, a.Field(i), b.Field(i), changedColumn(f.Name, a.Field(i), b.Field(i))); counts {
+		if msg, counts := judge(f, fa, fb, changedColumn(f.Name, fa, fb)); counts {
 			out = append(out, msg)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 func TestStoreAndShowShapes(t *testing.T) {
@@ -298,7 +300,7 @@ func TestSeedIsARawInsert(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestServer(t, Options{DefaultWebsiteLimit: 1})
 	create(t, s, keyA, url.Values{"domain": {"dup.example"}})
-	w := s.Seed(keyA, Website{Domain: "dup.example", ExcludeIPs: " 1.2.3.4 ", ExcludeParams: " ref\n", Password: "0"})
+	w := s.Seed(keyA, Website{Domain: "dup.example", Settings: wire.Settings{ExcludeIPs: " 1.2.3.4 ", ExcludeParams: " ref\n", Password: "0"}})
 	if w.ID != 2 || w.Owner != keyA || w.CreatedAt.IsZero() {
 		t.Fatalf("Seed returned %+v", w)
 	}
@@ -417,7 +419,7 @@ func TestUpdate(t *testing.T) {
 func TestBehindTheClientsBack(t *testing.T) {
 	t.Parallel()
 	s, clock := newTestServer(t, Options{})
-	w := s.Seed(keyA, Website{Domain: "Seeded.example", Privacy: intp(1), ExcludeIPs: "10.0.0.1", Favorite: true})
+	w := s.Seed(keyA, Website{Domain: "Seeded.example", Settings: wire.Settings{Privacy: intp(1), ExcludeIPs: "10.0.0.1"}, Favorite: true})
 	if w.ID != 1 || !w.CreatedAt.Equal(t0.Truncate(time.Second)) || w.FavoritedAt.IsZero() {
 		t.Fatalf("seeded %+v", w)
 	}
