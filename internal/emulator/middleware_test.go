@@ -10,8 +10,8 @@ import (
 // websiteBody is a {"data":record,"status":200} answer for a website made
 // at t0 and not changed since; fields are privacy to exclude_ips.
 func websiteBody(id, domain, fields string) string {
-	return `{"data":{"id":` + id + `,"domain":"` + domain + `",` + fields +
-		`,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`
+	return withEveryColumn(`{"data":{"id":` + id + `,"domain":"` + domain + `",` + fields +
+		`,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`)
 }
 
 // stored is what a test expects in the database after a request.
