@@ -26,7 +26,7 @@ import (
 //
 // So an attribute added since, which 0.1.0's users cannot have set, must
 // keep what the web interface set when it is unset: with a value in
-// FullWebsite (TestFullWebsite_everyColumn), a new Optional attribute
+// FullWebsite (every column's sample, wire.Columns), a new Optional attribute
 // without Computed, or one with a Default, fails here naming it.
 func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	acctest.NeedsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
