@@ -71,7 +71,7 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	raw := rawp.Elem()
-	id, err := looseInt(raw.FieldByName("ID").Interface().(json.RawMessage))
+	id, err := looseInt(raw.FieldByName("ID").Bytes())
 	if err != nil {
 		return fmt.Errorf("field id: %w", err)
 	}
@@ -85,7 +85,7 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}
-	if out.Favorite, err = looseBool(raw.FieldByName("Favorite").Interface().(json.RawMessage)); err != nil {
+	if out.Favorite, err = looseBool(raw.FieldByName("Favorite").Bytes()); err != nil {
 		return fmt.Errorf("field favorite: %w", err)
 	}
 	if out.CreatedAt, err = parseTime(raw.FieldByName("CreatedAt").String()); err != nil {
@@ -104,13 +104,13 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 func decodeColumn(c wire.Column, raw, dst reflect.Value) error {
 	switch c.Kind {
 	case wire.Integer:
-		v, err := looseInt(raw.Interface().(json.RawMessage))
+		v, err := looseInt(raw.Bytes())
 		if err != nil {
 			return fmt.Errorf("field %s: %w", c.Name, err)
 		}
 		dst.Set(reflect.ValueOf(v))
 	case wire.Secret:
-		set, err := looseBool(raw.Interface().(json.RawMessage))
+		set, err := looseBool(raw.Bytes())
 		if err != nil {
 			// Not the value: it could be the secret itself.
 			return errors.New("field " + c.Name + ": expected a boolean")
@@ -190,9 +190,9 @@ func settingsDiffer(w *Website, in WebsiteInput) []string {
 		case wire.Lines:
 			var lines []string
 			if !leftOut {
-				lines = sent.Interface().([]string)
+				lines = stringsOf(sent)
 			}
-			same = sameLines(got.Interface().([]string), lines)
+			same = sameLines(stringsOf(got), lines)
 		case wire.Text:
 			same = leftOut && got.String() == "" || !leftOut && got.String() == sent.String()
 		}
@@ -224,4 +224,13 @@ func storedInt(c wire.Column, sent reflect.Value, leftOut bool) (*int, bool) {
 		n = int(sent.Int())
 		return &n, false
 	}
+}
+
+// stringsOf is the []string v holds.
+func stringsOf(v reflect.Value) []string {
+	out := make([]string, v.Len())
+	for i := range out {
+		out[i] = v.Index(i).String()
+	}
+	return out
 }

@@ -128,7 +128,7 @@ type Website struct {
 
 // clone returns a deep copy of w.
 func (w Website) clone() Website {
-	w.Settings = w.Settings.Clone()
+	w.Settings = wire.Clone(w.Settings)
 	return w
 }
 

@@ -239,7 +239,8 @@ func members(js string) ([]string, []json.RawMessage) {
 		if err != nil || dec.Decode(&v) != nil {
 			return nil, nil
 		}
-		keys, vals = append(keys, k.(string)), append(vals, v)
+		key, _ := k.(string)
+		keys, vals = append(keys, key), append(vals, v)
 	}
 	return keys, vals
 }

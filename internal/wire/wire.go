@@ -119,7 +119,7 @@ func (s *Settings) Get(name string) reflect.Value {
 }
 
 // Clone returns a copy of s that shares no pointer with it.
-func (s Settings) Clone() Settings {
+func Clone(s Settings) Settings {
 	for _, c := range Columns {
 		if f := s.Get(c.Name); f.Kind() == reflect.Pointer && !f.IsNil() {
 			p := reflect.New(f.Type().Elem())
@@ -187,7 +187,9 @@ func init() {
 		if f.Type != want {
 			panic(fmt.Sprintf("wire: Settings.%s (column %s) is a %s; a column of its kind is stored as a %s", f.Name, c.Name, f.Type, want))
 		}
-		if v := reflect.ValueOf(c.Sample); !v.IsValid() || !v.Type().AssignableTo(want) && !(c.Kind == Integer && v.Kind() == reflect.Int) {
+		v := reflect.ValueOf(c.Sample)
+		sampleOK := v.IsValid() && (v.Type().AssignableTo(want) || c.Kind == Integer && v.Kind() == reflect.Int)
+		if !sampleOK {
 			panic(fmt.Sprintf("wire: column %s: Sample %#v is not a %s", c.Name, c.Sample, want))
 		}
 	}
