@@ -120,11 +120,11 @@ func (s *Settings) Get(name string) reflect.Value {
 
 // Clone returns a copy of s that shares no pointer with it.
 func Clone(s Settings) Settings {
-	for _, c := range Columns {
-		if f := s.Get(c.Name); f.Kind() == reflect.Pointer && !f.IsNil() {
-			p := reflect.New(f.Type().Elem())
-			p.Elem().Set(f.Elem())
-			f.Set(p)
+	v := reflect.ValueOf(&s).Elem()
+	for _, i := range intFields {
+		if pp, _ := v.Field(i).Addr().Interface().(**int); *pp != nil {
+			n := **pp
+			*pp = &n
 		}
 	}
 	return s
@@ -170,7 +170,10 @@ func Fields(t reflect.Type, tag string) map[string][]int {
 	return out
 }
 
-var settingsField = Fields(reflect.TypeFor[Settings](), "json")
+var (
+	settingsField = Fields(reflect.TypeFor[Settings](), "json")
+	intFields     []int // the indexes of Settings' *int fields, which Clone copies
+)
 
 func init() {
 	st := reflect.TypeFor[Settings]()
@@ -183,6 +186,9 @@ func init() {
 		want := reflect.TypeFor[string]()
 		if c.Kind == Integer {
 			want = reflect.TypeFor[*int]()
+		}
+		if c.Kind == Integer {
+			intFields = append(intFields, f.Index[0])
 		}
 		if f.Type != want {
 			panic(fmt.Sprintf("wire: Settings.%s (column %s) is a %s; a column of its kind is stored as a %s", f.Name, c.Name, f.Type, want))
