@@ -239,9 +239,8 @@ func TestWebsiteList_includeResource(t *testing.T) {
 		got := fullResult.attribute(a.name)
 		switch want, read := values[a.name]; {
 		case read && want.IsNull():
-			t.Errorf("%s: the data sources show it null for a website with every column set: give it a value in "+
-				"acctest.FullWebsite (internal/acctest/full_website.go); the emulator must return it (record, "+
-				"internal/emulator/websites.go) and the client decode it (internal/client/website.go)", a.name)
+			t.Errorf("%s: the data sources show it null for a website with every column set (acctest.FullWebsite): "+
+				"check its read (internal/provider/website_attributes.go) and its column in internal/wire", a.name)
 		case read && !got.Equal(want):
 			t.Errorf("%s: the list result holds %v, an import reads %v: give its entry in websiteAttributes "+
 				"(internal/provider/website_attributes.go) its apiField, so that applyWebsite "+
