@@ -18,6 +18,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // What a test does outside Terraform, through the public API with the
@@ -215,47 +216,52 @@ func (env *Env) CheckGone(domain string) resource.TestCheckFunc {
 	}
 }
 
-// InputOf is the update that leaves w as it is: each field of the input
-// takes w's value of the same name (by its method NameValue, which reads a
-// NULL as the application does, else its field). exclude_params and the
-// password, which the API never returns, are not sent.
+// InputOf is the update that leaves w as it is: each column the record
+// returns (wire.Columns) is sent as w holds it, a NULL as the application
+// reads it (wire.Column.Null) into a field always sent, or left out (a nil
+// pointer); the columns it never returns, whose value w cannot tell, are
+// left out (a nil pointer; OmitExcludeParams).
 func InputOf(w client.Website) client.WebsiteInput {
-	in := client.WebsiteInput{OmitExcludeParams: true}
-	copyByName(reflect.ValueOf(&in).Elem(), reflect.ValueOf(w))
+	in := client.WebsiteInput{Domain: w.Domain, OmitExcludeParams: true}
+	wv, iv := reflect.ValueOf(w), reflect.ValueOf(&in).Elem()
+	for _, c := range wire.Columns {
+		if !c.Returned || c.Kind == wire.Secret { // a secret: only whether one is set
+			continue
+		}
+		got, dst := wv.FieldByIndex(recordField[c.Name]), iv.FieldByIndex(inputField[c.Name])
+		t := dst.Type()
+		if t.Kind() == reflect.Pointer {
+			if got.IsZero() && got.Kind() != reflect.Slice {
+				continue // NULL: left out
+			}
+			t = t.Elem()
+		}
+		v := got
+		if c.Kind == wire.Integer {
+			n := int64(c.Null)
+			if !got.IsNil() {
+				n = got.Elem().Int()
+			}
+			v = reflect.ValueOf(n != 0)
+			if t.Kind() != reflect.Bool {
+				v = reflect.ValueOf(n).Convert(t)
+			}
+		}
+		if dst.Kind() == reflect.Pointer {
+			p := reflect.New(t)
+			p.Elem().Set(v)
+			v = p
+		}
+		dst.Set(v)
+	}
 	return in
 }
 
-// copyByName sets each field of dst, a struct, from src's value of the
-// same name: the method NameValue's for a field always sent (a NULL read as
-// the application does), else the field itself (a pointer: nil, not sent,
-// for NULL). A pointer field of dst takes a value field of src as a pointer
-// to it (CONTRIBUTING.md, "Adding an attribute": a value in client.Website, a
-// pointer in client.WebsiteInput), nil for an empty string, the NULL of a
-// string column the server never stores as ""; false and 0 are values.
-func copyByName(dst, src reflect.Value) {
-	for i, f := range reflect.VisibleFields(dst.Type()) {
-		for _, v := range []reflect.Value{src.MethodByName(f.Name + "Value"), src.FieldByName(f.Name)} {
-			if v.IsValid() && v.Kind() == reflect.Func {
-				v = v.Call(nil)[0]
-			}
-			switch {
-			case !v.IsValid():
-				continue
-			case v.Type().AssignableTo(f.Type):
-				dst.Field(i).Set(v)
-			case f.Type.Kind() == reflect.Pointer && v.Type().AssignableTo(f.Type.Elem()):
-				if v.Kind() != reflect.String || v.Len() > 0 {
-					p := reflect.New(f.Type.Elem())
-					p.Elem().Set(v)
-					dst.Field(i).Set(p)
-				}
-			default:
-				continue
-			}
-			break
-		}
-	}
-}
+// The fields of each column in the client's types, by the column's name.
+var (
+	recordField = wire.Fields(reflect.TypeFor[client.Website](), "wire")
+	inputField  = wire.Fields(reflect.TypeFor[client.WebsiteInput](), "form")
+)
 
 // Change updates the website of domain through the API, as the web
 // interface would behind Terraform's back: edit gets the website's current

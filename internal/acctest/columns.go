@@ -36,7 +36,7 @@ func LostColumns(was, now emulator.Website, ignored ...string) []string {
 		switch {
 		case !ok:
 			return msg, true
-		case sentAsSet(f.Name):
+		case sentAsSet(f.Tag.Get("json")):
 			return "", false
 		}
 		return msg + fmt.Sprintf(": the same entries (split at %q), rewritten or in another order. If their order "+
@@ -56,11 +56,12 @@ func columnDiffs(was, now emulator.Website, ignored []string,
 ) []string {
 	var out []string
 	a, b := reflect.ValueOf(was), reflect.ValueOf(now)
-	for i, f := range reflect.VisibleFields(a.Type()) {
-		if slices.Contains(ignored, f.Name) || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+	for _, f := range reflect.VisibleFields(a.Type()) {
+		fa, fb := a.FieldByIndex(f.Index), b.FieldByIndex(f.Index)
+		if f.Anonymous || slices.Contains(ignored, f.Name) || reflect.DeepEqual(fa.Interface(), fb.Interface()) {
 			continue
 		}
-		if msg, counts := judge(f, a.Field(i), b.Field(i), changedColumn(f.Name, a.Field(i), b.Field(i))); counts {
+		if msg, counts := judge(f, fa, fb, changedColumn(f.Name, fa, fb)); counts {
 			out = append(out, msg)
 		}
 	}
@@ -87,11 +88,15 @@ func Shown(v reflect.Value) string {
 }
 
 // sentAsSet reports whether the client sends the column name as a list of
-// entries: a []string field of client.WebsiteInput of that name, or a
-// *[]string (a set left out while its plan value is unknown).
+// entries: a []string field of client.WebsiteInput, or a *[]string (a set
+// left out while its plan value is unknown).
 func sentAsSet(name string) bool {
-	f, ok := reflect.TypeFor[client.WebsiteInput]().FieldByName(name)
-	return ok && (f.Type == reflect.TypeFor[[]string]() || f.Type == reflect.TypeFor[*[]string]())
+	idx, ok := inputField[name]
+	if !ok {
+		return false
+	}
+	t := reflect.TypeFor[client.WebsiteInput]().FieldByIndex(idx).Type
+	return t == reflect.TypeFor[[]string]() || t == reflect.TypeFor[*[]string]()
 }
 
 // listSeparators are the separators sameEntries tries, in order: line

@@ -32,9 +32,9 @@ func (c *Client) madeByThisCreate(w *Website, in WebsiteInput, firstSent time.Ti
 //     are assumed to agree within 2 seconds (NTP).
 //   - Only a website created during the last second or two before the first
 //     attempt passes that test by accident. The second test narrows it: the
-//     record must hold exactly the settings sent (privacy, e-mail reports,
-//     bot exclusion, excluded IPs, whether a password is set) and must not
-//     be a favorite (a new website never is). A website someone made at
+//     record must hold exactly the settings sent (every column of
+//     wire.Columns the record returns: settingsDiffer) and must not be a
+//     favorite (a new website never is). A website someone made at
 //     the same moment with the very same settings is indistinguishable, and
 //     adopting it is then harmless: the state describes it correctly.
 //
@@ -54,22 +54,7 @@ func adoptionCheck(w *Website, in WebsiteInput, firstSent time.Time, offset time
 		return false, fmt.Sprintf("it was created at %s, before this create's first attempt (server time %s)",
 			w.CreatedAt.UTC().Format(time.RFC3339), bound.UTC().Format(time.RFC3339))
 	}
-	var diffs []string
-	if w.Privacy == nil || *w.Privacy != in.Privacy {
-		diffs = append(diffs, "privacy")
-	}
-	if w.Email == nil || (*w.Email != 0) != in.Email {
-		diffs = append(diffs, "email")
-	}
-	if w.ExcludeBots == nil || (*w.ExcludeBots != 0) != in.ExcludeBots {
-		diffs = append(diffs, "exclude_bots")
-	}
-	if !sameLines(w.ExcludeIPs, in.ExcludeIPs) {
-		diffs = append(diffs, "exclude_ips")
-	}
-	if w.PasswordSet != (storedOnCreate(in.Password) != "") {
-		diffs = append(diffs, "password")
-	}
+	diffs := settingsDiffer(w, in)
 	if w.Favorite != nil && *w.Favorite {
 		diffs = append(diffs, "favorite")
 	}
@@ -78,16 +63,6 @@ func adoptionCheck(w *Website, in WebsiteInput, firstSent time.Time, offset time
 	}
 	return true, fmt.Sprintf("created at %s, not before this create's first attempt (server time %s), with the settings it sent",
 		w.CreatedAt.UTC().Format(time.RFC3339), bound.UTC().Format(time.RFC3339))
-}
-
-// storedOnCreate is what a store leaves in a field of which it sent sent:
-// the value, or NULL (the zero value) for a field it left out (nil).
-func storedOnCreate[T any](sent *T) T {
-	if sent == nil {
-		var zero T
-		return zero
-	}
-	return *sent
 }
 
 // sameLines compares a stored list with a sent one as sets of the lines the

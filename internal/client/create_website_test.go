@@ -13,6 +13,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 func siteInput(domain string) client.WebsiteInput {
@@ -85,8 +86,8 @@ func TestCreateWebsiteRepeatsWhenNothingWasStored(t *testing.T) {
 func TestCreateWebsiteDoesNotAdoptAnOlderWebsite(t *testing.T) {
 	t.Parallel()
 	srv, c, log := faultyEnv(t, emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}, emulator.Options{})
-	old := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1),
-		ExcludeIPs: "10.0.0.0/8\n203.0.113.7", CreatedAt: time.Now().Add(-time.Hour)})
+	old := srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Settings: wire.Settings{Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1), ExcludeIPs: "10.0.0.0/8\n203.0.113.7"},
+		CreatedAt: time.Now().Add(-time.Hour)})
 	_, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 	apiErr, ok := client.AsAPIError(err)
 	if !ok || !errors.Is(err, client.ErrValidation) || len(apiErr.Fields["domain"]) == 0 ||
@@ -116,7 +117,7 @@ func TestCreateWebsiteDoesNotAdoptAFreshWebsiteWithOtherSettings(t *testing.T) {
 	// Someone else's website, made this very second but differently: the
 	// lost answers leave no "already taken", so the client reports it itself.
 	srv, c, _ := faultyEnv(t, emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{503}, Methods: []string{"POST"}}, emulator.Options{})
-	srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
+	srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "example.com", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)}})
 	_, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 	if !errors.Is(err, client.ErrValidation) || !strings.Contains(err.Error(), "already been taken") {
 		t.Errorf("err = %v", err)
@@ -141,8 +142,8 @@ func TestCreateWebsiteCorrectsForTheServerClock(t *testing.T) {
 				t.Errorf("%d websites", n)
 			}
 			// An older website is still refused, on a skewed clock too.
-			srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "old.example.com", Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1),
-				ExcludeIPs: "10.0.0.0/8\n203.0.113.7", CreatedAt: clock().Add(-10 * time.Second)})
+			srv.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "old.example.com", Settings: wire.Settings{Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1), ExcludeIPs: "10.0.0.0/8\n203.0.113.7"},
+				CreatedAt: clock().Add(-10 * time.Second)})
 			if err := srv.SetFaults(&emulator.Faults{ResetAfterRate: 1, MaxFaults: 1, Methods: []string{"POST"}}); err != nil {
 				t.Fatal(err)
 			}

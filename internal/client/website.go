@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -25,106 +24,40 @@ const (
 //
 // The API is loose about types (see internal/emulator/README.md): privacy, email and
 // exclude_bots arrive as integers, numeric strings, booleans or null, and
-// favorite fields exist only in newer builds. Nullable settings are pointers:
-// nil means the server holds NULL.
+// favorite fields exist only in newer builds. Each settings column the record
+// returns (wire.Columns) is the field tagged with its name, typed by its
+// kind: an Integer as *int (nil: the server holds NULL), Text as a string
+// ("" for NULL: the server never stores ""), Lines split on CR and LF, empty
+// lines dropped (nil for NULL), a Secret as whether one is set.
 type Website struct {
 	ID          int64
 	Domain      string
-	Privacy     *int
-	Email       *int
-	ExcludeBots *int
-	// PasswordSet reports whether a password is stored; the API never
-	// returns the password itself.
-	PasswordSet bool
-	// ExcludeIPs is the stored exclusion list split on CR and LF, empty
-	// lines dropped; nil when the server holds NULL.
-	ExcludeIPs []string
+	Privacy     *int     `wire:"privacy"`
+	Email       *int     `wire:"email"`
+	ExcludeBots *int     `wire:"exclude_bots"`
+	PasswordSet bool     `wire:"password"`
+	ExcludeIPs  []string `wire:"exclude_ips"`
 	// Favorite is nil when the server build does not know favorites.
 	Favorite  *bool
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
 
-// PrivacyValue returns the privacy setting, treating NULL as public (the
-// application shows a NULL privacy as a public statistics page).
-func (w Website) PrivacyValue() int { return intOr(w.Privacy, PrivacyPublic) }
+// PrivacyValue returns the privacy setting, treating NULL as the
+// application does (public).
+func (w Website) PrivacyValue() int { return intOr(w.Privacy, nullOf("privacy")) }
 
 // EmailValue reports whether e-mail reports are enabled (NULL means disabled).
-func (w Website) EmailValue() bool { return intOr(w.Email, 0) != 0 }
+func (w Website) EmailValue() bool { return intOr(w.Email, nullOf("email")) != 0 }
 
 // ExcludeBotsValue reports whether bots are excluded (NULL means not excluded).
-func (w Website) ExcludeBotsValue() bool { return intOr(w.ExcludeBots, 0) != 0 }
+func (w Website) ExcludeBotsValue() bool { return intOr(w.ExcludeBots, nullOf("exclude_bots")) != 0 }
 
 func intOr(p *int, def int) int {
 	if p == nil {
 		return def
 	}
 	return *p
-}
-
-// wireWebsite is the JSON shape of a record, with the loose fields kept raw.
-type wireWebsite struct {
-	ID          json.RawMessage `json:"id"`
-	Domain      string          `json:"domain"`
-	Privacy     json.RawMessage `json:"privacy"`
-	Email       json.RawMessage `json:"email"`
-	Password    json.RawMessage `json:"password"`
-	ExcludeBots json.RawMessage `json:"exclude_bots"`
-	ExcludeIPs  *string         `json:"exclude_ips"`
-	Favorite    json.RawMessage `json:"favorite"`
-	CreatedAt   string          `json:"created_at"`
-	UpdatedAt   string          `json:"updated_at"`
-}
-
-// UnmarshalJSON decodes a website record tolerantly.
-func (w *Website) UnmarshalJSON(data []byte) error {
-	var raw wireWebsite
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
-	}
-	id, err := looseInt(raw.ID)
-	if err != nil {
-		return fmt.Errorf("field id: %w", err)
-	}
-	if id == nil {
-		return fmt.Errorf("field id: missing")
-	}
-	out := Website{ID: int64(*id), Domain: raw.Domain}
-	for _, f := range []struct {
-		name string
-		raw  json.RawMessage
-		dst  **int
-	}{
-		{"privacy", raw.Privacy, &out.Privacy},
-		{"email", raw.Email, &out.Email},
-		{"exclude_bots", raw.ExcludeBots, &out.ExcludeBots},
-	} {
-		v, err := looseInt(f.raw)
-		if err != nil {
-			return fmt.Errorf("field %s: %w", f.name, err)
-		}
-		*f.dst = v
-	}
-	pw, err := looseBool(raw.Password)
-	if err != nil {
-		// Not the value: it could be the password itself.
-		return errors.New("field password: expected a boolean")
-	}
-	out.PasswordSet = pw != nil && *pw
-	if out.Favorite, err = looseBool(raw.Favorite); err != nil {
-		return fmt.Errorf("field favorite: %w", err)
-	}
-	if raw.ExcludeIPs != nil {
-		out.ExcludeIPs = SplitLines(*raw.ExcludeIPs)
-	}
-	if out.CreatedAt, err = parseTime(raw.CreatedAt); err != nil {
-		return fmt.Errorf("field created_at: %w", err)
-	}
-	if out.UpdatedAt, err = parseTime(raw.UpdatedAt); err != nil {
-		return fmt.Errorf("field updated_at: %w", err)
-	}
-	*w = out
-	return nil
 }
 
 // looseInt decodes an integer sent as a number, a numeric string, a boolean
@@ -213,8 +146,8 @@ func SplitLines(s string) []string {
 }
 
 // WebsiteInput holds the fields sent on store and update, each tagged with
-// its form field: form derives the request from the tags, so that a field
-// added here is sent. Every field that is not a pointer is always sent,
+// its form field (a settings column's name, wire.Columns): form derives the
+// request from the tags. Every field that is not a pointer is always sent,
 // because the server stores NULL for absent fields on store; a pointer
 // (Password, or an attribute added since 0.1.0 while its plan value is
 // unknown) is left out when nil. Domain is only sent on store (the server
@@ -287,28 +220,6 @@ func boolDigit(b bool) string {
 		return "1"
 	}
 	return "0"
-}
-
-// clone returns a deep copy of w, so that callers never share the pointers
-// of a cached record.
-func (w Website) clone() *Website {
-	c := w
-	c.Privacy = clonePtr(w.Privacy)
-	c.Email = clonePtr(w.Email)
-	c.ExcludeBots = clonePtr(w.ExcludeBots)
-	c.Favorite = clonePtr(w.Favorite)
-	if w.ExcludeIPs != nil {
-		c.ExcludeIPs = append([]string{}, w.ExcludeIPs...)
-	}
-	return &c
-}
-
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 // dataEnvelope is the {"data": ..., "status": 200} wrapper of show, store

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator/tracking"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // DefaultAPIKey is the key of the single user an emulator has when
@@ -112,20 +113,14 @@ type Options struct {
 
 // Website is a stored website record, with everything the database holds
 // (including what the API never returns, like the password and
-// exclude_params).
+// exclude_params). Its settings are wire.Settings, which wire.Columns
+// describes.
 type Website struct {
 	ID     int64  `json:"id"`
 	Owner  string `json:"owner"` // the owner's user key
 	Domain string `json:"domain"`
-	// Privacy, Email and ExcludeBots are nil when the column is NULL.
-	Privacy     *int   `json:"privacy"`
-	Email       *int   `json:"email"`
-	ExcludeBots *int   `json:"exclude_bots"`
-	Password    string `json:"password"` // "" when NULL
-	// ExcludeParams and ExcludeIPs are newline-separated lists, "" when NULL.
-	ExcludeParams string `json:"exclude_params"`
-	ExcludeIPs    string `json:"exclude_ips"`
-	Favorite      bool   `json:"favorite"`
+	wire.Settings
+	Favorite bool `json:"favorite"`
 	// FavoritedAt is zero when NULL.
 	FavoritedAt time.Time `json:"favorited_at"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -134,18 +129,8 @@ type Website struct {
 
 // clone returns a deep copy of w.
 func (w Website) clone() Website {
-	w.Privacy = clonePtr(w.Privacy)
-	w.Email = clonePtr(w.Email)
-	w.ExcludeBots = clonePtr(w.ExcludeBots)
+	w.Settings = wire.Clone(w.Settings)
 	return w
-}
-
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 // Emulator is the emulated installation. It is an http.Handler and safe for

@@ -119,10 +119,6 @@ func (e *Emulator) pipeline(req *request, inErr error) (resp *Response) {
 	defer func() {
 		if p := recover(); p != nil {
 			resp = serverError(req)
-			if err, ok := p.(noRuleError); ok {
-				// Not the application's answer: the emulator's bug, named.
-				resp = laravelError(req, http.StatusInternalServerError, err.Error(), "Server Error")
-			}
 		}
 	}()
 	return e.middleware(req, inErr)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/testclock"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // Keys of the test users.
@@ -161,4 +162,85 @@ func intp(i int) *int { return &i }
 // that expects JSON: pretty-printed, slashes unescaped, no "status" key.
 func laravelJSON(message string) string {
 	return "{\n    \"message\": " + strconv.Quote(message) + "\n}"
+}
+
+// withEveryColumn is the expected answer js, a record or {"data": record,
+// ...}, with each column wire.Columns returns that js does not name, as
+// null: the columns take the place of the first one js names (after the
+// domain when it names none), in the table's order. A test names only the
+// columns it is about; a column added to the table is expected NULL.
+func withEveryColumn(js string) string {
+	keys, vals := members(js)
+	if keys == nil {
+		return js
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	settings := map[string]json.RawMessage{}
+	for i, k := range keys {
+		if c, ok := wire.ByName(k); ok && c.Returned {
+			settings[k] = vals[i]
+		}
+	}
+	placed := false
+	put := func(k string, v json.RawMessage) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		kj, _ := json.Marshal(k)
+		b.Write(kj)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	putColumns := func() {
+		for _, c := range wire.Columns {
+			if c.Returned {
+				v, ok := settings[c.Name]
+				if !ok {
+					v = json.RawMessage("null")
+				}
+				put(c.Name, v)
+			}
+		}
+		placed = true
+	}
+	for i, k := range keys {
+		_, isColumn := settings[k]
+		switch {
+		case k == "data" && len(vals[i]) > 0 && vals[i][0] == '{':
+			put(k, json.RawMessage(withEveryColumn(string(vals[i]))))
+		case isColumn:
+			if !placed {
+				putColumns()
+			}
+		default:
+			put(k, vals[i])
+			if k == "domain" && len(settings) == 0 {
+				putColumns()
+			}
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// members are the members of the JSON object js, their values as written;
+// nil if js is no object.
+func members(js string) ([]string, []json.RawMessage) {
+	dec := json.NewDecoder(strings.NewReader(js))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, nil
+	}
+	var keys []string
+	var vals []json.RawMessage
+	for dec.More() {
+		k, err := dec.Token()
+		var v json.RawMessage
+		if err != nil || dec.Decode(&v) != nil {
+			return nil, nil
+		}
+		key, _ := k.(string)
+		keys, vals = append(keys, key), append(vals, v)
+	}
+	return keys, vals
 }

@@ -3,13 +3,15 @@ package emulator
 import (
 	"net/url"
 	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // websiteBody is a {"data":record,"status":200} answer for a website made
 // at t0 and not changed since; fields are privacy to exclude_ips.
 func websiteBody(id, domain, fields string) string {
-	return `{"data":{"id":` + id + `,"domain":"` + domain + `",` + fields +
-		`,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`
+	return withEveryColumn(`{"data":{"id":` + id + `,"domain":"` + domain + `",` + fields +
+		`,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`)
 }
 
 // stored is what a test expects in the database after a request.
@@ -135,8 +137,7 @@ func TestInputMiddlewareUpdate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s, _ := newTestServer(t, Options{})
-			s.Seed(keyA, Website{Domain: "u.example", Privacy: intp(2), Password: "pw", ExcludeBots: intp(1),
-				ExcludeIPs: "9.9.9.9", ExcludeParams: "ref"})
+			s.Seed(keyA, Website{Domain: "u.example", Settings: wire.Settings{Privacy: intp(2), Password: "pw", ExcludeBots: intp(1), ExcludeIPs: "9.9.9.9", ExcludeParams: "ref"}})
 			expect(t, do(t, s, call{method: "PATCH", path: "/api/v1/websites/1", key: keyA, form: tc.form}), tc.status, tc.body)
 			checkStored(t, s, 1, tc.stored)
 		})
@@ -168,22 +169,22 @@ func TestPasswordTruthiness(t *testing.T) {
 			status: 422, body: required},
 		{name: "store blank with privacy 0 is kept and truthy", c: call{method: "POST", form: url.Values{"domain": {"p.example"}, "privacy": {"0"}, "password": {" "}}},
 			status: 201, body: websiteBody("1", "p.example", `"privacy":"0","email":null,"password":true,"exclude_bots":1,"exclude_ips":null`), stored: " "},
-		{name: "show stored 0", seed: &Website{Domain: "s.example", Password: "0"}, c: call{path: "/api/v1/websites/1"},
+		{name: "show stored 0", seed: &Website{Domain: "s.example", Settings: wire.Settings{Password: "0"}}, c: call{path: "/api/v1/websites/1"},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":null,"email":null,"password":false,"exclude_bots":null,"exclude_ips":null`), stored: "0"},
-		{name: "show stored 0.0", seed: &Website{Domain: "s.example", Password: "0.0"}, c: call{path: "/api/v1/websites/1"},
+		{name: "show stored 0.0", seed: &Website{Domain: "s.example", Settings: wire.Settings{Password: "0.0"}}, c: call{path: "/api/v1/websites/1"},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":null,"email":null,"password":true,"exclude_bots":null,"exclude_ips":null`), stored: "0.0"},
-		{name: "update to privacy 2 without password keeps it", seed: &Website{Domain: "s.example", Privacy: intp(0), Password: "pw"},
+		{name: "update to privacy 2 without password keeps it", seed: &Website{Domain: "s.example", Settings: wire.Settings{Privacy: intp(0), Password: "pw"}},
 			c:      call{method: "PUT", form: url.Values{"privacy": {"2"}}},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":"2","email":null,"password":true,"exclude_bots":null,"exclude_ips":null`), stored: "pw"},
-		{name: "update to privacy 2 without password, none stored", seed: &Website{Domain: "s.example", Privacy: intp(0)},
+		{name: "update to privacy 2 without password, none stored", seed: &Website{Domain: "s.example", Settings: wire.Settings{Privacy: intp(0)}},
 			c:      call{method: "PATCH", form: url.Values{"privacy": {"2"}}},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":"2","email":null,"password":false,"exclude_bots":null,"exclude_ips":null`), stored: ""},
 		// Not trimmed, and the update's rules for privacy 2 are a 1..128
 		// character string without "required": three spaces pass min:1.
-		{name: "update blank with privacy 2", seed: &Website{Domain: "s.example", Privacy: intp(0), Password: "pw"},
+		{name: "update blank with privacy 2", seed: &Website{Domain: "s.example", Settings: wire.Settings{Privacy: intp(0), Password: "pw"}},
 			c:      call{method: "PATCH", form: url.Values{"privacy": {"2"}, "password": {"   "}}},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":"2","email":null,"password":true,"exclude_bots":null,"exclude_ips":null`), stored: "   "},
-		{name: "update password 0", seed: &Website{Domain: "s.example", Privacy: intp(2), Password: "pw"},
+		{name: "update password 0", seed: &Website{Domain: "s.example", Settings: wire.Settings{Privacy: intp(2), Password: "pw"}},
 			c:      call{method: "PATCH", form: url.Values{"password": {"0"}}},
 			status: 200, body: websiteBody("1", "s.example", `"privacy":2,"email":null,"password":false,"exclude_bots":null,"exclude_ips":null`), stored: "0"},
 	}

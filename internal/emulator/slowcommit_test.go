@@ -14,8 +14,8 @@ import (
 // storedBody is the answer to a store of only a domain, and to a show of
 // the website it made (nothing was echoed as a string).
 func storedBody(id int64, domain string) string {
-	return `{"data":{"id":` + strconv.FormatInt(id, 10) + `,"domain":"` + domain + `","privacy":null,"email":null,"password":false,` +
-		`"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`
+	return withEveryColumn(`{"data":{"id":` + strconv.FormatInt(id, 10) + `,"domain":"` + domain + `","privacy":null,"email":null,"password":false,` +
+		`"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`)
 }
 
 // slowCommit is long enough for the second of two overlapping stores to

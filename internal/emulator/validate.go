@@ -2,11 +2,13 @@ package emulator
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // errorBag collects validation messages per field, in rule order.
@@ -84,45 +86,6 @@ func validate(in *input, specs []fieldSpec) *errorBag {
 	return bag
 }
 
-// ruled is a store's or update's input as the controller that stores it
-// reads it: only the fields its rules validate. Reading any other field
-// panics with a noRuleError, which the emulator answers with a 500 naming
-// the field, so that a column added to the store or the update without the
-// application's rules for it fails every test that sends it.
-type ruled struct {
-	in    *input
-	names map[string]bool
-	rules string // the rules' function, for the message
-}
-
-func ruledInput(in *input, specs []fieldSpec, rules string) ruled {
-	names := make(map[string]bool, len(specs))
-	for _, s := range specs {
-		names[s.name] = true
-	}
-	return ruled{in: in, names: names, rules: rules}
-}
-
-func (r ruled) check(field string) {
-	if !r.names[field] {
-		panic(noRuleError{field: field, rules: r.rules})
-	}
-}
-
-// has is the input's has, for a field with rules.
-func (r ruled) has(field string) bool { r.check(field); return r.in.has(field) }
-
-// get is the input's get, for a field with rules.
-func (r ruled) get(field string) any { r.check(field); return r.in.get(field) }
-
-// noRuleError is the emulator's own bug: a field read without a rule.
-type noRuleError struct{ field, rules string }
-
-func (e noRuleError) Error() string {
-	return fmt.Sprintf("emulator: the form field %q is read without a validation rule: add the application's rules "+
-		"for it to %s (internal/emulator/validate.go)", e.field, e.rules)
-}
-
 // attr is Laravel's displayable attribute name.
 func attr(field string) string { return strings.ReplaceAll(field, "_", " ") }
 
@@ -182,7 +145,7 @@ func size(v any, numericRule bool) float64 {
 }
 
 // ruleBetween is between:min,max on an integer field.
-func ruleBetween(field string, lo, hi int) rule { //nolint:unparam // mirrors Laravel's between:min,max rule; both bounds are part of its message
+func ruleBetween(field string, lo, hi int) rule {
 	return rule{check: func(v any) (string, bool) {
 		n := size(v, true)
 		return fmt.Sprintf("The %s field must be between %d and %d.", attr(field), lo, hi),
@@ -212,63 +175,111 @@ func custom(msg string, ok func(s string) bool) rule {
 	}}
 }
 
-// storeRules are the rules of the store request. taken and limitReached are
-// evaluated by the caller under the state lock.
+// storeRules are the rules of the store request: the domain's, then each
+// column's (wire.Columns). taken and limitReached are evaluated by the
+// caller under the state lock.
 func (e *Emulator) storeRules(in *input, taken func(string) bool, limitReached bool) []fieldSpec {
-	privacy := in.get("privacy")
-	p, numeric := phpNumeric(privacy)
-	privacyIs2 := numeric && p == 2
-	return []fieldSpec{
-		{name: "domain", rules: []rule{
-			ruleRequired("domain"),
-			ruleMaxString("domain", 255),
-			custom("Invalid domain name.", domainrule.Valid),
-			custom("The domain contains a banned word.", func(s string) bool { return !e.banned(s) }),
-			custom("The domain has already been taken.", func(s string) bool { return !taken(s) }),
-			custom("You created too many websites.", func(string) bool { return !limitReached }),
-		}},
-		{name: "privacy", nullable: true, rules: []rule{ruleInteger("privacy"), ruleBetween("privacy", 0, 2)}},
-		{name: "password", nullable: true, rules: []rule{
-			ruleRequiredWhen("password", privacyIs2),
-			ruleString("password"), ruleMinString("password", 1), ruleMaxString("password", 128),
-		}},
-		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},
-		{name: "exclude_bots", nullable: true, rules: []rule{ruleInteger("exclude_bots"), ruleBetween("exclude_bots", 0, 1)}},
-		{name: "exclude_params", nullable: true, rules: []rule{ruleString("exclude_params")}},
-		{name: "exclude_ips", nullable: true, rules: []rule{ruleString("exclude_ips")}},
+	specs := []fieldSpec{{name: "domain", rules: []rule{
+		ruleRequired("domain"),
+		ruleMaxString("domain", 255),
+		custom("Invalid domain name.", domainrule.Valid),
+		custom("The domain contains a banned word.", func(s string) bool { return !e.banned(s) }),
+		custom("The domain has already been taken.", func(s string) bool { return !taken(s) }),
+		custom("You created too many websites.", func(string) bool { return !limitReached }),
+	}}}
+	h := hooksOf(in)
+	for _, c := range wire.ValidationOrder {
+		specs = append(specs, columnSpec(c.Name, c.StoreRules, h))
 	}
+	return specs
 }
 
-// updateRules are the rules of the update request. The password is
-// nullable when privacy is loosely 0 or 1 (PHP's in_array($privacy, [0, 1]),
-// which an absent or empty privacy, null == 0, passes too); otherwise it is
-// checked only when sent, without required: an empty one fails string and
-// min, a blank one passes and is stored.
+// updateRules are the rules of the update request, each column's
+// (wire.Columns) that an update reads.
 func updateRules(in *input) []fieldSpec {
-	privacyPublic := true
-	switch v := in.get("privacy").(type) {
+	var specs []fieldSpec
+	h := hooksOf(in)
+	for _, c := range wire.ValidationOrder {
+		if c.UpdateRules != "" {
+			specs = append(specs, columnSpec(c.Name, c.UpdateRules, h))
+		}
+	}
+	return specs
+}
+
+// ruleHooks are what the rules that depend on another field read of a
+// request: whether privacy is 2 (a store's required_if_private) and
+// whether it is loosely 0 or 1 (an update's nullable_if_public: PHP's
+// in_array($privacy, [0, 1]), which an absent or empty privacy, null == 0,
+// passes too).
+type ruleHooks struct{ privacyIs2, privacyPublic bool }
+
+func hooksOf(in *input) ruleHooks {
+	privacy := in.get("privacy")
+	p, numeric := phpNumeric(privacy)
+	h := ruleHooks{privacyIs2: numeric && p == 2, privacyPublic: true}
+	switch privacy.(type) {
 	case nil, bool: // null == 0, false == 0, true == 1
 	default:
-		f, ok := phpNumeric(v)
-		privacyPublic = ok && (f == 0 || f == 1)
+		h.privacyPublic = numeric && (p == 0 || p == 1)
 	}
-	password := fieldSpec{name: "password", rules: []rule{
-		ruleString("password"), ruleMinString("password", 1), ruleMaxString("password", 128),
-	}}
-	if privacyPublic {
-		password.nullable = true
-	} else {
-		password.sometimes = true
+	return h
+}
+
+// columnSpec is the field spec of a column's rules, in Laravel's syntax,
+// with the hooks decided for the request: required_if_private is "required"
+// with required's message (not required_if's "… when privacy is 2.") when
+// privacy is 2; nullable_if_public is nullable when privacy is public, else
+// sometimes (checked only when sent, without required: an empty password
+// fails string and min, a blank one passes and is stored).
+func columnSpec(name, rules string, h ruleHooks) fieldSpec {
+	spec := fieldSpec{name: name}
+	for _, r := range strings.Split(rules, "|") {
+		rn, arg, _ := strings.Cut(r, ":")
+		num := func(s string) int {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				panic(fmt.Sprintf("emulator: column %s: rule %q: %v", name, r, err))
+			}
+			return n
+		}
+		switch rn {
+		case "nullable":
+			spec.nullable = true
+		case "sometimes":
+			spec.sometimes = true
+		case "nullable_if_public":
+			spec.nullable, spec.sometimes = h.privacyPublic, !h.privacyPublic
+		case "required":
+			spec.rules = append(spec.rules, ruleRequired(name))
+		case "required_if_private":
+			spec.rules = append(spec.rules, ruleRequiredWhen(name, h.privacyIs2))
+		case "integer":
+			spec.rules = append(spec.rules, ruleInteger(name))
+		case "string":
+			spec.rules = append(spec.rules, ruleString(name))
+		case "between":
+			lo, hi, _ := strings.Cut(arg, ",")
+			spec.rules = append(spec.rules, ruleBetween(name, num(lo), num(hi)))
+		case "min":
+			spec.rules = append(spec.rules, ruleMinString(name, num(arg)))
+		case "max":
+			spec.rules = append(spec.rules, ruleMaxString(name, num(arg)))
+		default:
+			panic(fmt.Sprintf("emulator: column %s: no rule %q (internal/emulator/validate.go, columnSpec)", name, r))
+		}
 	}
-	return []fieldSpec{
-		{name: "privacy", sometimes: true, rules: []rule{
-			ruleRequired("privacy"), ruleInteger("privacy"), ruleBetween("privacy", 0, 2),
-		}},
-		password,
-		{name: "email", nullable: true, rules: []rule{ruleInteger("email")}},
-		{name: "exclude_bots", sometimes: true, rules: []rule{ruleInteger("exclude_bots"), ruleBetween("exclude_bots", 0, 1)}},
-		{name: "exclude_params", nullable: true, rules: []rule{ruleString("exclude_params")}},
-		{name: "exclude_ips", nullable: true, rules: []rule{ruleString("exclude_ips")}},
+	return spec
+}
+
+// Every column's rules parse: a rule the emulator does not know fails at
+// start, not on the first request that reads it.
+func init() {
+	for _, c := range wire.Columns {
+		columnSpec(c.Name, c.StoreRules, ruleHooks{})
+		if c.UpdateRules != "" {
+			columnSpec(c.Name, c.UpdateRules, ruleHooks{})
+		}
 	}
 }
 

@@ -9,12 +9,14 @@ package emulator
 import (
 	"errors"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // timeFormat is how Laravel serializes dates.
@@ -24,26 +26,29 @@ const timeFormat = "2006-01-02T15:04:05.000000Z"
 // of the stored integers (Eloquent returns the attributes as assigned).
 type echoed map[string]any
 
-// record renders w as the WebsiteResource does, with echo overriding the
-// loose-typed fields.
+// record renders w as the WebsiteResource does: each column wire.Columns
+// returns, with echo overriding an Integer's stored value.
 func (e *Emulator) record(w *Website, echo echoed) object {
-	loose := func(field string, stored *int) any {
-		if v, ok := echo[field]; ok {
-			return v
+	o := object{{"id", w.ID}, {"domain", w.Domain}}
+	for _, c := range wire.Columns {
+		if !c.Returned {
+			continue
 		}
-		if stored == nil {
-			return nil
+		stored := w.Get(c.Name)
+		var v any
+		switch c.Kind {
+		case wire.Integer:
+			if ev, ok := echo[c.Name]; ok {
+				v = ev
+			} else if !stored.IsNil() {
+				v = int(stored.Elem().Int())
+			}
+		case wire.Secret:
+			v = phpTruthy(stored.String())
+		default:
+			v = nullString(stored.String())
 		}
-		return *stored
-	}
-	o := object{
-		{"id", w.ID},
-		{"domain", w.Domain},
-		{"privacy", loose("privacy", w.Privacy)},
-		{"email", loose("email", w.Email)},
-		{"password", phpTruthy(w.Password)},
-		{"exclude_bots", loose("exclude_bots", w.ExcludeBots)},
-		{"exclude_ips", nullString(w.ExcludeIPs)},
+		o = append(o, member{c.Name, v})
 	}
 	if !e.opts.OmitFavorite {
 		var at any
@@ -162,7 +167,7 @@ func (e *Emulator) store(req *request) *Response {
 		return validationError(bag)
 	}
 
-	w, echo, err := newWebsite(ruledInput(in, rules, "storeRules"))
+	w, echo, err := newWebsite(in)
 	if err != nil {
 		return serverError(req)
 	}
@@ -182,27 +187,28 @@ func (e *Emulator) store(req *request) *Response {
 }
 
 // newWebsite builds the website a valid store request creates, with the
-// values its response echoes. It reads only the fields storeRules validates.
-func newWebsite(in ruled) (*Website, echoed, error) {
+// values its response echoes: each column as sent, or its default when
+// left out.
+func newWebsite(in *input) (*Website, echoed, error) {
 	w := &Website{}
-	echo := echoed{"privacy": in.get("privacy"), "email": in.get("email")}
-	var err1, err2, err3, err4 error
-	w.Domain, err1 = column(in.get("domain"))
-	w.Privacy, err2 = intColumn(in.get("privacy"))
-	w.Email, err3 = tinyintColumn(in.get("email"))
-	if in.has("exclude_bots") {
-		echo["exclude_bots"] = in.get("exclude_bots")
-		w.ExcludeBots, err4 = intColumn(in.get("exclude_bots"))
-	} else {
-		one := 1
-		w.ExcludeBots = &one
-	}
-	var err5, err6, err7 error
-	w.Password, err5 = column(in.get("password"))
-	w.ExcludeParams, err6 = column(in.get("exclude_params"))
-	w.ExcludeIPs, err7 = column(in.get("exclude_ips"))
-	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7); err != nil {
+	echo := echoed{}
+	var err error
+	if w.Domain, err = column(in.get("domain")); err != nil {
 		return nil, nil, err
+	}
+	for _, c := range wire.Columns {
+		v := c.Default
+		if in.has(c.Name) {
+			v = in.get(c.Name)
+			if c.Kind == wire.Integer {
+				echo[c.Name] = v
+			}
+		}
+		stored, err := columnValue(c, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		w.Get(c.Name).Set(stored)
 	}
 	return w, echo, nil
 }
@@ -224,28 +230,27 @@ func (e *Emulator) commitInsertLocked(w *Website) error {
 // errColumn is a value MySQL (strict mode) refuses for its column.
 var errColumn = errors.New("incorrect value for column")
 
-// intColumn converts a validated value for an integer column.
-func intColumn(v any) (*int, error) {
+// columnValue converts a validated value for c's column, as Settings
+// holds it.
+func columnValue(c wire.Column, v any) (reflect.Value, error) {
+	if i, ok := v.(int); ok { // a Default
+		v = int64(i)
+	}
+	if c.Kind != wire.Integer {
+		s, err := column(v)
+		return reflect.ValueOf(s), err
+	}
 	if v == nil {
-		return nil, nil
+		return reflect.ValueOf((*int)(nil)), nil
 	}
 	n, ok := filterInt(v)
-	if !ok || int64(int(n)) != n {
-		return nil, errColumn
+	// A value outside the column's type (email is a TINYINT, and its rules
+	// check no range) passes the rules and fails in the database, a 500.
+	if lo, hi := c.DB.Range(); !ok || n < lo || n > hi {
+		return reflect.Value{}, errColumn
 	}
 	i := int(n)
-	return &i, nil
-}
-
-// tinyintColumn converts a validated value for a TINYINT column (email:
-// its rules check no range, so -129 or 128 passes them and fails in the
-// database, a 500).
-func tinyintColumn(v any) (*int, error) {
-	n, err := intColumn(v)
-	if err == nil && n != nil && (*n < -128 || *n > 127) {
-		return nil, errColumn
-	}
-	return n, err
+	return reflect.ValueOf(&i), nil
 }
 
 // column converts a validated value for a string column ("" for NULL).
@@ -286,7 +291,7 @@ func (e *Emulator) update(req *request) *Response {
 		return serverError(req) // the controller calls a method on null
 	}
 
-	w, echo, err := applyUpdate(cur, ruledInput(in, rules, "updateRules"))
+	w, echo, err := applyUpdate(cur, in)
 	if err != nil {
 		return serverError(req)
 	}
@@ -302,55 +307,32 @@ func (e *Emulator) update(req *request) *Response {
 }
 
 // applyUpdate returns the website after the update in, or nil if nothing
-// changes, and the values the response echoes. It reads only the fields
-// updateRules validates.
-func applyUpdate(cur *Website, in ruled) (*Website, echoed, error) {
+// changes, and the values the response echoes: each column an update reads
+// that the request sends.
+func applyUpdate(cur *Website, in *input) (*Website, echoed, error) {
 	w := cur.clone()
 	echo := echoed{}
 	changed := false
-	for _, f := range []struct {
-		name string
-		dst  **int
-		conv func(any) (*int, error)
-	}{{"privacy", &w.Privacy, intColumn}, {"email", &w.Email, tinyintColumn}, {"exclude_bots", &w.ExcludeBots, intColumn}} {
-		if !in.has(f.name) {
+	for _, c := range wire.Columns {
+		if c.UpdateRules == "" || !in.has(c.Name) {
 			continue
 		}
-		v, err := f.conv(in.get(f.name))
+		v, err := columnValue(c, in.get(c.Name))
 		if err != nil {
 			return nil, nil, err
 		}
-		echo[f.name] = in.get(f.name)
-		if !sameInt(*f.dst, v) {
-			*f.dst, changed = v, true
+		if c.Kind == wire.Integer {
+			echo[c.Name] = in.get(c.Name)
 		}
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"password", &w.Password}, {"exclude_params", &w.ExcludeParams}, {"exclude_ips", &w.ExcludeIPs}} {
-		if !in.has(f.name) {
-			continue
-		}
-		v, err := column(in.get(f.name))
-		if err != nil {
-			return nil, nil, err
-		}
-		if *f.dst != v {
-			*f.dst, changed = v, true
+		if dst := w.Get(c.Name); !reflect.DeepEqual(dst.Interface(), v.Interface()) {
+			dst.Set(v)
+			changed = true
 		}
 	}
 	if !changed {
 		return nil, echo, nil
 	}
 	return &w, echo, nil
-}
-
-func sameInt(a, b *int) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }
 
 // commitReplaceLocked stores w over the website with its id and persists;

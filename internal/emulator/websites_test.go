@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 func TestStoreAndShowShapes(t *testing.T) {
@@ -54,9 +56,9 @@ func TestStoreAndShowShapes(t *testing.T) {
 			t.Parallel()
 			s, _ := newTestServer(t, tc.opts)
 			r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, form: tc.form})
-			expect(t, r, 201, `{"data":`+tc.wantStore+`,"status":200}`)
+			expect(t, r, 201, withEveryColumn(`{"data":`+tc.wantStore+`,"status":200}`))
 			r = do(t, s, call{path: "/api/v1/websites/1", key: keyA})
-			expect(t, r, 200, `{"data":`+tc.wantShow+`,"status":200}`)
+			expect(t, r, 200, withEveryColumn(`{"data":`+tc.wantShow+`,"status":200}`))
 			if strings.Contains(r.body, "exclude_params") || strings.Contains(r.body, "s3cret") {
 				t.Errorf("secret fields returned: %s", r.body)
 			}
@@ -258,7 +260,7 @@ func TestStoreJSONBody(t *testing.T) {
 	s, _ := newTestServer(t, Options{})
 	r := do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, ctype: "application/json",
 		body: `{"domain":"www.JSON.org","privacy":2,"password":"pw","email":"","exclude_bots":0}`})
-	expect(t, r, 201, `{"data":{"id":1,"domain":"json.org","privacy":2,"email":null,"password":true,"exclude_bots":0,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"`+t0s+`","updated_at":"`+t0s+`"},"status":200}`)
+	expect(t, r, 201, withEveryColumn(`{"data":{"id":1,"domain":"json.org","privacy":2,"email":null,"password":true,"exclude_bots":0,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"`+t0s+`","updated_at":"`+t0s+`"},"status":200}`))
 
 	r = do(t, s, call{method: "POST", path: "/api/v1/websites", key: keyA, ctype: "application/json", body: `not json`})
 	expect(t, r, 422, `{"message":{"domain":["The domain field is required."]},"status":422}`)
@@ -298,7 +300,7 @@ func TestSeedIsARawInsert(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestServer(t, Options{DefaultWebsiteLimit: 1})
 	create(t, s, keyA, url.Values{"domain": {"dup.example"}})
-	w := s.Seed(keyA, Website{Domain: "dup.example", ExcludeIPs: " 1.2.3.4 ", ExcludeParams: " ref\n", Password: "0"})
+	w := s.Seed(keyA, Website{Domain: "dup.example", Settings: wire.Settings{ExcludeIPs: " 1.2.3.4 ", ExcludeParams: " ref\n", Password: "0"}})
 	if w.ID != 2 || w.Owner != keyA || w.CreatedAt.IsZero() {
 		t.Fatalf("Seed returned %+v", w)
 	}
@@ -321,7 +323,7 @@ func TestUpdate(t *testing.T) {
 	t.Parallel()
 	const t1s = "2024-10-13T13:10:15.000000Z" // t0 + 1 minute
 	rec := func(fields string, updated string) string {
-		return `{"data":{"id":1,"domain":"example.com",` + fields + `,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + updated + `"},"status":200}`
+		return withEveryColumn(`{"data":{"id":1,"domain":"example.com",` + fields + `,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + updated + `"},"status":200}`)
 	}
 	// The website before each update: privacy 2 with a password, email 1,
 	// exclude_bots 1, exclude_ips "1.1.1.1".
@@ -417,12 +419,12 @@ func TestUpdate(t *testing.T) {
 func TestBehindTheClientsBack(t *testing.T) {
 	t.Parallel()
 	s, clock := newTestServer(t, Options{})
-	w := s.Seed(keyA, Website{Domain: "Seeded.example", Privacy: intp(1), ExcludeIPs: "10.0.0.1", Favorite: true})
+	w := s.Seed(keyA, Website{Domain: "Seeded.example", Settings: wire.Settings{Privacy: intp(1), ExcludeIPs: "10.0.0.1"}, Favorite: true})
 	if w.ID != 1 || !w.CreatedAt.Equal(t0.Truncate(time.Second)) || w.FavoritedAt.IsZero() {
 		t.Fatalf("seeded %+v", w)
 	}
 	expect(t, do(t, s, call{path: "/api/v1/websites/1", key: keyA}), 200,
-		`{"data":{"id":1,"domain":"Seeded.example","privacy":1,"email":null,"password":false,"exclude_bots":null,"exclude_ips":"10.0.0.1","favorite":true,"favorited_at":"`+t0s+`","created_at":"`+t0s+`","updated_at":"`+t0s+`"},"status":200}`)
+		withEveryColumn(`{"data":{"id":1,"domain":"Seeded.example","privacy":1,"email":null,"password":false,"exclude_bots":null,"exclude_ips":"10.0.0.1","favorite":true,"favorited_at":"`+t0s+`","created_at":"`+t0s+`","updated_at":"`+t0s+`"},"status":200}`))
 
 	clock.Advance(2 * time.Second)
 	if !s.UpdateWebsite(1, func(w *Website) { w.Privacy = intp(0); w.ID = 99 }) {

@@ -303,3 +303,25 @@ func dateRangeProblem(from, to string) string {
 	return fmt.Sprintf("from = %q is after to = %q: the range would hold no day. Swap them, or leave one out to "+
 		"export from the first day or up to the last.", from, to)
 }
+
+// storedStringValidator refuses, at plan time, a value of a string column
+// that the server would store otherwise than sent: "" (stored as NULL),
+// white space it trims at either end (laravel.Trim), or more than maxLen
+// characters (its rule max:maxLen).
+func storedStringValidator(maxLen int) validator.String {
+	return stringCheck{
+		description: fmt.Sprintf("must be 1 to %d characters, without white space at either end", maxLen),
+		summary:     "Invalid Value",
+		problem: func(attr path.Path, s string) string {
+			switch n := utf8.RuneCountInString(s); {
+			case s == "":
+				return fmt.Sprintf("The %s is empty, which the server stores as none. Remove the attribute instead.", attr)
+			case s != laravel.Trim(s):
+				return fmt.Sprintf("The %s has white space at an end, which the server removes. Use %q.", attr, laravel.Trim(s))
+			case n > maxLen:
+				return fmt.Sprintf("The %s is %d characters long; the server accepts at most %d.", attr, n, maxLen)
+			}
+			return ""
+		},
+	}
+}

@@ -284,6 +284,15 @@ var websiteAttributes = []websiteAttribute{
 	},
 }
 
+// storedString is a string column's value as read: null for NULL ("", which
+// the server never stores).
+func storedString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
 // configurable reports whether the configuration can set the attribute (it
 // is not only computed).
 func (a websiteAttribute) configurable() bool {

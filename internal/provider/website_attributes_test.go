@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -21,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
@@ -161,14 +161,21 @@ func TestWebsiteAttributes_heldChangeIsSent(t *testing.T) {
 	}
 }
 
-// Every attribute the API returns is read back from a record into the
-// resource's state and the data sources' values; the 422 answers name the
-// attributes they did.
+// Every attribute the API returns is read back from a record (of a website
+// with a value in every column, acctest.FullWebsite) into the resource's
+// state and the data sources' values; the 422 answers name the attributes
+// they did.
 func TestWebsiteAttributes_readBack(t *testing.T) {
 	t.Parallel()
-	one, yes := 1, true
-	w := &client.Website{ID: 12, Domain: "a.example", Privacy: &one, Email: &one, ExcludeBots: &one, PasswordSet: true,
-		ExcludeIPs: []string{"192.0.2.1"}, Favorite: &yes, CreatedAt: time.Unix(1e9, 0), UpdatedAt: time.Unix(1e9, 0)}
+	srv := emulator.NewServer(t, emulator.Options{})
+	c, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.GetWebsite(context.Background(), srv.Seed(emulator.DefaultAPIKey, acctest.FullWebsite("a.example")).ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := nullWebsiteModel(t)
 	if err := m.applyWebsite(w); err != nil {
 		t.Fatal(err)
@@ -182,8 +189,7 @@ func TestWebsiteAttributes_readBack(t *testing.T) {
 			continue
 		}
 		if v := values[a.name]; v == nil || v.IsNull() {
-			t.Errorf("%s: null in the data sources' values: give its client.Website field a value in the sample "+
-				"record of TestWebsiteAttributes_readBack (website_attributes_test.go), and check its read "+
+			t.Errorf("%s: null in the data sources' values of a record with every column set: check its read "+
 				"(internal/provider/website_attributes.go)", a.name)
 			continue
 		}

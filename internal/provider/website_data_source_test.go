@@ -15,6 +15,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // seed250 gives the default user 250 websites site-000 .. site-249, a
@@ -23,7 +24,7 @@ func seed250(env *acctest.Env) map[string]int64 {
 	ids := map[string]int64{}
 	for i := range 250 {
 		d := fmt.Sprintf("site-%03d.example.com", i)
-		w := emulator.Website{Domain: d, Privacy: ptr(i % 3), Email: ptr(i % 2), ExcludeBots: ptr(1)}
+		w := emulator.Website{Domain: d, Settings: wire.Settings{Privacy: ptr(i % 3), Email: ptr(i % 2), ExcludeBots: ptr(1)}}
 		if i%3 == 2 {
 			w.Password = "pw"
 		}

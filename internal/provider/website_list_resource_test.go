@@ -18,6 +18,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 func TestWebsiteListModel_matches(t *testing.T) {
@@ -126,7 +127,7 @@ func newListEmulator(t *testing.T, opts emulator.Options, n int) (*emulator.Emul
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	for i := range n {
-		w := emulator.Website{Domain: fmt.Sprintf("list-%03d.example.com", i), Privacy: ptr(i % 3), ExcludeParams: "keep"}
+		w := emulator.Website{Domain: fmt.Sprintf("list-%03d.example.com", i), Settings: wire.Settings{Privacy: ptr(i % 3), ExcludeParams: "keep"}}
 		if i%3 == 2 {
 			w.Password = "from-the-ui"
 		}
@@ -189,8 +190,7 @@ func TestWebsiteList_includeResource(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e, url := newListEmulator(t, emulator.Options{}, 3)
-	e.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "ips.example.com", ExcludeIPs: "10.0.0.1\r\n10.0.0.0/8\r\n",
-		Email: ptr(1), ExcludeBots: ptr(0)})
+	e.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "ips.example.com", Settings: wire.Settings{ExcludeIPs: "10.0.0.1\r\n10.0.0.0/8\r\n", Email: ptr(1), ExcludeBots: ptr(0)}})
 	full := e.Seed(emulator.DefaultAPIKey, acctest.FullWebsite("full.example.com")) // every column set
 	run := listWebsites(t, e, url, nil, 100, true)
 	if d := run.diagnostics(); d.HasError() || len(run.results) != 5 {
@@ -239,9 +239,8 @@ func TestWebsiteList_includeResource(t *testing.T) {
 		got := fullResult.attribute(a.name)
 		switch want, read := values[a.name]; {
 		case read && want.IsNull():
-			t.Errorf("%s: the data sources show it null for a website with every column set: give it a value in "+
-				"acctest.FullWebsite (internal/acctest/full_website.go); the emulator must return it (record, "+
-				"internal/emulator/websites.go) and the client decode it (internal/client/website.go)", a.name)
+			t.Errorf("%s: the data sources show it null for a website with every column set (acctest.FullWebsite): "+
+				"check its read (internal/provider/website_attributes.go) and its column in internal/wire", a.name)
 		case read && !got.Equal(want):
 			t.Errorf("%s: the list result holds %v, an import reads %v: give its entry in websiteAttributes "+
 				"(internal/provider/website_attributes.go) its apiField, so that applyWebsite "+

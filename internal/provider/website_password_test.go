@@ -23,6 +23,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // The password is the one value the provider can neither read back nor
@@ -221,7 +222,7 @@ func TestAccWebsite_leavingPasswordPrivacyKeepsForeignPassword(t *testing.T) {
 		t.Run("to "+to, func(t *testing.T) {
 			const domain = "tf-acc-pw-ui.example.com"
 			env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-			w := env.Seed(env.Key, emulator.Website{Domain: domain, Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1)})
+			w := env.Seed(env.Key, emulator.Website{Domain: domain, Settings: wire.Settings{Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1)}})
 			cfg := func(privacy string) string {
 				return env.Config(fmt.Sprintf(`
 import {

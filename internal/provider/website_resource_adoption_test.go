@@ -8,6 +8,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // TestAccWebsite_generatedConfig adopts websites made in the web interface
@@ -19,10 +20,8 @@ func TestAccWebsite_generatedConfig(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds exclude_params and passwords as the web interface stores them and counts the emulator's requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1),
-		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.1\r\n10.0.0.2\r\n"})
-	env.Seed(env.Key, emulator.Website{Domain: "gen-secret.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0),
-		ExcludeBots: ptr(0), ExcludeParams: "&"})
+	public := env.Seed(env.Key, emulator.Website{Domain: "gen-public.example.com", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(1), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.1\r\n10.0.0.2\r\n"}})
+	env.Seed(env.Key, emulator.Website{Domain: "gen-secret.example.com", Settings: wire.Settings{Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(0), ExcludeParams: "&"}})
 	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 import {
   to = analytics_website.public
@@ -114,7 +113,7 @@ func TestAccImport_byDomainFromSweep(t *testing.T) {
 	var domains []string
 	for i := range 120 {
 		d := fmt.Sprintf("by-domain-%03d.example.com", i)
-		env.Seed(env.Key, emulator.Website{Domain: d, Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "keep"})
+		env.Seed(env.Key, emulator.Website{Domain: d, Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "keep"}})
 		domains = append(domains, fmt.Sprintf("%q", d))
 	}
 	env.Seed(acctest.KeyOther, emulator.Website{Domain: "theirs.example.com"})

@@ -21,6 +21,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // The paths on which a provider loses data if it trusts ambiguous evidence:
@@ -155,8 +156,8 @@ resource "analytics_website" "b" {
 func TestAccWebsite_importKeepsExcludeParams(t *testing.T) {
 	acctest.NeedsEmulator(t, "checks exclude_params and the password on the server, which the API never returns, and seeds exclude_params as the web interface stores them")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	byID := env.Seed(env.Key, emulator.Website{Domain: "adopt-id.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nref"})
-	env.Seed(env.Key, emulator.Website{Domain: "adopt-domain.example.com", Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "&"})
+	byID := env.Seed(env.Key, emulator.Website{Domain: "adopt-id.example.com", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nref"}})
+	env.Seed(env.Key, emulator.Website{Domain: "adopt-domain.example.com", Settings: wire.Settings{Privacy: ptr(2), Password: "from-the-ui", Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "&"}})
 	cfg := func(extra string) string {
 		return env.Config(fmt.Sprintf(`
 import {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // The reliability ("chaos") acceptance tests: the provider against an
@@ -264,7 +265,7 @@ func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 	acctest.NeedsEmulator(t, "loses the first answer of a create (fault injection)")
 	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}}))
-	env.Seed(env.Key, emulator.Website{Domain: "taken.example.com", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
+	env.Seed(env.Key, emulator.Website{Domain: "taken.example.com", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)},
 		CreatedAt: time.Now().Add(-time.Hour)})
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },

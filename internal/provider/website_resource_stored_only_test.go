@@ -9,6 +9,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // Websites whose stored domain is in Unicode or ends with a dot (made in
@@ -22,8 +23,8 @@ func TestAccWebsite_adoptStoredOnlyDomains(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds websites as the web interface stores them and counts the emulator's requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	byID := env.Seed(env.Key, emulator.Website{Domain: "bücher-adopt.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
-	byDomain := env.Seed(env.Key, emulator.Website{Domain: "shop-adopt.example.com.", Privacy: ptr(1), Email: ptr(0), ExcludeBots: ptr(1)})
+	byID := env.Seed(env.Key, emulator.Website{Domain: "bücher-adopt.example", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)}})
+	byDomain := env.Seed(env.Key, emulator.Website{Domain: "shop-adopt.example.com.", Settings: wire.Settings{Privacy: ptr(1), Email: ptr(0), ExcludeBots: ptr(1)}})
 	ids := map[string]int64{byID.Domain: byID.ID, byDomain.Domain: byDomain.ID}
 	imports := fmt.Sprintf(`
 import {
@@ -43,7 +44,7 @@ resource "analytics_website" "by_domain" {
 }
 `, byID.ID, byID.Domain, byDomain.Domain, byDomain.Domain)
 	if acctest.CLIAtLeast(t, w.CLI, tfversion.Version1_12_0.String()) && !w.IsOpenTofu() {
-		byIdentity := env.Seed(env.Key, emulator.Website{Domain: "münchen-adopt.example.", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
+		byIdentity := env.Seed(env.Key, emulator.Website{Domain: "münchen-adopt.example.", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)}})
 		ids[byIdentity.Domain] = byIdentity.ID
 		imports += fmt.Sprintf(`
 import {
@@ -113,7 +114,7 @@ func TestAccWebsiteList_adoptStoredOnlyDomains(t *testing.T) {
 	w := acctest.NewWorkdir(t)
 	w.SkipBelowQuery()
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	seeded := env.Seed(env.Key, emulator.Website{Domain: "tf-acc-bücher.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)})
+	seeded := env.Seed(env.Key, emulator.Website{Domain: "tf-acc-bücher.example", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)}})
 	w.Write("main.tf", env.ProviderBlock())
 	w.Write("websites.tfquery.hcl", `
 list "analytics_website" "all" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // TestAccWebsite_upgradeFrom010 starts from the state that provider 0.1.0
@@ -25,7 +26,7 @@ import (
 //
 // So an attribute added since, which 0.1.0's users cannot have set, must
 // keep what the web interface set when it is unset: with a value in
-// FullWebsite (TestFullWebsite_everyColumn), a new Optional attribute
+// FullWebsite (every column's sample, wire.Columns), a new Optional attribute
 // without Computed, or one with a Default, fails here naming it.
 func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	acctest.NeedsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
@@ -34,10 +35,10 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 	// Made when 0.1.0's state says: another created_at under the id is
 	// another website (website_identity.go).
 	made := time.Date(2026, 11, 23, 6, 7, 58, 0, time.UTC)
-	env.Seed(acctest.KeyOwner, emulator.Website{ID: 1, Domain: "secret.example", Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1),
-		Password: "s3cret-pass", CreatedAt: made})
-	env.Seed(acctest.KeyOwner, emulator.Website{ID: 2, Domain: "managed.example", Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
-		ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.0/8", CreatedAt: made})
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 1, Domain: "secret.example", Settings: wire.Settings{Privacy: ptr(2), Email: ptr(0), ExcludeBots: ptr(1), Password: "s3cret-pass"},
+		CreatedAt: made})
+	env.Seed(acctest.KeyOwner, emulator.Website{ID: 2, Domain: "managed.example", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nfbclid", ExcludeIPs: "10.0.0.0/8"},
+		CreatedAt: made})
 	plain := acctest.FullWebsite("plain.example")
 	plain.ID = 3
 	// 0.1.0's configuration leaves these unset, and 0.1.0 managed them with

@@ -9,6 +9,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // What the web interface can store that the provider never writes is read
@@ -27,12 +28,11 @@ func TestAccWebsite_webInterfaceValues(t *testing.T) {
 		// same as what is stored.
 		ips string
 	}{
-		{"repeated", emulator.Website{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: "1.2.3.4\n1.2.3.4"}, `["1.2.3.4"]`},
-		{"repeated-crlf", emulator.Website{ExcludeIPs: "10.0.0.1\r\n\r\n10.0.0.2\r\n10.0.0.1"}, `["10.0.0.1", "10.0.0.2"]`},
-		{"spellings", emulator.Website{ExcludeIPs: "2001:DB8::1\n2001:db8::1\n10.0.0.0/8\n10.1.2.3/8\nnot-an-address\n1.2.3.4 "}, ""},
+		{"repeated", emulator.Website{Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: "1.2.3.4\n1.2.3.4"}}, `["1.2.3.4"]`},
+		{"repeated-crlf", emulator.Website{Settings: wire.Settings{ExcludeIPs: "10.0.0.1\r\n\r\n10.0.0.2\r\n10.0.0.1"}}, `["10.0.0.1", "10.0.0.2"]`},
+		{"spellings", emulator.Website{Settings: wire.Settings{ExcludeIPs: "2001:DB8::1\n2001:db8::1\n10.0.0.0/8\n10.1.2.3/8\nnot-an-address\n1.2.3.4 "}}, ""},
 		{"nulls", emulator.Website{}, ""},
-		{"odd", emulator.Website{Privacy: ptr(2), Password: "0", Email: ptr(7), ExcludeBots: ptr(0), Favorite: true,
-			ExcludeIPs: "1.2.3.4\n1.2.3.4\n1.2.3.4"}, ""},
+		{"odd", emulator.Website{Settings: wire.Settings{Privacy: ptr(2), Password: "0", Email: ptr(7), ExcludeBots: ptr(0), ExcludeIPs: "1.2.3.4\n1.2.3.4\n1.2.3.4"}, Favorite: true}, ""},
 	}
 	var hcl strings.Builder
 	for _, tc := range cases {

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // The guide "Adopting existing websites"
@@ -48,7 +48,6 @@ func intOr(p *int, def int) int {
 func seedAccount(t *testing.T, env *acctest.Env, n int) []emulator.Website {
 	t.Helper()
 	var out []emulator.Website
-	unset := map[string]int{}
 	for i := range n {
 		w := emulator.Website{Domain: fmt.Sprintf("adopt-%03d.example.com", i)}
 		switch i % 7 {
@@ -65,16 +64,7 @@ func seedAccount(t *testing.T, env *acctest.Env, n int) []emulator.Website {
 		case 6:
 			w = acctest.FullWebsite(w.Domain)
 		}
-		for _, c := range acctest.UnsetColumns(w) {
-			unset[c]++
-		}
 		out = append(out, env.Seed(env.Key, w))
-	}
-	for c, k := range unset {
-		if k == n && n >= 7 {
-			t.Errorf("seedAccount (internal/repotest/guide_adopting_test.go) sets emulator.Website.%s in none of its "+
-				"%d websites: give it a value in acctest.FullWebsite (internal/acctest/full_website.go)", c, n)
-		}
 	}
 	env.Seed(acctest.KeyOther, emulator.Website{Domain: "someone-else.example.com"})
 	return out
@@ -136,7 +126,7 @@ func TestAccGuide_adoptAll(t *testing.T) {
 	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)
 
-	later := env.Seed(env.Key, emulator.Website{Domain: "later.example.com", ExcludeParams: "ref"})
+	later := env.Seed(env.Key, emulator.Website{Domain: "later.example.com", Settings: wire.Settings{ExcludeParams: "ref"}})
 	out = w.MustRun(0, "apply", "-auto-approve")
 	if !strings.Contains(out, "1 imported, 0 added, 0 changed, 0 destroyed") {
 		t.Errorf("a website made later was not imported:\n%s", out)
@@ -313,31 +303,14 @@ func checkKept(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 }
 
 // nullAsRead sets to NULL each integer column of now that was NULL and now
-// holds the value the application reads NULL as: the client's reading, by
-// the method <Column>Value of a client.Website whose columns are NULL
-// (PrivacyValue: public, 0; ExcludeBotsValue: false, 0), the convention
+// holds the value the application reads NULL as (wire.Column.Null: public
+// privacy, no e-mail reports, bots not excluded), the convention
 // acctest.InputOf follows.
 func nullAsRead(was emulator.Website, now *emulator.Website) {
-	wv, nv := reflect.ValueOf(was), reflect.ValueOf(now).Elem()
-	null := reflect.ValueOf(client.Website{})
-	for i, f := range reflect.VisibleFields(wv.Type()) {
-		if f.Type != reflect.TypeFor[*int]() || !wv.Field(i).IsNil() || nv.Field(i).IsNil() {
-			continue
-		}
-		m := null.MethodByName(f.Name + "Value")
-		if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
-			continue
-		}
-		stored := nv.Field(i).Elem().Int()
-		switch read := m.Call(nil)[0]; read.Kind() {
-		case reflect.Int:
-			if read.Int() == stored {
-				nv.Field(i).SetZero()
-			}
-		case reflect.Bool:
-			if (stored != 0) == read.Bool() && (stored == 0 || stored == 1) {
-				nv.Field(i).SetZero()
-			}
+	for _, c := range wire.Columns {
+		w, n := was.Get(c.Name), now.Get(c.Name)
+		if c.Kind == wire.Integer && w.IsNil() && !n.IsNil() && n.Elem().Int() == int64(c.Null) {
+			n.SetZero()
 		}
 	}
 }
@@ -345,18 +318,18 @@ func nullAsRead(was emulator.Website, now *emulator.Website) {
 // nullAsRead takes back to NULL only what the application reads NULL as.
 func TestGuide_nullAsRead(t *testing.T) {
 	t.Parallel()
-	now := emulator.Website{Privacy: ptr(0), ExcludeBots: ptr(0), Email: ptr(0)}
+	now := emulator.Website{Settings: wire.Settings{Privacy: ptr(0), ExcludeBots: ptr(0), Email: ptr(0)}}
 	nullAsRead(emulator.Website{}, &now)
 	if now.Privacy != nil || now.ExcludeBots != nil {
 		t.Errorf("privacy 0 and bots 0 after NULL: %s, %s, want NULL", acctest.Shown(reflect.ValueOf(now.Privacy)), acctest.Shown(reflect.ValueOf(now.ExcludeBots)))
 	}
-	now = emulator.Website{Privacy: ptr(1), ExcludeBots: ptr(1)}
+	now = emulator.Website{Settings: wire.Settings{Privacy: ptr(1), ExcludeBots: ptr(1)}}
 	nullAsRead(emulator.Website{}, &now)
 	if now.Privacy == nil || now.ExcludeBots == nil {
 		t.Error("privacy 1 or bots 1 after NULL taken for NULL")
 	}
-	now = emulator.Website{Privacy: ptr(0)}
-	nullAsRead(emulator.Website{Privacy: ptr(2)}, &now)
+	now = emulator.Website{Settings: wire.Settings{Privacy: ptr(0)}}
+	nullAsRead(emulator.Website{Settings: wire.Settings{Privacy: ptr(2)}}, &now)
 	if now.Privacy == nil {
 		t.Error("privacy 0 after 2 taken for NULL")
 	}

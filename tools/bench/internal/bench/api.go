@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // apiServer is an emulator served on a local port.
@@ -75,7 +76,7 @@ func (s *apiServer) close() { _ = s.srv.Close() }
 func (s *apiServer) seed(n int) {
 	for i := range n {
 		s.emu.Seed(emulator.DefaultAPIKey, emulator.Website{
-			Domain: fmt.Sprintf("seeded-%d.bench-example.com", i), Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1),
+			Domain: fmt.Sprintf("seeded-%d.bench-example.com", i), Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)},
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // The statistics pass: a website with a pageview on each of N days (365 by
@@ -99,7 +100,7 @@ func (b *bench) statisticsPass(ctx context.Context, days int) (*Run, error) {
 		return run, err
 	}
 	defer api.close()
-	site := api.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: statisticsDomain, ExcludeBots: ptr(1)})
+	site := api.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: statisticsDomain, Settings: wire.Settings{ExcludeBots: ptr(1)}})
 	if !api.emu.SeedStatistics(site.ID, statisticsHistory(days)) {
 		return run, errors.New("statistics pass: seeding the website's statistics failed")
 	}
