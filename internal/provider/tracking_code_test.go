@@ -223,6 +223,8 @@ func (c onlyAttributeChanges) CheckPlan(_ context.Context, req plancheck.CheckPl
 // their environment variables) changes only tracking_code in the plan, and
 // the apply sends no request that changes anything on the server.
 func TestAccTrackingCode_everySurface(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.CLIDependent(t, "the import command: Terraform 1.12 and later send and expect a resource identity")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking.example.com"
 	config := func(extra string) string {
@@ -300,6 +302,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 // tracking_url, on every surface; setting, changing and removing it plans
 // only tracking_code and sends no request that changes anything.
 func TestAccTrackingCode_scriptURL(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking-script.example.com"
 	config := func(extra string) string {
