@@ -62,6 +62,7 @@ func TestTrackingCode(t *testing.T) {
 // base_url without /api/v1; tracking_respect_dnt, else its variable. A bad
 // value from the environment is an error naming the variable.
 func TestResolveTrackingCode(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	const api = "https://internal.example:8443/analytics/api/v1"
 	for _, tc := range []struct {
 		name                      string
