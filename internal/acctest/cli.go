@@ -78,6 +78,14 @@ type runAndClean struct {
 
 func (r runAndClean) Run() int {
 	ClearProviderSettings()
+	if !LiveMode() {
+		// The in-process emulators' users (TwoUsers) have the same keys in
+		// every test: set once for the configurations' variables (see
+		// ProviderBlockAt), so that New need not t.Setenv them and the
+		// tests can run in parallel.
+		_ = os.Setenv("TF_VAR_"+keyVar, KeyOwner)
+		_ = os.Setenv("TF_VAR_"+key2Var, KeyOther)
+	}
 	code := r.m.Run()
 	for _, f := range r.atExit {
 		f()
@@ -106,6 +114,8 @@ func NewWorkdir(t *testing.T) *Workdir {
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
+	startHarness(t)
+	parallel(t)
 	PreCheck(t)
 	return &Workdir{t: t, CLI: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir(), cliConfig: BuiltProvider(t)}
 }
@@ -114,6 +124,7 @@ func NewWorkdir(t *testing.T) *Workdir {
 // differs, which matters in state files).
 func (w *Workdir) IsOpenTofu() bool {
 	w.t.Helper()
+	requireCLIDependent(w.t, "a test that asks whether the CLI is OpenTofu")
 	return versionOf(w.t, w.CLI).tofu
 }
 
@@ -128,6 +139,7 @@ func (w *Workdir) RegistryHost() string {
 // SkipBelowQuery skips the test on CLIs without terraform query.
 func (w *Workdir) SkipBelowQuery() {
 	w.t.Helper()
+	requireCLIDependent(w.t, "a test of terraform query")
 	if !CLIHasQuery(w.t, w.CLI) {
 		w.t.Skip("terraform query needs Terraform 1.14 or later")
 	}
@@ -294,6 +306,7 @@ func versionOf(t *testing.T, cli string) cliVersion {
 // CLIVersion is the version of the Terraform/OpenTofu CLI.
 func CLIVersion(t *testing.T, cli string) *version.Version {
 	t.Helper()
+	requireCLIDependent(t, "a test that asks the CLI's version")
 	return versionOf(t, cli).v
 }
 
@@ -307,6 +320,7 @@ func CLIAtLeast(t *testing.T, cli, minimum string) bool {
 // query: Terraform 1.14 or later; no OpenTofu release has them yet.
 func CLIHasQuery(t *testing.T, cli string) bool {
 	t.Helper()
+	requireCLIDependent(t, "a test that asks whether the CLI has terraform query")
 	return !versionOf(t, cli).tofu && CLIAtLeast(t, cli, "1.14.0")
 }
 

@@ -105,6 +105,105 @@ func OncePerTestRun(t *testing.T, why string) {
 	}
 }
 
+// CLIDependent marks t as a test whose behaviour depends on the CLI that
+// runs it (Terraform or OpenTofu, its version); why says how, e.g. "import
+// blocks" or "write-only attributes: Terraform 1.11". make test runs every
+// test on Terraform 1.8.5, then only the tests so marked again on
+// Terraform 1.16.4 and OpenTofu (EnvRepeatPass): there, New and NewWorkdir
+// skip any other test, saying so. Call it first, before New or NewWorkdir.
+// A test that asks which CLI it runs on (CLIVersion, CLIAtLeast,
+// CLIHasQuery, Workdir.IsOpenTofu, SkipBelowQuery, TerraformVersionChecks
+// in TestCase) fails unless it is marked, so that none runs on one CLI
+// only by mistake. contributing/testing.md lists the kinds of test marked.
+func CLIDependent(t *testing.T, why string) {
+	t.Helper()
+	if why == "" {
+		t.Fatal("acctest.CLIDependent: say how the test depends on the CLI")
+	}
+	name := topLevel(t)
+	if _, started := harnessStarted.Load(name); started {
+		t.Fatal("acctest.CLIDependent must come before acctest.New or NewWorkdir, which skip an unmarked test in a repeat pass")
+	}
+	cliDependent.Store(name, why)
+}
+
+var (
+	// cliDependent holds the top-level tests marked by CLIDependent.
+	cliDependent sync.Map
+	// harnessStarted holds the top-level tests that called New or NewWorkdir.
+	harnessStarted sync.Map
+)
+
+// topLevel is the name of t's top-level test: subtests share its mark.
+func topLevel(t *testing.T) string {
+	name, _, _ := strings.Cut(t.Name(), "/")
+	return name
+}
+
+// isCLIDependent reports whether t (or its top-level test) is marked.
+func isCLIDependent(t *testing.T) bool {
+	_, ok := cliDependent.Load(topLevel(t))
+	return ok
+}
+
+// requireCLIDependent fails t unless it is marked: what asks which CLI
+// runs it depends on the CLI.
+func requireCLIDependent(t *testing.T, what string) {
+	t.Helper()
+	if !isCLIDependent(t) {
+		t.Fatalf("%s depends on the CLI: call acctest.CLIDependent(t, why) first, so that make test runs it on every CLI", what)
+	}
+}
+
+// startHarness is where New and NewWorkdir begin: in a repeat pass
+// (EnvRepeatPass), a test not marked CLIDependent skips, for it ran in
+// make test's first run on Terraform 1.8.5 and the CLI does not change it.
+func startHarness(t *testing.T) {
+	t.Helper()
+	harnessStarted.Store(topLevel(t), true)
+	if os.Getenv(EnvRepeatPass) != "" && !isCLIDependent(t) {
+		t.Skipf("%s is set: this run repeats on another CLI only the tests marked acctest.CLIDependent; "+
+			"this one does not depend on the CLI and ran in make test's first run (Terraform 1.8.5)", EnvRepeatPass)
+	}
+}
+
+// Serial keeps t from running beside other acceptance tests; why says
+// what it shares. Against the in-process emulators New and NewWorkdir run
+// every other top-level test in parallel (t.Parallel: each has its own
+// emulator, and the provider and the CLI's working directory are its own
+// too), so a test that sets the process's environment (t.Setenv, which Go
+// refuses in a parallel test), changes what every provider the harness
+// starts does, or counts requests whose number depends on timing must say
+// so. Call it first, before New or NewWorkdir.
+func Serial(t *testing.T, why string) {
+	t.Helper()
+	if why == "" {
+		t.Fatal("acctest.Serial: say why the test cannot run beside others")
+	}
+	serialTests.Store(topLevel(t), why)
+}
+
+// serialTests holds the top-level tests marked by Serial, parallelTests
+// those that New or NewWorkdir made parallel.
+var serialTests, parallelTests sync.Map
+
+// parallel runs t beside the other acceptance tests, unless it is a
+// subtest (its parent decides), marked Serial, or in the live mode (an
+// installation's throttle is shared; make testacc-live runs one test at a
+// time).
+func parallel(t *testing.T) {
+	t.Helper()
+	if LiveMode() || strings.Contains(t.Name(), "/") {
+		return
+	}
+	if _, serial := serialTests.Load(t.Name()); serial {
+		return
+	}
+	if _, done := parallelTests.LoadOrStore(t.Name(), true); !done {
+		t.Parallel()
+	}
+}
+
 // Env is the installation an acceptance test runs against. Everything the
 // test does through it goes through the public API with the pacing client,
 // and every website it makes in the live mode has a domain from Domain, so
@@ -153,6 +252,7 @@ func TLS(cfg *tls.Config) Option {
 // then). With options, it skips the test in the live mode.
 func New(t *testing.T, opts ...Option) *Env {
 	t.Helper()
+	startHarness(t)
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -175,6 +275,19 @@ func New(t *testing.T, opts ...Option) *Env {
 	} else {
 		env.startEmulator(t, o)
 	}
+	if !LiveMode() && env.Key == KeyOwner && (env.Key2 == "" || env.Key2 == KeyOther) {
+		// The default users' keys: Main set the variables for the whole
+		// run, so the test may run in parallel.
+		parallel(t)
+		return env
+	}
+	// Users of its own (or an installation's): their keys go to the CLI
+	// through t.Setenv, so the test runs alone.
+	if _, par := parallelTests.Load(topLevel(t)); par {
+		t.Fatal("acctest.New with users of its own sets their keys with t.Setenv, which a parallel test cannot: " +
+			"call New before NewWorkdir, or acctest.Serial first")
+	}
+	serialTests.LoadOrStore(topLevel(t), "its users' keys are set with t.Setenv")
 	t.Setenv("TF_VAR_"+keyVar, env.Key)
 	if env.Key2 != "" {
 		t.Setenv("TF_VAR_"+key2Var, env.Key2)
@@ -315,6 +428,9 @@ func (env *Env) Test(t *testing.T, steps ...resource.TestStep) {
 // own, env's CheckDestroy.
 func (env *Env) TestCase(t *testing.T, tc resource.TestCase) {
 	t.Helper()
+	if len(tc.TerraformVersionChecks) > 0 {
+		requireCLIDependent(t, "a test with TerraformVersionChecks")
+	}
 	tc.PreCheck = func() { PreCheck(t) }
 	tc.ProtoV6ProviderFactories = Factories
 	if tc.CheckDestroy == nil {

@@ -694,7 +694,7 @@ func TestBulkReaderPageErrors(t *testing.T) {
 			ids := env.seed(450)
 			env.fail(tc.fail)
 			env.emu.ResetStats()
-			b := client.NewBulkReader(env.c, client.BulkReaderOptions{})
+			b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: newFakeClock().Now})
 			got := readAll(t, b, ids, 10)
 			total, list, show := env.requests()
 			s := b.Stats()

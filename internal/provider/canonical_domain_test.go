@@ -100,6 +100,7 @@ func TestCanonicalDomainMatchesValidator(t *testing.T) {
 // its errors, and a website whose domain it computed, which applies and
 // then plans empty.
 func TestAccFunction_canonicalDomain(t *testing.T) {
+	acctest.CLIDependent(t, "provider-defined functions: Terraform 1.8, OpenTofu 1.7")
 	env := acctest.New(t)
 	// The website's domain, written as a user might paste a URL.
 	name := strings.TrimSuffix(env.Domain("function"), ".example.com")

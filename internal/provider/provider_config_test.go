@@ -85,6 +85,7 @@ func warningsOf(diags diag.Diagnostics) []string {
 // text: a warning on base_url. Loopback hosts (the emulator, an SSH tunnel)
 // and https:// get none.
 func TestProviderConfigure_plainHTTPWarning(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	for _, c := range []struct {
 		baseURL string
 		warn    bool
@@ -126,6 +127,7 @@ func TestProviderConfigure_plainHTTPWarning(t *testing.T) {
 // The warning also applies to a base URL from the environment, and never
 // shows credentials (which validation refuses anyway).
 func TestProviderConfigure_plainHTTPWarningFromEnvironment(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	t.Setenv(EnvBaseURL, "http://analytics.example.com/stats")
 	t.Setenv(EnvAPIKey, "env-key")
 	resp := configureProvider(t, nil, false)
@@ -145,6 +147,7 @@ func TestProviderConfigure_plainHTTPWarningFromEnvironment(t *testing.T) {
 // before the values are known, so unknown values never produce the
 // "missing" errors.
 func TestProviderConfigure_unknownValues(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	for name, attrs := range map[string]map[string]any{
 		"base_url":       {"base_url": unknownValue{}, "api_key": "k"},
 		"api_key":        {"base_url": "https://analytics.example.com", "api_key": unknownValue{}},
@@ -252,6 +255,7 @@ func listThrough(t *testing.T, resp provider.ConfigureResponse) error {
 // needs it: a private CA, a client certificate, skip_verify for a
 // certificate of another host. Not parallel: it sets the environment.
 func TestProviderConfigure_tlsSettings(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	p := newTestPKI(t)
 	private := newTLSTestEnv(t, serverTLS(p.server, nil))
 	mtls := newTLSTestEnv(t, serverTLS(p.server, p.ca))
@@ -341,6 +345,7 @@ func TestProviderConfigure_tlsSettings(t *testing.T) {
 // environment variable and how to fix it, and never quoting a key or a
 // header's value.
 func TestProviderConfigure_tlsSettingErrors(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	p := newTestPKI(t)
 	other := p.ca.Issue(t, tlstest.LeafOptions{Client: true})
 	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
@@ -428,6 +433,7 @@ func TestProviderConfigure_tlsSettingErrors(t *testing.T) {
 // Unknown network settings defer the provider's configuration like the
 // others.
 func TestProviderConfigure_tlsUnknownValues(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	for _, name := range []string{"ca_file", "ca_pem", "cert_pem", "key_file", "skip_verify", "headers"} {
 		t.Run(name, func(t *testing.T) {
 			clearNetworkEnv(t)
@@ -441,6 +447,7 @@ func TestProviderConfigure_tlsUnknownValues(t *testing.T) {
 
 // TLS settings with an http:// base URL do nothing, and say so.
 func TestProviderConfigure_tlsSettingsUnusedOverHTTP(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	clearNetworkEnv(t)
 	p := newTestPKI(t)
 	t.Setenv(EnvCAPEM, string(p.ca.PEM))
@@ -457,6 +464,7 @@ func TestProviderConfigure_tlsSettingsUnusedOverHTTP(t *testing.T) {
 // schema's validators (a direct call, the tests' environment variable), and
 // of what is left unknown inside a map.
 func TestResolveProviderData_errors(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	clearNetworkEnv(t)
 	emptyFile := filepath.Join(t.TempDir(), "empty.pem")
 	if err := os.WriteFile(emptyFile, nil, 0o600); err != nil {

@@ -35,10 +35,11 @@ func newTestProvider() provider.Provider {
 
 // fastRetries shortens the client's backoffs to 5ms (the maximum to 80ms)
 // for the rest of the test, so that tests against a faulty emulator run
-// quickly; waits the server asks for (Retry-After) are unchanged. Tests
-// that call it cannot run in parallel (no acceptance test does).
+// quickly; waits the server asks for (Retry-After) are unchanged. A test
+// that calls it runs alone (acctest.Serial): call it before acctest.New.
 func fastRetries(t *testing.T) {
 	t.Helper()
+	acctest.Serial(t, "fastRetries shortens the backoffs of every provider the harness starts")
 	testRetryWaitMin.Store(int64(5 * time.Millisecond))
 	t.Cleanup(func() { testRetryWaitMin.Store(0) })
 }

@@ -61,6 +61,7 @@ func errorStep(t *testing.T, config string, vars map[string]string, pattern stri
 }
 
 func TestAccProvider_privateCA(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	p := newTestPKI(t)
 	env := newTLSTestEnv(t, serverTLS(p.server, nil))
 	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
@@ -104,6 +105,7 @@ func TestAccProvider_privateCA(t *testing.T) {
 }
 
 func TestAccProvider_clientCertificate(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	p := newTestPKI(t)
 	env := newTLSTestEnv(t, serverTLS(p.server, p.ca))
 	certFile := tlstest.WriteFile(t, "client.pem", p.clientCert.CertPEM)
@@ -140,6 +142,7 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 // does not resolve: only the proxy, which maps it to the test server, can
 // reach it).
 func TestAccProvider_hostNameMismatch(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	p := newTestPKI(t)
 	env := newTLSTestEnv(t, serverTLS(p.wrongHost, nil))
 	ca := fmt.Sprintf("ca_pem = %q", string(p.ca.PEM))
@@ -207,6 +210,7 @@ func (p *connectProxy) connects() int {
 // variables (TF_VAR_*): terraform-plugin-testing logs each step's
 // configuration text itself.
 func TestAccProvider_tlsSecretsNotLogged(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	const (
 		domain      = "tf-acc-tls-secrets.example.com"
 		headerValue = "SecretAccessToken-6e1f0b7c9a2d"

@@ -128,6 +128,7 @@ func on(method, route string, answer hostiletest.Answer) []hostiletest.Rule {
 }
 
 func TestAccSecrets_canaries(t *testing.T) {
+	acctest.CLIDependent(t, "what each CLI prints and logs of a secret; failed on OpenTofu once while it passed on Terraform")
 	acctest.NeedsEmulator(t, "the hostile server sits in front of the in-process emulator")
 	w := acctest.NewWorkdir(t)
 	c := newCanaries()
@@ -215,6 +216,8 @@ resource "analytics_website" "imported" {
 // served in-process (terraform-plugin-testing), where what the test sees is
 // the diagnostics of each step: none may hold a piece of a canary.
 func TestAccSecrets_canariesInProcess(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.CLIDependent(t, "what each CLI prints and logs of a secret; failed on OpenTofu once while it passed on Terraform")
 	acctest.NeedsEmulator(t, "the hostile server sits in front of the in-process emulator")
 	acctest.PreCheck(t)
 	c := newCanaries()

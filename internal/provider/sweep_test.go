@@ -201,6 +201,7 @@ func TestSweepTestWebsites(t *testing.T) {
 // The registered sweeper, run as `go test -sweep=all` runs it, cleans both
 // users of the ANALYTICS_ACC_* environment and keeps every other website.
 func TestSweeper_fromEnvironment(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	f := newSweepFixture(t)
 	t.Setenv(acctest.EnvBaseURL, f.url)
 	t.Setenv(acctest.EnvAPIKey, acctest.KeyOwner)

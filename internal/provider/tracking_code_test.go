@@ -62,6 +62,7 @@ func TestTrackingCode(t *testing.T) {
 // base_url without /api/v1; tracking_respect_dnt, else its variable. A bad
 // value from the environment is an error naming the variable.
 func TestResolveTrackingCode(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	const api = "https://internal.example:8443/analytics/api/v1"
 	for _, tc := range []struct {
 		name                      string
@@ -223,6 +224,8 @@ func (c onlyAttributeChanges) CheckPlan(_ context.Context, req plancheck.CheckPl
 // their environment variables) changes only tracking_code in the plan, and
 // the apply sends no request that changes anything on the server.
 func TestAccTrackingCode_everySurface(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.CLIDependent(t, "the import command: Terraform 1.12 and later send and expect a resource identity")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking.example.com"
 	config := func(extra string) string {
@@ -300,6 +303,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 // tracking_url, on every surface; setting, changing and removing it plans
 // only tracking_code and sends no request that changes anything.
 func TestAccTrackingCode_scriptURL(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking-script.example.com"
 	config := func(extra string) string {

@@ -65,6 +65,7 @@ func byDomain(domain string) queryfilter.QueryFilter {
 // name; with include_resource, the resource as an import reads it, without
 // the values the API never returns; the filters and the limit apply.
 func TestAccWebsiteList_query(t *testing.T) {
+	acctest.CLIDependent(t, "list resources and terraform query: Terraform 1.14; OpenTofu has none")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	env.TestCase(t, resource.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
@@ -139,6 +140,7 @@ list "analytics_website" "wrong" {
 // query lists and the pages it reads; an empty list warns, naming whose
 // websites were listed; a server in maintenance is an error.
 func TestAccWebsiteList_limitCLI(t *testing.T) {
+	acctest.CLIDependent(t, "list resources and terraform query: Terraform 1.14; OpenTofu has none")
 	w := acctest.NewWorkdir(t)
 	w.SkipBelowQuery()
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))

@@ -217,6 +217,7 @@ func describeSent(pw *string) string {
 // to "public" or "private" keeps that password on the server: Terraform
 // never set it, so it never clears it.
 func TestAccWebsite_leavingPasswordPrivacyKeepsForeignPassword(t *testing.T) {
+	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read")
 	acctest.NeedsEmulator(t, "reads the password the server stores, which the API never returns")
 	for _, to := range []string{privacyPublic, privacyPrivate} {
 		t.Run("to "+to, func(t *testing.T) {
@@ -331,6 +332,7 @@ func storesAsNone(next http.Handler) http.Handler {
 // the next apply would replace, deleting its statistics: on create and on
 // update. The next plan sets the password again, in place.
 func TestAccWebsite_passwordStoredAsNone(t *testing.T) {
+	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11")
 	const domain = "tf-acc-pw-none.example.com"
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(storesAsNone))
 	cfg := func(password string) string {
@@ -401,6 +403,7 @@ func TestAccWebsite_passwordStoredAsNone(t *testing.T) {
 // TestAccWebsite_passwordWriteOnly.) Write-only attributes need Terraform or
 // OpenTofu 1.11 or later.
 func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
+	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11")
 	acctest.NeedsEmulator(t, "removes the password between the refresh and the apply with a handler in front of the API, and reads the stored password, which the API never returns")
 	const password = "WriteOnlyUnseen-5c81a7"
 	cases := []struct {

@@ -568,6 +568,8 @@ func TestBadInputCatalog(t *testing.T) {
 // TestAccBadInputCatalog runs the whole catalog through the real CLI as
 // PlanOnly steps and checks that none of them reached the API.
 func TestAccBadInputCatalog(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11; each CLI shows the diagnostics")
 	env := acctest.New(t)
 	var steps []resource.TestStep
 	for _, c := range badInputCatalog() {

@@ -57,6 +57,8 @@ func (c requestsPlanCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanReq
 // and no GET /account: the state remembers every website's owner) instead
 // of 150 reads.
 func TestAccWebsite_bulk(t *testing.T) {
+	acctest.Serial(t, "counts requests of many websites, whose number depends on when the CLI's calls arrive (client.BulkReader)")
+	acctest.CLIDependent(t, "request counts: how often and how many at once the CLI calls the provider")
 	acctest.NeedsEmulator(t, "counts the emulator's requests per operation with the throttle off (150 websites)")
 	const n = 150
 	// A throttle that never refuses: this test counts requests.
@@ -125,6 +127,8 @@ resource "analytics_website" "bulk" {
 // individual GET and one list page, on top of the refresh's, and deletes
 // each once.
 func TestAccWebsite_bulkIdentityCost(t *testing.T) {
+	acctest.Serial(t, "counts requests of many websites, whose number depends on when the CLI's calls arrive (client.BulkReader)")
+	acctest.CLIDependent(t, "request counts: how often and how many at once the CLI calls the provider")
 	acctest.NeedsEmulator(t, "counts the emulator's requests with the throttle off (100 websites)")
 	const n = 100
 	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 100000, RateWindow: time.Second}))

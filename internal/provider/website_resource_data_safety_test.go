@@ -30,6 +30,7 @@ import (
 // that the state and the server still hold what they held.
 
 func TestAccWebsite_wrongBaseURL(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	cases := []struct{ name, suffix, want string }{
 		{"moved path prefix", "/analytics", `Unexpected Answer at base_url.*/analytics/api/v1.*could not be found`},
 		{"unknown path under /api/v1", "/api/v1/v2", `Unexpected Answer at base_url.*Resource not found`},
@@ -67,6 +68,7 @@ func pinTrackingURL(t *testing.T, url string) {
 }
 
 func TestAccWebsite_otherUsersKey(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	t.Run("server with GET /account", func(t *testing.T) {
 		env := acctest.New(t)
 		env.NeedsKey2(t)
@@ -154,6 +156,7 @@ resource "analytics_website" "b" {
 // Adopting a website whose exclude_params were set in the web interface,
 // then changing something else, must not erase them.
 func TestAccWebsite_importKeepsExcludeParams(t *testing.T) {
+	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read")
 	acctest.NeedsEmulator(t, "checks exclude_params and the password on the server, which the API never returns, and seeds exclude_params as the web interface stores them")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	byID := env.Seed(env.Key, emulator.Website{Domain: "adopt-id.example.com", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeParams: "utm_source\nref"}})
@@ -394,6 +397,7 @@ func TestAccWebsite_redirect(t *testing.T) {
 // a data source that depends on it) returns the new record, not one the
 // bulk reader read before the update.
 func TestAccWebsite_readAfterUpdateInOneRun(t *testing.T) {
+	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read")
 	env := acctest.New(t)
 	domain := env.Domain("fresh")
 	w := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: domain, ExcludeBots: true})

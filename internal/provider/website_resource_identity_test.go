@@ -19,6 +19,7 @@ import (
 // identity is the website's id, set after create, refresh and update (older
 // clients send no prior identity), and import by identity plans clean.
 func TestAccWebsite_identity(t *testing.T) {
+	acctest.CLIDependent(t, "resource identity: Terraform 1.12")
 	env := acctest.New(t)
 	idIs := regexp.MustCompile(`^[1-9][0-9]*$`)
 	// The import steps plan in a working directory of their own, where the
@@ -67,6 +68,7 @@ func TestAccWebsite_identity(t *testing.T) {
 // An identity that is not a website id is refused, naming the form, without
 // repeating the value.
 func TestAccWebsite_identityImportInvalid(t *testing.T) {
+	acctest.CLIDependent(t, "resource identity: Terraform 1.12")
 	env := acctest.New(t)
 	domain := env.Domain("identity-invalid")
 	env.TestCase(t, resource.TestCase{

@@ -248,6 +248,8 @@ func planOutputs(log string) []string {
 // trace level, so literal secrets in the test configuration would be found
 // in the log without any fault of Terraform or the provider.
 func TestAccWebsite_secretsNotLogged(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.CLIDependent(t, "what each CLI logs at trace level; write-only attributes: Terraform 1.11")
 	acctest.NeedsEmulator(t, "audits every request the emulator receives for the key and the password (a handler around the emulator)")
 	const (
 		apiKey    = "SecretApiKey0x5d1c0ffee0ddba11b16b00b57e57ab1e0123456789abcdefZZ" // 64 characters
@@ -390,6 +392,8 @@ provider "analytics" {
 // test runs under OpenTofu 1.12 (see GNUmakefile) and is skipped under
 // Terraform 1.8.
 func TestAccWebsite_passwordWriteOnly(t *testing.T) {
+	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11")
 	acctest.NeedsEmulator(t, "audits the password sent in every request (a handler around the emulator) and reads the stored password, which the API never returns")
 	const (
 		domain    = "write-only.example.com"
@@ -547,6 +551,7 @@ variable "site_password" {
 // Terraform before 1.11 cannot send write-only values: the framework refuses
 // password_wo at validation, naming the version needed.
 func TestAccWebsite_passwordWriteOnlyNeedsTerraform111(t *testing.T) {
+	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11")
 	env := acctest.New(t)
 	env.TestCase(t, resource.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipAbove(tfversion.Version1_10_0)},

@@ -20,6 +20,7 @@ import (
 // records no browser pageview and what to do. A new website with such a
 // domain is refused at plan time.
 func TestAccWebsite_adoptStoredOnlyDomains(t *testing.T) {
+	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read; resource identity: Terraform 1.12")
 	acctest.NeedsEmulator(t, "seeds websites as the web interface stores them and counts the emulator's requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
@@ -110,6 +111,7 @@ resource "analytics_website" "new" {
 // website stored in Unicode, and the configuration it generates adopts it
 // without a change, with the warning.
 func TestAccWebsiteList_adoptStoredOnlyDomains(t *testing.T) {
+	acctest.CLIDependent(t, "list resources and terraform query -generate-config-out: Terraform 1.14")
 	acctest.NeedsEmulator(t, "seeds a website as the web interface stores it and counts the emulator's requests")
 	w := acctest.NewWorkdir(t)
 	w.SkipBelowQuery()

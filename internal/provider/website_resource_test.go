@@ -53,6 +53,7 @@ func sameLines(name string, got []string, want string) error {
 }
 
 func TestAccWebsite_lifecycle(t *testing.T) {
+	acctest.CLIDependent(t, "the import command: Terraform 1.12 and later send and expect a resource identity")
 	env := acctest.New(t)
 	domain, domain2 := env.Domain("lifecycle"), env.Domain("www2-lifecycle")
 	sameID := statecheck.CompareValue(compare.ValuesSame())
@@ -186,6 +187,7 @@ func TestAccWebsite_lifecycle(t *testing.T) {
 
 // An import block by domain plans no change for a matching configuration.
 func TestAccWebsite_importBlockByDomain(t *testing.T) {
+	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read")
 	env := acctest.New(t)
 	domain := env.Domain("shop")
 	seeded := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: domain, Privacy: 1, Email: true, ExcludeBots: false,

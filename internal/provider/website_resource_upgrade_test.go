@@ -29,6 +29,7 @@ import (
 // FullWebsite (every column's sample, wire.Columns), a new Optional attribute
 // without Computed, or one with a Default, fails here naming it.
 func TestAccWebsite_upgradeFrom010(t *testing.T) {
+	acctest.CLIDependent(t, "each CLI reads a state written by release 0.1.0 (OpenTofu under its own registry host)")
 	acctest.NeedsEmulator(t, "replays a 0.1.0 state whose website ids the emulator seeds, with exclude_params set as the web interface stores them, and counts the emulator's requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))

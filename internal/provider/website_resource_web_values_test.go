@@ -19,6 +19,7 @@ import (
 // columns, an e-mail flag outside 0..1, a password "0" (read as none), a
 // favorite.
 func TestAccWebsite_webInterfaceValues(t *testing.T) {
+	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read")
 	acctest.NeedsEmulator(t, "stores values as the web interface does, past the API's input handling")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	cases := []struct {

@@ -146,6 +146,7 @@ func parseExportedRows(t *testing.T, name, format string, raw []byte) []string {
 // statistics name of the hits sent through the tracking endpoint, in json
 // and in csv, with a manifest; the website is untouched.
 func TestAccStatisticsExport_byHand(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	const domain = "tf-acc-export.example.com"
 	dir := filepath.Join(t.TempDir(), "exports")
@@ -259,6 +260,7 @@ func exportedWebsite(domain, dir string) string {
 // statistics of the website before terraform destroy, a replacement
 // through domain and one forced with -replace delete it.
 func TestAccStatisticsExport_beforeDestroy(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	const first, second = "tf-acc-export-bd1.example.com", "tf-acc-export-bd2.example.com"
@@ -366,6 +368,7 @@ var invokeExport = []string{"apply", "-auto-approve", "-refresh=false", "-invoke
 // an error naming the cause and leaves nothing in the directory, and an
 // export never writes into an existing folder.
 func TestAccStatisticsExport_failures(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	// Skips here, not only in each case, so that a skip is not counted as
 	// a pass.
 	acctest.NeedsEmulator(t, "injects faults and maintenance into the emulator")
@@ -453,6 +456,7 @@ func TestAccStatisticsExport_failures(t *testing.T) {
 // the state, for a replacement (Terraform halts) and for terraform destroy
 // (Terraform only warns; the provider refuses the delete).
 func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	const domain, renamed = "tf-acc-export-stop.example.com", "tf-acc-export-stop2.example.com"
@@ -512,6 +516,7 @@ func TestAccStatisticsExport_failedExportStopsDestroy(t *testing.T) {
 // TestAccStatisticsExport_throttled: the server's 429s are waited out
 // within the action's timeout, and the export is complete.
 func TestAccStatisticsExport_throttled(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	const domain = "tf-acc-export-slow.example.com"
 	dir := t.TempDir()
@@ -548,6 +553,7 @@ func TestAccStatisticsExport_throttled(t *testing.T) {
 // earlier one, even one of the same second: each has a random part in its
 // name; the earlier folders stay as they were.
 func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	const domain = "tf-acc-export-again.example.com"
 	dir := t.TempDir()
@@ -596,6 +602,7 @@ func TestAccStatisticsExport_neverOverwrites(t *testing.T) {
 // (the live mode too): a pageview sent through the tracking endpoint is in
 // the export, on the day of the hit.
 func TestAccStatisticsExport_live(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := acctest.NewCLIEnv(t)
 	needsCLI(t, s.W, tfversion.Version1_14_0, "actions")
 	domain := s.Domain("export")
@@ -632,6 +639,7 @@ func TestAccStatisticsExport_live(t *testing.T) {
 // fails, Terraform has changed: update the docs (the action's page, the
 // resource's, the guides and keepAdvice).
 func TestAccStatisticsExport_removedBlockSkipsTrigger(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	const domain = "tf-acc-export-removed.example.com"

@@ -140,6 +140,7 @@ func noSecret(t *testing.T, out string, secrets ...string) {
 // bucket, equal to what the statistics API holds; TF_LOG=trace shows no
 // secret.
 func TestAccStatisticsExportToBucket_byHand(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	b := newBucketEnv(t, s)
 	const domain = "tf-acc-export-s3.example.com"
@@ -183,6 +184,7 @@ func TestAccStatisticsExportToBucket_byHand(t *testing.T) {
 // the website's statistics into the bucket before a replacement through
 // domain, one forced with -replace, and terraform destroy.
 func TestAccStatisticsExportToBucket_beforeDestroy(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	b := newBucketEnv(t, s)
@@ -245,6 +247,7 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 // store: TestExportBucket_existingPrefix), each with an error naming the destination and the cause
 // and, at TF_LOG=trace, no secret; nothing is written.
 func TestAccStatisticsExportToBucket_refused(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	b := newBucketEnv(t, s)
 	const domain = "tf-acc-export-s3refused.example.com"
@@ -309,6 +312,7 @@ func TestAccStatisticsExportToBucket_refused(t *testing.T) {
 // terraform destroy (Terraform only warns; the provider refuses the
 // delete) and for -replace; once the store works, the destroy goes ahead.
 func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	needsCLI(t, s.W, version1_16_0, "before_destroy action triggers")
 	b := newBucketEnv(t, s)
@@ -373,6 +377,7 @@ func TestAccStatisticsExportToBucket_storeFailsMidway(t *testing.T) {
 // without s3:DeleteObject, object lock), the error says which objects
 // remain and where, not that nothing was left behind.
 func TestAccStatisticsExportToBucket_cleanupRefused(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	b := newBucketEnv(t, s)
 	const domain = "tf-acc-export-s3nodelete.example.com"
@@ -406,6 +411,7 @@ func TestAccStatisticsExportToBucket_cleanupRefused(t *testing.T) {
 // write instead, without a request and without repeating a secret; so is a
 // configuration with both directory and destination, or neither.
 func TestAccStatisticsExportToBucket_invalidDestination(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	const secret = "plan-time-secret-1e5c9b7a3d2f8e4c" //nolint:gosec // a made-up key
 	for _, tc := range []struct{ name, config, want string }{
@@ -450,6 +456,7 @@ func TestAccStatisticsExportToBucket_invalidDestination(t *testing.T) {
 // TestAccStatisticsExport_destinationFolder: a destination that is a
 // file:// URL or a path writes into that folder, as directory does.
 func TestAccStatisticsExport_destinationFolder(t *testing.T) {
+	acctest.CLIDependent(t, "actions: Terraform 1.14 (before_destroy triggers 1.16); OpenTofu has none")
 	s := newExportEnv(t, emulator.Options{})
 	const domain = "tf-acc-export-dest.example.com"
 	website := websiteBlock("main", domain, "")

@@ -21,6 +21,7 @@ import (
 // *.tfquery.hcl) are validated too (`validate -query`) by Terraform 1.14 and
 // later; older CLIs do not read them.
 func TestAccExamplesValidate(t *testing.T) {
+	acctest.CLIDependent(t, "each CLI validates the examples (write-only, query and actions where it has them)")
 	cli, root := cliTest(t)
 
 	cliConfig := acctest.BuiltProvider(t)

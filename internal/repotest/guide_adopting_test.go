@@ -96,6 +96,8 @@ func checkUnchanged(t *testing.T, env *acctest.Env, seeded []emulator.Website) {
 // next plan is empty, and a website created later in the web interface is
 // imported by the next plan.
 func TestAccGuide_adoptAll(t *testing.T) {
+	acctest.Serial(t, "counts requests of many websites, whose number depends on when the CLI's calls arrive (client.BulkReader)")
+	acctest.CLIDependent(t, "the guide's recipe on each CLI: import blocks, -generate-config-out")
 	acctest.NeedsEmulator(t, "seeds 150 websites into the emulator's memory and counts its requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
@@ -142,6 +144,8 @@ func TestAccGuide_adoptAll(t *testing.T) {
 // import blocks written from the list data source, then
 // -generate-config-out.
 func TestAccGuide_adoptGenerated(t *testing.T) {
+	acctest.Serial(t, "counts requests of many websites, whose number depends on when the CLI's calls arrive (client.BulkReader)")
+	acctest.CLIDependent(t, "the guide's recipe on each CLI: import blocks, -generate-config-out")
 	acctest.NeedsEmulator(t, "seeds websites into the emulator's memory and counts its requests")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))
@@ -179,6 +183,8 @@ func TestAccGuide_adoptGenerated(t *testing.T) {
 // never returns (exclude_params, the password); the imports remember the
 // owner.
 func TestAccGuide_adoptQuery(t *testing.T) {
+	acctest.Serial(t, "counts requests of many websites, whose number depends on when the CLI's calls arrive (client.BulkReader)")
+	acctest.CLIDependent(t, "the guide's terraform query recipe: Terraform 1.14; OpenTofu has none")
 	w := acctest.NewWorkdir(t)
 	w.SkipBelowQuery()
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})))

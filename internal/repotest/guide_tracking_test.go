@@ -30,6 +30,7 @@ func checkWarnings(t *testing.T, diags []acctest.PlanDiag, want string) []acctes
 // TestAccGuide_trackingCheck: the apply that creates the website ends with
 // the check's warning; a visit makes it go.
 func TestAccGuide_trackingCheck(t *testing.T) {
+	acctest.CLIDependent(t, "the guide's check block: each CLI reports a failed assertion")
 	s := acctest.NewCLIEnv(t)
 	domain := s.Domain("shop")
 	s.Write(strings.ReplaceAll(guideFile(t, "tracking", "main.tf"), "shop.example.com", domain))
@@ -52,6 +53,7 @@ func TestAccGuide_trackingCheck(t *testing.T) {
 // TestAccGuide_trackingCheckMany: the check of websites made with
 // for_each names those that record nothing, and only those.
 func TestAccGuide_trackingCheckMany(t *testing.T) {
+	acctest.CLIDependent(t, "the guide's check block: each CLI reports a failed assertion")
 	s := acctest.NewCLIEnv(t)
 	shop, blog := s.Domain("shop"), s.Domain("blog")
 	vars, err := json.Marshal(map[string]any{"domains": []string{shop, blog}})

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // TestAccMakeInstall runs `make install` as a newcomer would, with a fresh
@@ -15,6 +17,7 @@ import (
 // mirror that make install wrote, without network access and without
 // dev_overrides.
 func TestAccMakeInstall(t *testing.T) {
+	acctest.CLIDependent(t, "terraform init and tofu init find the installed provider (each under its registry host)")
 	cli, root := cliTest(t)
 	home := t.TempDir()
 

@@ -28,6 +28,7 @@ const docsSchemaCLI = "1.16.4"
 // make test, the testacc-tfnew run) and skips on older CLIs, whose dump
 // lacks write-only marks and list resources, and on OpenTofu.
 func TestAccProvidersSchema_dumpMatchesTerraform(t *testing.T) {
+	acctest.CLIDependent(t, "the docs' schema equals Terraform 1.16.4's providers schema -json")
 	w := acctest.NewWorkdir(t)
 	if w.IsOpenTofu() {
 		t.Skip("the docs' schema is Terraform's form; OpenTofu's differs")

@@ -77,6 +77,7 @@ func terraformBlocks(t *testing.T, root, rel string) []markdownBlock {
 // have list resources (Terraform 1.14 and later). A block with an action
 // must be refused, for its action blocks only, by CLIs without actions.
 func TestAccReadmeExamplesValidate(t *testing.T) {
+	acctest.CLIDependent(t, "each CLI validates the README's blocks (write-only, query and actions where it has them)")
 	cli, root := cliTest(t)
 	cliConfig := acctest.BuiltProvider(t)
 	writeOnlySupported := acctest.CLIAtLeast(t, cli, "1.11.0")

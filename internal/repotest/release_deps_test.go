@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // module is the provider's module path.
@@ -71,6 +73,7 @@ var switchName = regexp.MustCompile(`"[A-Z0-9_]*(TEST|PROFILE)[A-Z0-9_]*"`)
 // cannot even name. Nor does that code name an environment variable of a
 // test or a profile (the switches a test or the bench would flip).
 func TestReleaseLinksNoTestCode(t *testing.T) {
+	acctest.OncePerTestRun(t, "go list of the release's dependencies, no CLI")
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")

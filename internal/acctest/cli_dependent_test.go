@@ -1,0 +1,44 @@
+package acctest
+
+import "testing"
+
+// In a repeat pass, the harness skips a test not marked CLIDependent: it
+// ran in the first run and the CLI does not change it.
+func TestHarness_repeatPassSkipsUnmarked(t *testing.T) {
+	t.Setenv(EnvRepeatPass, "1")
+	reached := false
+	t.Run("unmarked", func(t *testing.T) {
+		startHarness(t)
+		reached = true
+	})
+	if reached {
+		t.Error("a test not marked CLIDependent ran in a repeat pass")
+	}
+}
+
+// A marked test (and its subtests) runs in a repeat pass.
+func TestHarness_repeatPassRunsMarked(t *testing.T) {
+	t.Setenv(EnvRepeatPass, "1")
+	CLIDependent(t, "a test of the harness")
+	reached := false
+	t.Run("marked", func(t *testing.T) {
+		startHarness(t)
+		reached = true
+	})
+	if !reached {
+		t.Error("a test marked CLIDependent skipped in a repeat pass")
+	}
+}
+
+// Outside a repeat pass, every test runs.
+func TestHarness_firstRunRunsUnmarked(t *testing.T) {
+	t.Setenv(EnvRepeatPass, "")
+	reached := false
+	t.Run("unmarked", func(t *testing.T) {
+		startHarness(t)
+		reached = true
+	})
+	if !reached {
+		t.Error("a test not marked CLIDependent skipped outside a repeat pass")
+	}
+}
