@@ -46,3 +46,25 @@ func TestLimitWarning_review41FailingCountAtMostCreates(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitWarning_review41OrderDecidesIgnoresCBD: 4 held of 3 (parallel
+// creates passed the check together), the plan replaces c and deletes d.
+// Without create_before_destroy the order decides (d's delete first makes
+// room for c's). With it, c's create comes while 3 are held even after d's
+// delete: refused in every order. The plan's last warning says only "the
+// order decides" and never names create_before_destroy, unlike the other
+// verdicts.
+func TestLimitWarning_review41OrderDecidesIgnoresCBD(t *testing.T) {
+	t.Parallel()
+	for _, order := range [][]limitEvent{{limitReplace, limitDelete}, {limitDelete, limitReplace}} {
+		got := limitWarnings(3, 4, order...)
+		if len(got) == 0 {
+			t.Errorf("%v: no warning", order)
+			continue
+		}
+		if last := got[len(got)-1]; !regexp.MustCompile(`create_before_destroy`).MatchString(last) {
+			t.Errorf("%v: the last warning does not say that with create_before_destroy the replacement "+
+				"fails in every order: %s", order, last)
+		}
+	}
+}
