@@ -140,7 +140,7 @@ func (d *accountDataSource) Read(ctx context.Context, _ datasource.ReadRequest, 
 		addAPIErrorAbout(&resp.Diagnostics, "read", "the account of the API key's user", err)
 		return
 	}
-	count, err := d.data.websitesCount(ctx)
+	count, _, err := d.data.websitesCount(ctx)
 	if err != nil {
 		addAPIErrorAbout(&resp.Diagnostics, "count", "the websites of the API key's user", err)
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/url"
 	"os"
 	"strings"
@@ -53,18 +54,46 @@ func newSchemaSecrets(inner tfprotov6.ProviderServer) *schemaSecrets {
 var storeCredentials = map[string]bool{"AWS_SECRET_ACCESS_KEY": true, "AWS_SECRET_KEY": true, "AWS_SESSION_TOKEN": true,
 	"AWS_SECURITY_TOKEN": true, "AWS_CONTAINER_AUTHORIZATION_TOKEN": true}
 
+// containerTokenFile names the file holding the container credentials
+// token (EKS Pod Identity), which the SDK reads and sends as
+// AWS_CONTAINER_AUTHORIZATION_TOKEN.
+const containerTokenFile = "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"
+
+// maxTokenFile bounds what readTokenFile reads: a token is a few KiB.
+const maxTokenFile = 64 << 10
+
+// readTokenFile returns the token in the file name, without the white
+// space around it; "" when it cannot be read.
+func readTokenFile(name string) string {
+	f, err := os.Open(name) //nolint:gosec // the path the SDK reads, from the environment
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
 // learnEnvironment registers the secrets the provider may read from its
 // environment rather than its configuration: the API key, the header
-// values, the client key, the object store's credentials, and the user
+// values, the client key, the object store's credentials (the container
+// token from its file too), and the user
 // information of any URL in an ANALYTICS_* or proxy variable.
 func (s *schemaSecrets) learnEnvironment() {
 	for _, kv := range os.Environ() {
 		name, value, _ := strings.Cut(kv, "=")
 		upper := strings.ToUpper(name)
 		switch {
-		case name == EnvAPIKey || name == EnvKeyPEM || storeCredentials[name]:
+		// Names are compared in upper case: on Windows they are
+		// case-insensitive, and the SDK's lookups find aws_secret_key.
+		case upper == EnvAPIKey || upper == EnvKeyPEM || storeCredentials[upper]:
 			addSecret(value)
-		case name == EnvHeaders:
+		case upper == containerTokenFile:
+			addSecret(readTokenFile(value))
+		case upper == EnvHeaders:
 			var headers map[string]string
 			if json.Unmarshal([]byte(value), &headers) == nil {
 				for _, v := range headers {

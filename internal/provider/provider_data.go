@@ -44,9 +44,10 @@ type providerData struct {
 
 	// The website limit check at plan time (see website_limit.go).
 	countOnce sync.Once
-	count     int         // websites the key's user has, -1 when unknown
-	countErr  error       // why count is unknown
-	tally     planCounter // the creates, replacements and deletes planned (website_limit.go)
+	count     int             // websites the key's user has, -1 when unknown
+	domains   map[string]bool // their domains, when the count's page held them all (heldAlready)
+	countErr  error           // why count is unknown
+	tally     planCounter     // the creates, replacements and deletes planned (website_limit.go)
 	// deletes is the number of websites this provider instance deleted
 	// (atomic), and deletesAtCount their number when count was asked: an
 	// apply plans each create again after the deletes before it.
@@ -111,7 +112,7 @@ func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bo
 	}
 	d.countOnce.Do(func() {
 		d.deletesAtCount = atomic.LoadInt64(&d.deletes)
-		d.count, d.countErr = d.websitesCount(ctx)
+		d.count, d.domains, d.countErr = d.websitesCount(ctx)
 	})
 	if d.count < 0 {
 		return 0, 0, false, d.countErr
@@ -141,13 +142,21 @@ func (d *providerData) checksAccount(ctx context.Context) (*client.Account, erro
 
 // websitesCount returns how many websites the key's user holds now: the
 // total of one list request of the smallest page; -1 (and no error) when
-// the answer has no total.
-func (d *providerData) websitesCount(ctx context.Context) (int, error) {
+// the answer has no total. When that page holds every website (up to 10),
+// it also returns their domains (nil otherwise).
+func (d *providerData) websitesCount(ctx context.Context) (int, map[string]bool, error) {
 	p, err := d.client.ListWebsites(ctx, client.ListOptions{PerPage: client.PerPageValues[0]})
 	if err != nil {
-		return -1, err
+		return -1, nil, err
 	}
-	return p.Total, nil
+	if p.HasNext || len(p.Websites) != p.Total {
+		return p.Total, nil, nil
+	}
+	domains := make(map[string]bool, len(p.Websites))
+	for _, w := range p.Websites {
+		domains[w.Domain] = true
+	}
+	return p.Total, domains, nil
 }
 
 // trackingCodeValue is the tracking code as an attribute value; unknown when

@@ -166,7 +166,7 @@ var trackingScriptURLRule = settingRule{
 		case u.User != nil:
 			return fmt.Sprintf("%s contains user credentials (user:password@ before the host), which the tracking code "+
 				"would publish in every page of the website. Remove them, e.g. %s.", name,
-				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: u.RawQuery},
+				proposedURL(raw, u, url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path},
 					"https://cdn.example.com/js/script.js"))
 		}
 		return ""
@@ -189,8 +189,27 @@ func hiddenUserInfo(name, example string) string {
 // typed up to its query string or fragment, which may hold a secret (an
 // access token) and are never repeated, unless it holds "@", which may end
 // a password (whole, or cut short for URL parsers by a "/", "?" or "#" in
-// it): then nothing of it.
+// it), or hides "@", "?" or "#" in its percent-encoding: then nothing of
+// it.
 func quotedURL(raw string) string {
+	// Percent-encoded (pasted from a redirect's ?redirect=), "@", "?" and
+	// "#" hide as %40, %3F and %23, as many times over as it was encoded.
+	// An escape that does not decode may hide them too.
+	decoded, hidden := raw, false
+	for range 8 {
+		d, err := url.PathUnescape(decoded)
+		if err != nil {
+			hidden = true
+			break
+		}
+		if d == decoded {
+			break
+		}
+		decoded = d
+	}
+	if hidden || decoded != raw && strings.ContainsAny(decoded, "@?#%") {
+		return "(not repeated here: it is percent-encoded and may hide a password or a query string)"
+	}
 	if strings.Contains(raw, "@") {
 		return "(not repeated here: it contains \"@\", so it may hold a password)"
 	}
@@ -229,7 +248,7 @@ func noSchemeFix(raw string) string {
 // those parts ("@" more than once in raw, or once but not ending u.User: a
 // "/", "?" or "#" in the password cut it short): then example.
 func proposedURL(raw string, u *url.URL, fix url.URL, example string) string {
-	if n := strings.Count(raw, "@"); n > 1 || (n == 1 && u.User == nil) {
+	if n := strings.Count(raw, "@"); n > 1 || (n == 1 && u.User == nil) || fix.Host == "" {
 		return strconv.Quote(example)
 	}
 	return strconv.Quote(fix.String())

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"html"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,7 +36,8 @@ func withUserInfo(raw, before, core, after string) string {
 // setting's own round trip for the values it accepts. A URL with user
 // information is refused, from the block and from the environment. A fix
 // a refusal proposes is accepted by the same rule, and a refusal never
-// repeats a query string that the fuzzer's secret is in.
+// repeats a query string that the fuzzer's secret is in, nor, when the
+// URL is percent-encoded whole, its password or query string.
 func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, v string)) {
 	for _, s := range []string{"https://analytics.example.com", "http://127.0.0.1:8080/analytics/", "analytics.example.com",
 		"https://example.com/a?b=c#d", "ftp://example.com", "https://", "https://[::1]:443/x", " https://example.com/\n",
@@ -52,6 +54,7 @@ func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, 
 	f.Add("https://analytics.example.com", "2024/", "", "Pw0rdSecret")
 	f.Add("http://", "#", "", "0")
 	f.Add("https://cdn.example.com/js/script.js", "", "?v=1", "Pw0rdSecret")
+	f.Add("https%3A%2F%2Fanalytics.example.com", "", "", "Pw0rdSecret")
 	at := path.Root(rule.attr)
 	f.Fuzz(func(t *testing.T, raw, before, after, core string) {
 		diags := validateString(rule.validator(), at, raw)
@@ -89,6 +92,14 @@ func fuzzURLSetting(f *testing.F, rule settingRule, accepted func(t *testing.T, 
 		p, _ := rule.check(env, secret)
 		secretCheck{secret: before + core + after, clean: []string{raw, rule.env}}.check(t, secret, d, logs, p)
 		checkRefusals(t, d, at, secret)
+		// Percent-encoded whole (pasted from a redirect's ?redirect=), the
+		// password and the query string are not repeated either.
+		for _, enc := range []string{url.QueryEscape(secret), url.QueryEscape(strings.TrimSpace(raw) + "?access_token=" + before + core + after)} {
+			d, logs := validateStringLogged(rule.validator(), at, enc)
+			if p, _ := rule.check(env, enc); p != "" || d.HasError() {
+				secretCheck{secret: before + core + after, clean: []string{raw, rule.env}}.check(t, enc, d, logs, p)
+			}
+		}
 		// User information is never accepted, wherever a URL parser would
 		// end it: accepted, the password would be in the plan (tracking_code
 		// is not sensitive) and in every request's URL.

@@ -74,6 +74,13 @@ func (c *planCounter) add(e limitEvent) planTally {
 	return c.t
 }
 
+// peek returns the tally without counting.
+func (c *planCounter) peek() planTally {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
 // limitVerdict is how a tally meets the limit.
 type limitVerdict int
 
@@ -185,26 +192,32 @@ func addLimitWarning(diags *diag.Diagnostics, e limitEvent, lead string, limit, 
 	fmt.Fprintf(&b, "%s Counting it, the plan so far %s (a website planned later is counted in its own check); the "+
 		"API key's user holds %s, and the plan allows %d. ", lead, tallyText(t), countWebsites(have), limit)
 	end := max(have+t.creates-t.deletes, 0)
+	planned := t.creates + t.replaces // no more creates fail than the plan holds
 	switch v {
 	case limitFitsDeleteFirst:
 		fmt.Fprintf(&b, "Without create_before_destroy, Terraform deletes each replaced website before it creates "+
-			"the new one, and what is planned so far fits in any order. With lifecycle { create_before_destroy = true } (which "+
+			"the new one, and what is planned so far fits, whichever runs first. With lifecycle { create_before_destroy = true } (which "+
 			"-replace also follows), it creates the new website while the old one still counts: %s, so up to %s "+
 			"may fail, depending on the order in which Terraform runs them, and a refused replacement keeps its old "+
 			"website. Before applying, remove create_before_destroy from the replaced websites, delete %s you no "+
 			"longer need, or ask the installation's administrator for a larger plan.",
-			refused, countCreates(have+t.creates+t.replaces-limit), countWebsites(have+t.creates+t.replaces-limit))
+			refused, countCreates(min(have+t.creates+t.replaces-limit, planned)), countWebsites(have+t.creates+t.replaces-limit))
 	case limitOrderDecides:
 		fmt.Fprintf(&b, "Applied in full, it would make %s, within the limit, but only if the plan's "+
 			"deletes run before the creates that need their room: Terraform runs the deletes and creates of different "+
 			"websites in any order, and %s, so the order decides whether %s. Before applying, apply the "+
 			"deletes first (for example with -target), delete %s you no longer need, or ask the installation's "+
-			"administrator for a larger plan.", countWebsites(end), refused, upToFailing(have+t.creates-limit),
+			"administrator for a larger plan.", countWebsites(end), refused, upToFailing(min(have+t.creates-limit, planned)),
 			countWebsites(have+t.creates-limit))
+		if t.replaces > 0 && have-t.deletes+1 > limit {
+			fmt.Fprintf(&b, " With lifecycle { create_before_destroy = true } (which -replace also follows), a "+
+				"replacement creates while its old website still counts: even after every delete the user holds %s, "+
+				"so it is refused in any order.", countWebsites(have-t.deletes))
+		}
 	case limitOver:
 		fmt.Fprintf(&b, "Applied in full, it would make %s, more than the limit: %s, so at least %s "+
 			"in any order, unless the plan deletes more websites than those planned so far (a delete planned later "+
-			"warns again, counting the whole plan).", countWebsites(end), refused, failing(end-limit))
+			"warns again, counting the whole plan).", countWebsites(end), refused, failing(min(end-limit, planned)))
 		if t.replaces > 0 {
 			b.WriteString(" A replacement whose create is refused after Terraform deleted the old website (the " +
 				"order without create_before_destroy) leaves no website, and the old one's statistics are gone; with " +

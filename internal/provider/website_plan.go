@@ -98,6 +98,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
 		} else {
 			warnStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+			if unsettledClear(ctx, cfg.ExcludeParams, req.Private, &resp.Diagnostics) {
+				planUnsettledClear(ctx, plan.Domain, resp)
+			}
 		}
 	}
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
@@ -114,20 +117,35 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if r.data == nil || resp.Diagnostics.HasError() {
 		return
 	}
+	if !creating { // set again below when this plan counts a replacement
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, nil)...)
+	}
 	switch {
 	case creating && rememberedOwner(ctx, req.Private, &resp.Diagnostics) != nil:
 		// Terraform plans the new website of a replacement again with no
-		// prior state but the old one's private state, and drops the
-		// warnings of that second plan: the replacement was warned about in
-		// its first (below), and is no website more at the end.
+		// prior state but the first plan's private state, and drops the
+		// warnings of that second plan. A replacement for a new domain was
+		// counted in the first plan; one the first plan did not count is
+		// forced (-replace, replace_triggered_by): counted here, so that the
+		// websites planned after it see it.
+		if !replacementCounted(ctx, req.Private, &resp.Diagnostics) {
+			r.warnLimit(ctx, limitReplace, plan.Domain, forcedLead(plan.Domain), resp)
+		}
 		return
 	case creating:
-		r.warnLimit(ctx, limitCreate, plan.Domain, creatingLead(plan.Domain), resp)
+		// A tainted website is planned as a create, with no prior state.
+		e, lead := limitCreate, creatingLead(plan.Domain)
+		if r.heldAlready(ctx, plan.Domain) {
+			e, lead = limitReplace, heldLead(plan.Domain)
+		}
+		r.warnLimit(ctx, e, plan.Domain, lead, resp)
 	case !plan.Domain.Equal(prior.Domain) && prior.SkipDestroy.ValueBool():
 		// The old website stays on the server: the new one is a website
 		// more, whatever the order.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, []byte("true"))...)
 		r.warnLimit(ctx, limitCreate, plan.Domain, keepingLead(prior.Domain.ValueString(), plan.Domain), resp)
 	case !plan.Domain.Equal(prior.Domain): // known or not, a new domain replaces the website
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, []byte("true"))...)
 		r.warnLimit(ctx, limitReplace, plan.Domain, replacingLead(prior.Domain.ValueString(), plan.Domain), resp)
 	}
 	if plan.EmailReports.ValueBool() && (creating || !prior.EmailReports.ValueBool() || !plan.Domain.Equal(prior.Domain)) {

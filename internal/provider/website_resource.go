@@ -185,7 +185,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	var plan, state websiteResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if !resp.Diagnostics.HasError() && onlyLocalChange(plan, state) {
+	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() && !reclear && onlyLocalChange(plan, state) {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
 		plan = plan.appliedLocally(state)
 		plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
@@ -202,6 +203,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	id := state.id(&resp.Diagnostics)
 	prior := withForgottenPassword(ctx, state, req.Private, &resp.Diagnostics)
 	in := plan.input(ctx, &prior, &resp.Diagnostics)
+	if reclear { // the clear of an update whose answer was lost, again
+		in.ExcludeParams, in.OmitExcludeParams = []string{}, false
+	}
 	// password_wo is sent again only when its version changes, or when the
 	// server may hold no password (privacy was not "password" before, or
 	// the update's answer says it has none: see writeOnlyPasswordLost);
@@ -270,6 +274,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	if in.Password != nil { // the state says again what Terraform set
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, passwordSetKey, nil)...)
+	}
+	if !in.OmitExcludeParams { // the server holds what was sent
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, excludeParamsSentKey, nil)...)
 	}
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }

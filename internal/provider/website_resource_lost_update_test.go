@@ -55,3 +55,50 @@ resource "analytics_website" "test" {
 	}
 	s.W.MustRun(0, "plan", "-detailed-exitcode")
 }
+
+// TestAccWebsite_lostClearOfExcludeParams: exclude_params is
+// removed from the configuration after Terraform set it, so the update
+// clears it on the server ("clears it on the server once"). The update's
+// answer never comes: the connection is reset before the server saw it,
+// so nothing was applied. The state forgets exclude_params (null), which
+// equals the configuration's null: no plan ever shows the clear again, and
+// the server keeps excluding the parameter. After a lost answer the next
+// plan must show the change again (or the provider must learn what the
+// server holds, which the API cannot tell).
+func TestAccWebsite_lostClearOfExcludeParams(t *testing.T) {
+	acctest.NeedsEmulator(t, "resets the connection of an update before the server sees it")
+	s := acctest.NewCLIEnv(t)
+	env := s.Env
+	domain := env.Domain("lost-clear")
+	config := func(extra string) string {
+		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
+resource "analytics_website" "test" {
+  domain = %q
+  %s
+}
+`, domain, extra)
+	}
+	s.W.Write("main.tf", config(`exclude_params = ["utm_source"]`))
+	s.W.MustRun(0, "apply", "-auto-approve")
+
+	if err := env.SetFaults(&emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetBeforeRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s.W.Write("main.tf", config(""))
+	if out, code := s.W.Run("apply", "-auto-approve"); code != 1 {
+		t.Fatalf("the update whose answer is lost: exit code %d:\n%s", code, out)
+	}
+	if err := env.SetFaults(nil); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := env.WebsiteByDomain(domain); w.ExcludeParams != "utm_source" {
+		t.Fatalf("the server applied the update (exclude_params %q): not the case under test", w.ExcludeParams)
+	}
+	out, code := s.W.Run("plan", "-detailed-exitcode")
+	s.W.MustRun(0, "apply", "-auto-approve")
+	if w, _ := env.WebsiteByDomain(domain); w.ExcludeParams != "" {
+		t.Errorf("after a lost update that cleared exclude_params, the plan exits %d (no change) and the server "+
+			"keeps exclude_params %q for good:\n%s", code, w.ExcludeParams, out)
+	}
+	s.Destroy(t)
+}

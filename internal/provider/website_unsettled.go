@@ -2,8 +2,11 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -37,6 +40,12 @@ func keepUnsettled(ctx context.Context, state websiteResourceModel, in client.We
 	private privateSetter, diags *diag.Diagnostics,
 ) {
 	changed := false
+	if !in.OmitExcludeParams {
+		// A clear forgotten this way equals a configuration without
+		// exclude_params: the private state remembers it, so that the next
+		// plan sends the clear again (planUnsettledClear).
+		diags.Append(private.SetKey(ctx, excludeParamsSentKey, []byte("true"))...)
+	}
 	if !in.OmitExcludeParams && !state.ExcludeParams.IsNull() {
 		state.ExcludeParams = types.SetNull(types.StringType)
 		changed = true
@@ -76,4 +85,32 @@ func withForgottenPassword(ctx context.Context, prior websiteResourceModel, priv
 		prior.Password = types.StringUnknown()
 	}
 	return prior
+}
+
+// excludeParamsSentKey is the private state's mark of exclude_params sent
+// by an update that may have been applied (keepUnsettled): the server may
+// hold what was sent, or what it held before.
+const excludeParamsSentKey = "exclude_params_sent"
+
+// unsettledClear reports whether exclude_params must be cleared although
+// the state and the configuration have none (cfg is null): an update sent
+// it and lost its answer (excludeParamsSentKey), so the server may hold
+// what Terraform set.
+func unsettledClear(ctx context.Context, cfg types.Set, private privateGetter, diags *diag.Diagnostics) bool {
+	if private == nil || !cfg.IsNull() {
+		return false
+	}
+	raw, d := private.GetKey(ctx, excludeParamsSentKey)
+	diags.Append(d...)
+	return string(raw) == "true"
+}
+
+// planUnsettledClear plans the update that sends the clear again
+// (unsettledClear): exclude_params is null in the plan as in the state, so
+// the update shows as updated_at, which it changes.
+func planUnsettledClear(ctx context.Context, domain types.String, resp *resource.ModifyPlanResponse) {
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
+	resp.Diagnostics.AddAttributeWarning(path.Root("exclude_params"), "Clearing exclude_params Again",
+		fmt.Sprintf("The last update of %q sent exclude_params but got no answer, so the server may still hold "+
+			"what Terraform set. This apply clears it again. To keep it, set exclude_params.", domain.ValueString()))
 }

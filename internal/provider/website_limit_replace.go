@@ -1,0 +1,83 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// Replacements the plan does not show as a new domain: Terraform plans a
+// replacement in two calls, the first with the prior state, the second
+// (the create) with none but the first call's private state. A new domain
+// is counted in the first call, which marks its private state
+// (replacementCountedKey); a create whose private state names an owner but
+// not that mark is a replacement forced with -replace (or
+// replace_triggered_by). A tainted website is planned as a create with no
+// private state at all: its domain is already one of the user's websites
+// (heldAlready).
+
+// replacementCountedKey is the planned private state's mark of a
+// replacement counted by the first of its two plans.
+const replacementCountedKey = "replacement_counted"
+
+// replacementCounted reports whether the first plan of this replacement
+// counted it.
+func replacementCounted(ctx context.Context, private privateGetter, diags *diag.Diagnostics) bool {
+	if private == nil {
+		return false
+	}
+	raw, d := private.GetKey(ctx, replacementCountedKey)
+	diags.Append(d...)
+	return string(raw) == "true"
+}
+
+// heldAlready reports whether a create's domain is already one of the
+// user's websites: a tainted website being replaced (or a second website
+// with that domain). It asks only when counting the create as one would
+// warn: from the count's list page when it held every website (up to
+// 10), else with the lookup the imports share (its list sweep, and a
+// search for a domain the sweep does not hold).
+func (r *websiteResource) heldAlready(ctx context.Context, domain types.String) bool {
+	if domain.IsUnknown() || domain.IsNull() || r.data.websites == nil {
+		return false
+	}
+	limit, have, ok, err := r.data.websitesHeld(ctx)
+	if err != nil || !ok {
+		return false
+	}
+	if t := r.data.tally.peek(); have+t.creates+t.replaces+1 <= limit {
+		return false // fits either way
+	}
+	if r.data.domains != nil { // the count's page held every website
+		return r.data.domains[domain.ValueString()]
+	}
+	_, err = r.data.websites.FindByDomain(ctx, domain.ValueString())
+	var dup *client.DuplicateDomainError
+	if err != nil && !errors.As(err, &dup) {
+		if !errors.Is(err, client.ErrNotFound) {
+			tflog.Debug(ctx, "could not tell whether the create replaces a website held already",
+				map[string]any{"error": err.Error()})
+		}
+		return false
+	}
+	return true
+}
+
+// forcedLead and heldLead say what a replacement the plan shows as a
+// create does, for the limit warning.
+func forcedLead(domain types.String) string {
+	return fmt.Sprintf("This plan replaces %s (-replace or replace_triggered_by): a delete and a create.",
+		plannedWebsite(domain))
+}
+
+func heldLead(domain types.String) string {
+	return fmt.Sprintf("This plan creates %s, a domain the user already holds: counted as a replacement (a "+
+		"tainted website, deleted and created again). If the website held is not the one Terraform manages, "+
+		"the create adds a second website with that domain.", plannedWebsite(domain))
+}
