@@ -1,10 +1,13 @@
 package provider
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // The warning about an adopted website stored in Unicode or with a trailing
@@ -17,16 +20,23 @@ import (
 // validator refuses. The advice then leads to another error.
 func TestStoredOnlyDomain_adviceIsAccepted(t *testing.T) {
 	t.Parallel()
+	advice := regexp.MustCompile(`domain = "([^"]*)"`)
 	for _, d := range []string{"ü.123.", "bücher_shop.example", "bücher..example"} {
 		if serverRefuses(d) {
 			t.Fatalf("the server refuses %q", d)
 		}
-		ascii, ok := storedOnlyDomain(d)
-		if !ok {
-			continue // not adopted with a warning: no advice to check
+		var diags diag.Diagnostics
+		checkNewStoredOnlyDomain(types.StringValue(d), &diags) // a new website: refused
+		texts := []string{storedOnlyNotice(d)}                 // an adopted one: warned about
+		for _, dg := range diags {
+			texts = append(texts, dg.Detail())
 		}
-		if p := domainProblem(ascii); p != "" {
-			t.Errorf("%q: the advice names domain = %q, which is refused: %s", d, ascii, p)
+		for _, text := range texts {
+			for _, m := range advice.FindAllStringSubmatch(text, -1) {
+				if p := domainProblem(m[1]); p != "" {
+					t.Errorf("%q: the advice names domain = %q, which is refused: %s", d, m[1], p)
+				}
+			}
 		}
 	}
 }
