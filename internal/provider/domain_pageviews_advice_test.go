@@ -73,3 +73,21 @@ func TestImportTarget_spacedUnicodeNamesTheStoredForm(t *testing.T) {
 		}
 	}
 }
+
+// A website stored with a trailing dot is adopted with its stored domain,
+// the issue says, also when the name before the dot is one the provider
+// would refuse: "example.123." is stored as written (the rule lets an
+// all-digit last label through when a dot follows), and today the
+// validator refuses it ("ends with dots"), so such a website cannot be
+// adopted at all.
+func TestDomainValidator_trailingDotStoredDomainIsAdoptable(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"example.123."} {
+		if serverRefuses(in) {
+			t.Fatalf("the server refuses %q", in)
+		}
+		if diags := validateString(websiteDomainValidator(), path.Root("domain"), in); diags.HasError() {
+			t.Errorf("%q, stored as written by the server, cannot be adopted: %v", in, diags)
+		}
+	}
+}
