@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Laravel's TrimStrings removes U+200B (zero width space) and U+FEFF (the
-// byte order mark) at a value's ends, as it removes white space: the server
+// Laravel's TrimStrings removes U+200B (zero width space), U+FEFF (the
+// byte order mark) and U+180E at a value's ends, as it removes white space: the server
 // stores "example.com\u200b" as "example.com", which records pageviews.
 // domainProblem checks the ends with unicode.IsSpace, which these are not,
 // and so says the server "would store it as written" and that the website
@@ -19,6 +19,7 @@ func TestDomainProblem_zeroWidthAtEndsSaysTheServerRemovesIt(t *testing.T) {
 		"example.com\u200b":    "example.com",
 		"\ufeffexample.com":    "example.com",
 		"bücher.example\u200b": "bücher.example",
+		"example.com\u180e":    "example.com", // PCRE's \s takes U+180E; unicode.IsSpace does not
 	} {
 		if serverRefuses(in) {
 			t.Fatalf("the server refuses %q", in)
