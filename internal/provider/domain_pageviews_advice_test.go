@@ -1,42 +1,41 @@
 package provider
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // The warning about an adopted website stored in Unicode or with a trailing
 // dot, and the refusal of a new one, say what to do: "create a new website
-// with domain = X" / "Set domain = X", X being the ASCII form a browser
-// sends. For some domains the server stores, X is refused: "ü.123." gives
-// "xn--tda.123", which the server itself refuses ("Invalid domain name.":
-// an all-digit last label, and a browser cannot open it either), and
-// "bücher_shop.example" or "bücher..example" give a form the provider's own
-// validator refuses. The advice then leads to another error.
+// with domain = X" / "Set domain = X", X the advised domain (advisedDomain
+// of the form a browser sends). For some domains the server stores, that
+// form is refused: "ü.123." gives "xn--tda.123", which the server itself
+// refuses, and "bücher_shop.example" or "bücher..example" give a form the
+// provider's own validator refuses; the advice then led to another error.
+// The advised domain is one the validator accepts, or none (the messages
+// then ask for a valid host name).
 func TestStoredOnlyDomain_adviceIsAccepted(t *testing.T) {
 	t.Parallel()
-	advice := regexp.MustCompile(`domain = "([^"]*)"`)
-	for _, d := range []string{"ü.123.", "bücher_shop.example", "bücher..example"} {
+	for d, want := range map[string]string{
+		"ü.123.": "", "bücher_shop.example": "", "bücher..example": "", "my_shop.example.com": "",
+		"bücher.example": "xn--bcher-kva.example", "shop.example.com.": "shop.example.com", "01.2.3.4": "1.2.3.4",
+	} {
 		if serverRefuses(d) {
 			t.Fatalf("the server refuses %q", d)
 		}
-		var diags diag.Diagnostics
-		checkNewStoredOnlyDomain(types.StringValue(d), &diags) // a new website: refused
-		texts := []string{storedOnlyNotice(d)}                 // an adopted one: warned about
-		for _, dg := range diags {
-			texts = append(texts, dg.Detail())
+		b, ok := storedOnlyDomain(d)
+		if !ok {
+			t.Errorf("%q: not a stored-only domain", d)
+			continue
 		}
-		for _, text := range texts {
-			for _, m := range advice.FindAllStringSubmatch(text, -1) {
-				if p := domainProblem(m[1]); p != "" {
-					t.Errorf("%q: the advice names domain = %q, which is refused: %s", d, m[1], p)
-				}
-			}
+		a := advisedDomain(b)
+		if a != want {
+			t.Errorf("%q: advises %q, want %q", d, a, want)
+		}
+		if a != "" && domainProblem(a) != "" {
+			t.Errorf("%q: advises %q, which is refused: %s", d, a, domainProblem(a))
 		}
 	}
 }
