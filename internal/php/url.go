@@ -113,7 +113,7 @@ func (u URL) host(str string, s int, hasPort bool) (URL, bool) {
 		s = at + 1
 	}
 	p := e
-	if !(s < ue && str[s] == '[' && str[e-1] == ']') { // not an IPv6 address
+	if s >= ue || str[s] != '[' || str[e-1] != ']' { // not an IPv6 address in brackets
 		if c := strings.LastIndexByte(str[s:e], ':'); c >= 0 {
 			p = s + c
 			if !hasPort {
