@@ -7,6 +7,7 @@ package domainrule
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -32,15 +33,15 @@ func Canonical(d string) string {
 }
 
 // lower is mb_strtolower of PHP 8.2. Every capital sigma becomes σ before
-// the full mapping, which then has no final sigma left to apply. strings.Map
-// also turns each invalid UTF-8 byte into U+FFFD, as strings.ToLower did.
+// the full mapping, which then has no final sigma left to apply. Bytes
+// that are not UTF-8 become "?" first (wellFormed), as mbstring writes them.
 func lower(d string) string {
 	d = strings.Map(func(r rune) rune {
 		if r == 'Σ' {
 			return 'σ'
 		}
 		return r
-	}, d)
+	}, wellFormed(d))
 	return cases.Lower(language.Und).String(d) // a Caser is not safe to share
 }
 
@@ -108,4 +109,61 @@ func labelRuns(p string) bool {
 		}
 	}
 	return ends[len(p)]
+}
+
+// wellFormed is d with each maximal ill-formed subsequence of its UTF-8
+// replaced by mbstring's substitute character "?" (PHP 8.2's decoder, as
+// Unicode's "maximal subpart" practice): a lead byte and the continuation
+// bytes that may still follow it make one "?", so "\xe2\x82" (a cut
+// three-byte sequence) is one "?", and "\xc0\xaf" (C0 never begins a
+// sequence) two.
+func wellFormed(d string) string {
+	if utf8.ValidString(d) {
+		return d
+	}
+	var b strings.Builder
+	for i := 0; i < len(d); {
+		if r, n := utf8.DecodeRuneInString(d[i:]); r != utf8.RuneError || n > 1 {
+			b.WriteString(d[i : i+n])
+			i += n
+			continue
+		}
+		b.WriteByte('?')
+		i += illFormedLen(d[i:])
+	}
+	return b.String()
+}
+
+// illFormedLen is the length of the maximal ill-formed subsequence that
+// begins s (Unicode's table 3-7 of well-formed byte sequences): the lead
+// byte and each continuation byte in the range its place allows.
+func illFormedLen(s string) int {
+	var need int
+	lo, hi := byte(0x80), byte(0xbf) // the second byte's range
+	switch c := s[0]; {
+	case c >= 0xc2 && c <= 0xdf:
+		need = 1
+	case c == 0xe0:
+		need, lo = 2, 0xa0
+	case c == 0xed:
+		need, hi = 2, 0x9f
+	case c >= 0xe1 && c <= 0xef:
+		need = 2
+	case c == 0xf0:
+		need, lo = 3, 0x90
+	case c == 0xf4:
+		need, hi = 3, 0x8f
+	case c >= 0xf1 && c <= 0xf3:
+		need = 3
+	default:
+		return 1 // never a lead byte
+	}
+	n := 1
+	for ; n <= need && n < len(s); n++ {
+		if s[n] < lo || s[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xbf
+	}
+	return n
 }

@@ -3,6 +3,7 @@ package domainrule
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Valid answers as the application's pattern does (checked against perl's
@@ -65,7 +66,7 @@ func TestCanonical(t *testing.T) {
 		// PHP 8.2's mb_strtolower has no final sigma (8.3 added it).
 		"ΟΔΟΣ.Example": "οδοσ.example",
 		"ΟΔΟΣ":         "οδοσ",
-		"a\xffB.com":   "a\ufffdb.com", // an invalid byte, as strings.ToLower gave
+		"a\xffB.com":   "a?b.com", // an invalid byte: mbstring's "?"
 	} {
 		if got := Canonical(in); got != want {
 			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
@@ -107,4 +108,25 @@ func TestCanonical_fullLowerCaseAsMbStrtolower(t *testing.T) {
 	if got, want := Canonical("İzmir.Example"), "i\u0307zmir.example"; got != want {
 		t.Errorf("Canonical(%q) = %q, want %q", "İzmir.Example", got, want)
 	}
+}
+
+// FuzzCanonical: Canonical never panics and always returns UTF-8 (bytes
+// that are not become "?", as mbstring writes them); wellFormed keeps valid
+// UTF-8 as it is and writes at most one "?" per byte.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{"Example.COM", "a\xffB.com", "a\xe2\x82.com", "\xc0\xafx.com", "\xed\xa0\x80.com", "İzmir.Example"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, d string) {
+		if got := Canonical(d); !utf8.ValidString(got) {
+			t.Errorf("Canonical(%q) = %q, not UTF-8", d, got)
+		}
+		w := wellFormed(d)
+		if utf8.ValidString(d) && w != d {
+			t.Errorf("wellFormed(%q) = %q, changed valid UTF-8", d, w)
+		}
+		if len(w) > len(d) {
+			t.Errorf("wellFormed(%q) = %q, longer than the input", d, w)
+		}
+	})
 }

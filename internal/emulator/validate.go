@@ -8,6 +8,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/php"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
@@ -217,7 +218,9 @@ type ruleHooks struct{ privacyIs2, privacyPublic bool }
 func hooksOf(in *input) ruleHooks {
 	privacy := in.get("privacy")
 	p, numeric := phpNumeric(privacy)
-	h := ruleHooks{privacyIs2: numeric && p == 2, privacyPublic: true}
+	// Rule::requiredIf($this->input('privacy') == 2): PHP's loose ==, so a
+	// JSON true is 2 too.
+	h := ruleHooks{privacyIs2: php.LooseEqualsInt(privacy, 2), privacyPublic: true}
 	switch privacy.(type) {
 	case nil, bool: // null == 0, false == 0, true == 1
 	default:

@@ -168,3 +168,17 @@ func Substr(s string, n int) string {
 	}
 	return s
 }
+
+// LooseEqualsInt is PHP 8's $v == $n for an integer $n: a bool compares as
+// bool (true == 2), null as false, a number or numeric string by value
+// ("2", " 2", "2.0", 2.0), any other string or an array never.
+func LooseEqualsInt(v any, n int64) bool {
+	switch x := v.(type) {
+	case bool:
+		return x == (n != 0)
+	case nil:
+		return n == 0
+	}
+	f, ok := Numeric(v)
+	return ok && f == float64(n)
+}

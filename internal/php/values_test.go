@@ -15,3 +15,22 @@ func TestString_float(t *testing.T) {
 		}
 	}
 }
+
+// LooseEqualsInt is PHP 8's ==: true == 2, "2.0" == 2, "2abc" != 2.
+func TestLooseEqualsInt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v    any
+		want bool
+	}{
+		{true, true}, {false, false}, {nil, false}, {int64(2), true}, {2.0, true}, {"2", true}, {" 2", true},
+		{"2 ", true}, {"2.0", true}, {"2e0", true}, {"2abc", false}, {"", false}, {Array{}, false}, {int64(1), false},
+	} {
+		if got := LooseEqualsInt(tc.v, 2); got != tc.want {
+			t.Errorf("%#v == 2: %v, want %v", tc.v, got, tc.want)
+		}
+	}
+	if !LooseEqualsInt(nil, 0) || !LooseEqualsInt(false, 0) || LooseEqualsInt("a", 0) {
+		t.Error("null == 0 and false == 0 are true, \"a\" == 0 false (PHP 8)")
+	}
+}

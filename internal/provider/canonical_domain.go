@@ -186,19 +186,21 @@ func domainProblem(domain string) string {
 	switch {
 	case domain == "":
 		return "The domain must not be empty. Set it to the host name of the website, e.g. \"example.com\"."
-	case strings.TrimSpace(domain) == "":
+	case laravel.Trim(domain) == "":
 		return "The domain is only white space. Set it to the host name of the website, e.g. \"example.com\"."
 	case strings.Contains(domain, "@"):
 		// The text before the last "@" may hold a password, whole or (when
 		// it holds a "/", "?" or "#") cut short: no part of it is repeated.
 		return "The domain contains user information (text before \"@\"), which is not part of a host name. " +
 			serverAnswer(domain, noPageviews) + " " + suggestDomain(domain[strings.LastIndex(domain, "@")+1:])
-	case strings.ContainsFunc(domain, unicode.IsSpace) && !strings.ContainsFunc(laravel.Trim(domain), unicode.IsSpace):
+	case laravel.Trim(domain) != domain && !strings.ContainsFunc(laravel.Trim(domain), unicode.IsSpace):
+		// White space, a line break, U+200B, U+FEFF or U+180E: what the
+		// server's TrimStrings removes.
 		return fmt.Sprintf("The domain %q has white space or a line break at its ends, which the server removes. %s",
 			domain, suggestDomain(laravel.Trim(domain)))
 	case strings.ContainsFunc(domain, unicode.IsSpace):
 		return fmt.Sprintf("The domain %q contains white space or a line break, which no host name has. %s %s",
-			domain, serverAnswer(domain, noPageviews), suggestDomain(strings.Join(strings.Fields(domain), "")))
+			domain, serverAnswer(domain, noPageviews), suggestDomain(strings.Join(strings.Fields(laravel.Trim(domain)), "")))
 	}
 	if scheme, rest, ok := strings.Cut(domain, "://"); ok && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
 		return fmt.Sprintf("The domain %q starts with the URL scheme %q, which the server does not remove (it only "+
@@ -228,6 +230,9 @@ func suggestDomain(fixed string) string {
 
 // canonicalProblem checks a domain already in canonical form.
 func canonicalProblem(d string) string {
+	if b, ok := storedOnlyDomain(d); ok {
+		return pageviewsProblem(d, b)
+	}
 	if i := strings.IndexAny(d, "/?#"); i >= 0 {
 		return fmt.Sprintf("The domain %q contains a path or query (%q), which the server does not remove. %s %s",
 			d, d[i:], serverAnswer(d, noPageviews), suggestDomain(d[:i]))
@@ -237,9 +242,6 @@ func canonicalProblem(d string) string {
 			suggestDomain(strings.TrimRight(d, ".")))
 	}
 	if strings.ContainsFunc(d, func(r rune) bool { return r > unicode.MaxASCII }) {
-		if ascii, ok := storedOnlyDomain(d); ok {
-			return pageviewsProblem(d, ascii)
-		}
 		ascii, err := idna.Lookup.ToASCII(strings.TrimSuffix(d, "."))
 		if err != nil {
 			return fmt.Sprintf("The domain %q is not a valid internationalised domain name (%v). %s Give the "+
@@ -256,9 +258,6 @@ func canonicalProblem(d string) string {
 			d, port, serverAnswer(d, noPageviews), host)
 	}
 	if trimmed := strings.TrimRight(d, "."); trimmed != d && trimmed != "" {
-		if ascii, ok := storedOnlyDomain(d); ok {
-			return pageviewsProblem(d, ascii)
-		}
 		return fmt.Sprintf("The domain %q ends with dots. %s %s", d, serverAnswer(d, noPageviews), suggestDomain(trimmed))
 	}
 	if len(d) > maxDomainLength {

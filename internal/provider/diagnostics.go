@@ -361,5 +361,5 @@ func addWebsiteIDNotFound(diags *diag.Diagnostics, at path.Path, id int64) {
 func addWebsiteDomainNotFound(diags *diag.Diagnostics, at path.Path, domain string) {
 	diags.AddAttributeError(at, "Website Not Found",
 		fmt.Sprintf("No website with the exact domain %q belongs to this API key's user. Check the spelling "+
-			"(domains are stored in lower case, without scheme or leading \"www.\").", domain))
+			"(domains are stored in lower case, without scheme or leading \"www.\")%s.", domain, otherFormHint(domain)))
 }

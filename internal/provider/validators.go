@@ -41,10 +41,10 @@ type stringCheck struct {
 	description string
 	summary     string
 	problem     func(attr path.Path, value string) string
-	// notice, if set, says why an accepted value deserves a warning (with
-	// warning as its summary); a value it warns about is not refused.
-	notice  func(value string) string
-	warning string // "": a value notice names is accepted without a warning
+	// notice, if set, says why an accepted value deserves a warning, its
+	// summary and detail; a value it warns about is not refused.
+	notice func(value string) (string, string)
+	quiet  bool // a value notice names is accepted without a warning
 }
 
 func (v stringCheck) Description(context.Context) string { return v.description }
@@ -56,9 +56,9 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 		return
 	}
 	if v.notice != nil {
-		if n := v.notice(req.ConfigValue.ValueString()); n != "" {
-			if v.warning != "" {
-				resp.Diagnostics.AddAttributeWarning(req.Path, v.warning, n)
+		if summary, n := v.notice(req.ConfigValue.ValueString()); n != "" {
+			if !v.quiet {
+				resp.Diagnostics.AddAttributeWarning(req.Path, summary, n)
 			}
 			return
 		}
@@ -82,7 +82,6 @@ func domainCheck() stringCheck {
 		summary:     "Invalid Domain",
 		problem:     func(_ path.Path, d string) string { return domainProblem(d) },
 		notice:      storedOnlyNotice,
-		warning:     "Website Records No Pageviews",
 	}
 }
 
@@ -91,7 +90,7 @@ func domainCheck() stringCheck {
 // website, a warning for one in the state (checkStoredOnlyDomain).
 func websiteDomainValidator() validator.String {
 	v := domainCheck()
-	v.warning = ""
+	v.quiet = true
 	return v
 }
 

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
 // ImportState accepts a numeric id or an exact domain, or (Terraform 1.12
@@ -99,28 +100,42 @@ func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportSt
 	setIdentity(ctx, resp.Identity, stateID, &resp.Diagnostics)
 }
 
-// otherFormHint names the other form a website's domain may be stored in
-// when an import by domain finds none: the ASCII form of a Unicode or
-// trailing-dot domain ("" otherwise).
+// otherFormHint names the other forms a website's domain may be stored in
+// when a lookup by domain finds none ("" when there is none): the form a
+// browser sends of a domain stored in Unicode, with a trailing dot or
+// otherwise as written (when the provider accepts that form), and, of a
+// valid domain, its trailing-dot form and the Unicode form of an xn-- one.
 func otherFormHint(domain string) string {
-	if ascii, ok := storedOnlyDomain(domain); ok {
-		return fmt.Sprintf(" (a website stored in ASCII form is imported by %q)", ascii)
-	}
-	if strings.Contains(domain, "xn--") {
-		if u, err := idna.ToUnicode(domain); err == nil && u != domain {
-			if _, ok := storedOnlyDomain(u); ok {
-				return fmt.Sprintf(" (a website stored in Unicode is imported by %q)", u)
+	var forms []string
+	if b, ok := storedOnlyDomain(domain); ok {
+		if a := advisedDomain(b); a != "" && a != domain {
+			forms = append(forms, a)
+		}
+	} else if domainProblem(domain) == "" {
+		if strings.Contains(domain, "xn--") {
+			if u, err := idna.ToUnicode(domain); err == nil && u != domain {
+				if _, ok := storedOnlyDomain(u); ok {
+					forms = append(forms, u)
+				}
 			}
 		}
+		forms = append(forms, domain+".")
 	}
-	return ""
+	if len(forms) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(forms))
+	for i, f := range forms {
+		quoted[i] = strconv.Quote(f)
+	}
+	return " (a website made in the web interface may be stored as " + strings.Join(quoted, " or ") + ")"
 }
 
 // storedHostOf is the host of a URL or host:port (no "@": importTarget
-// refuses it first) in the form the server stores, when that form is
-// Unicode or ends with a dot (storedOnlyDomain), else "".
+// refuses it first) in the form the server stores, after its trimming and
+// rewriting, when that form is one storedOnlyDomain takes, else "".
 func storedHostOf(raw string) string {
-	d := canonicalDomain(raw)
+	d := canonicalDomain(laravel.Trim(raw))
 	if i := strings.IndexAny(d, "/?#"); i >= 0 {
 		d = d[:i]
 	}

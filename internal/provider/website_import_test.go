@@ -137,7 +137,12 @@ func TestOtherFormHint_namesTheUnicodeForm(t *testing.T) {
 	if h := otherFormHint("xn--bcher-kva.example"); !strings.Contains(h, `"bücher.example"`) {
 		t.Errorf("otherFormHint(xn--bcher-kva.example) = %q", h)
 	}
-	if h := otherFormHint("example.com"); h != "" {
+	// Of a valid ASCII domain, only its trailing-dot form (a domain the
+	// server refuses has none).
+	if h := otherFormHint("example.com"); h != ` (a website made in the web interface may be stored as "example.com.")` {
 		t.Errorf("otherFormHint(example.com) = %q", h)
+	}
+	if h := otherFormHint("example.com.."); h != "" {
+		t.Errorf("otherFormHint(example.com..) = %q", h)
 	}
 }

@@ -99,11 +99,11 @@ type trackedURL struct {
 }
 
 func parseTrackedURL(raw string) *trackedURL {
-	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
+	u, ok := php.ParseURL(raw) // a percent-encoded host stays encoded, unlike Go's url.Parse
+	if !ok || !u.HasHost {
 		return nil
 	}
-	t := &trackedURL{host: u.Hostname(), path: u.EscapedPath(), query: u.RawQuery}
+	t := &trackedURL{host: u.Host, path: u.Path, query: u.Query}
 	t.nonWWW = t.host
 	if strings.HasPrefix(t.host, "www.") {
 		t.nonWWW = strings.ReplaceAll(t.host, "www.", "")
