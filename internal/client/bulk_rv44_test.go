@@ -1,0 +1,65 @@
+package client_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// Review of issue 44. A sweep that starts from a first page read earlier
+// must not serve a website deleted after that page was read: here only a
+// website of the first page is deleted and one created (the total stays,
+// and the later pages do not shift), so the later pages agree with the
+// old first page.
+func TestRV44BulkReaderOldFirstPageDeleteOnPage1Only(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450) // 5 pages
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: newFakeClock().Now})
+	readAll(t, b, ids[200:202], 1) // the probe GET, then the first page alone
+	if s := b.Stats(); s.Pages != 1 || s.Sweeps != 0 {
+		t.Fatalf("stats after two reads: %+v, want the first page only", s)
+	}
+	deleted := ids[445] // on the first page, newest first
+	env.emu.DeleteWebsite(deleted)
+	env.seed(1) // the total is as it was
+	var order []int64
+	for _, id := range ids[202:] {
+		if id != deleted {
+			order = append(order, id)
+		}
+	}
+	order = append(order, ids[:200]...)
+	readAll(t, b, order, 10)
+	t.Logf("stats: %+v", b.Stats())
+	w, err := b.Read(ctx(t), deleted)
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("Read(%d) of a website deleted before the sweep = %+v, %v; want not found", deleted, w, err)
+	}
+}
+
+// The import-by-domain form of the same: a lookup served by a sweep that
+// reused an old first page adopts a website deleted before the sweep's
+// other pages were read (the issue's "an import by for_each adopts a
+// website deleted before the sweep").
+func TestRV44FindByDomainOldFirstPageAdoptsDeleted(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450)
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: newFakeClock().Now})
+	// One lookup reads the first page (and searches).
+	if _, err := b.FindByDomain(ctx(t), "site-00001.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	deleted := ids[440] // on the first page, newest first
+	gone := domainsOf(env, []int64{deleted})[0]
+	env.emu.DeleteWebsite(deleted)
+	env.seed(1) // the total is as it was
+	lookupAll(t, b, domainsOf(env, []int64{ids[10], ids[20], ids[30], ids[40], ids[50], ids[60]}), 6)
+	t.Logf("stats: %+v", b.Stats())
+	w, err := b.FindByDomain(ctx(t), gone)
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("FindByDomain(%q) of a website deleted before the sweep = %+v, %v; want not found", gone, w, err)
+	}
+}
