@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"errors"
+	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -61,5 +62,27 @@ func TestRV44FindByDomainOldFirstPageAdoptsDeleted(t *testing.T) {
 	w, err := b.FindByDomain(ctx(t), gone)
 	if !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("FindByDomain(%q) of a website deleted before the sweep = %+v, %v; want not found", gone, w, err)
+	}
+}
+
+// sort = "asc" without sort_by is oldest first by id (the API's and the
+// schema's default sort_by): it costs the pages alone, as sort_by = "id"
+// does (TestListAllWebsitesOldestFirstCostsThePages), not two more
+// requests for the marks.
+func TestRV44ListAllOldestFirstDefaultSortByCostsThePages(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	env.seed(250)
+	var requests atomic.Int32
+	env.hook(func(_ int, after bool) {
+		if !after {
+			requests.Add(1)
+		}
+	})
+	if _, err := client.ListAllWebsites(env.c, ctx(t), client.ListOptions{Sort: client.SortAsc}); err != nil {
+		t.Fatal(err)
+	}
+	if n := requests.Load(); n != 3 {
+		t.Errorf("sort asc (default sort_by) cost %d list requests for 250 websites, want 3 (its pages)", n)
 	}
 }
