@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Review of issue 44. A sweep that starts from a first page read earlier
@@ -84,5 +85,28 @@ func TestRV44ListAllOldestFirstDefaultSortByCostsThePages(t *testing.T) {
 	}
 	if n := requests.Load(); n != 3 {
 		t.Errorf("sort asc (default sort_by) cost %d list requests for 250 websites, want 3 (its pages)", n)
+	}
+}
+
+// The same old first page lets an import by a domain that two websites
+// share adopt one of them: the twin was created (and another website of
+// the first page deleted, so the total and the later pages stay) after
+// the first page was read, before the sweep's other pages.
+func TestRV44FindByDomainOldFirstPageMissesNewTwin(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450)
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: newFakeClock().Now})
+	if _, err := b.FindByDomain(ctx(t), "site-00001.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	shared := domainsOf(env, []int64{ids[100]})[0]
+	env.emu.DeleteWebsite(ids[440]) // on the first page
+	twin := env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: shared})
+	lookupAll(t, b, domainsOf(env, []int64{ids[10], ids[20], ids[30], ids[40], ids[50], ids[60]}), 6)
+	w, err := b.FindByDomain(ctx(t), shared)
+	var dup *client.DuplicateDomainError
+	if !errors.As(err, &dup) {
+		t.Errorf("FindByDomain(%q) = %+v, %v; want both websites named (ids %d, %d): the server holds both", shared, w, err, ids[100], twin.ID)
 	}
 }
