@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -108,5 +109,37 @@ func TestRV44FindByDomainOldFirstPageMissesNewTwin(t *testing.T) {
 	var dup *client.DuplicateDomainError
 	if !errors.As(err, &dup) {
 		t.Errorf("FindByDomain(%q) = %+v, %v; want both websites named (ids %d, %d): the server holds both", shared, w, err, ids[100], twin.ID)
+	}
+}
+
+// The old first page is served past the TTL: reads that go on a few
+// seconds apart keep one burst, and the sweep that follows reuses a first
+// page read 12 s earlier (the TTL is 5 s), serving a website deleted
+// before the sweep began. An individual read would have been sent then.
+func TestRV44BulkReaderOldFirstPagePastTTL(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450)
+	clock := newFakeClock()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: clock.Now})
+	readAll(t, b, ids[200:202], 1) // t=0: the probe GET, then the first page
+	clock.Advance(4 * time.Second)
+	readAll(t, b, ids[202:203], 1) // t=4: one read, individually
+	clock.Advance(4 * time.Second)
+	readAll(t, b, ids[203:204], 1) // t=8: the same
+	deleted := ids[445]            // on the first page
+	env.emu.DeleteWebsite(deleted)
+	env.seed(1) // the total is as it was
+	clock.Advance(4 * time.Second)
+	var order []int64 // t=12: the rest of the refresh
+	for _, id := range ids[204:] {
+		if id != deleted {
+			order = append(order, id)
+		}
+	}
+	readAll(t, b, order, 10)
+	w, err := b.Read(ctx(t), deleted)
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("Read(%d), website deleted 3 s before the sweep, = %+v, %v; want not found (stats %+v)", deleted, w, err, b.Stats())
 	}
 }
