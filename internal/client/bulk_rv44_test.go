@@ -143,3 +143,29 @@ func TestRV44BulkReaderOldFirstPagePastTTL(t *testing.T) {
 		t.Errorf("Read(%d), website deleted 3 s before the sweep, = %+v, %v; want not found (stats %+v)", deleted, w, err, b.Stats())
 	}
 }
+
+// The old first page serves old values too: a website of that page
+// changed in the web interface 3 s before the sweep (no create, no
+// delete) is served as it was 12 s earlier, so the plan compares the
+// configuration with settings the server no longer holds. (A re-read of
+// the first page that compares ids alone would not see this.)
+func TestRV44BulkReaderOldFirstPageServesOldValue(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450)
+	clock := newFakeClock()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: clock.Now})
+	readAll(t, b, ids[200:202], 1) // t=0: the probe GET, then the first page
+	clock.Advance(4 * time.Second)
+	readAll(t, b, ids[202:203], 1)
+	clock.Advance(4 * time.Second)
+	readAll(t, b, ids[203:204], 1)
+	changed := ids[445] // on the first page
+	env.emu.UpdateWebsite(changed, func(w *emulator.Website) { w.ExcludeIPs = "9.9.9.9" })
+	clock.Advance(4 * time.Second)
+	readAll(t, b, ids[204:], 10) // t=12: the rest of the refresh, changed included
+	w, err := b.Read(ctx(t), changed)
+	if err != nil || len(w.ExcludeIPs) != 1 || w.ExcludeIPs[0] != "9.9.9.9" {
+		t.Errorf("Read(%d), changed 3 s before the sweep, = %+v, %v; want exclude_ips [9.9.9.9] (stats %+v)", changed, w, err, b.Stats())
+	}
+}
