@@ -164,7 +164,7 @@ func (*listChangedError) Error() string { return "the list changed while it was 
 // whether it yielded any, and a *listChangedError when the pages did not
 // agree.
 func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
-	if opts.Page <= 1 && opts.SortBy == SortByID && opts.Sort == SortAsc {
+	if opts.Page <= 1 && (opts.SortBy == "" || opts.SortBy == SortByID) && opts.Sort == SortAsc {
 		return c.sweepOldestFirst(ctx, opts, yield)
 	}
 	byID := byIDDesc(opts)
