@@ -14,7 +14,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review of issue 44. The application has no unique index on domains, so
+// The application has no unique index on domains, so
 // two websites can share one, and it sorts by domain alone (ORDER BY
 // domain LIMIT/OFFSET): MySQL and MariaDB may order rows with equal keys
 // differently from one query to the next, so a tie split by a page
@@ -23,7 +23,7 @@ import (
 // Here the server orders the tie by id on page 1 and the other way on
 // page 2. A full list sorted by domain must then not hand over one
 // website twice and miss the other without a word.
-func TestRV44ListAllByDomainTieAcrossPages(t *testing.T) {
+func TestListAllByDomainTieAcrossPages(t *testing.T) {
 	t.Parallel()
 	type site struct {
 		ID     int64  `json:"id"`

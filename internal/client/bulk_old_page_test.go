@@ -10,12 +10,12 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review of issue 44. A sweep that starts from a first page read earlier
+// A sweep that starts from a first page read earlier
 // must not serve a website deleted after that page was read: here only a
 // website of the first page is deleted and one created (the total stays,
 // and the later pages do not shift), so the later pages agree with the
 // old first page.
-func TestRV44BulkReaderOldFirstPageDeleteOnPage1Only(t *testing.T) {
+func TestBulkReaderOldFirstPageDeleteOnPage1Only(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(450) // 5 pages
@@ -46,7 +46,7 @@ func TestRV44BulkReaderOldFirstPageDeleteOnPage1Only(t *testing.T) {
 // reused an old first page adopts a website deleted before the sweep's
 // other pages were read (the issue's "an import by for_each adopts a
 // website deleted before the sweep").
-func TestRV44FindByDomainOldFirstPageAdoptsDeleted(t *testing.T) {
+func TestFindByDomainOldFirstPageAdoptsDeleted(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(450)
@@ -71,7 +71,7 @@ func TestRV44FindByDomainOldFirstPageAdoptsDeleted(t *testing.T) {
 // schema's default sort_by): it costs the pages alone, as sort_by = "id"
 // does (TestListAllWebsitesOldestFirstCostsThePages), not two more
 // requests for the marks.
-func TestRV44ListAllOldestFirstDefaultSortByCostsThePages(t *testing.T) {
+func TestListAllWebsitesOldestFirstDefaultSortByCostsThePages(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	env.seed(250)
@@ -93,7 +93,7 @@ func TestRV44ListAllOldestFirstDefaultSortByCostsThePages(t *testing.T) {
 // share adopt one of them: the twin was created (and another website of
 // the first page deleted, so the total and the later pages stay) after
 // the first page was read, before the sweep's other pages.
-func TestRV44FindByDomainOldFirstPageMissesNewTwin(t *testing.T) {
+func TestFindByDomainOldFirstPageMissesNewTwin(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(450)
@@ -116,7 +116,7 @@ func TestRV44FindByDomainOldFirstPageMissesNewTwin(t *testing.T) {
 // seconds apart keep one burst, and the sweep that follows reuses a first
 // page read 12 s earlier (the TTL is 5 s), serving a website deleted
 // before the sweep began. An individual read would have been sent then.
-func TestRV44BulkReaderOldFirstPagePastTTL(t *testing.T) {
+func TestBulkReaderOldFirstPagePastTTL(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(450)
@@ -149,7 +149,7 @@ func TestRV44BulkReaderOldFirstPagePastTTL(t *testing.T) {
 // delete) is served as it was 12 s earlier, so the plan compares the
 // configuration with settings the server no longer holds. (A re-read of
 // the first page that compares ids alone would not see this.)
-func TestRV44BulkReaderOldFirstPageServesOldValue(t *testing.T) {
+func TestBulkReaderOldFirstPageServesOldValue(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(450)
