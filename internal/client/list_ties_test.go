@@ -92,4 +92,10 @@ func TestListAllByDomainTieAcrossPages(t *testing.T) {
 			t.Errorf("website %d (%s) missing from the list of %d, and no error", s.ID, s.Domain, len(ws))
 		}
 	}
+	// Ordered by domain, the tie by id.
+	if !slices.IsSortedFunc(ws, func(a, b client.Website) int {
+		return cmp.Or(cmp.Compare(a.Domain, b.Domain), cmp.Compare(a.ID, b.ID))
+	}) {
+		t.Errorf("the list is not ordered by domain, then id: %v", ws)
+	}
 }
