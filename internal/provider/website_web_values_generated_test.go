@@ -7,9 +7,10 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
-// Review of issue 44: adopting websites as the guide does (import blocks
+// Adopting websites as the guide does (import blocks
 // and -generate-config-out) with values the web interface stores and the
 // provider would never write. The generated configuration must validate
 // and plan, as TestAccWebsite_generatedConfig expects for ordinary values:
@@ -20,15 +21,15 @@ import (
 // then fails with "Duplicate IP Exclusion". (Entries with white space are
 // left out here: the application never matches them, so the read is
 // right to keep them apart, and the error asks for the fix.)
-func TestAccWebsite_rv44GeneratedConfigWebValues(t *testing.T) {
+func TestAccWebsite_generatedConfigWebValues(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores values as the web interface does, past the API's input handling")
 	w := acctest.NewWorkdir(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	cases := map[string]emulator.Website{
-		"repeated":  {ExcludeIPs: "1.2.3.4\n1.2.3.4"},
-		"spellings": {ExcludeIPs: "2001:DB8::1\n2001:db8::1"},
+		"repeated":  {Settings: wire.Settings{ExcludeIPs: "1.2.3.4\n1.2.3.4"}},
+		"spellings": {Settings: wire.Settings{ExcludeIPs: "2001:DB8::1\n2001:db8::1"}},
 		"nulls":     {},
-		"odd":       {Privacy: ptr(2), Password: "0", Email: ptr(7), ExcludeBots: ptr(0), Favorite: true},
+		"odd":       {Settings: wire.Settings{Privacy: ptr(2), Password: "0", Email: ptr(7), ExcludeBots: ptr(0)}, Favorite: true},
 	}
 	var hcl strings.Builder
 	hcl.WriteString(env.ProviderBlock())
