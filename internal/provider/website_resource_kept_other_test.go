@@ -8,7 +8,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
-// Review of issue 44: the kept website is put back only into the state of
+// The kept website is put back only into the state of
 // the resource it was kept from. Here nothing is replaced: a resource with
 // skip_destroy = true is removed from the configuration (Terraform lets go
 // of the website, which stays on the server), and another resource block
@@ -16,9 +16,9 @@ import (
 // ("already been taken"), and the provider put the kept website, with the
 // removed resource's state (its skip_destroy, exclude_params, password),
 // into the new resource's state, tainted, with an error that says a
-// replacement was refused. Before the change the create failed with
-// "Domain Already Exists" and its advice to import, which fits this case.
-func TestAccWebsite_rv44KeptNotAdoptedByAnotherResource(t *testing.T) {
+// replacement was refused. It must fail with "Domain Already Exists" and
+// the kept website's id to import, and write no state.
+func TestAccWebsite_keptNotAdoptedByAnotherResource(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-other")
@@ -36,6 +36,9 @@ func TestAccWebsite_rv44KeptNotAdoptedByAnotherResource(t *testing.T) {
 	out, code := w.Run("apply", "-auto-approve", "-no-color")
 	if code != 1 {
 		t.Fatalf("apply: exit code %d, want 1 (the domain is taken):\n%s", code, out)
+	}
+	if !strings.Contains(out, "Domain Already Exists") {
+		t.Errorf("apply said no \"Domain Already Exists\" with the id to import:\n%s", out)
 	}
 	state := w.Read("terraform.tfstate")
 	if strings.Contains(state, `"name": "new"`) && strings.Contains(state, `"id": "`) {
