@@ -30,7 +30,8 @@ type BulkReaderOptions struct {
 	// TTL is how long a website read by a list sweep (or an individual read)
 	// may be served without asking the server again, counted from the end of
 	// the request that read it (a sweep's claim to hold every website, from
-	// when its first page was requested). While reads go on without a pause longer than
+	// when its last fetch of pages began: a first page read before then is
+	// read again at its end). While reads go on without a pause longer than
 	// TTL (one Terraform refresh), what was read during them is served for
 	// as long as they go on, up to MaxAge, so that a refresh that outlasts
 	// the TTL does not sweep again. Zero means DefaultBulkTTL; a negative
@@ -116,8 +117,9 @@ type BulkStats struct {
 // that a sweep did not return is always confirmed with an individual GET,
 // never reported missing. A sweep is the list at one moment, or no sweep:
 // its pages are checked against each other (see fetch and list_sweep.go),
-// and it is the list as it was when its first page was read, served for a
-// TTL from then; when websites were created or deleted meanwhile, what was
+// a first page read by an earlier fetch is read again at the end, and the
+// sweep is served for a TTL from its start; when websites were created or
+// deleted meanwhile, what was
 // read before it is dropped and reads and lookups ask the server one by
 // one. The sweep may begin with the last page, where the oldest websites
 // are, when a read of one of those misses the first page. A page that fails falls back to

@@ -107,13 +107,16 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch
 // not hold either, they read their websites individually.
 //
 // A first page read by an earlier fetch (reuse), and the later pages read
-// after it (others), are not read again: pages read after the first page,
-// in any order, that agree with it are the list as it was when the first
-// page was read. So the sweep is that list, at that moment: a website it
+// after it (others), are not read again, but page 1 is then read once more
+// after the others and compared with the one reused (samePage): a delete
+// on page 1 and a create keep the total and leave pages 2-N where they
+// were, so only page 1 itself shows them, and the old page may hold old
+// values. That costs one request, paid only when page 1 was reused. The
+// sweep is then the list as it was when this fetch began: a website it
 // does not hold is gone only if it was read before then, and the sweep is
 // served for a TTL from then, as an individual read would be. A fetch of
 // the first page alone goes on with the other pages when the reads counted
-// meanwhile pay for them, so the usual refresh reads each page once.
+// meanwhile pay for them, and needs no second read of page 1.
 func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, others map[int]*Page, seq uint64) {
 	defer close(f.done)
 	start := b.now()
@@ -169,8 +172,20 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		}
 		if !failed {
 			changed = !sweepAgrees(page1, others)
-			swept = !changed
 		}
+		if !failed && !changed && reused {
+			// Page 1 came from an earlier fetch: read it again, after
+			// the others, and compare (see samePage).
+			p, err := b.listPage(ctx, 1)
+			if err != nil {
+				failed = true
+			} else {
+				fresh = append(fresh, p.Websites...)
+				changed = !samePage(page1, p)
+				page1.websites = p.Websites
+			}
+		}
+		swept = !failed && !changed
 	}
 
 	b.mu.Lock()
@@ -211,9 +226,31 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		for n := 2; n <= page1.lastPage; n++ {
 			ws = append(ws, others[n].Websites...)
 		}
-		b.completeLocked(ws, page1.start, end)
+		b.completeLocked(ws, start, end)
 	}
 	b.flight = nil
+}
+
+// samePage reports whether p, page 1 read again at the end of a sweep,
+// is old, the page 1 the sweep began with: the same total and the same
+// websites (ids and updated_at) in the same order. A create puts a new
+// id on page 1 and a delete lowers the total, so when neither moved, the
+// list held the same websites from old's read to p's, and the pages read
+// in between, which agree with old, are that list. Comparing ids alone
+// would miss a website of page 1 changed meanwhile (or deleted and
+// created again under its id after a restart, see listMark); the
+// sweep serves p's websites, never old's.
+func samePage(old bulkPage, p *Page) bool {
+	if p.Total != old.total || p.LastPage != old.lastPage || len(p.Websites) != len(old.websites) {
+		return false
+	}
+	for i, w := range p.Websites {
+		o := old.websites[i]
+		if w.ID != o.ID || !w.UpdatedAt.Equal(o.UpdatedAt) || !w.CreatedAt.Equal(o.CreatedAt) {
+			return false
+		}
+	}
+	return true
 }
 
 // sweepAgrees reports whether the later pages of a sweep (by number) make

@@ -65,9 +65,10 @@ func TestListAllWebsitesIDReusedAfterRestart(t *testing.T) {
 
 // A refresh that reads its websites oldest first, one at a time (terraform
 // -parallelism=1 over websites created in order), costs the floor when
-// nothing changes: one GET, then ⌈N/100⌉ pages. It did before the sweep
-// went newest first (6 requests for 500); now 10 (and about 95 instead of
-// 52 for 5000 read oldest first by 10 workers).
+// nothing changes: one GET, then ⌈N/100⌉ pages, and page 1 once more, read
+// again at the end because the sweep began with a page 1 read before it
+// (7 requests for 500; 6 before that second read; 10 when the sweep read
+// pages in another order).
 func TestBulkReaderOldestFirstAtTheFloor(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
@@ -76,7 +77,7 @@ func TestBulkReaderOldestFirstAtTheFloor(t *testing.T) {
 	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
 	readAll(t, b, ids, 1)
 	total, list, show := env.requests()
-	if total > 6 {
-		t.Errorf("500 reads oldest first, nothing changed: %d requests (%d list, %d show), want at most 6; %+v", total, list, show, b.Stats())
+	if total > 7 {
+		t.Errorf("500 reads oldest first, nothing changed: %d requests (%d list, %d show), want at most 7; %+v", total, list, show, b.Stats())
 	}
 }

@@ -11,11 +11,13 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// A sweep that starts from a first page read earlier reads it again: a
-// website deleted since (here one of the oldest and one of the newest, so
-// that it was on that page whatever the order) is not served from the old
-// page, and a create and a delete that leave the total as it was do not
-// make the sweep miss a website.
+// A sweep that starts from a first page read earlier does not serve a
+// website deleted since (here one of the oldest and one of the newest) and
+// does not miss one created since, although the total is as it was: the
+// two creates shift the later pages, which then do not agree with the old
+// page 1, and the reads sweep once more. (A delete on page 1 alone shifts
+// no later page: TestBulkReaderOldFirstPageDeleteOnPage1Only, where only
+// the second read of page 1 at the end of the sweep shows it.)
 func TestBulkReaderSweepAfterOldFirstPage(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)

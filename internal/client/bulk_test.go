@@ -276,22 +276,26 @@ func TestBulkReaderRequestCounts(t *testing.T) {
 		maxTotal int
 		maxList  int
 	}{
-		// ⌈N/100⌉ pages and one GET.
-		{name: "500 of 500", onServer: 500, read: all, workers: 10, maxTotal: 6, maxList: 5},
+		// ⌈N/100⌉ pages and one GET, and page 1 once more when it was
+		// read by an earlier fetch (before the reads paid for the rest):
+		// the sweep then reads it again at the end to check it (7 for
+		// 500; 6 when page 1 arrives after enough reads).
+		{name: "500 of 500", onServer: 500, read: all, workers: 10, maxTotal: 7, maxList: 6},
 		// Terraform starts its reads a few at a time: page 1 arrives when
 		// only some have started, and they wait for the others.
-		{name: "500 of 500 staggered", onServer: 500, read: shuffled, workers: 10, stagger: 5 * time.Millisecond, maxTotal: 6, maxList: 5},
+		{name: "500 of 500 staggered", onServer: 500, read: shuffled, workers: 10, stagger: 5 * time.Millisecond, maxTotal: 7, maxList: 6},
 		// Page 1 holds the newest websites, and these reads begin with the
-		// oldest: the last page, read next, holds them.
-		{name: "500 of 500 one at a time", onServer: 500, read: all, workers: 1, maxTotal: 6, maxList: 5},
+		// oldest: the last page, read next, holds them; page 1 is read
+		// again at the end.
+		{name: "500 of 500 one at a time", onServer: 500, read: all, workers: 1, maxTotal: 7, maxList: 6},
 		{name: "150 of 150", onServer: 150, read: all, workers: 10, maxTotal: 3, maxList: 2},
 		{name: "1 among 5000", onServer: 5000, read: pick(2500), workers: 1, maxTotal: 2},
 		{name: "newest among 5000", onServer: 5000, read: pick(4999), workers: 1, maxTotal: 2},
 		// The probe GET, then page 1, then a GET if page 1 did not hold the
 		// second.
 		{name: "2 among 5000", onServer: 5000, read: pick(17, 4000), workers: 10, maxTotal: 3},
-		{name: "5000 of 5000", onServer: 5000, read: all, workers: 10, maxTotal: 2 + 50 + 10, maxList: 50},
-		{name: "5000 of 5000 newest first", onServer: 5000, read: reversed, workers: 10, maxTotal: 2 + 50 + 10, maxList: 50},
+		{name: "5000 of 5000", onServer: 5000, read: all, workers: 10, maxTotal: 2 + 51 + 10, maxList: 51},
+		{name: "5000 of 5000 newest first", onServer: 5000, read: reversed, workers: 10, maxTotal: 2 + 51 + 10, maxList: 51},
 		// Ski rental: no more than about twice the better strategy
 		// (50 pages here).
 		{name: "300 spread among 5000", onServer: 5000, read: every(16), workers: 10, maxTotal: 2*50 + 10},

@@ -1,10 +1,13 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"iter"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -132,7 +135,10 @@ func errListChanged(what string) error {
 // is yielded. When the list changed while it was read, an ErrListChanged
 // error ends the iteration; nothing is yielded from a page that did not
 // agree with the others. A sweep that saw a change before it yielded
-// anything starts again, once.
+// anything starts again, once. Sorted by domain, a website that comes on
+// two pages although nothing changed (the server orders a shared domain
+// differently from one page to the next) makes the whole list read newest
+// first and ordered here by domain, then id (sweepLocally).
 func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[Website, error] {
 	return func(yield func(Website, error) bool) {
 		for attempt := 1; ; attempt++ {
@@ -164,8 +170,8 @@ func (*listChangedError) Error() string { return "the list changed while it was 
 // whether it yielded any, and a *listChangedError when the pages did not
 // agree.
 func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
-	if opts.Page <= 1 && opts.SortBy == SortByID && opts.Sort == SortAsc {
-		return c.sweepOldestFirst(ctx, opts, yield)
+	if opts.Page <= 1 && (opts.SortBy == "" || opts.SortBy == SortByID) && opts.Sort == SortAsc {
+		return c.sweepLocally(ctx, opts, yield)
 	}
 	byID := byIDDesc(opts)
 	var before listMark
@@ -179,6 +185,8 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	var (
 		check    snapshotCheck
 		buffered []Website
+		seen     = map[int64]bool{}
+		twice    bool // a website came on two pages
 		yielded  bool
 	)
 	for page := max(opts.Page, 1); ; page++ {
@@ -196,6 +204,10 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 			return yielded, &listChangedError{}
 		}
 		if !byID {
+			for _, w := range p.Websites {
+				twice = twice || seen[w.ID]
+				seen[w.ID] = true
+			}
 			buffered = append(buffered, p.Websites...)
 		} else {
 			for _, w := range p.Websites {
@@ -219,6 +231,16 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	if !after.equal(before) {
 		return false, &listChangedError{}
 	}
+	if twice {
+		// Nothing was created or deleted, yet a website came twice (and
+		// so another never): the server ordered websites that share a
+		// domain differently for two pages (ORDER BY domain alone).
+		if opts.Page > 1 {
+			return false, &APIError{Kind: ErrListChanged, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
+				Message: "a website came on two pages: the server orders websites that share a domain differently from one page to the next; list from the first page, or sorted by id"}
+		}
+		return c.sweepLocally(ctx, opts, yield)
+	}
 	for _, w := range buffered {
 		if !yield(w, nil) {
 			return true, errStop
@@ -227,13 +249,15 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	return true, nil
 }
 
-// sweepOldestFirst is sweepWebsites for the whole list oldest first: it
-// reads the list newest first, whose pages check each other, and yields it
-// in reverse. That costs the list pages alone, where reading oldest first
-// would need the list's newest website read before and after them.
-func (c *Client) sweepOldestFirst(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
+// sweepLocally is sweepWebsites for the whole list in opts's order, read
+// newest first, whose pages check each other, and ordered here
+// (localOrder). Oldest first, that costs the list pages alone, where
+// reading oldest first would need the list's newest website read before
+// and after them. By domain, it is the answer when the server's pages put
+// one website of a shared domain twice and the other never.
+func (c *Client) sweepLocally(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
 	desc := opts
-	desc.Sort = SortDesc
+	desc.SortBy, desc.Sort, desc.Page = SortByID, SortDesc, 0
 	var all []Website
 	if _, err := c.sweepWebsites(ctx, desc, func(w Website, _ error) bool {
 		all = append(all, w)
@@ -241,10 +265,30 @@ func (c *Client) sweepOldestFirst(ctx context.Context, opts ListOptions, yield f
 	}); err != nil {
 		return false, err
 	}
-	for i := len(all) - 1; i >= 0; i-- {
-		if !yield(all[i], nil) {
+	slices.SortStableFunc(all, localOrder(opts))
+	for _, w := range all {
+		if !yield(w, nil) {
 			return true, errStop
 		}
 	}
 	return len(all) > 0, nil
+}
+
+// localOrder compares two websites in opts's order, as the emulator
+// sorts: by id, or by domain in lower case (compared byte by byte, which
+// is Unicode code point order) and then by id, both ascending with sort
+// "asc" and descending otherwise (the API's default).
+func localOrder(opts ListOptions) func(a, b Website) int {
+	dir := -1
+	if opts.Sort == SortAsc {
+		dir = 1
+	}
+	return func(a, b Website) int {
+		if opts.SortBy == SortByDomain {
+			if c := strings.Compare(strings.ToLower(a.Domain), strings.ToLower(b.Domain)); c != 0 {
+				return dir * c
+			}
+		}
+		return dir * cmp.Compare(a.ID, b.ID)
+	}
 }

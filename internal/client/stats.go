@@ -199,6 +199,11 @@ func (s *PageviewSummary) Any() bool { return s.Days > 0 || s.Events > 0 }
 // the retry or the look-up that would have answered.
 var ErrRequestBudget = errors.New("the budget of requests allows no further request")
 
+// ErrEventsNotChecked is wrapped, with ErrRequestBudget, when the budget
+// refused the request for the custom events of a website without
+// pageviews: no request failed.
+var ErrEventsNotChecked = errors.New("the custom events were not checked")
+
 // SummarizePageviews tells how many days of pageviews a website has, and
 // the first and the last of them, with at most two requests: the days
 // sorted by date, oldest first (total and first day; and the last day too
@@ -214,7 +219,7 @@ var ErrRequestBudget = errors.New("the budget of requests allows no further requ
 // build without the endpoint (ErrStatisticsUnsupported) from a website that
 // is not the key's user's (ErrNotFound). When again refuses the second
 // request, Last is left empty (or, without pageviews, the error wraps
-// ErrRequestBudget: the custom events were not checked); when it refuses a retry or the look-up, the
+// ErrRequestBudget and ErrEventsNotChecked); when it refuses a retry or the look-up, the
 // error wraps ErrRequestBudget and the last failure.
 func (c *Client) SummarizePageviews(ctx context.Context, id int64, again func() bool) (*PageviewSummary, error) {
 	s := &PageviewSummary{Requests: 1}
@@ -249,7 +254,7 @@ func (c *Client) SummarizePageviews(ctx context.Context, id int64, again func() 
 	if asc.Total <= 0 || len(asc.Rows) == 0 {
 		// No pageviews: custom events are recorded without one.
 		if !gate() {
-			return s, fmt.Errorf("%w: the custom events were not checked", ErrRequestBudget)
+			return s, fmt.Errorf("%w: %w", ErrRequestBudget, ErrEventsNotChecked)
 		}
 		ev, err := c.getStatisticsPage(ctx, id, StatisticsQuery{Name: StatisticEvents, From: statsFrom, To: statsTo,
 			PerPage: PerPageValues[0]})

@@ -254,6 +254,24 @@ func TestSummarizePageviews_errors(t *testing.T) {
 	}
 }
 
+// A website without pageviews whose events request the budget refuses:
+// the error says the events were not checked (no request failed), beside
+// what the first request learnt.
+func TestSummarizePageviews_eventsRefused(t *testing.T) {
+	t.Parallel()
+	_, stats, c, id := statsFaultEnv(t, emulator.Options{}, nil, "")
+	sum, err := c.SummarizePageviews(ctx(t), id, func() bool { return false })
+	if !errors.Is(err, client.ErrRequestBudget) || !errors.Is(err, client.ErrEventsNotChecked) {
+		t.Errorf("error %v, want ErrRequestBudget and ErrEventsNotChecked", err)
+	}
+	if sum == nil || sum.Days != 0 || sum.Requests != 1 {
+		t.Errorf("summary %+v, want no days after one request", sum)
+	}
+	if got := len(stats.reset()); got != 1 {
+		t.Errorf("%d statistics requests, want 1", got)
+	}
+}
+
 // spendWindow spends what is left of the throttle's window of the
 // installation at baseURL, as another program at the same address would.
 func spendWindow(t *testing.T, baseURL string) {

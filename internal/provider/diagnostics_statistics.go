@@ -106,6 +106,9 @@ func addStatisticsUnknown(diags *diag.Diagnostics, at path.Path, domain, newDoma
 func statisticsErrorReason(err error, bound checkBound) string {
 	var de *client.DeadlineError
 	switch {
+	case errors.Is(err, client.ErrEventsNotChecked):
+		return fmt.Sprintf("the command's budget of %d statistics requests was used up before the request for the "+
+			"website's custom events (it has no day with pageviews, and events are recorded without one)", maxStatisticsRequests)
 	case errors.Is(err, client.ErrRequestBudget):
 		return fmt.Sprintf("the command's budget of %d statistics requests was used up before the request that would "+
 			"have answered (a retry, or the look-up of the website after a \"not found\"); the last answer: %s",

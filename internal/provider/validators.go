@@ -151,6 +151,30 @@ var excludeIPsValidator = setCheck{
 	},
 }
 
+// foldIPEntries returns entries, as read from the server, without those
+// that excludeIPsValidator calls duplicates of an earlier one (the same
+// address or range in another spelling, normalizeIPEntry), keeping the
+// first spelling; an entry the validator refuses is folded only with the
+// same text. The web interface stores such a list as typed; a state or a
+// generated configuration that held both would fail every plan, and the
+// application matches either entry alike, so nothing is lost.
+func foldIPEntries(entries []string) []string {
+	out := make([]string, 0, len(entries))
+	seen := make(map[string]bool, len(entries))
+	for _, s := range entries {
+		key := s
+		if norm, problem := normalizeIPEntry(s); problem == "" {
+			key = norm // an entry that parses is never the text of one that does not
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, s)
+	}
+	return out
+}
+
 // normalizeIPEntry returns the canonical text of an address or range, or an
 // explanation of why the entry is not one.
 func normalizeIPEntry(s string) (string, string) {

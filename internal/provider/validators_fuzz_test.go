@@ -38,7 +38,10 @@ func distinct(a, b string) []string {
 // form that is its own (idempotent) and denotes the same address or range
 // (parse, print, parse); two accepted entries are refused as duplicates
 // exactly when their canonical forms are equal; accepted entries survive
-// the trip to the server and back (one per line, SplitLines).
+// the trip to the server and back (one per line, SplitLines); the read of
+// the two as the server may store them, in either order and repeated
+// (foldIPEntries), keeps the first spelling of each, is refused as
+// duplicates by nothing, and folds only what the validator calls the same.
 func FuzzExcludeIPs(f *testing.F) {
 	for _, p := range [][2]string{{"203.0.113.7", "2001:db8::1"}, {"10.0.0.0/8", "10.1.2.3/8"}, {"::ffff:1.2.3.4", "1.2.3.4"},
 		{"2001:DB8::1", "2001:db8::1"}, {"fe80::1%eth0", ""}, {"1.2.3.4 ", "1.2.3.4\n5.6.7.8"}, {"1.2.3.4/33", "01.2.3.4"},
@@ -77,6 +80,20 @@ func FuzzExcludeIPs(f *testing.F) {
 			if got := client.SplitLines(strings.Join(entries, "\n")); !slices.Equal(got, entries) {
 				t.Errorf("%q: the server's list reads back as %q", entries, got)
 			}
+		}
+		back := slices.Clone(entries)
+		slices.Reverse(back)
+		stored := append(slices.Clone(entries), back...)
+		folded := foldIPEntries(stored)
+		want := entries
+		if dup {
+			want = entries[:1]
+		}
+		if !slices.Equal(folded, want) {
+			t.Errorf("%q stored: read as %q, want %q", stored, folded, want)
+		}
+		if slices.ContainsFunc(validateSet(excludeIPsValidator, at, folded), func(d diag.Diagnostic) bool { return d.Summary() == "Duplicate IP Exclusion" }) {
+			t.Errorf("%q stored: read as %q, which the validator calls duplicates", stored, folded)
 		}
 	})
 }

@@ -138,6 +138,10 @@ func TestStatisticsDiagnostics(t *testing.T) {
 		{"budget spent before a retry", func(d *diag.Diagnostics) {
 			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, fmt.Errorf("%w: %w", client.ErrRequestBudget, maintenance))
 		}, []string{"budget of 20 statistics requests was used up", "HTTP 503"}},
+		{"budget spent before the events", func(d *diag.Diagnostics) {
+			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), &client.PageviewSummary{},
+				fmt.Errorf("%w: %w", client.ErrRequestBudget, client.ErrEventsNotChecked))
+		}, []string{"budget of 20 statistics requests was used up before the request for the website's custom events"}},
 		{"server error after the retries", func(d *diag.Diagnostics) {
 			addStatisticsUnknown(d, path.Empty(), "a.example", "", readBound(readTimeout), nil, serverError)
 		}, []string{"the statistics request failed after the provider's retries", "HTTP 500", "(after 5 attempts)"}},

@@ -22,6 +22,15 @@ import (
 // tell; the create that fails puts the kept website back into the state
 // (Terraform marks it tainted), so that the website is not lost to the
 // configuration that managed it a moment ago.
+//
+// The provider is not told which resource a create is for: a resource
+// with skip_destroy removed from the configuration and another one added
+// with the same domain in the same apply look alike. So the website is put
+// back only when the create's plan sets everything the configuration sets
+// as the kept state held it (sameConfiguration): then it is that
+// resource's configuration, or one that would manage the website exactly
+// as it did. Otherwise nothing is written, and the error gives the
+// website's id to import it.
 
 // keptWebsites are the websites skip_destroy kept on the server in this
 // run, by canonical domain.
@@ -101,6 +110,16 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		return false
 	}
 	id := k.id
+	if !sameConfiguration(plan, k.state) {
+		resp.Diagnostics.AddError("Domain Already Exists",
+			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) "+
+				"on the server in this apply, removed from another resource or from this one with another "+
+				"configuration, and domains are unique on the installation. Nothing was created, and no resource holds "+
+				"the kept website now. To manage it with this resource, import it: terraform import <this resource's "+
+				"address> %d, or an import block with id = \"%d\"; then apply to bring its settings to this "+
+				"configuration.", domain, id, id, id))
+		return true
+	}
 	w, gerr := r.data.client.GetWebsite(ctx, id)
 	if gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
@@ -121,5 +140,29 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 			"created, and the website is back in the state, marked tainted. To keep it as it is, run terraform untaint "+
 			"on this resource. To replace it, deleting it and its statistics, untaint it, apply skip_destroy = false, "+
 			"then replace it.", w.Domain, id))
+	return true
+}
+
+// sameConfiguration reports whether plan, a create's plan, sets every
+// attribute the configuration can set as kept, the state of a website
+// skip_destroy kept, holds it (the domain in its canonical form). An
+// attribute the plan leaves unknown (computed, not configured) is not
+// compared. Values are compared, never shown (password).
+func sameConfiguration(plan, kept websiteResourceModel) bool {
+	for _, a := range websiteAttributes {
+		if !a.configurable() {
+			continue
+		}
+		p, k := plan.attribute(a.name), kept.attribute(a.name)
+		switch {
+		case p.IsUnknown():
+		case a.name == "domain":
+			if canonicalDomain(plan.Domain.ValueString()) != canonicalDomain(kept.Domain.ValueString()) {
+				return false
+			}
+		case !p.Equal(k):
+			return false
+		}
+	}
 	return true
 }

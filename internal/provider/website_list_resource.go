@@ -128,8 +128,12 @@ var errFavoritesUnsupported = errors.New("the server does not know favorites")
 
 // List streams the websites of the API key's user, page by page as the
 // results are consumed: one request per 100 websites, and none after the
-// limit is reached (newest first, the default order; in another order,
-// every page is read first, and the newest website before and after). An error (a wrong base_url or api_key, maintenance) is
+// limit is reached, newest first (the default order). In another order,
+// every page is read first (client.AllWebsites): oldest first, newest
+// first and then reversed; by domain, with the newest website read before
+// and after the pages (and, when a website came on two pages, every page
+// again newest first, ordered here by domain). An error (a wrong base_url
+// or api_key, maintenance) is
 // an error diagnostic in the stream, never an empty list.
 func (r *websiteListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg websiteListModel

@@ -45,12 +45,15 @@ func TestAccWebsite_skipDestroyReplaceSameDomain(t *testing.T) {
 	w.MustRun(0, "destroy", "-auto-approve")
 }
 
-// The website put back into the state after a refused replacement is the
-// one on the server: what the API never returns (exclude_params, password)
-// is the kept website's, not the replacement's planned values, which were
-// never written. Otherwise, untainted as the error advises, the state
-// claims values the server does not hold, and no plan shows it.
-func TestAccWebsite_skipDestroyReplaceRestoresServerValues(t *testing.T) {
+// A replacement with skip_destroy = true whose configuration also changed
+// is not put back into the state: the provider cannot tell it from another
+// resource with the same domain (TestAccWebsite_keptNotAdoptedByAnotherResource),
+// and the kept state's exclude_params and password are not what this
+// configuration says. The create fails with "Domain Already Exists" and
+// the website's id to import; nothing is written, and the website stays on
+// the server as it was. (Before, it was put back, tainted, with the kept
+// state's values.)
+func TestAccWebsite_skipDestroyReplaceWithChangesNotRestored(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-values")
@@ -60,17 +63,23 @@ func TestAccWebsite_skipDestroyReplaceRestoresServerValues(t *testing.T) {
 	}
 	w.Write("main.tf", config("utm_old", "old-secret"))
 	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
 	w.Write("main.tf", config("utm_new", "new-secret"))
-	out, code := w.Run("apply", "-auto-approve", "-replace="+websiteAddr)
-	if code != 1 || !acctest.ExpectError(`Replacement Refused`).MatchString(out) {
+	out, code := w.Run("apply", "-auto-approve", "-no-color", "-replace="+websiteAddr)
+	if code != 1 || !acctest.ExpectError(fmt.Sprintf(`Domain Already Exists.*id = "%d"`, id)).MatchString(out) {
 		t.Fatalf("apply -replace: exit code %d:\n%s", code, out)
 	}
-	w.MustRun(0, "untaint", websiteAddr)
-	out, code = w.Run("plan", "-detailed-exitcode", "-no-color")
-	if code != 2 {
-		t.Errorf("after untaint, the plan (exit %d) shows no change although the server still holds exclude_params "+
-			"utm_old and password old-secret and the configuration says utm_new and new-secret:\n%s", code, out)
+	if state := w.Read("terraform.tfstate"); strings.Contains(state, fmt.Sprintf(`"id": "%d"`, id)) || strings.Contains(state, "secret") {
+		t.Errorf("the state holds the kept website, or a password:\n%s", state)
 	}
+	if strings.Contains(out, "secret") {
+		t.Errorf("the apply's output shows a password:\n%s", out)
+	}
+	if got := env.MustWebsite(t, domain).ID; got != id {
+		t.Errorf("the website on the server is %d, want %d", got, id)
+	}
+	// As the error says: import it, then apply this configuration.
+	w.MustRun(0, "import", websiteAddr, fmt.Sprint(id))
 	w.Write("main.tf", strings.Replace(config("utm_new", "new-secret"), "skip_destroy = true", "skip_destroy = false", 1))
 	w.MustRun(0, "apply", "-auto-approve")
 	w.MustRun(0, "destroy", "-auto-approve")
