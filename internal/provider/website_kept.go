@@ -2,13 +2,17 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -17,9 +21,13 @@ import (
 // A replacement of a website with skip_destroy = true on the same domain
 // (terraform apply -replace, or a tainted website) cannot succeed: the
 // destroy half only removes the website from the state, and the create
-// half is refused, since domains are unique on the installation. Terraform
-// plans a tainted website as new, without its state, so the plan cannot
-// tell; the create that fails puts the kept website back into the state
+// half is refused, since domains are unique on the installation. A forced
+// replacement (-replace, replace_triggered_by) is refused at plan: the
+// first of its two plans records the kept domain in its private state
+// (keptDomainKey), and the second, the create's, fails when it plans that
+// domain again (refuseKeptReplacement). Terraform plans a tainted website
+// as new, without its state or private state, so that plan cannot tell;
+// the create that fails puts the kept website back into the state
 // (Terraform marks it tainted), so that the website is not lost to the
 // configuration that managed it a moment ago.
 //
@@ -31,6 +39,55 @@ import (
 // resource's configuration, or one that would manage the website exactly
 // as it did. Otherwise nothing is written, and the error gives the
 // website's id to import it.
+
+// keptDomainKey is the planned private state's record, made by the first
+// plan of a website whose state has skip_destroy = true, of its canonical
+// domain (a JSON string). It lives from that plan to the next: the second
+// plan of a replacement reads it; Update clears it, and Create starts from
+// an empty private state.
+const keptDomainKey = "kept_domain"
+
+// recordKeptDomain records, in the first plan of a website with prior
+// state, the domain skip_destroy would keep if the plan became a
+// replacement, or clears the record when skip_destroy is not true.
+func recordKeptDomain(ctx context.Context, prior websiteResourceModel, private privateSetter, diags *diag.Diagnostics) {
+	var raw []byte
+	if prior.SkipDestroy.ValueBool() && !prior.Domain.IsNull() && !prior.Domain.IsUnknown() {
+		var err error
+		if raw, err = json.Marshal(canonicalDomain(prior.Domain.ValueString())); err != nil {
+			diags.AddError("Unable to Record the Kept Domain", err.Error())
+			return
+		}
+	}
+	diags.Append(private.SetKey(ctx, keptDomainKey, raw)...)
+}
+
+// refuseKeptReplacement fails the second plan of a replacement (no prior
+// state, the first plan's private state) whose old website skip_destroy
+// keeps on the server with the domain the new one is planned with: the
+// create would be refused. It clears the record either way.
+func refuseKeptReplacement(ctx context.Context, domain types.String, private privateGetter, resp *resource.ModifyPlanResponse) {
+	if private == nil {
+		return
+	}
+	raw, d := private.GetKey(ctx, keptDomainKey)
+	resp.Diagnostics.Append(d...)
+	if len(raw) == 0 {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, keptDomainKey, nil)...)
+	var kept string
+	if err := json.Unmarshal(raw, &kept); err != nil || kept == "" || domain.IsUnknown() || domain.IsNull() ||
+		canonicalDomain(domain.ValueString()) != kept {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(path.Root("domain"), "Replacement Cannot Succeed: skip_destroy Keeps the Website",
+		fmt.Sprintf("This plan replaces the website %q (-replace or replace_triggered_by), but skip_destroy = true "+
+			"keeps the old website on the server, and a new website cannot have the same domain: domains are unique "+
+			"on the installation. The create would be refused. Nothing was changed. To keep the website, plan without "+
+			"-replace (or the change that triggers the replacement). To replace it, deleting it and its statistics, "+
+			"first apply skip_destroy = false, then replace it.", domain.ValueString()))
+}
 
 // keptWebsites are the websites skip_destroy kept on the server in this
 // run, by canonical domain.

@@ -83,6 +83,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	creating := req.State.Raw.IsNull()
 	if creating {
 		checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+		refuseKeptReplacement(ctx, plan.Domain, req.Private, resp) // website_kept.go
 	}
 	priorPrivacy := ""
 	var prior websiteResourceModel
@@ -92,6 +93,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			return
 		}
 		priorPrivacy = prior.Privacy.ValueString()
+		recordKeptDomain(ctx, prior, resp.Private, &resp.Diagnostics)
 		if !plan.Domain.Equal(prior.Domain) { // domain requires replacement
 			checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
 			warnASCIIReplacement(prior.Domain, plan.Domain, &resp.Diagnostics)

@@ -185,6 +185,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	var plan, state websiteResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	// The plan's record for a replacement (website_kept.go) is not state.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, keptDomainKey, nil)...)
 	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
 	if !resp.Diagnostics.HasError() && !reclear && onlyLocalChange(plan, state) {
 		// skip_destroy, timeouts or tracking_code: nothing to send.

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,8 +11,10 @@ import (
 )
 
 // A replacement of a website with skip_destroy = true on the same domain
-// (-replace, or a tainted website) cannot create the new website: the old
-// one keeps the domain. The website stays in the state (tainted), never
+// cannot create the new website: the old one keeps the domain. A -replace
+// is refused at plan (TestAccWebsite_skipDestroyForcedReplaceRefusedAtPlan);
+// a tainted website, which Terraform plans as new without its state, is
+// refused at apply, and the website stays in the state (tainted), never
 // dropped from it while it is still on the server.
 func TestAccWebsite_skipDestroyReplaceSameDomain(t *testing.T) {
 	env := acctest.New(t)
@@ -23,15 +27,15 @@ func TestAccWebsite_skipDestroyReplaceSameDomain(t *testing.T) {
 	w.MustRun(0, "apply", "-auto-approve")
 	id := env.MustWebsite(t, domain).ID
 
-	for _, args := range [][]string{{"-replace=" + websiteAddr}, nil} {
-		// The second time, the website is tainted by the first.
-		out, code := w.Run(append([]string{"apply", "-auto-approve"}, args...)...)
+	w.MustRun(0, "taint", websiteAddr)
+	for range 2 { // the second time, the website is tainted by the first
+		out, code := w.Run("apply", "-auto-approve")
 		if code != 1 || !acctest.ExpectError(`Replacement Refused: skip_destroy Keeps the Website.*terraform untaint`).MatchString(out) {
-			t.Fatalf("apply %v: exit code %d:\n%s", args, code, out)
+			t.Fatalf("apply: exit code %d:\n%s", code, out)
 		}
 		state := w.Read("terraform.tfstate")
 		if !strings.Contains(state, fmt.Sprintf(`"id": "%d"`, id)) || !strings.Contains(state, `"status": "tainted"`) {
-			t.Fatalf("after apply %v, the state holds:\n%s", args, state)
+			t.Fatalf("after apply, the state holds:\n%s", state)
 		}
 	}
 	if got := env.MustWebsite(t, domain).ID; got != id {
@@ -45,14 +49,62 @@ func TestAccWebsite_skipDestroyReplaceSameDomain(t *testing.T) {
 	w.MustRun(0, "destroy", "-auto-approve")
 }
 
-// A replacement with skip_destroy = true whose configuration also changed
-// is not put back into the state: the provider cannot tell it from another
-// resource with the same domain (TestAccWebsite_keptNotAdoptedByAnotherResource),
+// A -replace of a website with skip_destroy = true, its settings changed in
+// the same apply, dropped the website from the state: the destroy half
+// removed it, the create of the same domain was refused, and the kept
+// website was not put back (the changed configuration could be another
+// resource's). The plan now says the replacement cannot succeed, before
+// anything is written: the state keeps the website, and the server is
+// unchanged. The second of the replacement's two plans sees the first's
+// private state: how the CLI plans a replacement.
+func TestAccWebsite_skipDestroyForcedReplaceRefusedAtPlan(t *testing.T) {
+	acctest.CLIDependent(t, "-replace: the CLI plans the create half with the first plan's private state")
+	acctest.NeedsEmulator(t, "counts the writes and compares the stored record")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-forced")
+	config := func(param string) string {
+		return env.Config(websiteHCL(fmt.Sprintf("  domain       = %q\n  skip_destroy = true\n"+
+			"  exclude_params = [%q]\n", domain, param)))
+	}
+	w.Write("main.tf", config("utm_old"))
+	w.MustRun(0, "apply", "-auto-approve")
+	was, _ := env.WebsiteByDomain(domain)
+	stateWas := w.Read("terraform.tfstate")
+	writes := env.Writes()
+
+	w.Write("main.tf", config("utm_new"))
+	for _, cmd := range []string{"plan", "apply"} {
+		out, code := w.Run(cmd, "-no-color", "-replace="+websiteAddr)
+		if code != 1 || !acctest.ExpectError(`Replacement Cannot Succeed: skip_destroy Keeps the Website.*`+
+			`Nothing was changed.*skip_destroy = false, then replace it`).MatchString(out) {
+			t.Fatalf("%s -replace: exit code %d:\n%s", cmd, code, out)
+		}
+	}
+	if now, _ := env.WebsiteByDomain(domain); env.Writes() != writes || len(acctest.ChangedColumns(was, now)) > 0 {
+		t.Errorf("the server changed (%d writes): %v", env.Writes()-writes, acctest.ChangedColumns(was, now))
+	}
+	if state := w.Read("terraform.tfstate"); state != stateWas {
+		t.Errorf("the state changed:\n%s\nwas:\n%s", state, stateWas)
+	}
+	// As the error says: without -replace, the change applies in place;
+	// the plan's record for the replacement stays out of the state.
+	w.MustRun(0, "apply", "-auto-approve")
+	if state := w.Read("terraform.tfstate"); !strings.Contains(state, "utm_new") || strings.Contains(privateState(t, state), keptDomainKey) {
+		t.Errorf("after apply, the state holds:\n%s\nprivate: %s", state, privateState(t, state))
+	}
+	w.Write("main.tf", strings.Replace(config("utm_new"), "skip_destroy = true", "skip_destroy = false", 1))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// A tainted website with skip_destroy = true whose configuration also
+// changed is not put back into the state: the provider cannot tell it from
+// another resource with the same domain (TestAccWebsite_keptNotAdoptedByAnotherResource),
 // and the kept state's exclude_params and password are not what this
 // configuration says. The create fails with "Domain Already Exists" and
 // the website's id to import; nothing is written, and the website stays on
-// the server as it was. (Before, it was put back, tainted, with the kept
-// state's values.)
+// the server as it was. (A -replace is refused at plan instead.)
 func TestAccWebsite_skipDestroyReplaceWithChangesNotRestored(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
@@ -65,9 +117,10 @@ func TestAccWebsite_skipDestroyReplaceWithChangesNotRestored(t *testing.T) {
 	w.MustRun(0, "apply", "-auto-approve")
 	id := env.MustWebsite(t, domain).ID
 	w.Write("main.tf", config("utm_new", "new-secret"))
-	out, code := w.Run("apply", "-auto-approve", "-no-color", "-replace="+websiteAddr)
+	w.MustRun(0, "taint", websiteAddr)
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
 	if code != 1 || !acctest.ExpectError(fmt.Sprintf(`Domain Already Exists.*id = "%d"`, id)).MatchString(out) {
-		t.Fatalf("apply -replace: exit code %d:\n%s", code, out)
+		t.Fatalf("apply of the tainted website: exit code %d:\n%s", code, out)
 	}
 	if state := w.Read("terraform.tfstate"); strings.Contains(state, fmt.Sprintf(`"id": "%d"`, id)) || strings.Contains(state, "secret") {
 		t.Errorf("the state holds the kept website, or a password:\n%s", state)
@@ -83,4 +136,31 @@ func TestAccWebsite_skipDestroyReplaceWithChangesNotRestored(t *testing.T) {
 	w.Write("main.tf", strings.Replace(config("utm_new", "new-secret"), "skip_destroy = true", "skip_destroy = false", 1))
 	w.MustRun(0, "apply", "-auto-approve")
 	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// privateState returns the private state of the resources in state (a
+// state file), decoded, one after the other.
+func privateState(t *testing.T, state string) string {
+	t.Helper()
+	var s struct {
+		Resources []struct {
+			Instances []struct {
+				Private string `json:"private"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(state), &s); err != nil {
+		t.Fatalf("reading the state: %v", err)
+	}
+	var b strings.Builder
+	for _, r := range s.Resources {
+		for _, i := range r.Instances {
+			dec, err := base64.StdEncoding.DecodeString(i.Private)
+			if err != nil {
+				t.Fatalf("decoding the private state: %v", err)
+			}
+			b.Write(dec)
+		}
+	}
+	return b.String()
 }
