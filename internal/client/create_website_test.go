@@ -247,6 +247,9 @@ func TestCreateWebsiteSlowCommit(t *testing.T) {
 			hs.srv.ServeHTTP(w, r)
 		}))
 		t.Cleanup(front.Close)
+		// Release the store before front.Close waits for its handler, so
+		// that a client that never looks up fails instead of hanging.
+		t.Cleanup(func() { hs.once.Do(func() { close(hs.release) }) })
 		c, err := client.New(front.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3),
 			Transport: hs.transport(0), CreateSettle: time.Hour})
 		if err != nil {
