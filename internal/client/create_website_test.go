@@ -1,10 +1,14 @@
 package client_test
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -225,13 +229,29 @@ func TestCreateWebsiteNeverDuplicatesUnderFaults(t *testing.T) {
 }
 
 // A store that outlives the client's time limit, on a server whose
-// uniqueness check and insert are not atomic, leaves one website.
+// uniqueness check and insert are not atomic, leaves one website. The
+// store's late commit and the client's time limit are driven by the test
+// (heldStore), not by durations, so a loaded machine cannot reorder them.
 func TestCreateWebsiteSlowCommit(t *testing.T) {
 	t.Parallel()
 	t.Run("lands within the settle window", func(t *testing.T) {
 		t.Parallel()
-		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 600 * time.Millisecond, SlowCommitCount: 1}})
-		c, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: 400 * time.Millisecond})
+		hs := newHeldStore(t)
+		// The first lookup after the time limit releases the store and
+		// answers once it has landed: the client, still waiting, adopts it.
+		var gets atomic.Int32
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/websites") && hs.isWaiting() && gets.Add(1) == 1 {
+				hs.land(t)
+			}
+			hs.srv.ServeHTTP(w, r)
+		}))
+		t.Cleanup(front.Close)
+		// Release the store before front.Close waits for its handler, so
+		// that a client that never looks up fails instead of hanging.
+		t.Cleanup(func() { hs.once.Do(func() { close(hs.release) }) })
+		c, err := client.New(front.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3),
+			Transport: hs.transport(0), CreateSettle: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,36 +259,19 @@ func TestCreateWebsiteSlowCommit(t *testing.T) {
 		if err != nil || !res.Adopted || res.Attempts != 1 {
 			t.Fatalf("res %+v, err %v; want adopted after 1 attempt", res, err)
 		}
-		time.Sleep(200 * time.Millisecond)
-		if n := len(srv.Websites()); n != 1 {
+		if n := len(hs.srv.Websites()); n != 1 {
 			t.Errorf("%d websites, want 1", n)
 		}
 	})
 	t.Run("lands after the store was sent again", func(t *testing.T) {
 		t.Parallel()
-		srv := emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommit: 1200 * time.Millisecond, SlowCommitCount: 1}})
-		// The second store commits at once but its answer comes late,
-		// after the first one landed.
-		var posts atomic.Int32
-		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPost && posts.Add(1) == 2 {
-				rec := httptest.NewRecorder()
-				srv.ServeHTTP(rec, r)
-				time.Sleep(700 * time.Millisecond)
-				for k, v := range rec.Header() {
-					w.Header()[k] = v
-				}
-				w.WriteHeader(rec.Code)
-				_, _ = w.Write(rec.Body.Bytes())
-				return
-			}
-			srv.ServeHTTP(w, r)
-		})
-		front := httptest.NewServer(h)
-		t.Cleanup(front.Close)
+		hs := newHeldStore(t)
 		log := &testLogger{}
-		c, err := client.New(front.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Timeout: time.Second,
-			CreateSettle: 100 * time.Millisecond, Logger: log})
+		// CreateSettle is past when the first lookup answers: the client
+		// sends the store again. The second store commits at once, and its
+		// answer comes after the first store landed.
+		c, err := client.New(hs.srv.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3),
+			Transport: hs.transport(2), CreateSettle: time.Nanosecond, Logger: log})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,15 +279,114 @@ func TestCreateWebsiteSlowCommit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("err %v\n%s", err, log.all())
 		}
-		ws := srv.Websites()
+		ws := hs.srv.Websites()
 		if len(ws) != 1 || ws[0].ID != res.Website.ID {
 			t.Errorf("server holds %d websites (%+v), want only %d\n%s", len(ws), ws, res.Website.ID, log.all())
 		}
-		if !strings.Contains(log.all(), "deleting a duplicate") {
-			t.Errorf("no duplicate was removed:\n%s", log.all())
+		if !strings.Contains(log.all(), "deleting a duplicate") || res.Attempts != 2 {
+			t.Errorf("no duplicate was removed, or %d attempts (want 2):\n%s", res.Attempts, log.all())
 		}
 	})
 }
+
+// heldStore is an emulator whose first store passes validation and then
+// waits to insert until the test lets it (land), with a transport that
+// makes the client's first POST time out once that store is waiting.
+type heldStore struct {
+	srv     *emulator.Server
+	waiting chan struct{} // closed when the first store waits to insert
+	release chan struct{} // closed to let it insert
+	landed  chan struct{} // closed when its answer came back
+	once    sync.Once
+}
+
+func newHeldStore(t *testing.T) *heldStore {
+	t.Helper()
+	hs := &heldStore{waiting: make(chan struct{}), release: make(chan struct{}), landed: make(chan struct{})}
+	hs.srv = emulator.NewServer(t, emulator.Options{Faults: &emulator.Faults{SlowCommitCount: 1, SlowCommitHold: func() {
+		close(hs.waiting)
+		<-hs.release
+	}}})
+	t.Cleanup(func() { hs.once.Do(func() { close(hs.release) }) })
+	return hs
+}
+
+// isWaiting reports whether the first store waits to insert.
+func (hs *heldStore) isWaiting() bool {
+	select {
+	case <-hs.waiting:
+		return true
+	default:
+		return false
+	}
+}
+
+// land lets the first store insert and returns once its answer came back
+// (the insert is done).
+func (hs *heldStore) land(t *testing.T) {
+	t.Helper()
+	hs.once.Do(func() { close(hs.release) })
+	select {
+	case <-hs.landed:
+	case <-time.After(time.Minute):
+		t.Error("the held store never landed")
+	}
+}
+
+// transport sends the first POST to the server and, once that store waits
+// to insert, fails it with a time limit error (its answer lands later, on
+// landed). The POST numbered landOn (0: none) is answered only after the
+// held store landed.
+func (hs *heldStore) transport(landOn int32) http.RoundTripper {
+	base := http.DefaultTransport
+	var posts atomic.Int32
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Method != http.MethodPost {
+			return base.RoundTrip(r)
+		}
+		switch n := posts.Add(1); n {
+		case 1:
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				return nil, err
+			}
+			r2 := r.Clone(context.WithoutCancel(r.Context()))
+			r2.Body = io.NopCloser(bytes.NewReader(body))
+			go func() {
+				defer close(hs.landed)
+				if resp, err := base.RoundTrip(r2); err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}()
+			select {
+			case <-hs.waiting:
+			case <-r.Context().Done():
+				return nil, r.Context().Err()
+			}
+			return nil, &url.Error{Op: "Post", URL: r.URL.String(), Err: timeoutError{}}
+		case landOn:
+			resp, err := base.RoundTrip(r)
+			hs.once.Do(func() { close(hs.release) })
+			<-hs.landed
+			return resp, err
+		}
+		return base.RoundTrip(r)
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// timeoutError is the error of a request that outlived its time limit.
+type timeoutError struct{}
+
+func (timeoutError) Error() string {
+	return "net/http: request canceled (Client.Timeout exceeded while awaiting headers)"
+}
+func (timeoutError) Timeout() bool   { return true }
+func (timeoutError) Temporary() bool { return true }
 
 // A create whose answer was lost adopts what it stored, with a password
 // (privacy "password", or another privacy: the server stores it too) or

@@ -98,6 +98,12 @@ type Faults struct {
 	// whatever Methods and MaxFaults say, and FaultCounts counts it.
 	SlowCommit      time.Duration
 	SlowCommitCount int
+	// SlowCommitHold, when set, is called in place of SlowCommit's sleep
+	// (with the lock released, for the same stores): the insert waits
+	// until it returns. Tests block in it until they release the store, so
+	// that a late commit comes exactly when they choose, not after a
+	// duration that a loaded machine can stretch. It cannot be parsed.
+	SlowCommitHold func()
 }
 
 // Fault kinds, as counted by FaultCounts and named in ParseFaults.

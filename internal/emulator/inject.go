@@ -109,26 +109,32 @@ func (fi *faultInjector) count(kind, method string) {
 	fi.byMethod[kind+" "+method]++
 }
 
-// slowCommit returns how long to delay the insert of the store being
-// handled (0: not at all).
-func (fi *faultInjector) slowCommit() time.Duration {
+// slowCommit returns how to delay the insert of the store being handled:
+// nil when not at all, else a call that returns when the insert may go on
+// (Faults.SlowCommitHold, or a sleep of Faults.SlowCommit).
+func (fi *faultInjector) slowCommit() func() {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
-	if fi.cfg.SlowCommit <= 0 || (fi.cfg.SlowCommitCount > 0 && fi.slowCommits >= fi.cfg.SlowCommitCount) {
-		return 0
+	if (fi.cfg.SlowCommit <= 0 && fi.cfg.SlowCommitHold == nil) ||
+		(fi.cfg.SlowCommitCount > 0 && fi.slowCommits >= fi.cfg.SlowCommitCount) {
+		return nil
 	}
 	fi.slowCommits++
 	fi.counts[FaultSlowCommit]++
 	fi.byMethod[FaultSlowCommit+" POST"]++
-	return fi.cfg.SlowCommit
+	if hold := fi.cfg.SlowCommitHold; hold != nil {
+		return hold
+	}
+	d := fi.cfg.SlowCommit
+	return func() { time.Sleep(d) }
 }
 
 // slowCommit is faultInjector.slowCommit of the current faults.
-func (e *Emulator) slowCommit() time.Duration {
+func (e *Emulator) slowCommit() func() {
 	if fi := e.faults.Load(); fi != nil {
 		return fi.slowCommit()
 	}
-	return 0
+	return nil
 }
 
 // SetFaults turns fault injection on with f, or off with nil. It replaces

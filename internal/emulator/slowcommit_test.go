@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -18,27 +19,44 @@ func storedBody(id int64, domain string) string {
 		`"exclude_bots":1,"exclude_ips":null,"favorite":false,"favorited_at":null,"created_at":"` + t0s + `","updated_at":"` + t0s + `"},"status":200}`)
 }
 
-// slowCommit is long enough for the second of two overlapping stores to
-// pass validation while the first is still waiting to insert, even on a
-// loaded machine running the race detector.
-const slowCommit = 2 * time.Second
+// holdGate holds slow stores before their insert (Faults.SlowCommitHold)
+// until the test releases them all.
+type holdGate struct {
+	arrived chan struct{} // one value per store that waits to insert
+	release chan struct{}
+	once    sync.Once
+}
+
+func newHoldGate(t *testing.T) *holdGate {
+	g := &holdGate{arrived: make(chan struct{}, 8), release: make(chan struct{})}
+	t.Cleanup(g.open)
+	return g
+}
+
+func (g *holdGate) hold() {
+	g.arrived <- struct{}{}
+	<-g.release
+}
+
+func (g *holdGate) open() { g.once.Do(func() { close(g.release) }) }
 
 // overlappingStores sends two stores, the second once the first has passed
-// validation and is waiting in its slow commit, and returns their results
-// in the order sent.
-func overlappingStores(t *testing.T, s *Server, first, second call) [2]result {
+// validation and waits in its slow commit (held by g), and returns their
+// results in the order sent. The first is released once the second has
+// answered or waits in its own slow commit.
+func overlappingStores(t *testing.T, s *Server, g *holdGate, first, second call) [2]result {
 	t.Helper()
 	var out [2]result
 	var wg sync.WaitGroup
 	wg.Go(func() { out[0] = do(t, s, first) })
-	deadline := time.Now().Add(10 * time.Second)
-	for s.FaultCounts()[FaultSlowCommit] == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the first store never reached its slow commit")
-		}
-		time.Sleep(5 * time.Millisecond)
+	<-g.arrived
+	done := make(chan struct{})
+	wg.Go(func() { defer close(done); out[1] = do(t, s, second) })
+	select {
+	case <-done:
+	case <-g.arrived:
 	}
-	wg.Go(func() { out[1] = do(t, s, second) })
+	g.open()
 	wg.Wait()
 	return out
 }
@@ -72,8 +90,9 @@ func TestSlowCommitDuplicates(t *testing.T) {
 		t.Run("slow-commits="+strconv.Itoa(count), func(t *testing.T) {
 			t.Parallel()
 			state := filepath.Join(t.TempDir(), "state.json")
-			s, _ := newTestServer(t, Options{StateFile: state, Faults: &Faults{SlowCommit: slowCommit, SlowCommitCount: count}})
-			rs := overlappingStores(t, s, storeCall(keyA, "dup.example"), storeCall(keyA, "https://www.DUP.example"))
+			g := newHoldGate(t)
+			s, _ := newTestServer(t, Options{StateFile: state, Faults: &Faults{SlowCommitHold: g.hold, SlowCommitCount: count}})
+			rs := overlappingStores(t, s, g, storeCall(keyA, "dup.example"), storeCall(keyA, "https://www.DUP.example"))
 			ids := []int64{storedID(t, rs[0], "dup.example"), storedID(t, rs[1], "dup.example")}
 			if slices.Sort(ids); !slices.Equal(ids, []int64{1, 2}) {
 				t.Fatalf("ids %v, want 1 and 2", ids)
@@ -141,8 +160,9 @@ func TestSlowCommitSequentialStores(t *testing.T) {
 // pass it together.
 func TestSlowCommitWebsiteLimit(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t, Options{DefaultWebsiteLimit: 1, Faults: &Faults{SlowCommit: slowCommit, SlowCommitCount: 1}})
-	rs := overlappingStores(t, s, storeCall(keyA, "one.example"), storeCall(keyA, "two.example"))
+	g := newHoldGate(t)
+	s, _ := newTestServer(t, Options{DefaultWebsiteLimit: 1, Faults: &Faults{SlowCommitHold: g.hold, SlowCommitCount: 1}})
+	rs := overlappingStores(t, s, g, storeCall(keyA, "one.example"), storeCall(keyA, "two.example"))
 	storedID(t, rs[0], "one.example")
 	storedID(t, rs[1], "two.example")
 	expect(t, do(t, s, storeCall(keyA, "three.example")), 422,
@@ -156,27 +176,35 @@ func TestSlowCommitWebsiteLimit(t *testing.T) {
 // store that fails validation is not slowed (nor counted).
 func TestSlowCommitClientGone(t *testing.T) {
 	t.Parallel()
-	s, _ := newTestServer(t, Options{Faults: &Faults{SlowCommit: 300 * time.Millisecond}})
+	g := newHoldGate(t)
+	s, _ := newTestServer(t, Options{Faults: &Faults{SlowCommitHold: g.hold}})
 	expect(t, do(t, s, storeCall(keyA, "not a domain")), 422, `{"message":{"domain":["Invalid domain name."]},"status":422}`)
 	if c := s.FaultCounts()[FaultSlowCommit]; c != 0 {
 		t.Errorf("an invalid store was slowed: %d", c)
 	}
-	req, err := http.NewRequest(http.MethodPost, s.URL+"/api/v1/websites", nil)
+	// The client leaves once the store waits to insert.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-g.arrived
+		cancel()
+	}()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL+"/api/v1/websites", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.URL.RawQuery = "domain=gone.example"
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Authorization", "Bearer "+keyA)
-	client := &http.Client{Timeout: 50 * time.Millisecond}
-	if resp, err := client.Do(req); err == nil {
+	if resp, err := http.DefaultClient.Do(req); err == nil {
 		resp.Body.Close()
 		t.Fatalf("answered %d before the slow commit", resp.StatusCode)
 	}
 	if len(s.Websites()) != 0 {
 		t.Fatal("inserted before the slow commit ended")
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	g.open()
+	deadline := time.Now().Add(time.Minute)
 	for len(s.Websites()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/domainrule"
@@ -171,11 +170,11 @@ func (e *Emulator) store(req *request) *Response {
 	if err != nil {
 		return serverError(req)
 	}
-	if d := e.slowCommit(); d > 0 {
+	if wait := e.slowCommit(); wait != nil {
 		// The uniqueness of the domain was a validation rule; the insert
 		// comes later, and nothing stops another store meanwhile.
 		e.mu.Unlock()
-		time.Sleep(d)
+		wait()
 		e.mu.Lock()
 	}
 	now := e.now()

@@ -69,6 +69,10 @@ type statisticsBudget struct {
 	limit          int           // requests
 	quiet, maxWait time.Duration // see uncheckedQuietFor and uncheckedWaitMax
 	wait           time.Duration // see maxStatisticsWait
+	// now and pause are skip's clock: time.Now and pauseCtx, or the tests'
+	// fake clock.
+	now   func() time.Time
+	pause func(ctx context.Context, d time.Duration) error
 
 	mu        sync.Mutex
 	deadline  time.Time // the end of the command's checks, from the first one's start
@@ -80,7 +84,19 @@ type statisticsBudget struct {
 
 func newStatisticsBudget() *statisticsBudget {
 	return &statisticsBudget{limit: maxStatisticsRequests, quiet: uncheckedQuietFor, maxWait: uncheckedWaitMax,
-		wait: maxStatisticsWait}
+		wait: maxStatisticsWait, now: time.Now, pause: pauseCtx}
+}
+
+// pauseCtx waits d, or less when ctx ends (then it returns ctx's error).
+func pauseCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // checkBound is how long one website's check may take, and what bounds it.
@@ -135,7 +151,7 @@ func (b *statisticsBudget) reserve() bool {
 func (b *statisticsBudget) skip(ctx context.Context) (report bool, count int) {
 	b.mu.Lock()
 	b.unchecked++
-	b.latest = time.Now()
+	b.latest = b.now()
 	if b.reporter {
 		b.mu.Unlock()
 		return false, 0
@@ -143,22 +159,19 @@ func (b *statisticsBudget) skip(ctx context.Context) (report bool, count int) {
 	b.reporter = true
 	b.mu.Unlock()
 
-	deadline := time.Now().Add(b.maxWait)
+	deadline := b.now().Add(b.maxWait)
 	for {
 		b.mu.Lock()
 		quietUntil := b.latest.Add(b.quiet)
 		n := b.unchecked
 		b.mu.Unlock()
-		wait := time.Until(quietUntil)
-		if wait <= 0 || !time.Now().Before(deadline) {
+		now := b.now()
+		wait := quietUntil.Sub(now)
+		if wait <= 0 || !now.Before(deadline) {
 			return true, n
 		}
-		t := time.NewTimer(min(wait, time.Until(deadline)))
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if err := b.pause(ctx, min(wait, deadline.Sub(now))); err != nil {
 			return true, n
-		case <-t.C:
 		}
 	}
 }

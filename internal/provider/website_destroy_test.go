@@ -39,6 +39,10 @@ func TestStatisticsBudget_reserve(t *testing.T) {
 	}
 }
 
+// The first website left unchecked reports them all once no other has
+// arrived for the quiet time, or when the wait is capped. The clock is
+// fake: the test moves it as the report's waits ask, and lets the others
+// arrive at their times meanwhile, so the counts are exact.
 func TestStatisticsBudget_skipCountsOnce(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -46,35 +50,66 @@ func TestStatisticsBudget_skipCountsOnce(t *testing.T) {
 		arrivals int
 		gap      time.Duration
 		maxWait  time.Duration
-		want     int // counted by the one report; -1: at least one, fewer than arrivals
+		want     int // counted by the one report
 	}{
 		{"one", 1, 0, time.Second, 1},
 		{"several in a burst", 7, time.Millisecond, time.Second, 7},
-		{"the wait is capped", 30, 20 * time.Millisecond, 100 * time.Millisecond, -1},
+		// Arrivals at 0, 20, ... 100 ms are counted; the wait ends at 100.
+		{"the wait is capped", 30, 20 * time.Millisecond, 100 * time.Millisecond, 6},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			b := &statisticsBudget{limit: 0, quiet: 50 * time.Millisecond, maxWait: tc.maxWait}
 			var mu sync.Mutex
-			var reports []int
-			var wg sync.WaitGroup
-			for i := range tc.arrivals {
-				wg.Go(func() {
-					time.Sleep(time.Duration(i) * tc.gap)
-					if report, n := b.skip(context.Background()); report {
-						mu.Lock()
-						reports = append(reports, n)
-						mu.Unlock()
+			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			start := now
+			setNow := func(at time.Time) { mu.Lock(); now = at; mu.Unlock() }
+			paused, resume := make(chan time.Duration), make(chan struct{})
+			b := &statisticsBudget{limit: 0, quiet: 50 * time.Millisecond, maxWait: tc.maxWait,
+				now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now },
+				pause: func(_ context.Context, d time.Duration) error {
+					paused <- d
+					<-resume
+					return nil
+				}}
+			type report struct {
+				ok bool
+				n  int
+			}
+			done := make(chan report, 1)
+			go func() {
+				ok, n := b.skip(context.Background())
+				done <- report{ok, n}
+			}()
+			next := 1 // the next arrival; the first is the report's
+			arrive := func() {
+				setNow(start.Add(time.Duration(next) * tc.gap))
+				if ok, _ := b.skip(context.Background()); ok {
+					t.Errorf("arrival %d reported too", next)
+				}
+				next++
+			}
+			var got report
+			for waiting := true; waiting; {
+				select {
+				case got = <-done:
+					waiting = false
+				case d := <-paused:
+					mu.Lock()
+					until := now.Add(d)
+					mu.Unlock()
+					for next < tc.arrivals && !start.Add(time.Duration(next)*tc.gap).After(until) {
+						arrive()
 					}
-				})
+					setNow(until)
+					resume <- struct{}{}
+				}
 			}
-			wg.Wait()
-			if len(reports) != 1 {
-				t.Fatalf("%d reports, want 1", len(reports))
+			for next < tc.arrivals {
+				arrive()
 			}
-			if got := reports[0]; (tc.want >= 0 && got != tc.want) || (tc.want < 0 && (got < 1 || got >= tc.arrivals)) {
-				t.Errorf("counted %d of %d", got, tc.arrivals)
+			if !got.ok || got.n != tc.want {
+				t.Errorf("the first arrival reported %v, counting %d of %d; want %d", got.ok, got.n, tc.arrivals, tc.want)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -334,19 +335,62 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 
 // A create that outlives the client's time limit, on a server whose
 // uniqueness check and insert are not atomic, ends with one website. The
-// backoff is shortened so that the create is sent again long before the
-// first store lands: only the settle window (waiting for that store before
-// sending again) keeps the second from passing the uniqueness check too.
+// first store is held before its insert until the provider either looks
+// the domain up (the settle window: the store then lands and is adopted)
+// or sends the store again (then it lands too, and the second store, which
+// passed the uniqueness check meanwhile, makes a duplicate). The backoff
+// is shortened, so only the settle window keeps the store from being sent
+// again at once. Nothing here depends on how long anything takes.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects a slow commit of the create (fault injection)")
 	fastRetries(t)
-	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{SlowCommit: 1500 * time.Millisecond, SlowCommitCount: 1}}))
+	waiting, release, landed := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var releaseOnce sync.Once
+	land := func() {
+		releaseOnce.Do(func() { close(release) })
+		select {
+		case <-landed:
+		case <-time.After(time.Minute):
+			t.Error("the held store never landed")
+		}
+	}
+	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) })
+	isWaiting := func() bool {
+		select {
+		case <-waiting:
+			return true
+		default:
+			return false
+		}
+	}
+	var posts atomic.Int32
+	faults := &emulator.Faults{SlowCommitCount: 1, SlowCommitHold: func() {
+		close(waiting)
+		<-release
+	}}
+	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: faults}), acctest.Wrap(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/websites"):
+				if posts.Add(1) == 1 {
+					defer close(landed) // the client has gone; the insert is done when this returns
+				} else {
+					land()
+				}
+			case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/websites") && isWaiting():
+				land()
+			}
+			next.ServeHTTP(w, r)
+		})
+	}))
 	cfg := reliableConfig(env, `timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
 	env.Test(t, []resource.TestStep{
 		{
 			Config: cfg,
 			Check: func(s *terraform.State) error {
-				time.Sleep(2 * time.Second) // past the slow insert
+				if !isWaiting() {
+					return errors.New("the create's store was never held before its insert")
+				}
 				var ids []int64
 				for _, w := range env.Websites() {
 					if w.Domain == "slow.example.com" {
