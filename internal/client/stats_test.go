@@ -234,8 +234,10 @@ func TestSummarizePageviews_errors(t *testing.T) {
 					return true
 				}
 			}
-			// ctx(t) leaves 30 s: less than the minute the throttle asks for.
-			sum, err := c.SummarizePageviews(ctx(t), id, again)
+			// 30 s: less than the minute the throttle asks for.
+			cx, cancel := context.WithTimeout(ctx(t), 30*time.Second)
+			defer cancel()
+			sum, err := c.SummarizePageviews(cx, id, again)
 			for _, want := range tc.want {
 				if !errors.Is(err, want) {
 					t.Errorf("error %v, want %v", err, want)
