@@ -114,7 +114,7 @@ func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*CreateRes
 		}
 		fields["wait"] = wait.String()
 		c.log.Warn(ctx, "create failed without a clear answer and the website did not appear; sending it again", fields)
-		if err := sleepCtx(ctx, wait); err != nil {
+		if err := Sleep(ctx, wait); err != nil {
 			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, unknown)
 		}
 	}
@@ -163,7 +163,7 @@ func (c *Client) awaitStore(ctx context.Context, domain string, sentAt time.Time
 			}
 			return false, nil
 		}
-		if err := sleepCtx(ctx, interval); err != nil {
+		if err := Sleep(ctx, interval); err != nil {
 			return false, nil //nolint:nilerr // the caller settles with a last lookup
 		}
 	}

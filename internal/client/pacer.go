@@ -167,7 +167,7 @@ func (p *pacer) waitLimiter(ctx context.Context) error {
 		return &DeadlineError{Wait: d, Left: time.Until(dl),
 			Reason: fmt.Sprintf("requests_per_minute = %d allows no request sooner", p.rpm)}
 	}
-	if err := sleepCtx(ctx, d); err != nil {
+	if err := Sleep(ctx, d); err != nil {
 		r.Cancel()
 		return err
 	}

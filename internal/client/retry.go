@@ -363,7 +363,8 @@ func (c *Client) retryWait(ctx context.Context, attempt int, err error) (time.Du
 	return wait, true
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep waits d, or less when ctx ends (then it returns ctx's error).
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

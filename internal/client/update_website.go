@@ -43,7 +43,7 @@ func (c *Client) UpdateWebsite(ctx context.Context, id int64, in WebsiteInput) (
 		}
 		c.log.Warn(ctx, "update answered HTTP 500 although the website exists; retrying it",
 			map[string]any{"method": http.MethodPut, "path": websitePath(id), "attempt": attempt, "wait": wait.String()})
-		if err := sleepCtx(ctx, wait); err != nil {
+		if err := Sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // What destroying a website deletes.
@@ -69,7 +71,7 @@ type statisticsBudget struct {
 	limit          int           // requests
 	quiet, maxWait time.Duration // see uncheckedQuietFor and uncheckedWaitMax
 	wait           time.Duration // see maxStatisticsWait
-	// now and pause are skip's clock: time.Now and pauseCtx, or the tests'
+	// now and pause are skip's clock: time.Now and client.Sleep, or the tests'
 	// fake clock.
 	now   func() time.Time
 	pause func(ctx context.Context, d time.Duration) error
@@ -84,19 +86,7 @@ type statisticsBudget struct {
 
 func newStatisticsBudget() *statisticsBudget {
 	return &statisticsBudget{limit: maxStatisticsRequests, quiet: uncheckedQuietFor, maxWait: uncheckedWaitMax,
-		wait: maxStatisticsWait, now: time.Now, pause: pauseCtx}
-}
-
-// pauseCtx waits d, or less when ctx ends (then it returns ctx's error).
-func pauseCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+		wait: maxStatisticsWait, now: time.Now, pause: client.Sleep}
 }
 
 // checkBound is how long one website's check may take, and what bounds it.
