@@ -44,10 +44,10 @@ type providerData struct {
 
 	// The website limit check at plan time (see website_limit.go).
 	countOnce sync.Once
-	count     int             // websites the key's user has, -1 when unknown
-	domains   map[string]bool // their domains, when the count's page held them all (heldAlready)
-	countErr  error           // why count is unknown
-	tally     planCounter     // the creates, replacements and deletes planned (website_limit.go)
+	count     int                // websites the key's user has, -1 when unknown
+	domains   map[string][]int64 // their ids by domain, when the count's page held them all (findDomain)
+	countErr  error              // why count is unknown
+	tally     planCounter        // the creates, replacements and deletes planned (website_limit.go)
 	// deletes is the number of websites this provider instance deleted
 	// (atomic), and deletesAtCount their number when count was asked: an
 	// apply plans each create again after the deletes before it.
@@ -143,8 +143,8 @@ func (d *providerData) checksAccount(ctx context.Context) (*client.Account, erro
 // websitesCount returns how many websites the key's user holds now: the
 // total of one list request of the smallest page; -1 (and no error) when
 // the answer has no total. When that page holds every website (up to 10),
-// it also returns their domains (nil otherwise).
-func (d *providerData) websitesCount(ctx context.Context) (int, map[string]bool, error) {
+// it also returns their ids by domain (nil otherwise).
+func (d *providerData) websitesCount(ctx context.Context) (int, map[string][]int64, error) {
 	p, err := d.client.ListWebsites(ctx, client.ListOptions{PerPage: client.PerPageValues[0]})
 	if err != nil {
 		return -1, nil, err
@@ -152,9 +152,9 @@ func (d *providerData) websitesCount(ctx context.Context) (int, map[string]bool,
 	if p.HasNext || len(p.Websites) != p.Total {
 		return p.Total, nil, nil
 	}
-	domains := make(map[string]bool, len(p.Websites))
+	domains := make(map[string][]int64, len(p.Websites))
 	for _, w := range p.Websites {
-		domains[w.Domain] = true
+		domains[w.Domain] = append(domains[w.Domain], w.ID)
 	}
 	return p.Total, domains, nil
 }

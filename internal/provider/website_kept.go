@@ -26,19 +26,25 @@ import (
 // first of its two plans records the kept domain in its private state
 // (keptDomainKey), and the second, the create's, fails when it plans that
 // domain again (refuseKeptReplacement). Terraform plans a tainted website
-// as new, without its state or private state, so that plan cannot tell;
-// the create that fails puts the kept website back into the state
-// (Terraform marks it tainted), so that the website is not lost to the
-// configuration that managed it a moment ago.
+// as new, without its state or private state, so that plan cannot tell it
+// from a new website. A create with skip_destroy = true looks its domain
+// up instead (warnDomainHeld): when the user holds a website with it, the
+// plan warns, with its id, that the create will be refused unless the
+// apply deletes that website first, and says what to do if it is this
+// resource's own, tainted: untaint it, or import it. A warning, not an
+// error: another resource's destroy in the same apply may delete it.
 //
-// The provider is not told which resource a create is for: a resource
-// with skip_destroy removed from the configuration and another one added
-// with the same domain in the same apply look alike. So the website is put
-// back only when the create's plan sets everything the configuration sets
-// as the kept state held it (sameConfiguration): then it is that
-// resource's configuration, or one that would manage the website exactly
-// as it did. Otherwise nothing is written, and the error gives the
-// website's id to import it.
+// At apply, the create that fails puts the kept website back into the
+// state (Terraform marks it tainted), so that the website is not lost to
+// the configuration that managed it a moment ago. The provider is not told
+// which resource a create is for: a resource with skip_destroy removed
+// from the configuration and another one added with the same domain in
+// the same apply look alike. So the website is put back only when the
+// create's plan sets everything the configuration sets as the kept state
+// held it (sameConfiguration): then it is that resource's configuration,
+// or one that would manage the website exactly as it did. Otherwise
+// nothing is written, and the error gives the website's id to import it;
+// the plan's warning said so before.
 
 // keptDomainKey is the planned private state's record, made by the first
 // plan of a website whose state has skip_destroy = true, of its canonical
@@ -87,6 +93,41 @@ func refuseKeptReplacement(ctx context.Context, domain types.String, private pri
 			"on the installation. The create would be refused. Nothing was changed. To keep the website, plan without "+
 			"-replace (or the change that triggers the replacement). To replace it, deleting it and its statistics, "+
 			"first apply skip_destroy = false, then replace it.", domain.ValueString()))
+}
+
+// warnDomainHeld warns, on the plan of a create with skip_destroy = true
+// (a tainted website's replacement looks like one), when the user holds a
+// website with its domain: the create will be refused. Only these creates
+// look the domain up (once with the limit check: l), so that other creates
+// cost no request more; a lookup that fails is only logged (findDomain).
+func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResourceModel, l *domainLookup,
+	diags *diag.Diagnostics,
+) {
+	if !plan.SkipDestroy.ValueBool() || plan.Domain.IsUnknown() || plan.Domain.IsNull() || r.data.websites == nil {
+		return
+	}
+	ids, err := r.findDomain(ctx, plan.Domain, l)
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	plain, quoted := make([]string, len(ids)), make([]string, len(ids))
+	for i, id := range ids {
+		plain[i] = strconv.FormatInt(id, 10)
+		quoted[i] = strconv.Quote(plain[i])
+	}
+	exists := fmt.Sprintf("A website with this domain exists on the server (id %d).", ids[0])
+	that, importIt := "that website", fmt.Sprintf("import it (id = %s)", quoted[0])
+	if len(ids) > 1 {
+		exists = fmt.Sprintf("%d websites with this domain exist on the server (ids %s).", len(ids),
+			strings.Join(plain, ", "))
+		that, importIt = "those websites", fmt.Sprintf("import the one you mean (id = %s)", strings.Join(quoted, " or "))
+	}
+	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create May Be Refused",
+		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
+			that+" first. If it is this resource's own website, tainted and kept by skip_destroy = true, the "+
+			"replacement cannot succeed, and with changed settings the website would leave the state. Run terraform "+
+			"untaint <this resource's address>, then plan again. To manage "+that+" with this resource otherwise, "+
+			importIt+".")
 }
 
 // keptWebsites are the websites skip_destroy kept on the server in this

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -40,10 +41,8 @@ func replacementCounted(ctx context.Context, private privateGetter, diags *diag.
 // heldAlready reports whether a create's domain is already one of the
 // user's websites: a tainted website being replaced (or a second website
 // with that domain). It asks only when counting the create as one would
-// warn: from the count's list page when it held every website (up to
-// 10), else with the lookup the imports share (its list sweep, and a
-// search for a domain the sweep does not hold).
-func (r *websiteResource) heldAlready(ctx context.Context, domain types.String) bool {
+// warn (findDomain).
+func (r *websiteResource) heldAlready(ctx context.Context, domain types.String, l *domainLookup) bool {
 	if domain.IsUnknown() || domain.IsNull() || r.data.websites == nil {
 		return false
 	}
@@ -54,19 +53,50 @@ func (r *websiteResource) heldAlready(ctx context.Context, domain types.String) 
 	if t := r.data.tally.peek(); have+t.creates+t.replaces+1 <= limit {
 		return false // fits either way
 	}
-	if r.data.domains != nil { // the count's page held every website
-		return r.data.domains[domain.ValueString()]
+	ids, err := r.findDomain(ctx, domain, l)
+	return err == nil && len(ids) > 0
+}
+
+// domainLookup is what one plan of a create learned of the websites with
+// its domain: looked up at most once, for the limit check (heldAlready)
+// and for skip_destroy (warnDomainHeld).
+type domainLookup struct {
+	done bool
+	ids  []int64 // the user's websites with the domain, by id
+	err  error   // why it could not be told
+}
+
+// findDomain returns the ids of the user's websites with domain (in its
+// canonical form), in order, looked up once per l: from the count's list
+// page when it held every website (up to 10), else with the lookup the
+// imports share (its list sweep, and a search for a domain the sweep does
+// not hold). A failed lookup is logged, and its error returned.
+func (r *websiteResource) findDomain(ctx context.Context, domain types.String, l *domainLookup) ([]int64, error) {
+	if l.done {
+		return l.ids, l.err
 	}
-	_, err = r.data.websites.FindByDomain(ctx, domain.ValueString())
+	l.done = true
+	d := canonicalDomain(domain.ValueString())
+	// websitesHeld asked for the count once (its sync.Once): after it,
+	// domains is settled.
+	if _, _, ok, err := r.data.websitesHeld(ctx); err == nil && ok && r.data.domains != nil {
+		l.ids = slices.Sorted(slices.Values(r.data.domains[d]))
+		return l.ids, nil
+	}
+	w, err := r.data.websites.FindByDomain(ctx, d)
 	var dup *client.DuplicateDomainError
-	if err != nil && !errors.As(err, &dup) {
-		if !errors.Is(err, client.ErrNotFound) {
-			tflog.Debug(ctx, "could not tell whether the create replaces a website held already",
-				map[string]any{"error": err.Error()})
-		}
-		return false
+	switch {
+	case err == nil:
+		l.ids = []int64{w.ID}
+	case errors.As(err, &dup):
+		l.ids = dup.IDs
+	case errors.Is(err, client.ErrNotFound):
+	default:
+		l.err = err
+		tflog.Debug(ctx, "could not tell whether the user holds a website with the create's domain",
+			map[string]any{"error": err.Error()})
 	}
-	return true
+	return l.ids, l.err
 }
 
 // forcedLead and heldLead say what a replacement the plan shows as a

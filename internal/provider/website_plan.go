@@ -136,11 +136,13 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	case creating:
 		// A tainted website is planned as a create, with no prior state.
+		var held domainLookup
 		e, lead := limitCreate, creatingLead(plan.Domain)
-		if r.heldAlready(ctx, plan.Domain) {
+		if r.heldAlready(ctx, plan.Domain, &held) {
 			e, lead = limitReplace, heldLead(plan.Domain)
 		}
 		r.warnLimit(ctx, e, plan.Domain, lead, resp)
+		r.warnDomainHeld(ctx, plan, &held, &resp.Diagnostics) // website_kept.go
 	case !plan.Domain.Equal(prior.Domain) && prior.SkipDestroy.ValueBool():
 		// The old website stays on the server: the new one is a website
 		// more, whatever the order.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // A replacement of a website with skip_destroy = true on the same domain
@@ -104,20 +105,19 @@ func TestAccWebsite_skipDestroyForcedReplaceRefusedAtPlan(t *testing.T) {
 // and the kept state's exclude_params and password are not what this
 // configuration says. The create fails with "Domain Already Exists" and
 // the website's id to import; nothing is written, and the website stays on
-// the server as it was. (A -replace is refused at plan instead.)
+// the server as it was. (A -replace is refused at plan instead.) The plan
+// said so before, with a warning that gives the id (heldWarning).
 func TestAccWebsite_skipDestroyReplaceWithChangesNotRestored(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-values")
-	config := func(param, password string) string {
-		return env.Config(websiteHCL(fmt.Sprintf("  domain       = %q\n  skip_destroy = true\n  privacy = \"password\"\n"+
-			"  password = %q\n  exclude_params = [%q]\n", domain, password, param)))
-	}
+	config := keptValuesConfig(env, domain)
 	w.Write("main.tf", config("utm_old", "old-secret"))
 	w.MustRun(0, "apply", "-auto-approve")
 	id := env.MustWebsite(t, domain).ID
 	w.Write("main.tf", config("utm_new", "new-secret"))
 	w.MustRun(0, "taint", websiteAddr)
+	heldWarning(t, w.PlanDiags(), id)
 	out, code := w.Run("apply", "-auto-approve", "-no-color")
 	if code != 1 || !acctest.ExpectError(fmt.Sprintf(`Domain Already Exists.*id = "%d"`, id)).MatchString(out) {
 		t.Fatalf("apply of the tainted website: exit code %d:\n%s", code, out)
@@ -133,6 +133,81 @@ func TestAccWebsite_skipDestroyReplaceWithChangesNotRestored(t *testing.T) {
 	}
 	// As the error says: import it, then apply this configuration.
 	w.MustRun(0, "import", websiteAddr, fmt.Sprint(id))
+	w.Write("main.tf", strings.Replace(config("utm_new", "new-secret"), "skip_destroy = true", "skip_destroy = false", 1))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// keptValuesConfig is a website of domain with skip_destroy = true, a
+// password and exclude_params.
+func keptValuesConfig(env *acctest.Env, domain string) func(param, password string) string {
+	return func(param, password string) string {
+		return env.Config(websiteHCL(fmt.Sprintf("  domain       = %q\n  skip_destroy = true\n  privacy = \"password\"\n"+
+			"  password = %q\n  exclude_params = [%q]\n", domain, password, param)))
+	}
+}
+
+// heldSummary is the plan's warning on a create with skip_destroy = true
+// whose domain a website holds.
+const heldSummary = "Domain Already Held: Create May Be Refused"
+
+// heldWarning checks that diags, a plan's, warn on websiteAddr that the
+// website id holds its domain, say to untaint it or import it by that
+// id, and show no password.
+func heldWarning(t *testing.T, diags []acctest.PlanDiag, id int64) {
+	t.Helper()
+	d, ok := planWarnings(diags, heldSummary)[websiteAddr]
+	if !ok || !acctest.ExpectError(fmt.Sprintf(`\(id %d\).*will be refused.*terraform untaint.*id = "%d"`, id, id)).MatchString(d.Detail) {
+		t.Errorf("the plan of the tainted website warns no %q with its id %d: %+v", heldSummary, id, diags)
+	}
+	for _, d := range diags {
+		if strings.Contains(d.Summary+d.Detail, "secret") {
+			t.Errorf("the plan shows a password: %+v", d)
+		}
+	}
+}
+
+// The way out the plan's warning gives for a tainted website with
+// skip_destroy = true and changed settings: untaint it, and the plan
+// updates it in place; the apply keeps its id.
+func TestAccWebsite_skipDestroyTaintedUntaintUpdates(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-untaint")
+	config := keptValuesConfig(env, domain)
+	w.Write("main.tf", config("utm_old", "old-secret"))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.Write("main.tf", config("utm_new", "new-secret"))
+	w.MustRun(0, "taint", websiteAddr)
+	heldWarning(t, w.PlanDiags(), id)
+
+	w.MustRun(0, "untaint", websiteAddr)
+	out := w.MustRun(2, "plan", "-no-color", "-detailed-exitcode")
+	if !strings.Contains(out, "will be updated in-place") || !strings.Contains(out, "0 to add, 1 to change, 0 to destroy") ||
+		!strings.Contains(out, "utm_new") {
+		t.Fatalf("after untaint, the plan is not an update in place of exclude_params:\n%s", out)
+	}
+	if d := planWarnings(w.PlanDiags(), heldSummary); len(d) != 0 {
+		t.Errorf("the update in place warns %+v", d)
+	}
+	w.MustRun(0, "apply", "-auto-approve")
+	if got := env.MustWebsite(t, domain).ID; got != id {
+		t.Errorf("the website on the server is %d, want %d", got, id)
+	}
+	if state := w.Read("terraform.tfstate"); !strings.Contains(state, fmt.Sprintf(`"id": "%d"`, id)) ||
+		!strings.Contains(state, "utm_new") || strings.Contains(state, `"status": "tainted"`) {
+		t.Errorf("after apply, the state holds:\n%s", state)
+	}
+	if err := env.CheckStored(domain, func(w emulator.Website) error {
+		if w.ExcludeParams != "utm_new" {
+			return fmt.Errorf("exclude_params on the server: %q, want utm_new", w.ExcludeParams)
+		}
+		return nil
+	})(nil); err != nil {
+		t.Error(err)
+	}
+	w.MustRun(0, "plan", "-detailed-exitcode")
 	w.Write("main.tf", strings.Replace(config("utm_new", "new-secret"), "skip_destroy = true", "skip_destroy = false", 1))
 	w.MustRun(0, "apply", "-auto-approve")
 	w.MustRun(0, "destroy", "-auto-approve")
