@@ -1,11 +1,13 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Review of issue 44, defect 3: ways the state still loses a website that
@@ -54,4 +56,161 @@ func TestAccWebsite_reviewKeptTaintedSkipDestroyTurnedOff(t *testing.T) {
 	if ws, err := env.FindWebsite(env.Key, domain); err == nil && ws != nil {
 		_ = env.API(env.Key).DeleteWebsite(t.Context(), ws.ID)
 	}
+}
+
+// keptPairHCL is a terraform_data whose replacement orders the apply (its
+// destroy waits for the destroy of what depends on it, and its create
+// comes before the create of what depends on it), and the websites named
+// in names, each with domain and the same settings, depending on it.
+func keptPairHCL(env *acctest.Env, round, domain string, names ...string) string {
+	hcl := fmt.Sprintf("resource \"terraform_data\" \"order\" {\n  triggers_replace = %q\n}\n", round)
+	for _, n := range names {
+		hcl += fmt.Sprintf("resource \"analytics_website\" %q {\n  domain         = %q\n  skip_destroy   = true\n"+
+			"  exclude_params = [\"utm_kept\"]\n  depends_on     = [terraform_data.order]\n}\n", n, domain)
+	}
+	return env.Config(hcl)
+}
+
+// A resource renamed without a moved block: analytics_website.old, with
+// skip_destroy = true, leaves the configuration, and analytics_website.new,
+// with the same settings and domain, is added in the same apply. The
+// provider is told nothing of which resource a create is for; when the
+// old one's destroy ran first (ordered here with terraform_data, so that
+// the test does not depend on the walk's timing), the refused create of
+// new takes the kept website (sameConfiguration), and its error says "was
+// to be replaced ... back in the state": neither is true of a resource
+// that never held it. Another resource must never adopt a kept website;
+// the error must give the id to import (or a moved block).
+func TestAccWebsite_reviewKeptAdoptedByRenamedResource(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-renamed")
+	w.Write("main.tf", keptPairHCL(env, "1", domain, "old"))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+
+	w.Write("main.tf", keptPairHCL(env, "2", domain, "new"))
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	state := w.Read("terraform.tfstate")
+	if strings.Contains(state, `"name": "new"`) && strings.Contains(state, fmt.Sprintf(`"id": "%d"`, id)) {
+		t.Errorf("analytics_website.new, which never held the website %d, adopted it (apply exit code %d):\n%s\nstate:\n%s",
+			id, code, out, state)
+	}
+	if strings.Contains(out, "was to be replaced") {
+		t.Errorf("the apply says a replacement of analytics_website.new was refused; nothing replaced it:\n%s", out)
+	}
+	if ws, err := env.FindWebsite(env.Key, domain); err == nil && ws != nil {
+		_ = env.API(env.Key).DeleteWebsite(t.Context(), ws.ID)
+	}
+}
+
+// Two websites with one domain (the application has no unique index:
+// overlapping stores make them), imported into a and b with the same
+// settings and skip_destroy = true. b leaves the configuration and a is
+// tainted, in one apply. The kept websites are recorded by domain only:
+// b's destroy, after a's, replaces a's record, and a's refused create puts
+// b's website into a's state; a's own website leaves the state. (In the
+// first state, a depends on b and both on terraform_data.order, so that
+// the order is fixed: a's destroy, b's, order's replacement, a's create.)
+func TestAccWebsite_reviewKeptDuplicateDomainSwapped(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-dup")
+	a := env.Seed(env.Key, emulator.Website{Domain: domain})
+	b := env.Seed(env.Key, emulator.Website{Domain: domain})
+	body := fmt.Sprintf("  domain       = %q\n  skip_destroy = true\n", domain)
+	order := "resource \"terraform_data\" \"order\" {\n  triggers_replace = %q\n}\n"
+	w.Write("main.tf", env.Config(fmt.Sprintf(order+`resource "analytics_website" "a" {
+%s  depends_on = [terraform_data.order, analytics_website.b]
+}
+resource "analytics_website" "b" {
+%s  depends_on = [terraform_data.order]
+}
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+`, "1", body, body, a.ID, b.ID)))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", env.Config(fmt.Sprintf(order+`resource "analytics_website" "a" {
+%s  depends_on = [terraform_data.order]
+}
+`, "2", body)))
+	w.MustRun(0, "taint", "analytics_website.a")
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if got := stateIDs(t, w.Read("terraform.tfstate"))["a"]; got == fmt.Sprint(b.ID) {
+		t.Errorf("analytics_website.a holds b's website %d; its own, %d, left the state (apply exit code %d):\n%s",
+			b.ID, a.ID, code, out)
+	}
+}
+
+// Two tainted websites with skip_destroy = true and distinct domains, b
+// depending on a. Terraform destroys b, then a (each only leaves the
+// state), then creates a: refused, and a is put back (tainted). b's create
+// is then not run, since what it depends on failed: b's website is on the
+// server and no longer in the state, although its settings did not
+// change. The plan's warning implies the website leaves the state only
+// "with changed settings".
+func TestAccWebsite_reviewKeptDependentLeavesState(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	da, db := env.Domain("kept-dep-a"), env.Domain("kept-dep-b")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain       = %q
+  skip_destroy = true
+}
+resource "analytics_website" "b" {
+  domain       = %q
+  skip_destroy = true
+  depends_on   = [analytics_website.a]
+}
+`, da, db)))
+	w.MustRun(0, "apply", "-auto-approve")
+	idB := env.MustWebsite(t, db).ID
+	w.MustRun(0, "taint", "analytics_website.a")
+	w.MustRun(0, "taint", "analytics_website.b")
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if got := stateIDs(t, w.Read("terraform.tfstate"))["b"]; got != fmt.Sprint(idB) {
+		t.Errorf("analytics_website.b holds %q, want its website %d, which is still on the server (apply exit code %d):\n%s",
+			got, idB, code, out)
+	}
+	for _, d := range []string{da, db} {
+		if ws, err := env.FindWebsite(env.Key, d); err == nil && ws != nil {
+			_ = env.API(env.Key).DeleteWebsite(t.Context(), ws.ID)
+		}
+	}
+}
+
+// stateIDs returns the id of each analytics_website in state (a state
+// file), by resource name.
+func stateIDs(t *testing.T, state string) map[string]string {
+	t.Helper()
+	var s struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				Attributes struct {
+					ID string `json:"id"`
+				} `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(state), &s); err != nil {
+		t.Fatalf("reading the state: %v", err)
+	}
+	ids := map[string]string{}
+	for _, r := range s.Resources {
+		for _, i := range r.Instances {
+			if r.Type == "analytics_website" {
+				ids[r.Name] = i.Attributes.ID
+			}
+		}
+	}
+	return ids
 }
