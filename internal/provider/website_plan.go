@@ -103,6 +103,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if unsettledClear(ctx, cfg.ExcludeParams, req.Private, &resp.Diagnostics) {
 				planUnsettledClear(ctx, plan.Domain, resp)
 			}
+			if rewriteFoldedIPs(ctx, cfg.ExcludeIPs, req.Private, &resp.Diagnostics) {
+				planFoldedIPs(ctx, plan.Domain, resp) // website_ips_folded.go
+			}
 		}
 	}
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&

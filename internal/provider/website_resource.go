@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -175,6 +176,7 @@ func (r *websiteResource) Read(ctx context.Context, req resource.ReadRequest, re
 		state.TrackingCode = r.data.trackingCodeValue()
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	recordFoldedIPs(ctx, w, resp.Private, &resp.Diagnostics) // website_ips_folded.go
 	if remembered == nil {
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
@@ -188,7 +190,11 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// The plan's record for a replacement (website_kept.go) is not state.
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, keptDomainKey, nil)...)
 	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() && !reclear && onlyLocalChange(plan, state) {
+	var cfgIPs types.Set
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("exclude_ips"), &cfgIPs)...)
+	// exclude_ips is always sent: this writes back a list the read folded.
+	rewrite := rewriteFoldedIPs(ctx, cfgIPs, req.Private, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() && !reclear && !rewrite && onlyLocalChange(plan, state) {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
 		plan = plan.appliedLocally(state)
 		plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
@@ -280,6 +286,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if !in.OmitExcludeParams { // the server holds what was sent
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, excludeParamsSentKey, nil)...)
 	}
+	recordFoldedIPs(ctx, w, resp.Private, &resp.Diagnostics) // the server holds what was sent
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }
 
