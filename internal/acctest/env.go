@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -171,10 +172,11 @@ func startHarness(t *testing.T) {
 // what it shares. Against the in-process emulators New and NewWorkdir run
 // every other top-level test in parallel (t.Parallel: each has its own
 // emulator, and the provider and the CLI's working directory are its own
-// too), so a test that sets the process's environment (t.Setenv, which Go
-// refuses in a parallel test), changes what every provider the harness
-// starts does, or counts requests whose number depends on timing must say
-// so. Call it first, before New or NewWorkdir.
+// too; a test whose subtests call them says so with Parent), so a test that
+// sets the process's environment (t.Setenv, which Go refuses in a parallel
+// test), changes what every provider the harness starts does, or counts
+// requests whose number depends on timing must say so. Call it first,
+// before New, NewWorkdir or Parent.
 func Serial(t *testing.T, why string) {
 	t.Helper()
 	if why == "" {
@@ -204,6 +206,33 @@ func parallel(t *testing.T) {
 	}
 }
 
+// Parent is for a top-level test whose subtests call New or NewWorkdir
+// (which leave a subtest's running beside others to its parent): it runs t
+// beside the other acceptance tests as New does a test of its own, unless
+// t is marked Serial or in the live mode. Its subtests then run one after
+// the other. In a repeat pass (EnvRepeatPass), it skips t unless t is
+// marked CLIDependent, as New would each subtest; without TF_ACC, it skips
+// too. Call it after CLIDependent, Serial and NeedsEmulator, before the
+// subtests.
+func Parent(t *testing.T) {
+	t.Helper()
+	if strings.Contains(t.Name(), "/") {
+		t.Fatal("acctest.Parent is for a top-level test")
+	}
+	parent(t)
+}
+
+// parent is Parent without the check that t is a top-level test (the
+// harness's tests run it in a subtest, which parallel leaves alone).
+func parent(t *testing.T) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	startHarness(t)
+	parallel(t)
+}
+
 // Env is the installation an acceptance test runs against. Everything the
 // test does through it goes through the public API with the pacing client,
 // and every website it makes in the live mode has a domain from Domain, so
@@ -212,7 +241,8 @@ type Env struct {
 	*emulator.Emulator // nil in the live mode
 	URL                string
 	Key                string
-	Key2               string // another user's key; "" in the live mode without ANALYTICS_ACC_API_KEY2
+	Key2               string   // another user's key; "" in the live mode without ANALYTICS_ACC_API_KEY2
+	userKeys           []string // the keys of the emulator's users
 	// run starts every domain of this test: DomainPrefix and a random
 	// part, unique across the installation.
 	run string
@@ -275,23 +305,10 @@ func New(t *testing.T, opts ...Option) *Env {
 	} else {
 		env.startEmulator(t, o)
 	}
-	if !LiveMode() && env.Key == KeyOwner && (env.Key2 == "" || env.Key2 == KeyOther) {
-		// The default users' keys: Main set the variables for the whole
-		// run, so the test may run in parallel.
-		parallel(t)
-		return env
-	}
-	// Users of its own (or an installation's): their keys go to the CLI
-	// through t.Setenv, so the test runs alone.
-	if _, par := parallelTests.Load(topLevel(t)); par {
-		t.Fatal("acctest.New with users of its own sets their keys with t.Setenv, which a parallel test cannot: " +
-			"call New before NewWorkdir, or acctest.Serial first")
-	}
-	serialTests.LoadOrStore(topLevel(t), "its users' keys are set with t.Setenv")
-	t.Setenv("TF_VAR_"+keyVar, env.Key)
-	if env.Key2 != "" {
-		t.Setenv("TF_VAR_"+key2Var, env.Key2)
-	}
+	// The users' keys reach the configurations through variables of their
+	// own, set once for the whole process (keyVarOf), so the test may run
+	// in parallel.
+	parallel(t)
 	return env
 }
 
@@ -328,6 +345,9 @@ func (env *Env) startEmulator(t *testing.T, o options) {
 	}
 	if len(opts.Users) > 1 {
 		env.Key2 = opts.Users[1].Key
+	}
+	for _, u := range opts.Users {
+		env.userKeys = append(env.userKeys, u.Key)
 	}
 }
 
@@ -370,12 +390,38 @@ func (env *Env) NeedsKey2(t *testing.T) {
 	}
 }
 
-// Variables that carry the users' keys into the configurations (from
-// TF_VAR_<name>, set by New).
-const (
-	keyVar  = "analytics_acc_api_key"
-	key2Var = "analytics_acc_api_key2"
-)
+// keyVar starts the names of the variables that carry the users' keys into
+// the configurations: keyVar_<n>, one per key, from TF_VAR_keyVar_<n>.
+const keyVar = "analytics_acc_api_key"
+
+// keyVars is the process's registry of the users' keys: each distinct key
+// gets the next number (never anything derived from the key), and its
+// variable is set once in the process's environment, for every CLI the
+// tests start, and never unset: no two keys share a name, so tests running
+// in parallel do not disturb each other.
+var keyVars struct {
+	sync.Mutex
+	names map[string]string
+}
+
+// keyVarOf is the name of the variable that carries key, set in the
+// process's environment.
+func keyVarOf(key string) string {
+	keyVars.Lock()
+	defer keyVars.Unlock()
+	if name, ok := keyVars.names[key]; ok {
+		return name
+	}
+	if keyVars.names == nil {
+		keyVars.names = map[string]string{}
+	}
+	name := fmt.Sprintf("%s_%d", keyVar, len(keyVars.names)+1)
+	if err := os.Setenv("TF_VAR_"+name, key); err != nil {
+		panic(fmt.Sprintf("acctest: setting TF_VAR_%s: %v", name, err))
+	}
+	keyVars.names[key] = name
+	return name
+}
 
 // ProviderBlock is the provider block pointing at env, with settings
 // (lines of HCL) added.
@@ -384,10 +430,10 @@ func (env *Env) ProviderBlock(settings ...string) string {
 }
 
 // ProviderBlockAt is the provider block for baseURL and key, with settings
-// added. The users' keys are not written into the configuration, which
-// terraform-plugin-testing logs at trace level and leaves in working
-// directories: they come from sensitive variables. Any other key (a wrong
-// one) is written as is.
+// added. The users' keys (env's and those of its emulator's users) are not
+// written into the configuration, which terraform-plugin-testing logs at
+// trace level and leaves in working directories: they come from sensitive
+// variables (keyVarOf). Any other key (a wrong one) is written as is.
 func (env *Env) ProviderBlockAt(baseURL, key string, settings ...string) string {
 	ref, decl := env.APIKeyRef(key)
 	var b strings.Builder
@@ -401,16 +447,22 @@ func (env *Env) ProviderBlockAt(baseURL, key string, settings ...string) string 
 // APIKeyRef returns the expression of key in a configuration and the
 // declaration it needs (see ProviderBlockAt).
 func (env *Env) APIKeyRef(key string) (ref, decl string) {
-	name := ""
-	switch {
-	case key == env.Key:
-		name = keyVar
-	case key == env.Key2 && key != "":
-		name = key2Var
-	default:
+	if !env.isUserKey(key) {
 		return fmt.Sprintf("%q", key), ""
 	}
+	name := keyVarOf(key)
 	return "var." + name, fmt.Sprintf("\nvariable %q {\n  type      = string\n  sensitive = true\n}\n", name)
+}
+
+// isUserKey reports whether key is the key of a user of env.
+func (env *Env) isUserKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	if key == env.Key || key == env.Key2 {
+		return true
+	}
+	return slices.Contains(env.userKeys, key)
 }
 
 // Config joins the provider block and the given HCL.
