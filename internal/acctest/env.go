@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -421,6 +422,24 @@ func keyVarOf(key string) string {
 	}
 	keyVars.names[key] = name
 	return name
+}
+
+// processVars numbers the variables of ProcessVariable.
+var processVars atomic.Int64
+
+// ProcessVariable is a Terraform variable of its own for a value a test
+// learns only as it runs (e.g. in a step's PreConfig), in a test that runs
+// in parallel, where t.Setenv is refused: its name is prefix and a number
+// no other variable of the process has, and set puts the value in the
+// process's environment (TF_VAR_<name>, never unset) for the CLIs started
+// after. Not for secrets.
+func ProcessVariable(prefix string) (name string, set func(value string)) {
+	name = fmt.Sprintf("%s_%d", prefix, processVars.Add(1))
+	return name, func(value string) {
+		if err := os.Setenv("TF_VAR_"+name, value); err != nil {
+			panic(fmt.Sprintf("acctest: setting TF_VAR_%s: %v", name, err))
+		}
+	}
 }
 
 // ProviderBlock is the provider block pointing at env, with settings

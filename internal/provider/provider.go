@@ -37,13 +37,15 @@ func New(version string) func() provider.Provider {
 
 type analyticsProvider struct {
 	version string
-	// retryWaitMin, when not zero, replaces the client's first backoff (1s;
-	// the maximum backoff becomes 16 times that, at most the default 30s),
-	// so that tests against a faulty emulator run quickly. Only the tests'
-	// constructor sets it (newTestProvider, provider_test.go): it is no
-	// provider setting, since no real pipeline should retry faster than
+	// retryWaitMin, when set, gives for the configured base_url a first
+	// backoff that, when not zero, replaces the client's (1s; the maximum
+	// backoff becomes 16 times that, at most the default 30s), so that
+	// tests against a faulty emulator run quickly. Only the tests'
+	// constructor sets it (newTestProvider, provider_test.go), which
+	// shortens the backoff for the emulators of the tests that ask: it is
+	// no provider setting, since no real pipeline should retry faster than
 	// the default. Waits the server asks for (Retry-After) are unchanged.
-	retryWaitMin time.Duration
+	retryWaitMin func(baseURL string) time.Duration
 }
 
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

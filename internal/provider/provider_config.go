@@ -135,7 +135,7 @@ func (r settingRule) source(v types.String) string {
 // settings), the log mask (the client's Secrets) and the tracking code. It
 // returns nil after an error.
 func resolveProviderData(ctx context.Context, cfg providerModel, version, terraformVersion string,
-	retryWaitMin time.Duration, diags *diag.Diagnostics,
+	retryWaitMin func(baseURL string) time.Duration, diags *diag.Diagnostics,
 ) *providerData {
 	baseURL, apiKey := resolveCredentials(cfg, diags)
 	if diags.HasError() {
@@ -163,7 +163,11 @@ func resolveProviderData(ctx context.Context, cfg providerModel, version, terraf
 			fmt.Sprintf("The base URL %q uses plain http:// to a host that is not loopback, so the API key travels "+
 				"in clear text over the network. Use https:// unless the connection is otherwise protected.", u.Redacted()))
 	}
-	retry := retryOptions(cfg, retryWaitMin, diags)
+	var waitMin time.Duration
+	if retryWaitMin != nil {
+		waitMin = retryWaitMin(baseURL)
+	}
+	retry := retryOptions(cfg, waitMin, diags)
 	network := resolveNetwork(cfg, diags)
 	known := []string{apiKey}
 	for _, v := range network.headers {

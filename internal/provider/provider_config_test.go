@@ -509,7 +509,7 @@ func TestResolveProviderData_errors(t *testing.T) {
 				tc.edit(&m)
 			}
 			var diags diag.Diagnostics
-			if d := resolveProviderData(context.Background(), m, "test", "1.8.5", 0, &diags); d != nil || !diags.HasError() {
+			if d := resolveProviderData(context.Background(), m, "test", "1.8.5", nil, &diags); d != nil || !diags.HasError() {
 				t.Fatalf("want an error, got data %v and %v", d, diags)
 			}
 			if got := fmt.Sprint(diags); !strings.Contains(got, tc.want) {

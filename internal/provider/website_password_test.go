@@ -219,6 +219,7 @@ func describeSent(pw *string) string {
 func TestAccWebsite_leavingPasswordPrivacyKeepsForeignPassword(t *testing.T) {
 	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read")
 	acctest.NeedsEmulator(t, "reads the password the server stores, which the API never returns")
+	acctest.Parent(t)
 	for _, to := range []string{privacyPublic, privacyPrivate} {
 		t.Run("to "+to, func(t *testing.T) {
 			const domain = "tf-acc-pw-ui.example.com"
