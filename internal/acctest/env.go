@@ -77,6 +77,11 @@ func TwoUsers(opts emulator.Options) emulator.Options {
 // package cannot import the provider, whose tests import it).
 var Factories map[string]func() (tfprotov6.ProviderServer, error)
 
+// FactoriesWithEnv are Factories whose providers read their environment
+// through getenv (Env.TestCase gives each test's: SetProviderEnv). The
+// provider's tests set it.
+var FactoriesWithEnv func(getenv func(string) string) map[string]func() (tfprotov6.ProviderServer, error)
+
 // LiveMode reports whether the acceptance tests run against an installation.
 func LiveMode() bool { return os.Getenv(EnvBaseURL) != "" }
 
@@ -248,8 +253,36 @@ type Env struct {
 	// part, unique across the installation.
 	run string
 
-	mu     sync.Mutex
-	seeded map[int64]bool // websites the test made through the API, not Terraform
+	mu          sync.Mutex
+	seeded      map[int64]bool    // websites the test made through the API, not Terraform
+	providerEnv map[string]string // see SetProviderEnv
+}
+
+// SetProviderEnv sets the environment variable name of the providers that
+// TestCase serves in-process from now on (an empty value stands for an
+// unset one, as for the provider), leaving the process's alone: a test that
+// sets the provider's variables this way runs beside others. The CLI's own
+// variables and a Workdir's provider, which runs as a process of its own,
+// take Workdir.Env instead.
+func (env *Env) SetProviderEnv(name, value string) {
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	if env.providerEnv == nil {
+		env.providerEnv = map[string]string{}
+	}
+	env.providerEnv[name] = value
+}
+
+// providerGetenv is the environment of the providers of TestCase: the
+// variables SetProviderEnv set, else the process's.
+func (env *Env) providerGetenv(name string) string {
+	env.mu.Lock()
+	v, ok := env.providerEnv[name]
+	env.mu.Unlock()
+	if ok {
+		return v
+	}
+	return os.Getenv(name)
 }
 
 // An Option sets up the in-process emulator; a test given one skips in the
@@ -504,6 +537,9 @@ func (env *Env) TestCase(t *testing.T, tc resource.TestCase) {
 	}
 	tc.PreCheck = func() { PreCheck(t) }
 	tc.ProtoV6ProviderFactories = Factories
+	if FactoriesWithEnv != nil {
+		tc.ProtoV6ProviderFactories = FactoriesWithEnv(env.providerGetenv)
+	}
 	if tc.CheckDestroy == nil {
 		tc.CheckDestroy = env.CheckDestroy
 	}

@@ -4,6 +4,7 @@ package provider
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -46,6 +47,11 @@ type analyticsProvider struct {
 	// no provider setting, since no real pipeline should retry faster than
 	// the default. Waits the server asks for (Retry-After) are unchanged.
 	retryWaitMin func(baseURL string) time.Duration
+	// getenv, when set, reads the provider's environment instead of
+	// os.Getenv: the tests' constructor gives each test's provider the
+	// variables of its own test, so that tests that set them run in
+	// parallel.
+	getenv func(string) string
 }
 
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -201,7 +207,11 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 		tflog.Debug(ctx, "provider configuration depends on values unknown until apply")
 		return
 	}
-	data := resolveProviderData(ctx, cfg, p.version, req.TerraformVersion, p.retryWaitMin, &resp.Diagnostics)
+	getenv := p.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	data := resolveProviderData(ctx, cfg, p.version, req.TerraformVersion, p.retryWaitMin, getenv, &resp.Diagnostics)
 	if data == nil {
 		return
 	}

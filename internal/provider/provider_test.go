@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -19,8 +20,25 @@ import (
 func init() {
 	acctest.Factories = map[string]func() (tfprotov6.ProviderServer, error){
 		"analytics": func() (tfprotov6.ProviderServer, error) {
-			return NewServer(newTestProvider())()
+			return NewServer(newTestProvider(os.Getenv))()
 		},
+	}
+	acctest.FactoriesWithEnv = func(getenv func(string) string) map[string]func() (tfprotov6.ProviderServer, error) {
+		return map[string]func() (tfprotov6.ProviderServer, error){
+			"analytics": func() (tfprotov6.ProviderServer, error) {
+				return NewServer(newTestProvider(getenv))()
+			},
+		}
+	}
+}
+
+// envOf is an environment of the provider: vars, else the process's.
+func envOf(vars map[string]string) func(string) string {
+	return func(name string) string {
+		if v, ok := vars[name]; ok {
+			return v
+		}
+		return os.Getenv(name)
 	}
 }
 
@@ -30,9 +48,9 @@ var fastRetryURLs sync.Map
 
 // newTestProvider is the tests' constructor of the provider: the release's,
 // with the first backoff of fastRetries for the emulators of the tests
-// that called it.
-func newTestProvider() provider.Provider {
-	return &analyticsProvider{version: "test", retryWaitMin: func(baseURL string) time.Duration {
+// that called it, reading its environment through getenv.
+func newTestProvider(getenv func(string) string) provider.Provider {
+	return &analyticsProvider{version: "test", getenv: getenv, retryWaitMin: func(baseURL string) time.Duration {
 		if _, fast := fastRetryURLs.Load(strings.TrimSuffix(baseURL, "/")); fast {
 			return 5 * time.Millisecond
 		}
@@ -104,7 +122,7 @@ func TestHarness_domains(t *testing.T) {
 func TestFastRetries(t *testing.T) {
 	t.Parallel()
 	wait := func(baseURL string) time.Duration {
-		p, ok := newTestProvider().(*analyticsProvider)
+		p, ok := newTestProvider(os.Getenv).(*analyticsProvider)
 		if !ok {
 			t.Fatalf("provider %T", p)
 		}

@@ -62,7 +62,7 @@ func TestTrackingCode(t *testing.T) {
 // base_url without /api/v1; tracking_respect_dnt, else its variable. A bad
 // value from the environment is an error naming the variable.
 func TestResolveTrackingCode(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	t.Parallel()
 	const api = "https://internal.example:8443/analytics/api/v1"
 	for _, tc := range []struct {
 		name                      string
@@ -92,12 +92,11 @@ func TestResolveTrackingCode(t *testing.T) {
 			wantErr: `The ANALYTICS_TRACKING_SCRIPT_URL environment variable "cdn.example.net/s.js" is not an absolute http`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(EnvTrackingURL, tc.envURL)
-			t.Setenv(EnvTrackingScriptURL, tc.envScript)
-			t.Setenv(EnvTrackingRespectDNT, tc.envDNT)
+			getenv := envOf(map[string]string{EnvTrackingURL: tc.envURL, EnvTrackingScriptURL: tc.envScript,
+				EnvTrackingRespectDNT: tc.envDNT})
 			var diags diag.Diagnostics
 			got := resolveTrackingCode(providerModel{TrackingURL: tc.url, TrackingScriptURL: tc.script, // zero values are null
-				TrackingRespectDNT: tc.dnt}, api, nil, &diags)
+				TrackingRespectDNT: tc.dnt}, api, nil, getenv, &diags)
 			if tc.wantErr != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), tc.wantErr) {
 					t.Fatalf("want an error containing %q, got %v", tc.wantErr, diags)
