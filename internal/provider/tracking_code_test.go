@@ -223,7 +223,6 @@ func (c onlyAttributeChanges) CheckPlan(_ context.Context, req plancheck.CheckPl
 // their environment variables) changes only tracking_code in the plan, and
 // the apply sends no request that changes anything on the server.
 func TestAccTrackingCode_everySurface(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	acctest.CLIDependent(t, "the import command: Terraform 1.12 and later send and expect a resource identity")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking.example.com"
@@ -261,8 +260,8 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 			// sets nothing.
 			PreConfig: func() {
 				before = env.Writes()
-				t.Setenv(EnvTrackingURL, "https://env.example.net")
-				t.Setenv(EnvTrackingRespectDNT, "false")
+				env.SetProviderEnv(EnvTrackingURL, "https://env.example.net")
+				env.SetProviderEnv(EnvTrackingRespectDNT, "false")
 			},
 			Config:            config(""),
 			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: onlyTrackingCode},
@@ -272,8 +271,8 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 		resource.TestStep{
 			PreConfig: func() {
 				before = env.Writes()
-				t.Setenv(EnvTrackingURL, "")
-				t.Setenv(EnvTrackingRespectDNT, "")
+				env.SetProviderEnv(EnvTrackingURL, "")
+				env.SetProviderEnv(EnvTrackingRespectDNT, "")
 			},
 			Config:            config(""),
 			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: onlyTrackingCode},
@@ -302,7 +301,6 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 // tracking_url, on every surface; setting, changing and removing it plans
 // only tracking_code and sends no request that changes anything.
 func TestAccTrackingCode_scriptURL(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking-script.example.com"
 	config := func(extra string) string {
@@ -346,9 +344,9 @@ func TestAccTrackingCode_scriptURL(t *testing.T) {
 			wantTrackingCodeFrom(public, strings.ReplaceAll(cdn, "&", "&amp;"), false)),
 		step(nil, withURL+fmt.Sprintf("  tracking_script_url = %q\n", "https://cdn.example.net/other.js"),
 			wantTrackingCodeFrom(public, "https://cdn.example.net/other.js", false)),
-		step(func() { t.Setenv(EnvTrackingScriptURL, "https://env-cdn.example.net/script.js") }, withURL,
+		step(func() { env.SetProviderEnv(EnvTrackingScriptURL, "https://env-cdn.example.net/script.js") }, withURL,
 			wantTrackingCodeFrom(public, "https://env-cdn.example.net/script.js", false)),
-		step(func() { t.Setenv(EnvTrackingScriptURL, "") }, withURL, wantTrackingCode(public, false)),
+		step(func() { env.SetProviderEnv(EnvTrackingScriptURL, "") }, withURL, wantTrackingCode(public, false)),
 	)
 }
 
