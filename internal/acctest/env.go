@@ -117,7 +117,7 @@ func OncePerTestRun(t *testing.T, why string) {
 // blocks" or "write-only attributes: Terraform 1.11". make test runs every
 // test on Terraform 1.8.5, then only the tests so marked again on
 // Terraform 1.16.4 and OpenTofu (EnvRepeatPass): there, New and NewWorkdir
-// skip any other test, saying so. Call it first, before New or NewWorkdir.
+// skip any other test, saying so. Call it first, before New, NewWorkdir or Parent.
 // A test that asks which CLI it runs on (CLIVersion, CLIAtLeast,
 // CLIHasQuery, Workdir.IsOpenTofu, SkipBelowQuery, TerraformVersionChecks
 // in TestCase) fails unless it is marked, so that none runs on one CLI
@@ -129,7 +129,7 @@ func CLIDependent(t *testing.T, why string) {
 	}
 	name := topLevel(t)
 	if _, started := harnessStarted.Load(name); started {
-		t.Fatal("acctest.CLIDependent must come before acctest.New or NewWorkdir, which skip an unmarked test in a repeat pass")
+		t.Fatal("acctest.CLIDependent must come before acctest.New, NewWorkdir or Parent, which skip an unmarked test in a repeat pass")
 	}
 	cliDependent.Store(name, why)
 }
