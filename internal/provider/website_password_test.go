@@ -406,6 +406,7 @@ func TestAccWebsite_passwordStoredAsNone(t *testing.T) {
 func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
 	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11")
 	acctest.NeedsEmulator(t, "removes the password between the refresh and the apply with a handler in front of the API, and reads the stored password, which the API never returns")
+	acctest.Parent(t)
 	const password = "WriteOnlyUnseen-5c81a7"
 	cases := []struct {
 		name string
