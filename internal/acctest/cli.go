@@ -78,14 +78,6 @@ type runAndClean struct {
 
 func (r runAndClean) Run() int {
 	ClearProviderSettings()
-	if !LiveMode() {
-		// The in-process emulators' users (TwoUsers) have the same keys in
-		// every test: set once for the configurations' variables (see
-		// ProviderBlockAt), so that New need not t.Setenv them and the
-		// tests can run in parallel.
-		_ = os.Setenv("TF_VAR_"+keyVar, KeyOwner)
-		_ = os.Setenv("TF_VAR_"+key2Var, KeyOther)
-	}
 	code := r.m.Run()
 	for _, f := range r.atExit {
 		f()

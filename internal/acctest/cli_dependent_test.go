@@ -42,3 +42,33 @@ func TestHarness_firstRunRunsUnmarked(t *testing.T) {
 		t.Error("a test not marked CLIDependent skipped outside a repeat pass")
 	}
 }
+
+// In a repeat pass, Parent skips a parent not marked CLIDependent before any
+// of its subtests runs.
+func TestHarness_repeatPassSkipsUnmarkedParent(t *testing.T) {
+	t.Setenv(EnvRepeatPass, "1")
+	t.Setenv("TF_ACC", "1")
+	reached := false
+	t.Run("parent", func(t *testing.T) {
+		parent(t)
+		reached = true
+	})
+	if reached {
+		t.Error("a parent not marked CLIDependent went on to its subtests in a repeat pass")
+	}
+}
+
+// A marked parent goes on to its subtests in a repeat pass.
+func TestHarness_repeatPassRunsMarkedParent(t *testing.T) {
+	t.Setenv(EnvRepeatPass, "1")
+	t.Setenv("TF_ACC", "1")
+	CLIDependent(t, "a test of the harness")
+	reached := false
+	t.Run("parent", func(t *testing.T) {
+		parent(t)
+		reached = true
+	})
+	if !reached {
+		t.Error("a parent marked CLIDependent skipped in a repeat pass")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -75,6 +76,11 @@ func TwoUsers(opts emulator.Options) emulator.Options {
 // package cannot import the provider, whose tests import it).
 var Factories map[string]func() (tfprotov6.ProviderServer, error)
 
+// FactoriesWithEnv are Factories whose providers read their environment
+// through getenv (Env.TestCase gives each test's: SetProviderEnv). The
+// provider's tests set it.
+var FactoriesWithEnv func(getenv func(string) string) map[string]func() (tfprotov6.ProviderServer, error)
+
 // LiveMode reports whether the acceptance tests run against an installation.
 func LiveMode() bool { return os.Getenv(EnvBaseURL) != "" }
 
@@ -110,7 +116,7 @@ func OncePerTestRun(t *testing.T, why string) {
 // blocks" or "write-only attributes: Terraform 1.11". make test runs every
 // test on Terraform 1.8.5, then only the tests so marked again on
 // Terraform 1.16.4 and OpenTofu (EnvRepeatPass): there, New and NewWorkdir
-// skip any other test, saying so. Call it first, before New or NewWorkdir.
+// skip any other test, saying so. Call it first, before New, NewWorkdir or Parent.
 // A test that asks which CLI it runs on (CLIVersion, CLIAtLeast,
 // CLIHasQuery, Workdir.IsOpenTofu, SkipBelowQuery, TerraformVersionChecks
 // in TestCase) fails unless it is marked, so that none runs on one CLI
@@ -122,7 +128,7 @@ func CLIDependent(t *testing.T, why string) {
 	}
 	name := topLevel(t)
 	if _, started := harnessStarted.Load(name); started {
-		t.Fatal("acctest.CLIDependent must come before acctest.New or NewWorkdir, which skip an unmarked test in a repeat pass")
+		t.Fatal("acctest.CLIDependent must come before acctest.New, NewWorkdir or Parent, which skip an unmarked test in a repeat pass")
 	}
 	cliDependent.Store(name, why)
 }
@@ -167,43 +173,6 @@ func startHarness(t *testing.T) {
 	}
 }
 
-// Serial keeps t from running beside other acceptance tests; why says
-// what it shares. Against the in-process emulators New and NewWorkdir run
-// every other top-level test in parallel (t.Parallel: each has its own
-// emulator, and the provider and the CLI's working directory are its own
-// too), so a test that sets the process's environment (t.Setenv, which Go
-// refuses in a parallel test), changes what every provider the harness
-// starts does, or counts requests whose number depends on timing must say
-// so. Call it first, before New or NewWorkdir.
-func Serial(t *testing.T, why string) {
-	t.Helper()
-	if why == "" {
-		t.Fatal("acctest.Serial: say why the test cannot run beside others")
-	}
-	serialTests.Store(topLevel(t), why)
-}
-
-// serialTests holds the top-level tests marked by Serial, parallelTests
-// those that New or NewWorkdir made parallel.
-var serialTests, parallelTests sync.Map
-
-// parallel runs t beside the other acceptance tests, unless it is a
-// subtest (its parent decides), marked Serial, or in the live mode (an
-// installation's throttle is shared; make testacc-live runs one test at a
-// time).
-func parallel(t *testing.T) {
-	t.Helper()
-	if LiveMode() || strings.Contains(t.Name(), "/") {
-		return
-	}
-	if _, serial := serialTests.Load(t.Name()); serial {
-		return
-	}
-	if _, done := parallelTests.LoadOrStore(t.Name(), true); !done {
-		t.Parallel()
-	}
-}
-
 // Env is the installation an acceptance test runs against. Everything the
 // test does through it goes through the public API with the pacing client,
 // and every website it makes in the live mode has a domain from Domain, so
@@ -212,13 +181,42 @@ type Env struct {
 	*emulator.Emulator // nil in the live mode
 	URL                string
 	Key                string
-	Key2               string // another user's key; "" in the live mode without ANALYTICS_ACC_API_KEY2
+	Key2               string   // another user's key; "" in the live mode without ANALYTICS_ACC_API_KEY2
+	userKeys           []string // the keys of the emulator's users
 	// run starts every domain of this test: DomainPrefix and a random
 	// part, unique across the installation.
 	run string
 
-	mu     sync.Mutex
-	seeded map[int64]bool // websites the test made through the API, not Terraform
+	mu          sync.Mutex
+	seeded      map[int64]bool    // websites the test made through the API, not Terraform
+	providerEnv map[string]string // see SetProviderEnv
+}
+
+// SetProviderEnv sets the environment variable name of the providers that
+// TestCase serves in-process from now on (an empty value stands for an
+// unset one, as for the provider), leaving the process's alone: a test that
+// sets the provider's variables this way runs beside others. The CLI's own
+// variables and a Workdir's provider, which runs as a process of its own,
+// take Workdir.Env instead.
+func (env *Env) SetProviderEnv(name, value string) {
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	if env.providerEnv == nil {
+		env.providerEnv = map[string]string{}
+	}
+	env.providerEnv[name] = value
+}
+
+// providerGetenv is the environment of the providers of TestCase: the
+// variables SetProviderEnv set, else the process's.
+func (env *Env) providerGetenv(name string) string {
+	env.mu.Lock()
+	v, ok := env.providerEnv[name]
+	env.mu.Unlock()
+	if ok {
+		return v
+	}
+	return os.Getenv(name)
 }
 
 // An Option sets up the in-process emulator; a test given one skips in the
@@ -275,23 +273,10 @@ func New(t *testing.T, opts ...Option) *Env {
 	} else {
 		env.startEmulator(t, o)
 	}
-	if !LiveMode() && env.Key == KeyOwner && (env.Key2 == "" || env.Key2 == KeyOther) {
-		// The default users' keys: Main set the variables for the whole
-		// run, so the test may run in parallel.
-		parallel(t)
-		return env
-	}
-	// Users of its own (or an installation's): their keys go to the CLI
-	// through t.Setenv, so the test runs alone.
-	if _, par := parallelTests.Load(topLevel(t)); par {
-		t.Fatal("acctest.New with users of its own sets their keys with t.Setenv, which a parallel test cannot: " +
-			"call New before NewWorkdir, or acctest.Serial first")
-	}
-	serialTests.LoadOrStore(topLevel(t), "its users' keys are set with t.Setenv")
-	t.Setenv("TF_VAR_"+keyVar, env.Key)
-	if env.Key2 != "" {
-		t.Setenv("TF_VAR_"+key2Var, env.Key2)
-	}
+	// The users' keys reach the configurations through variables of their
+	// own, set once for the whole process (keyVarOf), so the test may run
+	// in parallel.
+	parallel(t)
 	return env
 }
 
@@ -328,6 +313,9 @@ func (env *Env) startEmulator(t *testing.T, o options) {
 	}
 	if len(opts.Users) > 1 {
 		env.Key2 = opts.Users[1].Key
+	}
+	for _, u := range opts.Users {
+		env.userKeys = append(env.userKeys, u.Key)
 	}
 }
 
@@ -370,13 +358,6 @@ func (env *Env) NeedsKey2(t *testing.T) {
 	}
 }
 
-// Variables that carry the users' keys into the configurations (from
-// TF_VAR_<name>, set by New).
-const (
-	keyVar  = "analytics_acc_api_key"
-	key2Var = "analytics_acc_api_key2"
-)
-
 // ProviderBlock is the provider block pointing at env, with settings
 // (lines of HCL) added.
 func (env *Env) ProviderBlock(settings ...string) string {
@@ -384,10 +365,10 @@ func (env *Env) ProviderBlock(settings ...string) string {
 }
 
 // ProviderBlockAt is the provider block for baseURL and key, with settings
-// added. The users' keys are not written into the configuration, which
-// terraform-plugin-testing logs at trace level and leaves in working
-// directories: they come from sensitive variables. Any other key (a wrong
-// one) is written as is.
+// added. The users' keys (env's and those of its emulator's users) are not
+// written into the configuration, which terraform-plugin-testing logs at
+// trace level and leaves in working directories: they come from sensitive
+// variables (keyVarOf). Any other key (a wrong one) is written as is.
 func (env *Env) ProviderBlockAt(baseURL, key string, settings ...string) string {
 	ref, decl := env.APIKeyRef(key)
 	var b strings.Builder
@@ -401,16 +382,22 @@ func (env *Env) ProviderBlockAt(baseURL, key string, settings ...string) string 
 // APIKeyRef returns the expression of key in a configuration and the
 // declaration it needs (see ProviderBlockAt).
 func (env *Env) APIKeyRef(key string) (ref, decl string) {
-	name := ""
-	switch {
-	case key == env.Key:
-		name = keyVar
-	case key == env.Key2 && key != "":
-		name = key2Var
-	default:
+	if !env.isUserKey(key) {
 		return fmt.Sprintf("%q", key), ""
 	}
+	name := keyVarOf(key)
 	return "var." + name, fmt.Sprintf("\nvariable %q {\n  type      = string\n  sensitive = true\n}\n", name)
+}
+
+// isUserKey reports whether key is the key of a user of env.
+func (env *Env) isUserKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	if key == env.Key || key == env.Key2 {
+		return true
+	}
+	return slices.Contains(env.userKeys, key)
 }
 
 // Config joins the provider block and the given HCL.
@@ -433,6 +420,9 @@ func (env *Env) TestCase(t *testing.T, tc resource.TestCase) {
 	}
 	tc.PreCheck = func() { PreCheck(t) }
 	tc.ProtoV6ProviderFactories = Factories
+	if FactoriesWithEnv != nil {
+		tc.ProtoV6ProviderFactories = FactoriesWithEnv(env.providerGetenv)
+	}
 	if tc.CheckDestroy == nil {
 		tc.CheckDestroy = env.CheckDestroy
 	}

@@ -10,18 +10,43 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// The users' keys never appear in a configuration; a wrong key does, as is.
+// The users' keys never appear in a configuration: each comes from a
+// variable of its own, whose name says nothing of the key and which the
+// process's environment holds for the CLI; a wrong key is written as is.
 func TestHarness_keysNotInConfiguration(t *testing.T) {
 	t.Parallel()
-	env := &Env{URL: "https://analytics.example.com", Key: "first-user-key-secret", Key2: "second-user-key-secret"}
-	for key, want := range map[string]string{env.Key: "var." + keyVar, env.Key2: "var." + key2Var, "wrong-key": `"wrong-key"`} {
-		cfg := env.ProviderBlockAt(env.URL, key)
+	env := &Env{URL: "https://analytics.example.com", Key: "first-user-key-secret", Key2: "second-user-key-secret",
+		userKeys: []string{"first-user-key-secret", "second-user-key-secret", "third-user-key-secret"}}
+	other := &Env{URL: env.URL, Key: "other-test-key-secret"}
+	names := map[string]string{}
+	for _, c := range []struct {
+		env *Env
+		key string
+	}{{env, env.Key}, {env, env.Key2}, {env, "third-user-key-secret"}, {other, other.Key}, {env, env.Key}} {
+		cfg := c.env.ProviderBlockAt(c.env.URL, c.key)
 		if strings.Contains(cfg, "-secret") {
 			t.Errorf("the configuration holds a user's key:\n%s", cfg)
 		}
-		if !strings.Contains(cfg, "api_key  = "+want+"\n") {
-			t.Errorf("api_key is not %s:\n%s", want, cfg)
+		ref, _ := c.env.APIKeyRef(c.key)
+		name, ok := strings.CutPrefix(ref, "var."+keyVar+"_")
+		if !ok || !strings.Contains(cfg, "api_key  = "+ref+"\n") || !strings.Contains(cfg, `variable "`+keyVar+"_"+name+`"`) {
+			t.Fatalf("api_key is not a declared variable %s_<n>:\n%s", keyVar, cfg)
 		}
+		if got := os.Getenv("TF_VAR_" + strings.TrimPrefix(ref, "var.")); got != c.key {
+			t.Errorf("TF_VAR of %s is %q, want the key", ref, got)
+		}
+		if prev, seen := names[c.key]; seen && prev != ref {
+			t.Errorf("one key, two variables: %s and %s", prev, ref)
+		}
+		for k, r := range names {
+			if k != c.key && r == ref {
+				t.Errorf("two keys share %s", ref)
+			}
+		}
+		names[c.key] = ref
+	}
+	if cfg := env.ProviderBlockAt(env.URL, "wrong-key"); !strings.Contains(cfg, `api_key  = "wrong-key"`+"\n") {
+		t.Errorf("a wrong key is not written as is:\n%s", cfg)
 	}
 }
 

@@ -72,7 +72,7 @@ func TestResolveNetwork_keyFileIsSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	var diags diag.Diagnostics
-	resolveNetwork(providerModel{KeyFile: types.StringValue(name)}, &diags)
+	resolveNetwork(providerModel{KeyFile: types.StringValue(name)}, os.Getenv, &diags)
 	if got := redact.String("key: " + line + "\n"); strings.Contains(got, "7Vt5Fz3Kd9Qp") {
 		t.Errorf("the key file's content was not registered: %q", got)
 	}

@@ -4,6 +4,7 @@ package provider
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -37,13 +38,20 @@ func New(version string) func() provider.Provider {
 
 type analyticsProvider struct {
 	version string
-	// retryWaitMin, when not zero, replaces the client's first backoff (1s;
-	// the maximum backoff becomes 16 times that, at most the default 30s),
-	// so that tests against a faulty emulator run quickly. Only the tests'
-	// constructor sets it (newTestProvider, provider_test.go): it is no
-	// provider setting, since no real pipeline should retry faster than
+	// retryWaitMin, when set, gives for the configured base_url a first
+	// backoff that, when not zero, replaces the client's (1s; the maximum
+	// backoff becomes 16 times that, at most the default 30s), so that
+	// tests against a faulty emulator run quickly. Only the tests'
+	// constructor sets it (newTestProvider, provider_test.go), which
+	// shortens the backoff for the emulators of the tests that ask: it is
+	// no provider setting, since no real pipeline should retry faster than
 	// the default. Waits the server asks for (Retry-After) are unchanged.
-	retryWaitMin time.Duration
+	retryWaitMin func(baseURL string) time.Duration
+	// getenv, when set, reads the provider's environment instead of
+	// os.Getenv: the tests' constructor gives each test's provider the
+	// variables of its own test, so that tests that set them run in
+	// parallel.
+	getenv func(string) string
 }
 
 func (p *analyticsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -199,7 +207,11 @@ func (p *analyticsProvider) Configure(ctx context.Context, req provider.Configur
 		tflog.Debug(ctx, "provider configuration depends on values unknown until apply")
 		return
 	}
-	data := resolveProviderData(ctx, cfg, p.version, req.TerraformVersion, p.retryWaitMin, &resp.Diagnostics)
+	getenv := p.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	data := resolveProviderData(ctx, cfg, p.version, req.TerraformVersion, p.retryWaitMin, getenv, &resp.Diagnostics)
 	if data == nil {
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -112,11 +111,11 @@ func (r settingRule) validator() validator.String {
 }
 
 // value is the configured value, else the environment variable's.
-func (r settingRule) value(v types.String) string {
+func (r settingRule) value(getenv func(string) string, v types.String) string {
 	if !v.IsNull() {
 		return v.ValueString()
 	}
-	return os.Getenv(r.env)
+	return getenv(r.env)
 }
 
 // source names where the value came from, for messages: the attribute, or
@@ -135,9 +134,9 @@ func (r settingRule) source(v types.String) string {
 // settings), the log mask (the client's Secrets) and the tracking code. It
 // returns nil after an error.
 func resolveProviderData(ctx context.Context, cfg providerModel, version, terraformVersion string,
-	retryWaitMin time.Duration, diags *diag.Diagnostics,
+	retryWaitMin func(baseURL string) time.Duration, getenv func(string) string, diags *diag.Diagnostics,
 ) *providerData {
-	baseURL, apiKey := resolveCredentials(cfg, diags)
+	baseURL, apiKey := resolveCredentials(cfg, getenv, diags)
 	if diags.HasError() {
 		return nil
 	}
@@ -163,13 +162,17 @@ func resolveProviderData(ctx context.Context, cfg providerModel, version, terraf
 			fmt.Sprintf("The base URL %q uses plain http:// to a host that is not loopback, so the API key travels "+
 				"in clear text over the network. Use https:// unless the connection is otherwise protected.", u.Redacted()))
 	}
-	retry := retryOptions(cfg, retryWaitMin, diags)
-	network := resolveNetwork(cfg, diags)
+	var waitMin time.Duration
+	if retryWaitMin != nil {
+		waitMin = retryWaitMin(baseURL)
+	}
+	retry := retryOptions(cfg, waitMin, diags)
+	network := resolveNetwork(cfg, getenv, diags)
 	known := []string{apiKey}
 	for _, v := range network.headers {
 		known = append(known, v)
 	}
-	tracking := resolveTrackingCode(cfg, u.String(), known, diags)
+	tracking := resolveTrackingCode(cfg, u.String(), known, getenv, diags)
 	if diags.HasError() {
 		return nil
 	}
@@ -194,7 +197,7 @@ func resolveProviderData(ctx context.Context, cfg providerModel, version, terraf
 
 // resolveCredentials returns base_url and api_key, both required: first
 // every missing one, then every one the rules refuse.
-func resolveCredentials(cfg providerModel, diags *diag.Diagnostics) (baseURL, apiKey string) {
+func resolveCredentials(cfg providerModel, getenv func(string) string, diags *diag.Diagnostics) (baseURL, apiKey string) {
 	required := []struct {
 		v               types.String
 		rule            settingRule
@@ -209,7 +212,7 @@ func resolveCredentials(cfg providerModel, diags *diag.Diagnostics) (baseURL, ap
 	}
 	values, problems := make([]string, len(required)), make([]string, len(required))
 	for i, s := range required {
-		values[i] = s.rule.value(s.v)
+		values[i] = s.rule.value(getenv, s.v)
 		p, empty := s.rule.check(s.rule.source(s.v), values[i])
 		if empty {
 			diags.AddAttributeError(path.Root(s.rule.attr), s.missing, s.detail)
@@ -264,18 +267,18 @@ func retryOptions(cfg providerModel, waitMin time.Duration, diags *diag.Diagnost
 // tracking code is published in every page of the website, so a setting
 // that holds a secret the provider knows (known, the API key and the
 // header values, or any the gate registered) is refused.
-func resolveTrackingCode(cfg providerModel, baseAPI string, known []string, diags *diag.Diagnostics) string {
+func resolveTrackingCode(cfg providerModel, baseAPI string, known []string, getenv func(string) string, diags *diag.Diagnostics) string {
 	public := strings.TrimSuffix(baseAPI, "/api/v1")
-	if raw, ok := resolveSetting(trackingURLRule, cfg.TrackingURL, diags); !ok || holdsSecret(trackingURLRule, cfg.TrackingURL, raw, known, diags) {
+	if raw, ok := resolveSetting(trackingURLRule, cfg.TrackingURL, getenv, diags); !ok || holdsSecret(trackingURLRule, cfg.TrackingURL, raw, known, diags) {
 		return ""
 	} else if raw != "" {
 		public = strings.TrimRight(raw, "/")
 	}
-	script, ok := resolveSetting(trackingScriptURLRule, cfg.TrackingScriptURL, diags)
+	script, ok := resolveSetting(trackingScriptURLRule, cfg.TrackingScriptURL, getenv, diags)
 	if !ok || holdsSecret(trackingScriptURLRule, cfg.TrackingScriptURL, script, known, diags) {
 		return ""
 	}
-	return trackingCode(public, script, resolveBool(cfg.TrackingRespectDNT, EnvTrackingRespectDNT, "tracking_respect_dnt", diags))
+	return trackingCode(public, script, resolveBool(cfg.TrackingRespectDNT, EnvTrackingRespectDNT, "tracking_respect_dnt", getenv, diags))
 }
 
 // holdsSecret adds an error on rule's attribute and reports true when the
@@ -313,8 +316,8 @@ func holdsSecret(rule settingRule, setting types.String, v string, known []strin
 // the environment, without white space at its ends ("" when neither sets
 // it), and false after adding an error on its attribute when the rule
 // refuses it.
-func resolveSetting(rule settingRule, v types.String, diags *diag.Diagnostics) (string, bool) {
-	raw := rule.value(v)
+func resolveSetting(rule settingRule, v types.String, getenv func(string) string, diags *diag.Diagnostics) (string, bool) {
+	raw := rule.value(getenv, v)
 	if raw == "" {
 		return "", true
 	}
@@ -328,11 +331,11 @@ func resolveSetting(rule settingRule, v types.String, diags *diag.Diagnostics) (
 // resolveBool reads a boolean attribute, else its environment variable
 // (unset or empty: false), adding an error on attr when the variable is
 // neither true nor false.
-func resolveBool(v types.Bool, env, attr string, diags *diag.Diagnostics) bool {
+func resolveBool(v types.Bool, env, attr string, getenv func(string) string, diags *diag.Diagnostics) bool {
 	if !v.IsNull() {
 		return v.ValueBool()
 	}
-	raw := strings.TrimSpace(os.Getenv(env))
+	raw := strings.TrimSpace(getenv(env))
 	if raw == "" {
 		return false
 	}

@@ -52,17 +52,17 @@ type networkSettings struct {
 // fail here, at plan time, naming the setting and its environment variable.
 // ("A certificate needs its key" is no AlsoRequires in the schema: either
 // may come from the environment.)
-func resolveNetwork(cfg providerModel, diags *diag.Diagnostics) networkSettings {
+func resolveNetwork(cfg providerModel, getenv func(string) string, diags *diag.Diagnostics) networkSettings {
 	ns := networkSettings{log: map[string]any{}}
 	tlsOpts := &client.TLS{}
-	ca, caSrc := resolvePEM(cfg.CAFile, cfg.CAPEM, caSetting, diags)
-	cert, certSrc := resolvePEM(cfg.CertFile, cfg.CertPEM, certSetting, diags)
-	key, keySrc := resolvePEM(cfg.KeyFile, cfg.KeyPEM, keySetting, diags)
+	ca, caSrc := resolvePEM(cfg.CAFile, cfg.CAPEM, caSetting, getenv, diags)
+	cert, certSrc := resolvePEM(cfg.CertFile, cfg.CertPEM, certSetting, getenv, diags)
+	key, keySrc := resolvePEM(cfg.KeyFile, cfg.KeyPEM, keySetting, getenv, diags)
 	// The gate learns key_pem from the request; a key read from a file it
 	// cannot: registered here, where it is read.
 	addSecret(string(key))
-	ns.headers = resolveHeaders(cfg.Headers, diags)
-	skip := resolveBool(cfg.SkipVerify, EnvSkipVerify, "skip_verify", diags)
+	ns.headers = resolveHeaders(cfg.Headers, getenv, diags)
+	skip := resolveBool(cfg.SkipVerify, EnvSkipVerify, "skip_verify", getenv, diags)
 	if diags.HasError() {
 		return ns
 	}
@@ -118,7 +118,7 @@ type settingSource struct {
 
 // resolvePEM reads one PEM setting: the provider block's file or text, else
 // the environment's. A file that cannot be read is an error naming it.
-func resolvePEM(file, text types.String, s pemSetting, diags *diag.Diagnostics) ([]byte, settingSource) {
+func resolvePEM(file, text types.String, s pemSetting, getenv func(string) string, diags *diag.Diagnostics) ([]byte, settingSource) {
 	switch {
 	case !file.IsNull():
 		src := settingSource{name: fmt.Sprintf("%s %q", s.fileAttr, file.ValueString()), path: path.Root(s.fileAttr)}
@@ -126,7 +126,7 @@ func resolvePEM(file, text types.String, s pemSetting, diags *diag.Diagnostics) 
 	case !text.IsNull():
 		return []byte(text.ValueString()), settingSource{name: s.pemAttr, path: path.Root(s.pemAttr)}
 	}
-	envFile, envText := os.Getenv(s.fileEnv), os.Getenv(s.pemEnv)
+	envFile, envText := getenv(s.fileEnv), getenv(s.pemEnv)
 	switch {
 	case envFile != "" && envText != "":
 		diags.AddAttributeError(path.Root(s.fileAttr), "Conflicting "+titleCase(s.what)+" Settings",
@@ -175,7 +175,7 @@ func titleCase(s string) string {
 
 // resolveHeaders reads headers, else ANALYTICS_HEADERS (a JSON object),
 // and checks them as the attribute's validator does.
-func resolveHeaders(v types.Map, diags *diag.Diagnostics) map[string]string {
+func resolveHeaders(v types.Map, getenv func(string) string, diags *diag.Diagnostics) map[string]string {
 	hs := map[string]string{}
 	name := "headers"
 	switch {
@@ -189,9 +189,9 @@ func resolveHeaders(v types.Map, diags *diag.Diagnostics) map[string]string {
 			}
 			hs[k] = s.ValueString()
 		}
-	case os.Getenv(EnvHeaders) != "":
+	case getenv(EnvHeaders) != "":
 		name = "the " + EnvHeaders + " environment variable"
-		if err := json.Unmarshal([]byte(os.Getenv(EnvHeaders)), &hs); err != nil {
+		if err := json.Unmarshal([]byte(getenv(EnvHeaders)), &hs); err != nil {
 			// The JSON error could quote part of a secret: say where, not what.
 			where := ""
 			var se *json.SyntaxError

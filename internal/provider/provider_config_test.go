@@ -509,7 +509,7 @@ func TestResolveProviderData_errors(t *testing.T) {
 				tc.edit(&m)
 			}
 			var diags diag.Diagnostics
-			if d := resolveProviderData(context.Background(), m, "test", "1.8.5", 0, &diags); d != nil || !diags.HasError() {
+			if d := resolveProviderData(context.Background(), m, "test", "1.8.5", nil, os.Getenv, &diags); d != nil || !diags.HasError() {
 				t.Fatalf("want an error, got data %v and %v", d, diags)
 			}
 			if got := fmt.Sprint(diags); !strings.Contains(got, tc.want) {
@@ -557,7 +557,7 @@ func TestRetryOptions(t *testing.T) {
 func TestHarness_clearsEveryEnvironmentSetting(t *testing.T) {
 	t.Parallel()
 	var resp provider.SchemaResponse
-	newTestProvider().Schema(context.Background(), provider.SchemaRequest{}, &resp)
+	newTestProvider(os.Getenv).Schema(context.Background(), provider.SchemaRequest{}, &resp)
 	named := map[string]bool{}
 	for name, a := range resp.Schema.Attributes {
 		for _, v := range regexp.MustCompile(`[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+`).FindAllString(a.GetMarkdownDescription(), -1) {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -77,7 +78,7 @@ func FuzzHeaders(f *testing.F) {
 			}
 			t.Setenv(EnvHeaders, raw)
 			var diags diag.Diagnostics
-			resolveHeaders(types.MapNull(types.StringType), &diags)
+			resolveHeaders(types.MapNull(types.StringType), os.Getenv, &diags)
 			for _, c := range fromEnv {
 				c.check(t, raw, diags, "")
 			}

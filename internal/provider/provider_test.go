@@ -1,7 +1,9 @@
 package provider
 
 import (
-	"sync/atomic"
+	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,30 +20,56 @@ import (
 func init() {
 	acctest.Factories = map[string]func() (tfprotov6.ProviderServer, error){
 		"analytics": func() (tfprotov6.ProviderServer, error) {
-			return NewServer(newTestProvider())()
+			return NewServer(newTestProvider(os.Getenv))()
 		},
+	}
+	acctest.FactoriesWithEnv = func(getenv func(string) string) map[string]func() (tfprotov6.ProviderServer, error) {
+		return map[string]func() (tfprotov6.ProviderServer, error){
+			"analytics": func() (tfprotov6.ProviderServer, error) {
+				return NewServer(newTestProvider(getenv))()
+			},
+		}
 	}
 }
 
-// testRetryWaitMin is the first backoff of the providers the CLI starts
-// from now on (0: the default); fastRetries sets it.
-var testRetryWaitMin atomic.Int64
+// envOf is an environment of the provider: vars, else the process's.
+func envOf(vars map[string]string) func(string) string {
+	return func(name string) string {
+		if v, ok := vars[name]; ok {
+			return v
+		}
+		return os.Getenv(name)
+	}
+}
+
+// fastRetryURLs holds the base URLs of the emulators of the tests that
+// called fastRetries.
+var fastRetryURLs sync.Map
 
 // newTestProvider is the tests' constructor of the provider: the release's,
-// with the first backoff of fastRetries.
-func newTestProvider() provider.Provider {
-	return &analyticsProvider{version: "test", retryWaitMin: time.Duration(testRetryWaitMin.Load())}
+// with the first backoff of fastRetries for the emulators of the tests
+// that called it, reading its environment through getenv.
+func newTestProvider(getenv func(string) string) provider.Provider {
+	return &analyticsProvider{version: "test", getenv: getenv, retryWaitMin: func(baseURL string) time.Duration {
+		if _, fast := fastRetryURLs.Load(strings.TrimSuffix(baseURL, "/")); fast {
+			return 5 * time.Millisecond
+		}
+		return 0
+	}}
 }
 
 // fastRetries shortens the client's backoffs to 5ms (the maximum to 80ms)
-// for the rest of the test, so that tests against a faulty emulator run
-// quickly; waits the server asks for (Retry-After) are unchanged. A test
-// that calls it runs alone (acctest.Serial): call it before acctest.New.
-func fastRetries(t *testing.T) {
+// for the rest of the test, in the providers the harness starts in-process
+// (acctest.Factories) whose base_url is env's, so that tests against a
+// faulty emulator run quickly; waits the server asks for (Retry-After)
+// are unchanged. Other tests, running beside, keep the default backoffs.
+func fastRetries(t *testing.T, env *acctest.Env) {
 	t.Helper()
-	acctest.Serial(t, "fastRetries shortens the backoffs of every provider the harness starts")
-	testRetryWaitMin.Store(int64(5 * time.Millisecond))
-	t.Cleanup(func() { testRetryWaitMin.Store(0) })
+	url := strings.TrimSuffix(env.URL, "/")
+	fastRetryURLs.Store(url, true)
+	// Before the emulator's server closes (cleanups run last first), so
+	// that no later server on the same port is fast by mistake.
+	t.Cleanup(func() { fastRetryURLs.Delete(url) })
 }
 
 // requiredProviders names the provider's source, for configurations that
@@ -88,16 +116,33 @@ func TestHarness_domains(t *testing.T) {
 	}
 }
 
-// TestFastRetries: the providers the harness starts after fastRetries
-// back off from 5ms, and from the release's default again after the test.
+// TestFastRetries: the providers the harness starts back off from 5ms for
+// the emulator of a test that called fastRetries, from the release's
+// default for any other base_url, and after the test.
 func TestFastRetries(t *testing.T) {
+	t.Parallel()
+	wait := func(baseURL string) time.Duration {
+		p, ok := newTestProvider(os.Getenv).(*analyticsProvider)
+		if !ok {
+			t.Fatalf("provider %T", p)
+		}
+		return p.retryWaitMin(baseURL)
+	}
+	env := acctest.Unstarted(t)
+	env.URL = "http://127.0.0.1:1"
 	t.Run("shortened", func(t *testing.T) {
-		fastRetries(t)
-		if p, ok := newTestProvider().(*analyticsProvider); !ok || p.retryWaitMin != 5*time.Millisecond {
-			t.Errorf("provider %+v", p)
+		fastRetries(t, env)
+		if got := wait(env.URL); got != 5*time.Millisecond {
+			t.Errorf("the test's emulator: first backoff %v, want 5ms", got)
+		}
+		if got := wait(env.URL + "/"); got != 5*time.Millisecond {
+			t.Errorf("the test's emulator, with a final slash: first backoff %v, want 5ms", got)
+		}
+		if got := wait("http://127.0.0.1:2"); got != 0 {
+			t.Errorf("another emulator: first backoff %v, want the default", got)
 		}
 	})
-	if p, ok := newTestProvider().(*analyticsProvider); !ok || p.retryWaitMin != 0 {
-		t.Errorf("after the test: provider %+v", p)
+	if got := wait(env.URL); got != 0 {
+		t.Errorf("after the test: first backoff %v, want the default", got)
 	}
 }

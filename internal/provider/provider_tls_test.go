@@ -26,28 +26,30 @@ import (
 // Acceptance tests of the network path: TLS test servers with a private CA,
 // one that requires a client certificate and one whose certificate names
 // another host, each reached through every setting and its environment
-// variable, on the CLI the run uses. None of them can be parallel: they
-// set the environment (t.Setenv), which the in-process provider reads.
+// variable, on the CLI the run uses. The variables reach the in-process
+// provider through its test's Env (SetProviderEnv), so the tests run in
+// parallel, but those that set the process's own environment (HTTPS_PROXY,
+// which the client reads, and the logs' settings).
 
 // listAll reads the websites: a data source is read at plan time, so it
 // is the first request of the run.
 const listAll = `data "analytics_websites" "all" {}` + "\n"
 
-// withEnv is a PreConfig that sets the network environment variables to
-// vars, and clears the others.
-func withEnv(t *testing.T, vars map[string]string) func() {
+// withEnv is a PreConfig that sets the network environment variables of
+// env's providers to vars, and clears the others.
+func withEnv(env *acctest.Env, vars map[string]string) func() {
 	return func() {
 		for _, k := range networkEnv {
-			t.Setenv(k, vars[k])
+			env.SetProviderEnv(k, vars[k])
 		}
 	}
 }
 
 // listStep is a step that reads the websites with the given provider
 // block and environment, and finds none.
-func listStep(t *testing.T, provider string, vars map[string]string) resource.TestStep {
+func listStep(env *acctest.Env, provider string, vars map[string]string) resource.TestStep {
 	return resource.TestStep{
-		PreConfig: withEnv(t, vars),
+		PreConfig: withEnv(env, vars),
 		Config:    provider + listAll,
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue("data.analytics_websites.all", tfjsonpath.New("websites"), knownvalue.ListSizeExact(0)),
@@ -56,12 +58,11 @@ func listStep(t *testing.T, provider string, vars map[string]string) resource.Te
 }
 
 // errorStep is a plan that must fail with pattern (see acctest.ExpectError).
-func errorStep(t *testing.T, config string, vars map[string]string, pattern string) resource.TestStep {
-	return resource.TestStep{PreConfig: withEnv(t, vars), Config: config, PlanOnly: true, ExpectError: acctest.ExpectError(pattern)}
+func errorStep(env *acctest.Env, config string, vars map[string]string, pattern string) resource.TestStep {
+	return resource.TestStep{PreConfig: withEnv(env, vars), Config: config, PlanOnly: true, ExpectError: acctest.ExpectError(pattern)}
 }
 
 func TestAccProvider_privateCA(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	p := newTestPKI(t)
 	env := newTLSTestEnv(t, serverTLS(p.server, nil))
 	caFile := tlstest.WriteFile(t, "ca.pem", p.ca.PEM)
@@ -70,34 +71,34 @@ func TestAccProvider_privateCA(t *testing.T) {
 	const domain = "tf-acc-tls-ca.example.com"
 	env.Test(t,
 		// An expired certificate: the CA cannot help.
-		errorStep(t, expired.ProviderBlock(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)))+listAll, nil,
+		errorStep(env, expired.ProviderBlock(fmt.Sprintf("ca_pem = %q", string(p.ca.PEM)))+listAll, nil,
 			`Server Certificate Expired or Not Yet Valid.*the server's certificate expired at .*Renew the installation's certificate`),
 		// Without the CA: the first request of the plan names the problem
 		// and the settings, whether it is a data source's read or the
 		// website limit check of a plan that only creates.
-		errorStep(t, env.ProviderBlock()+listAll, nil,
+		errorStep(env, env.ProviderBlock()+listAll, nil,
 			`Server Certificate Signed by an Unknown Authority.*list the websites.*unknown authority \(issuer "CN=tf-acc private CA.*ca_file or ca_pem \(or the ANALYTICS_CA_FILE or ANALYTICS_CA_PEM environment variable\)`),
-		errorStep(t, env.ProviderBlock()+websiteHCL(`domain = "`+domain+`"`), nil,
+		errorStep(env, env.ProviderBlock()+websiteHCL(`domain = "`+domain+`"`), nil,
 			`Server Certificate Signed by an Unknown Authority.*plan the creation of the website "`+domain+`".*ca_file or ca_pem`),
 		// A CA that did not sign the server's certificate.
-		errorStep(t, env.ProviderBlock(fmt.Sprintf("ca_pem = %q", string(p.otherCA.PEM)))+listAll, nil,
+		errorStep(env, env.ProviderBlock(fmt.Sprintf("ca_pem = %q", string(p.otherCA.PEM)))+listAll, nil,
 			`Server Certificate Signed by an Unknown Authority.*do not include the one that signed`),
-		listStep(t, env.ProviderBlock(fmt.Sprintf("ca_file = %q", caFile)), nil),
-		listStep(t, env.ProviderBlock(fmt.Sprintf("ca_pem = %q", ca)), nil),
-		listStep(t, env.ProviderBlock(), map[string]string{EnvCAFile: caFile}),
-		listStep(t, env.ProviderBlock(), map[string]string{EnvCAPEM: ca}),
+		listStep(env, env.ProviderBlock(fmt.Sprintf("ca_file = %q", caFile)), nil),
+		listStep(env, env.ProviderBlock(fmt.Sprintf("ca_pem = %q", ca)), nil),
+		listStep(env, env.ProviderBlock(), map[string]string{EnvCAFile: caFile}),
+		listStep(env, env.ProviderBlock(), map[string]string{EnvCAPEM: ca}),
 		// PEM that does not parse fails at plan time too.
-		errorStep(t, env.ProviderBlock(`ca_pem = "not a certificate"`)+listAll, nil,
+		errorStep(env, env.ProviderBlock(`ca_pem = "not a certificate"`)+listAll, nil,
 			`Invalid CA Certificate.*ca_pem is not usable: no PEM certificate found`),
-		errorStep(t, env.ProviderBlock()+listAll, map[string]string{EnvCAPEM: "not a certificate"},
+		errorStep(env, env.ProviderBlock()+listAll, map[string]string{EnvCAPEM: "not a certificate"},
 			`Invalid CA Certificate.*the ANALYTICS_CA_PEM environment variable is not usable: no PEM certificate found`),
 		// A file that is not there fails at plan time, naming it.
-		errorStep(t, env.ProviderBlock(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
+		errorStep(env, env.ProviderBlock(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
 			`Unreadable CA Bundle File.*ca_file "/nonexistent/tf-acc-ca.pem".*no such file or directory`),
 		// A whole lifecycle over TLS (the last step: the test's destroy
 		// runs with its configuration).
 		resource.TestStep{
-			PreConfig: withEnv(t, map[string]string{EnvCAFile: caFile}),
+			PreConfig: withEnv(env, map[string]string{EnvCAFile: caFile}),
 			Config:    env.ProviderBlock() + websiteHCL(`domain = "`+domain+`"`),
 			Check:     resource.TestCheckResourceAttr(websiteAddr, "domain", domain),
 		},
@@ -105,7 +106,6 @@ func TestAccProvider_privateCA(t *testing.T) {
 }
 
 func TestAccProvider_clientCertificate(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	p := newTestPKI(t)
 	env := newTLSTestEnv(t, serverTLS(p.server, p.ca))
 	certFile := tlstest.WriteFile(t, "client.pem", p.clientCert.CertPEM)
@@ -113,26 +113,26 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 	ca, cert, key := string(p.ca.PEM), string(p.clientCert.CertPEM), string(p.clientCert.KeyPEM)
 	caLine := fmt.Sprintf("ca_pem = %q", ca)
 	env.Test(t,
-		errorStep(t, env.ProviderBlock(caLine)+listAll, nil,
+		errorStep(env, env.ProviderBlock(caLine)+listAll, nil,
 			`Client Certificate Required.*the server requires a client certificate and none was sent.*cert_file and key_file, or cert_pem and key_pem \(or the ANALYTICS_CERT_FILE and ANALYTICS_KEY_FILE, or ANALYTICS_CERT_PEM and ANALYTICS_KEY_PEM environment variables\)`),
-		errorStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_pem = %q", string(p.foreignClient.CertPEM)),
+		errorStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_pem = %q", string(p.foreignClient.CertPEM)),
 			fmt.Sprintf("key_pem = %q", string(p.foreignClient.KeyPEM)))+listAll, nil,
 			`Client Certificate Rejected.*did not accept the configured client certificate`),
-		listStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("key_file = %q", keyFile)), nil),
-		listStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_pem = %q", cert), fmt.Sprintf("key_pem = %q", key)), nil),
-		listStep(t, env.ProviderBlock(caLine), map[string]string{EnvCertFile: certFile, EnvKeyFile: keyFile}),
+		listStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("key_file = %q", keyFile)), nil),
+		listStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_pem = %q", cert), fmt.Sprintf("key_pem = %q", key)), nil),
+		listStep(env, env.ProviderBlock(caLine), map[string]string{EnvCertFile: certFile, EnvKeyFile: keyFile}),
 		// A certificate without its key fails at plan time.
-		errorStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
+		errorStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
 			`Client Certificate Without Key.*key_file or key_pem \(or the ANALYTICS_KEY_FILE or ANALYTICS_KEY_PEM environment variable\)`),
 		// Headers that would override the provider's own are refused.
-		errorStep(t, env.ProviderBlock(caLine, `headers = { Authorization = "Bearer other" }`)+listAll, nil,
+		errorStep(env, env.ProviderBlock(caLine, `headers = { Authorization = "Bearer other" }`)+listAll, nil,
 			`Invalid Header.*"Authorization" cannot be set: the provider sends the API key in it`),
-		errorStep(t, env.ProviderBlock(caLine)+listAll, map[string]string{EnvHeaders: `{"authorization": "Bearer other"}`},
+		errorStep(env, env.ProviderBlock(caLine)+listAll, map[string]string{EnvHeaders: `{"authorization": "Bearer other"}`},
 			`Invalid Header.*the ANALYTICS_HEADERS environment variable.*"Authorization" cannot be set`),
 		// file and pem of the same thing conflict.
-		errorStep(t, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
+		errorStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
 			fmt.Sprintf("key_file = %q", keyFile))+listAll, nil, `Invalid Attribute Combination.*cert_pem`),
-		listStep(t, env.ProviderBlock(), map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}),
+		listStep(env, env.ProviderBlock(), map[string]string{EnvCAPEM: ca, EnvCertPEM: cert, EnvKeyPEM: key}),
 	)
 }
 
@@ -142,7 +142,7 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 // does not resolve: only the proxy, which maps it to the test server, can
 // reach it).
 func TestAccProvider_hostNameMismatch(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.Serial(t, "sets HTTPS_PROXY in the process's environment (t.Setenv), which the client reads")
 	p := newTestPKI(t)
 	env := newTLSTestEnv(t, serverTLS(p.wrongHost, nil))
 	ca := fmt.Sprintf("ca_pem = %q", string(p.ca.PEM))
@@ -152,13 +152,13 @@ func TestAccProvider_hostNameMismatch(t *testing.T) {
 	t.Setenv("NO_PROXY", "")
 	t.Setenv("no_proxy", "")
 	env.Test(t,
-		errorStep(t, env.ProviderBlock(ca)+listAll, nil,
+		errorStep(env, env.ProviderBlock(ca)+listAll, nil,
 			`Server Certificate Does Not Match base_url.*not valid for the host name "127.0.0.1" \(it is for tf-acc-other.example.com\).*use one of "tf-acc-other.example.com" in base_url`),
-		listStep(t, env.ProviderBlock("skip_verify = true"), nil),
-		listStep(t, env.ProviderBlock(), map[string]string{EnvSkipVerify: "true"}),
+		listStep(env, env.ProviderBlock("skip_verify = true"), nil),
+		listStep(env, env.ProviderBlock(), map[string]string{EnvSkipVerify: "true"}),
 		resource.TestStep{
 			PreConfig: func() {
-				withEnv(t, nil)()
+				withEnv(env, nil)()
 				t.Setenv("HTTPS_PROXY", proxy.URL)
 			},
 			Config: env.ProviderBlockAt(named, env.Key, ca) + listAll,
@@ -245,7 +245,7 @@ func TestAccProvider_tlsSecretsNotLogged(t *testing.T) {
 	t.Setenv("TF_LOG_SDK_PROTO_DATA_DIR", "")
 	t.Setenv("TF_VAR_client_key", string(p.clientCert.KeyPEM))
 	t.Setenv("TF_VAR_access_token", headerValue)
-	withEnv(t, nil)()
+	withEnv(env, nil)()
 
 	cfg := `
 variable "client_key" {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"os"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -20,7 +21,7 @@ func TestResolveTrackingCode_headerValueNotASecret(t *testing.T) {
 	} {
 		var diags diag.Diagnostics
 		resolveTrackingCode(providerModel{TrackingURL: types.StringValue(tc.url)}, "http://10.0.0.5:8080/api/v1",
-			[]string{"api-key-0123456789", tc.header}, &diags)
+			[]string{"api-key-0123456789", tc.header}, os.Getenv, &diags)
 		if diags.HasError() {
 			t.Errorf("header value %q, tracking_url %q: %v", tc.header, tc.url, diags.Errors()[0].Detail())
 		}

@@ -62,7 +62,7 @@ func TestTrackingCode(t *testing.T) {
 // base_url without /api/v1; tracking_respect_dnt, else its variable. A bad
 // value from the environment is an error naming the variable.
 func TestResolveTrackingCode(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	t.Parallel()
 	const api = "https://internal.example:8443/analytics/api/v1"
 	for _, tc := range []struct {
 		name                      string
@@ -92,12 +92,11 @@ func TestResolveTrackingCode(t *testing.T) {
 			wantErr: `The ANALYTICS_TRACKING_SCRIPT_URL environment variable "cdn.example.net/s.js" is not an absolute http`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(EnvTrackingURL, tc.envURL)
-			t.Setenv(EnvTrackingScriptURL, tc.envScript)
-			t.Setenv(EnvTrackingRespectDNT, tc.envDNT)
+			getenv := envOf(map[string]string{EnvTrackingURL: tc.envURL, EnvTrackingScriptURL: tc.envScript,
+				EnvTrackingRespectDNT: tc.envDNT})
 			var diags diag.Diagnostics
 			got := resolveTrackingCode(providerModel{TrackingURL: tc.url, TrackingScriptURL: tc.script, // zero values are null
-				TrackingRespectDNT: tc.dnt}, api, nil, &diags)
+				TrackingRespectDNT: tc.dnt}, api, nil, getenv, &diags)
 			if tc.wantErr != "" {
 				if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), tc.wantErr) {
 					t.Fatalf("want an error containing %q, got %v", tc.wantErr, diags)
@@ -224,7 +223,6 @@ func (c onlyAttributeChanges) CheckPlan(_ context.Context, req plancheck.CheckPl
 // their environment variables) changes only tracking_code in the plan, and
 // the apply sends no request that changes anything on the server.
 func TestAccTrackingCode_everySurface(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	acctest.CLIDependent(t, "the import command: Terraform 1.12 and later send and expect a resource identity")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking.example.com"
@@ -262,8 +260,8 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 			// sets nothing.
 			PreConfig: func() {
 				before = env.Writes()
-				t.Setenv(EnvTrackingURL, "https://env.example.net")
-				t.Setenv(EnvTrackingRespectDNT, "false")
+				env.SetProviderEnv(EnvTrackingURL, "https://env.example.net")
+				env.SetProviderEnv(EnvTrackingRespectDNT, "false")
 			},
 			Config:            config(""),
 			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: onlyTrackingCode},
@@ -273,8 +271,8 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 		resource.TestStep{
 			PreConfig: func() {
 				before = env.Writes()
-				t.Setenv(EnvTrackingURL, "")
-				t.Setenv(EnvTrackingRespectDNT, "")
+				env.SetProviderEnv(EnvTrackingURL, "")
+				env.SetProviderEnv(EnvTrackingRespectDNT, "")
 			},
 			Config:            config(""),
 			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: onlyTrackingCode},
@@ -303,7 +301,6 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 // tracking_url, on every surface; setting, changing and removing it plans
 // only tracking_code and sends no request that changes anything.
 func TestAccTrackingCode_scriptURL(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := "tf-acc-tracking-script.example.com"
 	config := func(extra string) string {
@@ -347,9 +344,9 @@ func TestAccTrackingCode_scriptURL(t *testing.T) {
 			wantTrackingCodeFrom(public, strings.ReplaceAll(cdn, "&", "&amp;"), false)),
 		step(nil, withURL+fmt.Sprintf("  tracking_script_url = %q\n", "https://cdn.example.net/other.js"),
 			wantTrackingCodeFrom(public, "https://cdn.example.net/other.js", false)),
-		step(func() { t.Setenv(EnvTrackingScriptURL, "https://env-cdn.example.net/script.js") }, withURL,
+		step(func() { env.SetProviderEnv(EnvTrackingScriptURL, "https://env-cdn.example.net/script.js") }, withURL,
 			wantTrackingCodeFrom(public, "https://env-cdn.example.net/script.js", false)),
-		step(func() { t.Setenv(EnvTrackingScriptURL, "") }, withURL, wantTrackingCode(public, false)),
+		step(func() { env.SetProviderEnv(EnvTrackingScriptURL, "") }, withURL, wantTrackingCode(public, false)),
 	)
 }
 

@@ -219,6 +219,7 @@ func describeSent(pw *string) string {
 func TestAccWebsite_leavingPasswordPrivacyKeepsForeignPassword(t *testing.T) {
 	acctest.CLIDependent(t, "import blocks: the CLI plans the import and calls the provider's import and read")
 	acctest.NeedsEmulator(t, "reads the password the server stores, which the API never returns")
+	acctest.Parent(t)
 	for _, to := range []string{privacyPublic, privacyPrivate} {
 		t.Run("to "+to, func(t *testing.T) {
 			const domain = "tf-acc-pw-ui.example.com"
@@ -405,6 +406,7 @@ func TestAccWebsite_passwordStoredAsNone(t *testing.T) {
 func TestAccWebsite_passwordWriteOnlyRemovedUnseen(t *testing.T) {
 	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11")
 	acctest.NeedsEmulator(t, "removes the password between the refresh and the apply with a handler in front of the API, and reads the stored password, which the API never returns")
+	acctest.Parent(t)
 	const password = "WriteOnlyUnseen-5c81a7"
 	cases := []struct {
 		name string

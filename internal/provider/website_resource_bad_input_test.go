@@ -495,11 +495,21 @@ func hasError(diags []*tfprotov6.Diagnostic) bool {
 	return false
 }
 
+// caseEnvNames are the provider's environment variables a case may set.
+var caseEnvNames = []string{EnvBaseURL, EnvAPIKey}
+
 // setCaseEnv sets the provider's environment variables for case c.
 func setCaseEnv(t *testing.T, c badInput) {
 	t.Helper()
-	for _, name := range []string{EnvBaseURL, EnvAPIKey} {
+	for _, name := range caseEnvNames {
 		t.Setenv(name, c.env[name])
+	}
+}
+
+// setCaseProviderEnv sets them for the providers env's TestCase serves.
+func setCaseProviderEnv(env *acctest.Env, c badInput) {
+	for _, name := range caseEnvNames {
+		env.SetProviderEnv(name, c.env[name])
 	}
 }
 
@@ -568,13 +578,12 @@ func TestBadInputCatalog(t *testing.T) {
 // TestAccBadInputCatalog runs the whole catalog through the real CLI as
 // PlanOnly steps and checks that none of them reached the API.
 func TestAccBadInputCatalog(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	acctest.CLIDependent(t, "write-only attributes (password_wo): Terraform 1.11; each CLI shows the diagnostics")
 	env := acctest.New(t)
 	var steps []resource.TestStep
 	for _, c := range badInputCatalog() {
 		steps = append(steps, resource.TestStep{
-			PreConfig:   func() { setCaseEnv(t, c) },
+			PreConfig:   func() { setCaseProviderEnv(env, c) },
 			Config:      c.hcl(env.ProviderBlock()),
 			PlanOnly:    true,
 			ExpectError: acctest.ExpectError(c.want),
@@ -588,7 +597,7 @@ func TestAccBadInputCatalog(t *testing.T) {
 			continue
 		}
 		steps = append(steps, resource.TestStep{
-			PreConfig:          func() { setCaseEnv(t, badInput{}) },
+			PreConfig:          func() { setCaseProviderEnv(env, badInput{}) },
 			Config:             c.hcl(env.ProviderBlock()),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,

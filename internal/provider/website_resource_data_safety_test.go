@@ -31,7 +31,7 @@ import (
 // that the state and the server still hold what they held.
 
 func TestAccWebsite_wrongBaseURL(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.Parent(t)
 	cases := []struct{ name, suffix, want string }{
 		{"moved path prefix", "/analytics", `Unexpected Answer at base_url.*/analytics/api/v1.*could not be found`},
 		{"unknown path under /api/v1", "/api/v1/v2", `Unexpected Answer at base_url.*Resource not found`},
@@ -39,9 +39,8 @@ func TestAccWebsite_wrongBaseURL(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			env := acctest.New(t)
-			pinTrackingURL(t, env.URL)
-			steps := []resource.TestStep{{Config: configAt(env, env.URL, env.Key)}}
-			steps = append(steps, keptSteps(t, env, configAt(env, env.URL+c.suffix, env.Key), c.want, c.want)...)
+			steps := []resource.TestStep{{Config: pinnedConfigAt(env, env.URL, env.Key)}}
+			steps = append(steps, keptSteps(t, env, pinnedConfigAt(env, env.URL+c.suffix, env.Key), c.want, c.want)...)
 			steps = append(steps, keptState(env))
 			env.Test(t, steps...)
 		})
@@ -50,26 +49,25 @@ func TestAccWebsite_wrongBaseURL(t *testing.T) {
 		acctest.NeedsEmulator(t, "a web server's own HTML 404 page in front of the API (a handler around the emulator)")
 		want := `Unexpected Answer at base_url.*404 Not Found`
 		env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(proxy404))
-		pinTrackingURL(t, env.URL)
-		steps := []resource.TestStep{{Config: configAt(env, env.URL, acctest.KeyOwner)}}
-		steps = append(steps, keptSteps(t, env, configAt(env, env.URL+"/proxy", acctest.KeyOwner), want, want)...)
+		steps := []resource.TestStep{{Config: pinnedConfigAt(env, env.URL, acctest.KeyOwner)}}
+		steps = append(steps, keptSteps(t, env, pinnedConfigAt(env, env.URL+"/proxy", acctest.KeyOwner), want, want)...)
 		steps = append(steps, keptState(env))
 		env.Test(t, steps...)
 	})
 }
 
-// pinTrackingURL keeps the tracking code of a test that changes base_url
-// as it was (it follows base_url by default): the non-refresh plans that
+// pinnedConfigAt is configAt with the tracking URL pinned to env's, which
+// keeps the tracking code of a test that changes base_url as it was (it
+// follows base_url by default): the non-refresh plans that
 // terraform-plugin-testing runs before the refreshing ones would otherwise
 // show the tracking code's change, and never reach the refresh whose error
 // the test expects.
-func pinTrackingURL(t *testing.T, url string) {
-	t.Helper()
-	t.Setenv(EnvTrackingURL, url)
+func pinnedConfigAt(env *acctest.Env, baseURL, key string) string {
+	return env.ProviderBlockAt(baseURL, key, fmt.Sprintf("tracking_url = %q", env.URL)) + twoWebsites(env)
 }
 
 func TestAccWebsite_otherUsersKey(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
+	acctest.Parent(t)
 	t.Run("server with GET /account", func(t *testing.T) {
 		env := acctest.New(t)
 		env.NeedsKey2(t)
@@ -109,6 +107,7 @@ func TestAccWebsite_otherUsersKey(t *testing.T) {
 // the server cannot tell the owner, the vanish guard refuses both websites.
 func TestAccWebsite_otherUsersKeyDestroyWithoutRefresh(t *testing.T) {
 	acctest.NeedsEmulator(t, "its users are the emulator's (the messages name user #1 and Bob), one case emulates an older build without GET /account, and the websites left are counted in its memory")
+	acctest.Parent(t)
 	cases := []struct {
 		name string
 		opts emulator.Options
@@ -239,6 +238,7 @@ resource "analytics_website" "by_domain" {
 // The password is dropped from the state when the server says none is set,
 // even though the privacy stays "password", and the next apply sets it again.
 func TestAccWebsite_passwordRemovedOutsideTerraform(t *testing.T) {
+	acctest.Parent(t)
 	// "0" is stored but reads back as no password, like an empty one.
 	for _, removed := range []string{"", "0"} {
 		t.Run(fmt.Sprintf("stored %q", removed), func(t *testing.T) {
@@ -343,7 +343,6 @@ func TestAccWebsite_exclusionsReadBackExactly(t *testing.T) {
 // again at once. Nothing here depends on how long anything takes.
 func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects a slow commit of the create (fault injection)")
-	fastRetries(t)
 	waiting, release, landed := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var releaseOnce sync.Once
 	land := func() {
@@ -383,6 +382,7 @@ func TestAccWebsite_slowCommitMakesNoDuplicate(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}))
+	fastRetries(t, env)
 	cfg := reliableConfig(env, `timeout = "1s"`, websiteHCL(`domain = "slow.example.com"`))
 	env.Test(t, []resource.TestStep{
 		{
@@ -510,6 +510,7 @@ func configAt(env *acctest.Env, baseURL, key string) string {
 // TestAccWebsite_refreshOnlyKeepsState.)
 func keptSteps(t *testing.T, env *acctest.Env, cfg, want, importWant string) []resource.TestStep {
 	t.Helper()
+	adoptID, setAdoptID := acctest.ProcessVariable("adopt_id")
 	return []resource.TestStep{
 		{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectError(want)},
 		{Config: cfg, Destroy: true, ExpectError: acctest.ExpectError(want)},
@@ -519,20 +520,20 @@ func keptSteps(t *testing.T, env *acctest.Env, cfg, want, importWant string) []r
 				if env.Emulator == nil {
 					id = fmt.Sprint(env.MustWebsite(t, env.Domain("safe-a")).ID)
 				}
-				t.Setenv("TF_VAR_adopt_id", id)
+				setAdoptID(id)
 			},
 			Config: cfg + fmt.Sprintf(`
-variable "adopt_id" {
+variable %q {
   type = string
 }
 import {
   to = analytics_website.adopted
-  id = var.adopt_id
+  id = var.%s
 }
 resource "analytics_website" "adopted" {
   domain = %q
 }
-`, env.Domain("safe-b")),
+`, adoptID, adoptID, env.Domain("safe-b")),
 			PlanOnly:    true,
 			ExpectError: acctest.ExpectError(importWant),
 		},

@@ -20,6 +20,7 @@ import (
 // for skip_destroy = true.
 func TestAccWebsite_skipDestroyCreateLooksDomainUp(t *testing.T) {
 	acctest.NeedsEmulator(t, "counts the emulator's requests, and seeds two websites with one domain")
+	acctest.Parent(t)
 	for _, c := range []struct {
 		name, key string
 		extra     int // websites more than the three below

@@ -150,7 +150,6 @@ func chaosSteps(t *testing.T, env *acctest.Env, settings string, n int) resource
 // server injects every kind of fault.
 func TestAccWebsite_chaos(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects every kind of fault into the server (fault injection)")
-	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{
 		Seed:    20240601,
 		Latency: time.Millisecond, LatencyJitter: 3 * time.Millisecond,
@@ -164,6 +163,7 @@ func TestAccWebsite_chaos(t *testing.T) {
 		MalformedRate:        0.04,
 		SlowBodyRate:         0.04, SlowBodyDelay: 5 * time.Millisecond,
 	}}))
+	fastRetries(t, env)
 	start := time.Now()
 	env.TestCase(t, chaosSteps(t, env, chaosSettings, 50))
 	t.Logf("50 websites under faults in %s; faults injected: %v; requests answered: %v",
@@ -180,7 +180,7 @@ func TestAccWebsite_chaos(t *testing.T) {
 // with one kind of fault at a time, at a high rate.
 func TestAccWebsite_chaosEachFault(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects one kind of fault at a time into the server (fault injection)")
-	fastRetries(t)
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name   string
 		faults emulator.Faults
@@ -199,6 +199,7 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 			f := tc.faults
 			f.Seed = 7
 			env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &f}))
+			fastRetries(t, env)
 			env.TestCase(t, chaosSteps(t, env, chaosSettings, 6))
 			t.Logf("faults injected: %v", env.FaultCountsByMethod())
 			kinds := 0
@@ -263,8 +264,8 @@ func TestAccWebsite_requestsPerMinute(t *testing.T) {
 // the error says to import it.
 func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 	acctest.NeedsEmulator(t, "loses the first answer of a create (fault injection)")
-	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &emulator.Faults{ResetBeforeRate: 1, MaxFaults: 1, Methods: []string{"POST"}}}))
+	fastRetries(t, env)
 	env.Seed(env.Key, emulator.Website{Domain: "taken.example.com", Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1)},
 		CreatedAt: time.Now().Add(-time.Hour)})
 	resource.Test(t, resource.TestCase{
@@ -285,8 +286,8 @@ func TestAccWebsite_lostCreateOfExistingDomain(t *testing.T) {
 // expected.
 func TestAccWebsite_malformedAnswer(t *testing.T) {
 	acctest.NeedsEmulator(t, "makes the server answer with malformed JSON (fault injection)")
-	fastRetries(t)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	fastRetries(t, env)
 	cfg := reliableConfig(env, "max_retries = 1", websiteHCL(`domain = "example.com"`))
 	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{

@@ -292,6 +292,7 @@ func TestAccWebsite_drift(t *testing.T) {
 // provider must say what happened, and the next apply recreates it.
 func TestAccWebsite_updateOfDeletedWebsite(t *testing.T) {
 	acctest.NeedsEmulator(t, "deletes the website between Terraform's refresh and its update (a handler around the emulator), and emulates an older build's 404")
+	acctest.Parent(t)
 	for name, legacy := range map[string]bool{"current build answers 500": false, "older build answers 404": true} {
 		t.Run(name, func(t *testing.T) { testUpdateOfDeletedWebsite(t, legacy) })
 	}

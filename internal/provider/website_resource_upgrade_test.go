@@ -118,6 +118,7 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 // to false and the tracking code and plans no change, with or without a
 // refresh; so does one of version 2 (no tracking_code).
 func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
+	acctest.Parent(t)
 	for _, version := range []int{1, 2} {
 		t.Run(fmt.Sprintf("version %d", version), func(t *testing.T) { testUpgradeFromSchema(t, version) })
 	}
