@@ -123,7 +123,7 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 			strings.Join(plain, ", "))
 		that, importIt = "those websites", fmt.Sprintf("import the one you mean (id = %s)", strings.Join(quoted, " or "))
 	}
-	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create Will Be Refused",
+	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create May Be Refused",
 		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
 			that+" first. If it is this resource's own website, tainted and kept by skip_destroy = true, the "+
 			"replacement cannot succeed, and the website may leave the state: when the create is refused with "+
