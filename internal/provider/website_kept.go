@@ -163,7 +163,11 @@ type keptWebsite struct {
 }
 
 // keptPrivateKeys are the private state's marks a kept website carries
-// back into the state: its owner, and what an update left unsettled.
+// back into the state: its owner, and what an update left unsettled. Only
+// a Delete that is given them can: a resource removed from the
+// configuration is; the destroy half of a tainted website's replacement
+// is given the create's planned private state, and that create's plan
+// never sees the tainted object's.
 var keptPrivateKeys = []string{ownerKey, passwordSetKey, excludeParamsSentKey}
 
 // add records that the website of state, with id, was kept.

@@ -266,3 +266,59 @@ func TestAccWebsite_reviewKeptLookupCostPerCreate(t *testing.T) {
 			n, got)
 	}
 }
+
+// A website with skip_destroy = true whose clear of exclude_params lost its
+// answer before the server saw it: the state forgot exclude_params, and
+// its private state marks the clear to send again. Its resource is then
+// renamed without a moved block (the same settings; terraform_data orders
+// the old one's destroy first): the create is refused and the kept website
+// is put into the new resource's state. The mark must come with it, or no
+// plan ever sends the clear again and the server keeps excluding the
+// parameter. (A tainted website's mark cannot come back: Terraform gives
+// neither its create's plan nor the destroy half of its replacement the
+// tainted object's private state.)
+func TestAccWebsite_keptCarriesUnsettledClear(t *testing.T) {
+	acctest.NeedsEmulator(t, "resets the connection of an update before the server sees it")
+	s := acctest.NewCLIEnv(t)
+	env := s.Env
+	domain := env.Domain("kept-unsettled")
+	config := func(round, name, extra string) string {
+		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
+resource "terraform_data" "order" {
+  triggers_replace = %q
+}
+resource "analytics_website" %q {
+  domain       = %q
+  skip_destroy = true
+  depends_on   = [terraform_data.order]
+  %s
+}
+`, round, name, domain, extra)
+	}
+	s.W.Write("main.tf", config("1", "old", `exclude_params = ["utm_source"]`))
+	s.W.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	if err := env.SetFaults(&emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetBeforeRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s.W.Write("main.tf", config("1", "old", ""))
+	if out, code := s.W.Run("apply", "-auto-approve"); code != 1 {
+		t.Fatalf("the update whose answer is lost: exit code %d:\n%s", code, out)
+	}
+	if err := env.SetFaults(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	s.W.Write("main.tf", config("2", "new", ""))
+	if out, code := s.W.Run("apply", "-auto-approve"); code != 1 || stateIDs(t, s.W.Read("terraform.tfstate"))["new"] != fmt.Sprint(id) {
+		t.Fatalf("the renamed resource's apply: exit code %d, the website not put back:\n%s", code, out)
+	}
+	s.W.MustRun(0, "untaint", "analytics_website.new")
+	out, code := s.W.Run("plan", "-detailed-exitcode")
+	s.W.MustRun(0, "apply", "-auto-approve")
+	if w, _ := env.WebsiteByDomain(domain); w.ExcludeParams != "" {
+		t.Errorf("after the kept website came back, the plan exits %d (no change) and the server keeps "+
+			"exclude_params %q:\n%s", code, w.ExcludeParams, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
