@@ -153,6 +153,12 @@ func (d *providerData) websiteDeleted(id int64) {
 func (d *providerData) heldDomains(ctx context.Context, domain string) ([]int64, error) {
 	d.heldOnce.Do(func() {
 		d.held = map[string][]int64{}
+		// An account that cannot be read (a plan without API access: 403)
+		// would refuse the list too; the limit check says why.
+		if _, err := d.checksAccount(ctx); err != nil && !errors.Is(err, client.ErrAccountUnsupported) {
+			d.held, d.heldErr = nil, err
+			return
+		}
 		if _, _, ok, err := d.websitesHeld(ctx); err == nil && ok && d.domains != nil {
 			for dom, ids := range d.domains {
 				c := canonicalDomain(dom)
