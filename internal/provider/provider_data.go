@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -53,6 +54,15 @@ type providerData struct {
 	// apply plans each create again after the deletes before it.
 	deletes        int64
 	deletesAtCount int64
+
+	// The user's websites by domain, for the held-domain check of the
+	// creates a plan holds (heldDomains), and the ids this instance
+	// deleted since (websiteDeleted).
+	heldOnce   sync.Once
+	held       map[string][]int64
+	heldErr    error
+	deletedMu  sync.Mutex
+	deletedIDs map[int64]bool
 }
 
 func newProviderData(c *client.Client) *providerData {
@@ -122,10 +132,63 @@ func (d *providerData) websitesHeld(ctx context.Context) (limit, have int, ok bo
 	return limit, max(d.count-int(atomic.LoadInt64(&d.deletes)-d.deletesAtCount), 0), true, nil
 }
 
-// websiteDeleted records that this provider instance deleted a website (see
-// websitesHeld).
-func (d *providerData) websiteDeleted() {
+// websiteDeleted records that this provider instance deleted the website
+// id (see websitesHeld and heldDomains).
+func (d *providerData) websiteDeleted(id int64) {
 	atomic.AddInt64(&d.deletes, 1)
+	d.deletedMu.Lock()
+	defer d.deletedMu.Unlock()
+	if d.deletedIDs == nil {
+		d.deletedIDs = map[int64]bool{}
+	}
+	d.deletedIDs[id] = true
+}
+
+// heldDomains returns the ids of the user's websites with domain (in its
+// canonical form), by id, from one complete list of the user's websites
+// shared by every create the provider instance plans: the limit check's
+// page when it held every website (no request more), else one sweep of
+// the list through the bulk reader, whose reads it then serves. Websites
+// this instance deleted since are left out.
+func (d *providerData) heldDomains(ctx context.Context, domain string) ([]int64, error) {
+	d.heldOnce.Do(func() {
+		d.held = map[string][]int64{}
+		// An account that cannot be read (a plan without API access: 403)
+		// would refuse the list too; the limit check says why.
+		if _, err := d.checksAccount(ctx); err != nil && !errors.Is(err, client.ErrAccountUnsupported) {
+			d.held, d.heldErr = nil, err
+			return
+		}
+		if _, _, ok, err := d.websitesHeld(ctx); err == nil && ok && d.domains != nil {
+			for dom, ids := range d.domains {
+				c := canonicalDomain(dom)
+				d.held[c] = append(d.held[c], ids...)
+			}
+			return
+		}
+		ws, err := d.websites.ListAll(ctx, client.ListOptions{})
+		if err != nil {
+			d.held, d.heldErr = nil, err
+			return
+		}
+		for _, w := range ws {
+			c := canonicalDomain(w.Domain)
+			d.held[c] = append(d.held[c], w.ID)
+		}
+	})
+	if d.heldErr != nil {
+		return nil, d.heldErr
+	}
+	d.deletedMu.Lock()
+	defer d.deletedMu.Unlock()
+	var ids []int64
+	for _, id := range d.held[canonicalDomain(domain)] {
+		if !d.deletedIDs[id] {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
 }
 
 // checksAccount is the key user's account for the plan-time checks: one

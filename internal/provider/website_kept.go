@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,24 +28,28 @@ import (
 // (keptDomainKey), and the second, the create's, fails when it plans that
 // domain again (refuseKeptReplacement). Terraform plans a tainted website
 // as new, without its state or private state, so that plan cannot tell it
-// from a new website. A create with skip_destroy = true looks its domain
-// up instead (warnDomainHeld): when the user holds a website with it, the
-// plan warns, with its id, that the create will be refused unless the
-// apply deletes that website first, and says what to do if it is this
-// resource's own, tainted: untaint it, or import it. A warning, not an
-// error: another resource's destroy in the same apply may delete it.
+// from a new website (nor tell that its old state had skip_destroy = true:
+// the configuration may turn it off). Every create looks its domain up
+// instead (warnDomainHeld), in one list of the user's websites that all
+// creates share: when the user holds a website with it, the plan warns,
+// with its id, that the create will be refused unless the apply deletes
+// that website first, and says what to do if it is this resource's own,
+// tainted: untaint it, or import it. A warning, not an error: another
+// resource's destroy in the same apply may delete it.
 //
 // At apply, the create that fails puts the kept website back into the
 // state (Terraform marks it tainted), so that the website is not lost to
 // the configuration that managed it a moment ago. The provider is not told
 // which resource a create is for: a resource with skip_destroy removed
 // from the configuration and another one added with the same domain in
-// the same apply look alike. So the website is put back only when the
-// create's plan sets everything the configuration sets as the kept state
-// held it (sameConfiguration): then it is that resource's configuration,
-// or one that would manage the website exactly as it did. Otherwise
-// nothing is written, and the error gives the website's id to import it;
-// the plan's warning said so before.
+// the same apply look alike. So the website is put back only when exactly
+// one website with the domain was kept in this run, not put back already,
+// and the create's plan sets everything the server holds as the kept
+// state held it (sameConfiguration): then it is that resource's
+// configuration, or one that would manage the website exactly as a moved
+// block would, and the error says both. Otherwise nothing is written, and
+// the error gives the ids to import. A create that does not run (what it
+// depends on failed) cannot put anything back: the plan's warning says so.
 
 // keptDomainKey is the planned private state's record, made by the first
 // plan of a website whose state has skip_destroy = true, of its canonical
@@ -95,26 +100,22 @@ func refuseKeptReplacement(ctx context.Context, domain types.String, private pri
 			"first apply skip_destroy = false, then replace it.", domain.ValueString()))
 }
 
-// warnDomainHeld warns, on the plan of a create with skip_destroy = true
-// (a tainted website's replacement looks like one), when the user holds a
-// website with its domain: the create will be refused. Only these creates
-// look the domain up (once with the limit check: l), so that other creates
-// cost no request more; a lookup that fails is only logged (findDomain).
+// warnDomainHeld warns, on the plan of a create (a tainted website's
+// replacement looks like one), when the user holds a website with its
+// domain: the create will be refused. The lookup (l, shared with the limit
+// check) reads one list that every create of the run shares (findDomain);
+// a lookup that fails is only logged.
 func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResourceModel, l *domainLookup,
 	diags *diag.Diagnostics,
 ) {
-	if !plan.SkipDestroy.ValueBool() || plan.Domain.IsUnknown() || plan.Domain.IsNull() || r.data.websites == nil {
+	if plan.Domain.IsUnknown() || plan.Domain.IsNull() || r.data.websites == nil {
 		return
 	}
 	ids, err := r.findDomain(ctx, plan.Domain, l)
 	if err != nil || len(ids) == 0 {
 		return
 	}
-	plain, quoted := make([]string, len(ids)), make([]string, len(ids))
-	for i, id := range ids {
-		plain[i] = strconv.FormatInt(id, 10)
-		quoted[i] = strconv.Quote(plain[i])
-	}
+	plain, quoted := idList(ids)
 	exists := fmt.Sprintf("A website with this domain exists on the server (id %d).", ids[0])
 	that, importIt := "that website", fmt.Sprintf("import it (id = %s)", quoted[0])
 	if len(ids) > 1 {
@@ -125,54 +126,112 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create May Be Refused",
 		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
 			that+" first. If it is this resource's own website, tainted and kept by skip_destroy = true, the "+
-			"replacement cannot succeed, and with changed settings the website would leave the state. Run terraform "+
-			"untaint <this resource's address>, then plan again. To manage "+that+" with this resource otherwise, "+
+			"replacement cannot succeed, and the website may leave the state: when the create is refused with "+
+			"other settings, or does not run at all because something it depends on fails. Run terraform untaint "+
+			"<this resource's address>, then plan again. To manage "+that+" with this resource otherwise, "+
 			importIt+".")
 }
 
+// idList returns ids as plain and as quoted strings.
+func idList(ids []int64) (plain, quoted []string) {
+	plain, quoted = make([]string, len(ids)), make([]string, len(ids))
+	for i, id := range ids {
+		plain[i] = strconv.FormatInt(id, 10)
+		quoted[i] = strconv.Quote(plain[i])
+	}
+	return plain, quoted
+}
+
 // keptWebsites are the websites skip_destroy kept on the server in this
-// run, by canonical domain.
+// run, by canonical domain: several when websites share a domain (the
+// application has no unique index on domains).
 type keptWebsites struct {
 	mu   sync.Mutex
-	kept map[string]keptWebsite
+	kept map[string][]*keptWebsite
 }
 
-// keptWebsite is a website skip_destroy kept: its id and its whole state
-// before the removal. The state holds what the API never returns
-// (exclude_params, password, password_wo_version): restoring the website
-// starts from it, not from the replacement's plan, whose values were never
-// written.
+// keptWebsite is a website skip_destroy kept: its id, its whole state
+// before the removal, and the marks of its private state. The state holds
+// what the API never returns (exclude_params, password,
+// password_wo_version): restoring the website starts from it, not from the
+// replacement's plan, whose values were never written.
 type keptWebsite struct {
-	id    int64
-	state websiteResourceModel
+	id      int64
+	state   websiteResourceModel
+	private map[string][]byte // keptPrivateKeys, those set
+	claimed bool              // put back into a state already
 }
+
+// keptPrivateKeys are the private state's marks a kept website carries
+// back into the state: its owner, and what an update left unsettled. Only
+// a Delete that is given them can: a resource removed from the
+// configuration is; the destroy half of a tainted website's replacement
+// is given the create's planned private state, and that create's plan
+// never sees the tainted object's.
+var keptPrivateKeys = []string{ownerKey, passwordSetKey, excludeParamsSentKey}
 
 // add records that the website of state, with id, was kept.
-func (k *keptWebsites) add(id int64, state websiteResourceModel) {
+func (k *keptWebsites) add(id int64, state websiteResourceModel, private map[string][]byte) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.kept == nil {
-		k.kept = map[string]keptWebsite{}
+		k.kept = map[string][]*keptWebsite{}
 	}
-	k.kept[canonicalDomain(state.Domain.ValueString())] = keptWebsite{id: id, state: state}
+	d := canonicalDomain(state.Domain.ValueString())
+	k.kept[d] = append(k.kept[d], &keptWebsite{id: id, state: state, private: private})
 }
 
-// lookup returns the website kept with domain, if any.
-func (k *keptWebsites) lookup(domain string) (keptWebsite, bool) {
+// lookup returns the ids of the websites kept with domain, by id, and the
+// one kept when there is exactly one and it was not claimed (a copy).
+func (k *keptWebsites) lookup(domain string) ([]int64, *keptWebsite) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	w, ok := k.kept[canonicalDomain(domain)]
-	return w, ok
+	ws := k.kept[canonicalDomain(domain)]
+	ids := make([]int64, 0, len(ws))
+	for _, w := range ws {
+		ids = append(ids, w.id)
+	}
+	slices.Sort(ids)
+	if len(ws) != 1 || ws[0].claimed {
+		return ids, nil
+	}
+	w := *ws[0]
+	return ids, &w
+}
+
+// claim marks the website kept with domain and id as put back into a
+// state; false when it was already.
+func (k *keptWebsites) claim(domain string, id int64, claimed bool) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, w := range k.kept[canonicalDomain(domain)] {
+		if w.id == id {
+			if claimed && w.claimed {
+				return false
+			}
+			w.claimed = claimed
+			return true
+		}
+	}
+	return false
 }
 
 // keepInState records, for a Delete that skip_destroy turns into a removal
-// from the state, the website it keeps.
-func (r *websiteResource) keepInState(state websiteResourceModel) {
+// from the state, the website it keeps, with its private state's marks.
+func (r *websiteResource) keepInState(ctx context.Context, state websiteResourceModel, private privateGetter) {
 	id, err := strconv.ParseInt(state.ID.ValueString(), 10, 64)
 	if r.data == nil || err != nil {
 		return
 	}
-	r.data.kept.add(id, state)
+	marks := map[string][]byte{}
+	if private != nil {
+		for _, key := range keptPrivateKeys {
+			if raw, d := private.GetKey(ctx, key); !d.HasError() && len(raw) > 0 {
+				marks[key] = raw
+			}
+		}
+	}
+	r.data.kept.add(id, state, marks)
 }
 
 // domainTaken reports whether err is the server's refusal of a domain that
@@ -191,64 +250,91 @@ func domainTaken(err error) bool {
 }
 
 // restoreKept handles a create of plan refused with err: when the domain is
-// that of a website skip_destroy kept in this run (the replacement of that
-// website), it sets the state to that website as the server holds it and
-// reports the replacement's failure, and returns true. The restored state
-// is the kept website's last state with the server's answer applied onto
-// it: what the API does not return is what that state held, never the
-// plan's values, which no request wrote.
+// that of a website skip_destroy kept in this run, it sets the state to
+// that website as the server holds it, when that is sound (see the top of
+// this file), and reports the create's failure, and returns true. The
+// restored state is the kept website's last state with the server's
+// answer applied onto it: what the API does not return, and what never
+// reaches the server (skip_destroy, timeouts), is what that state held,
+// never the plan's values, which no request wrote.
 func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceModel, domain string, owner *websiteOwner,
 	err error, resp *resource.CreateResponse,
 ) bool {
 	if !domainTaken(err) {
 		return false
 	}
-	k, ok := r.data.kept.lookup(domain)
-	if !ok {
+	ids, k := r.data.kept.lookup(domain)
+	if len(ids) == 0 {
 		return false
 	}
-	id := k.id
-	if !sameConfiguration(plan, k.state) {
+	plain, quoted := idList(ids)
+	if len(ids) > 1 {
+		resp.Diagnostics.AddError("Domain Already Exists",
+			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept %d websites with this domain on "+
+				"the server in this apply (ids %s), and domains are unique on the installation. The provider cannot "+
+				"tell which one this resource held, so none is put back into its state. Nothing was created or "+
+				"deleted, and no resource holds those websites now. To manage one with this resource, import it: "+
+				"an import block with id = %s.", domain, len(ids), strings.Join(plain, ", "),
+				strings.Join(quoted, " or ")))
+		return true
+	}
+	id := ids[0]
+	if k == nil || !sameConfiguration(plan, k.state) {
+		why := "removed from another resource or from this one with another configuration"
+		if k == nil {
+			why = "and put back into another resource's state already"
+		}
 		resp.Diagnostics.AddError("Domain Already Exists",
 			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) "+
-				"on the server in this apply, removed from another resource or from this one with another "+
-				"configuration, and domains are unique on the installation. Nothing was created, and no resource holds "+
-				"the kept website now. To manage it with this resource, import it: terraform import <this resource's "+
-				"address> %d, or an import block with id = \"%d\"; then apply to bring its settings to this "+
-				"configuration.", domain, id, id, id))
+				"on the server in this apply, %s, and domains are unique on the installation. Nothing was created, "+
+				"and this resource does not hold the kept website. To manage it with this resource, import it: "+
+				"terraform import <this resource's address> %d, or an import block with id = \"%d\"; then apply to "+
+				"bring its settings to this configuration.", domain, id, why, id, id))
 		return true
+	}
+	if !r.data.kept.claim(domain, id, true) {
+		return false
 	}
 	w, gerr := r.data.client.GetWebsite(ctx, id)
 	if gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
+		r.data.kept.claim(domain, id, false)
 		return false
 	}
 	state := k.state
 	if err := state.applyWebsite(w); err != nil {
+		r.data.kept.claim(domain, id, false)
 		return false
 	}
-	state.Timeouts = plan.Timeouts // the configuration's, not the server's
 	state.TrackingCode = r.data.trackingCodeOr(state.TrackingCode)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	remember(ctx, resp.Private, owner, &resp.Diagnostics)
+	for key, raw := range k.private {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, key, raw)...)
+	}
+	if k.private[ownerKey] == nil {
+		remember(ctx, resp.Private, owner, &resp.Diagnostics)
+	}
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
-	resp.Diagnostics.AddError("Replacement Refused: skip_destroy Keeps the Website",
-		fmt.Sprintf("The website %q (id %d) was to be replaced, but skip_destroy = true kept it on the server, and a new "+
-			"website cannot have the same domain: domains are unique on the installation. Nothing was deleted or "+
-			"created, and the website is back in the state, marked tainted. To keep it as it is, run terraform untaint "+
-			"on this resource. To replace it, deleting it and its statistics, untaint it, apply skip_destroy = false, "+
-			"then replace it.", w.Domain, id))
+	resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
+		fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) on "+
+			"the server in this apply, and domains are unique on the installation. It was kept from this resource "+
+			"(tainted or replaced), or from a resource removed from the configuration with the same settings. It is "+
+			"now in this resource's state, marked tainted. Nothing was deleted or created. To keep it, run terraform "+
+			"untaint <this resource's address>. If this resource should not manage it, run terraform state rm "+
+			"<this resource's address>.", w.Domain, id))
 	return true
 }
 
 // sameConfiguration reports whether plan, a create's plan, sets every
-// attribute the configuration can set as kept, the state of a website
-// skip_destroy kept, holds it (the domain in its canonical form). An
-// attribute the plan leaves unknown (computed, not configured) is not
-// compared. Values are compared, never shown (password).
+// attribute the configuration sends to the server as kept, the state of a
+// website skip_destroy kept, holds it (the domain in its canonical form).
+// Settings that never reach the server (skip_destroy, timeouts: see
+// onlyLocalChange) are not compared, nor is an attribute the plan leaves
+// unknown (computed, not configured). Values are compared, never shown
+// (password).
 func sameConfiguration(plan, kept websiteResourceModel) bool {
 	for _, a := range websiteAttributes {
-		if !a.configurable() {
+		if !a.held() {
 			continue
 		}
 		p, k := plan.attribute(a.name), kept.attribute(a.name)

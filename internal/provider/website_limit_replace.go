@@ -2,15 +2,11 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // Replacements the plan does not show as a new domain: Terraform plans a
@@ -67,34 +63,18 @@ type domainLookup struct {
 }
 
 // findDomain returns the ids of the user's websites with domain (in its
-// canonical form), in order, looked up once per l: from the count's list
-// page when it held every website (up to 10), else with the lookup the
-// imports share (its list sweep, and a search for a domain the sweep does
-// not hold). A failed lookup is logged, and its error returned.
+// canonical form), in order, looked up once per l in the list every create
+// of the provider instance shares (heldDomains): never a search per
+// domain. A failed lookup is logged, and its error returned.
 func (r *websiteResource) findDomain(ctx context.Context, domain types.String, l *domainLookup) ([]int64, error) {
 	if l.done {
 		return l.ids, l.err
 	}
 	l.done = true
-	d := canonicalDomain(domain.ValueString())
-	// websitesHeld asked for the count once (its sync.Once): after it,
-	// domains is settled.
-	if _, _, ok, err := r.data.websitesHeld(ctx); err == nil && ok && r.data.domains != nil {
-		l.ids = slices.Sorted(slices.Values(r.data.domains[d]))
-		return l.ids, nil
-	}
-	w, err := r.data.websites.FindByDomain(ctx, d)
-	var dup *client.DuplicateDomainError
-	switch {
-	case err == nil:
-		l.ids = []int64{w.ID}
-	case errors.As(err, &dup):
-		l.ids = dup.IDs
-	case errors.Is(err, client.ErrNotFound):
-	default:
-		l.err = err
+	l.ids, l.err = r.data.heldDomains(ctx, domain.ValueString())
+	if l.err != nil {
 		tflog.Debug(ctx, "could not tell whether the user holds a website with the create's domain",
-			map[string]any{"error": err.Error()})
+			map[string]any{"error": l.err.Error()})
 	}
 	return l.ids, l.err
 }

@@ -298,7 +298,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 		// website and its statistics.
 		tflog.Info(ctx, "skip_destroy: removing the website from the state only; it stays on the server",
 			map[string]any{"id": state.ID.ValueString(), "domain": state.Domain.ValueString()})
-		r.keepInState(state)
+		r.keepInState(ctx, state, req.Private)
 		return
 	}
 	c := dataClient(r.data, &resp.Diagnostics)
@@ -335,7 +335,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	r.data.websites.Forget(id)
 	if err == nil {
-		r.data.websiteDeleted()
+		r.data.websiteDeleted(id)
 	}
 	if errors.Is(err, client.ErrNotFound) {
 		if !r.mayLeaveState(ctx, op, "delete", state, remembered, owner, &resp.Diagnostics) {

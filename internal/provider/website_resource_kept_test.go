@@ -31,7 +31,7 @@ func TestAccWebsite_skipDestroyReplaceSameDomain(t *testing.T) {
 	w.MustRun(0, "taint", websiteAddr)
 	for range 2 { // the second time, the website is tainted by the first
 		out, code := w.Run("apply", "-auto-approve")
-		if code != 1 || !acctest.ExpectError(`Replacement Refused: skip_destroy Keeps the Website.*terraform untaint`).MatchString(out) {
+		if code != 1 || !acctest.ExpectError(`Domain Already Exists: skip_destroy Kept the Website.*terraform untaint`).MatchString(out) {
 			t.Fatalf("apply: exit code %d:\n%s", code, out)
 		}
 		state := w.Read("terraform.tfstate")
