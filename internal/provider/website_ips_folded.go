@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -42,22 +41,16 @@ func recordFoldedIPs(ctx context.Context, w *client.Website, private privateSett
 // the configuration sets it (cfg is not null) and the last read folded the
 // server's list (ipsFoldedKey).
 func rewriteFoldedIPs(ctx context.Context, cfg types.Set, private privateGetter, diags *diag.Diagnostics) bool {
-	if private == nil || cfg.IsNull() {
-		return false
-	}
-	raw, d := private.GetKey(ctx, ipsFoldedKey)
-	diags.Append(d...)
-	return string(raw) == "true"
+	return !cfg.IsNull() && marked(ctx, private, ipsFoldedKey, diags)
 }
 
 // planFoldedIPs plans the update that writes exclude_ips back
 // (rewriteFoldedIPs): the plan equals the state, so the update shows as
 // updated_at, which it changes.
 func planFoldedIPs(ctx context.Context, domain types.String, resp *resource.ModifyPlanResponse) {
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
-	resp.Diagnostics.AddAttributeWarning(path.Root("exclude_ips"), "Writing exclude_ips Back Without Repeats",
+	planRewrite(ctx, "exclude_ips", "Writing exclude_ips Back Without Repeats",
 		fmt.Sprintf("The server holds an entry of the exclude_ips of %q on more than one line (repeated, or in "+
 			"two spellings of one address or range), as the web interface stores what is typed. Terraform reads "+
 			"each once. This apply writes the list back with each entry once; the server excludes the same "+
-			"addresses.", domain.ValueString()))
+			"addresses.", domain.ValueString()), resp)
 }

@@ -97,10 +97,15 @@ const excludeParamsSentKey = "exclude_params_sent"
 // it and lost its answer (excludeParamsSentKey), so the server may hold
 // what Terraform set.
 func unsettledClear(ctx context.Context, cfg types.Set, private privateGetter, diags *diag.Diagnostics) bool {
-	if private == nil || !cfg.IsNull() {
+	return cfg.IsNull() && marked(ctx, private, excludeParamsSentKey, diags)
+}
+
+// marked reports whether private holds the mark key ("true").
+func marked(ctx context.Context, private privateGetter, key string, diags *diag.Diagnostics) bool {
+	if private == nil {
 		return false
 	}
-	raw, d := private.GetKey(ctx, excludeParamsSentKey)
+	raw, d := private.GetKey(ctx, key)
 	diags.Append(d...)
 	return string(raw) == "true"
 }
@@ -109,8 +114,15 @@ func unsettledClear(ctx context.Context, cfg types.Set, private privateGetter, d
 // (unsettledClear): exclude_params is null in the plan as in the state, so
 // the update shows as updated_at, which it changes.
 func planUnsettledClear(ctx context.Context, domain types.String, resp *resource.ModifyPlanResponse) {
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
-	resp.Diagnostics.AddAttributeWarning(path.Root("exclude_params"), "Clearing exclude_params Again",
+	planRewrite(ctx, "exclude_params", "Clearing exclude_params Again",
 		fmt.Sprintf("The last update of %q sent exclude_params but got no answer, so the server may still hold "+
-			"what Terraform set. This apply clears it again. To keep it, set exclude_params.", domain.ValueString()))
+			"what Terraform set. This apply clears it again. To keep it, set exclude_params.", domain.ValueString()), resp)
+}
+
+// planRewrite plans an update that the plan does not show as a change of
+// attr (the plan equals the state there): it shows as updated_at, which
+// the update changes, and a warning on attr says why.
+func planRewrite(ctx context.Context, attr, summary, detail string, resp *resource.ModifyPlanResponse) {
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
+	resp.Diagnostics.AddAttributeWarning(path.Root(attr), summary, detail)
 }
