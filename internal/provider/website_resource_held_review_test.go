@@ -1,0 +1,194 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Review of issue 44, defect 3, second round: the held-domain check that
+// every create's plan runs, in one list of the user's websites shared by
+// the run.
+
+// manyCreatesHCL is n new websites (for_each) with domains under prefix,
+// and more, a website for each of the domains in more.
+func manyCreatesHCL(env *acctest.Env, n int, prefix string, more ...string) string {
+	list := ""
+	for _, d := range more {
+		list += fmt.Sprintf(", %q", d)
+	}
+	return env.Config(fmt.Sprintf(`resource "analytics_website" "many" {
+  for_each = toset(concat([for i in range(%d) : "c${i}.%s"], [%s]))
+  domain   = each.value
+}
+`, n, prefix, strings.TrimPrefix(list, ", ")))
+}
+
+// 150 creates, one of them for a domain the user holds, with 120 websites
+// the user holds already (more than one list page of 100): the plan warns
+// for that one create only, with its id, and the shared list costs the
+// list's pages once per plan (with a website limit, the count's page
+// more), never a request per create.
+func TestAccWebsite_reviewHeldManyCreatesCost(t *testing.T) {
+	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
+	acctest.Parent(t)
+	for _, c := range []struct {
+		name, key string
+		want      int // GET /websites of one plan
+	}{
+		{"unlimited", keyUnlimitedPlan, 2},
+		{"limit", keyThreePlan, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := planUsers(t, c.key)
+			opts.RateLimit, opts.RateWindow = 100000, time.Second
+			env := acctest.New(t, acctest.Emulator(opts))
+			w := acctest.NewWorkdir(t)
+			var held emulator.Website
+			for i := range 120 {
+				s := env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
+				if i == 7 {
+					held = s
+				}
+			}
+			w.Write("main.tf", manyCreatesHCL(env, 149, env.Domain("new"), held.Domain))
+			env.ResetStats()
+			diags := w.PlanDiags("-parallelism=10")
+			got := env.Stats().ByRoute["GET /api/v1/websites"]
+			var warned []string
+			for _, d := range diags {
+				if d.Summary == heldSummary {
+					warned = append(warned, d.Address)
+					if !strings.Contains(d.Detail, fmt.Sprintf("(id %d)", held.ID)) {
+						t.Errorf("the warning does not name website %d: %s", held.ID, d.Detail)
+					}
+				}
+			}
+			if want := fmt.Sprintf("analytics_website.many[%q]", held.Domain); len(warned) != 1 || warned[0] != want {
+				t.Errorf("held-domain warnings at %v, want exactly %s", warned, want)
+			}
+			if got > c.want {
+				t.Errorf("the plan of 150 creates sent %d GET /websites with 120 websites held; want %d (by route %v)",
+					got, c.want, env.Stats().ByRoute)
+			}
+			t.Logf("GET /websites %d, by route %v", got, env.Stats().ByRoute)
+		})
+	}
+}
+
+// 120 websites imported by import blocks and 30 created, in one plan: the
+// imports' reads sweep the list (the bulk reader), and the creates' shared
+// held-domain list is a second sweep of the same list moments later.
+// Measured: how many GET /websites the plan sends.
+func TestAccWebsite_reviewHeldImportAndCreateCost(t *testing.T) {
+	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
+	opts := planUsers(t, keyUnlimitedPlan)
+	opts.RateLimit, opts.RateWindow = 100000, time.Second
+	env := acctest.New(t, acctest.Emulator(opts))
+	w := acctest.NewWorkdir(t)
+	ids := map[string]int64{}
+	list := ""
+	for i := range 120 {
+		s := env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("imp", i))})
+		ids[s.Domain] = s.ID
+		list += fmt.Sprintf("    %q = \"%d\"\n", s.Domain, s.ID)
+	}
+	w.Write("main.tf", manyCreatesHCL(env, 30, env.Domain("new"))+fmt.Sprintf(`
+locals {
+  imported = {
+%s  }
+}
+resource "analytics_website" "imp" {
+  for_each = local.imported
+  domain   = each.key
+}
+import {
+  for_each = local.imported
+  to       = analytics_website.imp[each.key]
+  id       = each.value
+}
+`, list))
+	env.ResetStats()
+	diags := w.PlanDiags("-parallelism=10")
+	for _, d := range diags {
+		if d.Severity == "error" || d.Summary == heldSummary {
+			t.Errorf("unexpected diagnostic at %s: %s: %s", d.Address, d.Summary, d.Detail)
+		}
+	}
+	got := env.Stats().ByRoute["GET /api/v1/websites"]
+	t.Logf("GET /websites %d, by route %v", got, env.Stats().ByRoute)
+	if got > 3 {
+		t.Errorf("the plan of 120 imports and 30 creates sent %d GET /websites; the imports' sweep (2 pages) "+
+			"could serve the creates' held-domain list", got)
+	}
+}
+
+// throttleList answers 429 (Retry-After: 1) to every list of websites
+// while on is set, as when other clients behind the same IP use up the
+// throttle; every other request goes through.
+func throttleList(on *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" {
+				rw.Header().Set("Retry-After", "1")
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(http.StatusTooManyRequests)
+				_, _ = rw.Write([]byte("{\n    \"message\": \"Too Many Attempts.\"\n}"))
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+}
+
+// A tainted website with skip_destroy = true whose configuration now
+// changes a setting, planned while the throttle refuses the list of
+// websites: the plan must not fail, and it cannot tell that the domain is
+// held. At apply (the throttle gone), the destroy half only removes the
+// website from the state, the create is refused, and the kept website is
+// not put back (its settings differ from the plan's): it leaves the
+// state, defect 3 as filed. The plan that could not look the domain up
+// said nothing at all (the failed lookup is only logged at debug level):
+// it must say that it could not check, or the website must stay.
+func TestAccWebsite_reviewHeldListThrottledPlanSilent(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 429 to the list of websites only")
+	var on atomic.Bool
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttleList(&on)))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("held-429")
+	config := func(bots bool) string {
+		return env.ProviderBlock("max_retries = 1") + fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+  exclude_bots = %t
+}
+`, domain, bots)
+	}
+	w.Write("main.tf", config(true))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.Write("main.tf", config(false))
+
+	on.Store(true)
+	diags := w.PlanDiags("-out=tfplan")
+	on.Store(false)
+	var said []string
+	for _, d := range diags {
+		said = append(said, d.Severity+": "+d.Summary)
+	}
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	inState := stateIDs(t, w.Read("terraform.tfstate"))["test"] == fmt.Sprint(id)
+	if !inState && len(said) == 0 {
+		t.Errorf("the plan (list throttled) said nothing, and the apply (exit code %d) left the website %d on "+
+			"the server but not in the state:\n%s", code, id, out)
+	}
+	t.Logf("plan diagnostics: %v; apply exit %d, in state %t", said, code, inState)
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
