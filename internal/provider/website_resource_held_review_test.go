@@ -192,3 +192,52 @@ func TestAccWebsite_reviewHeldListThrottledPlanSilent(t *testing.T) {
 	t.Logf("plan diagnostics: %v; apply exit %d, in state %t", said, code, inState)
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
+
+// failReads answers 503 (Service Unavailable, as during an upgrade) to
+// every GET of one website by id while on is set; lists and writes go
+// through.
+func failReads(on *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/v1/websites/") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = rw.Write([]byte("{\n    \"message\": \"Service Unavailable\"\n}"))
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+}
+
+// A tainted website with skip_destroy = true and unchanged settings: the
+// case the restore is for. When the one read that restores it fails for a
+// passing reason (a 503 here, with the retries used up), the kept website
+// is not put back, and it leaves the state: a transient failure is no
+// evidence that it is gone, and the kept state alone is a sound state for
+// a website that was in the state a moment ago (Terraform refreshes it
+// next time). The website must stay in the state.
+func TestAccWebsite_reviewKeptRestoreReadFails(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 503 to the reads of one website by id")
+	var on atomic.Bool
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failReads(&on)))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-read-fails")
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	on.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	on.Store(false)
+	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the website %d is on the server but left the state after one failed read (apply exit code %d):\n%s",
+			id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
