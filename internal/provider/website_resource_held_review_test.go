@@ -241,3 +241,39 @@ func TestAccWebsite_reviewKeptRestoreReadFails(t *testing.T) {
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
+
+// A tainted website with skip_destroy = true and unchanged settings,
+// planned; before the apply, it is deleted outside Terraform and another
+// website gets its id and its domain (ids are reused: website_identity.go),
+// created later. The create is refused (the other website holds the
+// domain), and the restore reads the kept id: the domain matches, so the
+// other website is put into the state, although its creation time says it
+// is another website than the one kept, which every other operation
+// (refresh, update, delete: otherWebsite) refuses to treat as the managed
+// one. Nothing of the other website may come into the state.
+func TestAccWebsite_reviewKeptRestoreReusedID(t *testing.T) {
+	acctest.NeedsEmulator(t, "gives the kept website's id and domain to another website")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-reused")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	kept := env.MustWebsite(t, domain)
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	if err := env.API(env.Key).DeleteWebsite(t.Context(), kept.ID); err != nil {
+		t.Fatal(err)
+	}
+	other := env.Seed(env.Key, emulator.Website{ID: kept.ID, Domain: domain, CreatedAt: kept.CreatedAt.Add(time.Hour)})
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	state := w.Read("terraform.tfstate")
+	if stateIDs(t, state)["test"] == fmt.Sprint(kept.ID) && strings.Contains(state, other.CreatedAt.UTC().Format(time.RFC3339)) {
+		t.Errorf("the state holds the other website under id %d (created %s; the kept one was created %s), "+
+			"apply exit code %d:\n%s", other.ID, other.CreatedAt.UTC().Format(time.RFC3339),
+			kept.CreatedAt.UTC().Format(time.RFC3339), code, out)
+	}
+}
