@@ -277,3 +277,42 @@ func TestAccWebsite_reviewKeptRestoreReusedID(t *testing.T) {
 			kept.CreatedAt.UTC().Format(time.RFC3339), code, out)
 	}
 }
+
+// Websites whose stored domain no new website may have (a trailing dot,
+// Unicode: imported, or made before the provider refused them), with
+// skip_destroy = true, tainted. Their replacement is planned as a create
+// of that domain. What the plan says must be true of a tainted website
+// (the held-domain check names it), not only "this plan creates".
+func TestAccWebsite_reviewHeldStoredOnlyTainted(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds websites with domains the provider refuses for a new website")
+	acctest.Parent(t)
+	for _, c := range []struct{ name, domain string }{
+		{"trailing dot", "shop-%s.example.com."},
+		{"unicode", "bücher-%s.example"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
+			w := acctest.NewWorkdir(t)
+			domain := fmt.Sprintf(c.domain, strings.ToLower(strings.Split(env.Domain("x"), "-")[2]))
+			s := env.Seed(env.Key, emulator.Website{Domain: domain})
+			w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+import {
+  to = analytics_website.test
+  id = "%d"
+}
+`, domain, s.ID)))
+			w.MustRun(0, "apply", "-auto-approve")
+			w.MustRun(0, "taint", websiteAddr)
+			out, code := w.Run("plan", "-no-color")
+			said := strings.Join(strings.Fields(out), " ")
+			t.Logf("plan exit %d:\n%s", code, out)
+			if !strings.Contains(said, "untaint") || !strings.Contains(said, fmt.Sprint(s.ID)) {
+				t.Errorf("the plan of the tainted website %d (%q), exit code %d, neither names it nor says to untaint it",
+					s.ID, domain, code)
+			}
+		})
+	}
+}
