@@ -316,3 +316,24 @@ import {
 		})
 	}
 }
+
+// A tainted website with skip_destroy = true on an older build without
+// GET /account, planned with and without -refresh=false: the held-domain
+// check still runs (one list) and names the website.
+func TestAccWebsite_reviewHeldNoAccountNoRefresh(t *testing.T) {
+	acctest.NeedsEmulator(t, "emulates a build without GET /account")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true}))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("held-old-build")
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain       = %q\n  skip_destroy = true\n", domain))))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	for _, args := range [][]string{nil, {"-refresh=false"}} {
+		d, ok := planWarnings(w.PlanDiags(args...), heldSummary)[websiteAddr]
+		if !ok || !strings.Contains(d.Detail, fmt.Sprintf("(id %d)", id)) {
+			t.Errorf("plan %v: no held-domain warning naming %d: %+v", args, id, d)
+		}
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
