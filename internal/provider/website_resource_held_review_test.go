@@ -337,3 +337,78 @@ func TestAccWebsite_reviewHeldNoAccountNoRefresh(t *testing.T) {
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
+
+// A website (skip_destroy = false) leaves the configuration and another
+// resource creates its domain in the same apply, after the delete
+// (terraform_data orders them); a third, free create takes the apply's
+// shared list early. The plan warns (true: the create is refused unless
+// the delete runs first); the apply must create the website without a
+// warning that it will be refused.
+func TestAccWebsite_reviewHeldDeletedEarlierInApply(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain, free := env.Domain("held-moved"), env.Domain("held-free")
+	site := func(name, domain string, dep bool) string {
+		s := fmt.Sprintf("resource \"analytics_website\" %q {\n  domain = %q\n", name, domain)
+		if dep {
+			s += "  depends_on = [terraform_data.order]\n"
+		}
+		return s + "}\n"
+	}
+	order := "resource \"terraform_data\" \"order\" {\n  triggers_replace = %q\n}\n"
+	w.Write("main.tf", env.Config(fmt.Sprintf(order, "1")+site("old", domain, true)))
+	w.MustRun(0, "apply", "-auto-approve")
+	old := env.MustWebsite(t, domain)
+	w.Write("main.tf", env.Config(fmt.Sprintf(order, "2")+site("new", domain, true)+site("free", free, false)))
+	w.MustRun(0, "plan", "-out=tfplan")
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	if code != 0 || strings.Contains(out, heldSummary) {
+		t.Errorf("apply: exit code %d:\n%s", code, out)
+	}
+	if got := env.MustWebsite(t, domain); got.ID == old.ID {
+		t.Errorf("the old website %d still holds the domain", old.ID)
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// A tainted website with a password and skip_destroy = true whose create is
+// refused and which is put back, at TF_LOG=trace: neither the password nor
+// the API key appears in Terraform's log or output (the restore, the
+// held-domain list and its debug line included).
+func TestAccWebsite_reviewKeptRestoreTraceSecrets(t *testing.T) {
+	const password = "kept-canary-password-7f3a9c"
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	logPath := w.Dir() + "/trace.log"
+	w.Env = append(w.Env, "TF_LOG=trace", "TF_LOG_PATH="+logPath)
+	domain := env.Domain("kept-trace")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`variable "pw" {
+  type      = string
+  sensitive = true
+  default   = %q
+}
+resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+  privacy      = "password"
+  password     = var.pw
+}
+`, password, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if code != 1 || stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Fatalf("the kept website was not put back (exit code %d):\n%s", code, out)
+	}
+	log := w.Read("trace.log")
+	if !strings.Contains(log, "removing the website from the state only") {
+		t.Fatalf("the trace log holds no provider log (%d bytes)", len(log))
+	}
+	for name, secret := range map[string]string{"password": password, "API key": env.Key} {
+		if strings.Contains(log, secret) || strings.Contains(out, secret) {
+			t.Errorf("the %s appears in the trace log or the output", name)
+		}
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
