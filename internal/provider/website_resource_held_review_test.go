@@ -412,3 +412,30 @@ resource "analytics_website" "test" {
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
+
+// A tainted website with skip_destroy = true and create_before_destroy: the
+// create runs first and is refused; the old object must stay in the state
+// (Terraform keeps the deposed object), and the error must not tell the
+// user to import a website their state still holds.
+func TestAccWebsite_reviewKeptTaintedCreateBeforeDestroy(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-cbd")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the website %d left the state (exit code %d):\n%s", id, code, out)
+	}
+	t.Logf("exit %d:\n%s", code, out)
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
