@@ -439,3 +439,35 @@ func TestAccWebsite_reviewKeptTaintedCreateBeforeDestroy(t *testing.T) {
 	t.Logf("exit %d:\n%s", code, out)
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
+
+// At the website limit, a create of a domain the user holds (a second
+// resource for it, or a tainted website): the limit warning says "If the
+// website held is not the one Terraform manages, the create adds a second
+// website with that domain", while the held-domain warning of the same
+// plan says, truly, that the create will be refused: the server never
+// stores a second website with a domain that is taken. And it says the
+// create "fits, whichever runs first" without create_before_destroy,
+// counting it as a replacement that deletes first: nothing is deleted (the
+// website held is not managed here, or skip_destroy keeps it), and the
+// server refuses the create at 3 of 3. The plan must not promise either.
+func TestAccWebsite_reviewHeldLimitLeadContradicts(t *testing.T) {
+	acctest.NeedsEmulator(t, "a user whose plan allows three websites")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
+	w := acctest.NewWorkdir(t)
+	var held emulator.Website
+	for i := range 3 {
+		held = env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("lim", i))})
+	}
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", held.Domain))))
+	diags := w.PlanDiags()
+	var refused bool
+	for _, d := range diags {
+		refused = refused || d.Summary == heldSummary
+	}
+	for _, d := range diags {
+		if refused && (strings.Contains(d.Detail, "adds a second website") || strings.Contains(d.Detail, "fits, whichever runs first")) {
+			t.Errorf("the plan says both that the create will be refused and that it adds a second website:\n%s: %s",
+				d.Summary, d.Detail)
+		}
+	}
+}
