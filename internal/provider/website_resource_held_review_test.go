@@ -471,3 +471,30 @@ func TestAccWebsite_reviewHeldLimitLeadContradicts(t *testing.T) {
 		}
 	}
 }
+
+// The user holds websites whose stored domains a new website may not have
+// (a trailing dot, Unicode); creates of their ASCII, dotless forms are
+// other domains to the server (it compares the stored strings): no
+// held-domain warning, and the creates succeed.
+func TestAccWebsite_reviewHeldCanonicalForms(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds websites with domains the provider refuses for a new website")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	tag := strings.Split(env.Domain("x"), "-")[2]
+	dotted := fmt.Sprintf("shop-%s.example.com.", tag)
+	unicode := fmt.Sprintf("bücher-%s.example", tag)
+	env.Seed(env.Key, emulator.Website{Domain: dotted})
+	env.Seed(env.Key, emulator.Website{Domain: unicode})
+	ascii, problem := canonicalDomainOf(unicode)
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	w.Write("main.tf", manyCreatesHCL(env, 0, "unused.example", strings.TrimSuffix(dotted, "."), ascii))
+	for _, d := range w.PlanDiags() {
+		if d.Summary == heldSummary {
+			t.Errorf("held-domain warning at %s: %s", d.Address, d.Detail)
+		}
+	}
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
