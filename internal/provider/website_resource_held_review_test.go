@@ -335,6 +335,12 @@ func TestAccWebsite_reviewHeldNoAccountNoRefresh(t *testing.T) {
 			t.Errorf("plan %v: no held-domain warning naming %d: %+v", args, id, d)
 		}
 	}
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if code != 1 || stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the kept website was not put back on an older build (exit code %d):\n%s", code, out)
+	}
+	w.MustRun(0, "untaint", websiteAddr)
+	w.MustRun(0, "plan", "-detailed-exitcode")
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
 
