@@ -36,6 +36,7 @@ func manyCreatesHCL(env *acctest.Env, n int, prefix string, more ...string) stri
 // list's pages once per plan (with a website limit, the count's page
 // more), never a request per create.
 func TestAccWebsite_reviewHeldManyCreatesCost(t *testing.T) {
+	acctest.Serial(t, "plans of 150 creates with 120 websites, whose requests it counts")
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
 	acctest.Parent(t)
 	for _, c := range []struct {
@@ -502,5 +503,29 @@ func TestAccWebsite_reviewHeldCanonicalForms(t *testing.T) {
 		}
 	}
 	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// The apply of 150 creates with 120 websites held (unlimited plan): the
+// plan walk and the apply walk each sweep the list once (2 pages), one
+// POST per create, nothing else.
+func TestAccWebsite_reviewHeldManyCreatesApplyCost(t *testing.T) {
+	acctest.Serial(t, "150 creates and 120 websites: a heavy apply, whose requests it counts")
+	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
+	opts := planUsers(t, keyUnlimitedPlan)
+	opts.RateLimit, opts.RateWindow = 100000, time.Second
+	env := acctest.New(t, acctest.Emulator(opts))
+	w := acctest.NewWorkdir(t)
+	for i := range 120 {
+		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
+	}
+	w.Write("main.tf", manyCreatesHCL(env, 150, env.Domain("new")))
+	env.ResetStats()
+	w.MustRun(0, "apply", "-auto-approve")
+	s := env.Stats()
+	t.Logf("by route %v", s.ByRoute)
+	if got := s.ByRoute["GET /api/v1/websites"]; got > 4 || s.ByMethod["POST"] != 150 || s.Total-s.ByRoute["GET /api/v1/account"] > 154 {
+		t.Errorf("the apply of 150 creates: by route %v; want 150 POST and at most 4 GET /websites", s.ByRoute)
+	}
 	w.MustRun(0, "destroy", "-auto-approve")
 }
