@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -528,4 +529,44 @@ func TestAccWebsite_reviewHeldManyCreatesApplyCost(t *testing.T) {
 		t.Errorf("the apply of 150 creates: by route %v; want 150 POST and at most 4 GET /websites", s.ByRoute)
 	}
 	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// One website imported into two resources (a and b, the same settings,
+// skip_destroy = true), both tainted: both destroy halves keep the same
+// website, recorded twice. The refused creates then find "2 websites" with
+// the domain, and name its id twice ("ids N, N"): none is put back, and the
+// message counts one website as two. One website kept twice is one
+// website: it should be put back (into the first create refused), or the
+// message should name it once.
+func TestAccWebsite_reviewKeptSameWebsiteTwice(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-twice")
+	s := env.SeedViaAPI(t, env.Key, client.WebsiteInput{Domain: domain})
+	body := fmt.Sprintf("  domain       = %q\n  skip_destroy = true\n", domain)
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+%s}
+resource "analytics_website" "b" {
+%s}
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+`, body, body, s.ID, s.ID)))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "taint", "analytics_website.a")
+	w.MustRun(0, "taint", "analytics_website.b")
+	out, _ := w.Run("apply", "-auto-approve", "-no-color")
+	said := strings.Join(strings.Fields(out), " ")
+	ids := stateIDs(t, w.Read("terraform.tfstate"))
+	if twice := fmt.Sprintf("ids %d, %d", s.ID, s.ID); strings.Contains(said, twice) ||
+		(ids["a"] != fmt.Sprint(s.ID) && ids["b"] != fmt.Sprint(s.ID)) {
+		t.Errorf("the website %d, kept twice, is in neither state (a %q, b %q), or named twice:\n%s",
+			s.ID, ids["a"], ids["b"], out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), s.ID)
 }
