@@ -295,16 +295,23 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	if !r.data.kept.claim(domain, id, true) {
 		return false
 	}
+	// Only a 404, or another website under the id (another domain or
+	// creation time: otherWebsite), is evidence that the kept website is
+	// gone. A read that fails for a passing reason puts it back as it was
+	// kept; the next refresh settles it.
 	w, gerr := r.data.client.GetWebsite(ctx, id)
-	if gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) {
+	unread := gerr != nil && !errors.Is(gerr, client.ErrNotFound)
+	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
 		r.data.kept.claim(domain, id, false)
 		return false
 	}
 	state := k.state
-	if err := state.applyWebsite(w); err != nil {
-		r.data.kept.claim(domain, id, false)
-		return false
+	if !unread {
+		if err := state.applyWebsite(w); err != nil {
+			r.data.kept.claim(domain, id, false)
+			return false
+		}
 	}
 	state.TrackingCode = r.data.trackingCodeOr(state.TrackingCode)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -315,6 +322,16 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	if unread {
+		resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
+			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) "+
+				"on the server in this apply, and domains are unique on the installation. The website could not be "+
+				"read (%s), so it is back in this resource's state with its last known values, marked tainted; the "+
+				"next refresh will settle them. Nothing was deleted or created. To keep it, run terraform untaint "+
+				"<this resource's address>. If this resource should not manage it, run terraform state rm <this "+
+				"resource's address>.", domain, id, gerr.Error()))
+		return true
+	}
 	resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
 		fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) on "+
 			"the server in this apply, and domains are unique on the installation. It was kept from this resource "+
