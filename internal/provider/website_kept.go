@@ -178,6 +178,11 @@ func (k *keptWebsites) add(id int64, state websiteResourceModel, private map[str
 		k.kept = map[string][]*keptWebsite{}
 	}
 	d := canonicalDomain(state.Domain.ValueString())
+	for _, w := range k.kept[d] {
+		if w.id == id {
+			return // one website kept twice (two resources held it) is one website
+		}
+	}
 	k.kept[d] = append(k.kept[d], &keptWebsite{id: id, state: state, private: private})
 }
 
