@@ -104,7 +104,7 @@ func refuseKeptReplacement(ctx context.Context, domain types.String, private pri
 // replacement looks like one), when the user holds a website with its
 // domain: the create will be refused. The lookup (l, shared with the limit
 // check) reads one list that every create of the run shares (findDomain);
-// a lookup that fails is only logged.
+// a lookup that fails is logged, and warned of once per provider instance.
 func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResourceModel, l *domainLookup,
 	diags *diag.Diagnostics,
 ) {
@@ -112,7 +112,17 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 		return
 	}
 	ids, err := r.findDomain(ctx, plan.Domain, l)
-	if err != nil || len(ids) == 0 {
+	if err != nil {
+		r.data.heldWarned.Do(func() {
+			diags.AddWarning("Domains of New Websites Not Checked",
+				"The list of the user's websites could not be read, so the domains of the websites this plan "+
+					"creates were not checked against the server. A tainted website with skip_destroy = true may "+
+					"leave the state if its create is refused: check with terraform state list, and run terraform "+
+					"untaint <address> for a website that should stay.")
+		})
+		return
+	}
+	if len(ids) == 0 {
 		return
 	}
 	plain, quoted := idList(ids)
