@@ -142,6 +142,29 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 			importIt+".")
 }
 
+// refuseHeldStoredOnly adds, to the refusal of a create whose domain no
+// new website may have (checkNewStoredOnlyDomain), what to do when the
+// user holds a website with that domain: it is probably this resource's
+// own website, tainted and kept by skip_destroy = true, which only an
+// untaint keeps in the state.
+func (r *websiteResource) refuseHeldStoredOnly(ctx context.Context, domain types.String, diags *diag.Diagnostics) {
+	if r.data == nil || r.data.websites == nil {
+		return
+	}
+	var l domainLookup
+	ids, err := r.findDomain(ctx, domain, &l)
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	plain, quoted := idList(ids)
+	diags.AddAttributeError(path.Root("domain"), "Domain Already Held: Probably a Tainted Website",
+		fmt.Sprintf("The user holds a website with this domain (id %s). It is probably this resource's own "+
+			"website, tainted, which skip_destroy = true keeps on the server: no new website may have this domain, "+
+			"so it cannot be replaced. To keep it in the state as it is, run terraform untaint <this resource's "+
+			"address>, then plan again. To manage it with another resource, import it (id = %s).",
+			strings.Join(plain, ", "), strings.Join(quoted, " or ")))
+}
+
 // idList returns ids as plain and as quoted strings.
 func idList(ids []int64) (plain, quoted []string) {
 	plain, quoted = make([]string, len(ids)), make([]string, len(ids))

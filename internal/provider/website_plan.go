@@ -82,7 +82,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	creating := req.State.Raw.IsNull()
 	if creating {
+		n := resp.Diagnostics.ErrorsCount()
 		checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+		if resp.Diagnostics.ErrorsCount() > n {
+			r.refuseHeldStoredOnly(ctx, plan.Domain, &resp.Diagnostics) // website_kept.go
+		}
 		refuseKeptReplacement(ctx, plan.Domain, req.Private, resp) // website_kept.go
 	}
 	priorPrivacy := ""
