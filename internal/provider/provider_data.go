@@ -61,6 +61,7 @@ type providerData struct {
 	heldOnce   sync.Once
 	held       map[string][]int64
 	heldErr    error
+	heldWarned sync.Once // the warning that heldErr left the domains unchecked
 	deletedMu  sync.Mutex
 	deletedIDs map[int64]bool
 }

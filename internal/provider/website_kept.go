@@ -104,7 +104,7 @@ func refuseKeptReplacement(ctx context.Context, domain types.String, private pri
 // replacement looks like one), when the user holds a website with its
 // domain: the create will be refused. The lookup (l, shared with the limit
 // check) reads one list that every create of the run shares (findDomain);
-// a lookup that fails is only logged.
+// a lookup that fails is logged, and warned of once per provider instance.
 func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResourceModel, l *domainLookup,
 	diags *diag.Diagnostics,
 ) {
@@ -112,7 +112,17 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 		return
 	}
 	ids, err := r.findDomain(ctx, plan.Domain, l)
-	if err != nil || len(ids) == 0 {
+	if err != nil {
+		r.data.heldWarned.Do(func() {
+			diags.AddWarning("Domains of New Websites Not Checked",
+				"The list of the user's websites could not be read, so the domains of the websites this plan "+
+					"creates were not checked against the server. A tainted website with skip_destroy = true may "+
+					"leave the state if its create is refused: check with terraform state list, and run terraform "+
+					"untaint <address> for a website that should stay.")
+		})
+		return
+	}
+	if len(ids) == 0 {
 		return
 	}
 	plain, quoted := idList(ids)
@@ -130,6 +140,29 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 			"other settings, or does not run at all because something it depends on fails. Run terraform untaint "+
 			"<this resource's address>, then plan again. To manage "+that+" with this resource otherwise, "+
 			importIt+".")
+}
+
+// refuseHeldStoredOnly adds, to the refusal of a create whose domain no
+// new website may have (checkNewStoredOnlyDomain), what to do when the
+// user holds a website with that domain: it is probably this resource's
+// own website, tainted and kept by skip_destroy = true, which only an
+// untaint keeps in the state.
+func (r *websiteResource) refuseHeldStoredOnly(ctx context.Context, domain types.String, diags *diag.Diagnostics) {
+	if r.data == nil || r.data.websites == nil {
+		return
+	}
+	var l domainLookup
+	ids, err := r.findDomain(ctx, domain, &l)
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	plain, quoted := idList(ids)
+	diags.AddAttributeError(path.Root("domain"), "Domain Already Held: Probably a Tainted Website",
+		fmt.Sprintf("The user holds a website with this domain (id %s). It is probably this resource's own "+
+			"website, tainted, which skip_destroy = true keeps on the server: no new website may have this domain, "+
+			"so it cannot be replaced. To keep it in the state as it is, run terraform untaint <this resource's "+
+			"address>, then plan again. To manage it with another resource, import it (id = %s).",
+			strings.Join(plain, ", "), strings.Join(quoted, " or ")))
 }
 
 // idList returns ids as plain and as quoted strings.
@@ -178,6 +211,11 @@ func (k *keptWebsites) add(id int64, state websiteResourceModel, private map[str
 		k.kept = map[string][]*keptWebsite{}
 	}
 	d := canonicalDomain(state.Domain.ValueString())
+	for _, w := range k.kept[d] {
+		if w.id == id {
+			return // one website kept twice (two resources held it) is one website
+		}
+	}
 	k.kept[d] = append(k.kept[d], &keptWebsite{id: id, state: state, private: private})
 }
 
@@ -295,16 +333,23 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	if !r.data.kept.claim(domain, id, true) {
 		return false
 	}
+	// Only a 404, or another website under the id (another domain or
+	// creation time: otherWebsite), is evidence that the kept website is
+	// gone. A read that fails for a passing reason puts it back as it was
+	// kept; the next refresh settles it.
 	w, gerr := r.data.client.GetWebsite(ctx, id)
-	if gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) {
+	unread := gerr != nil && !errors.Is(gerr, client.ErrNotFound)
+	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
 		r.data.kept.claim(domain, id, false)
 		return false
 	}
 	state := k.state
-	if err := state.applyWebsite(w); err != nil {
-		r.data.kept.claim(domain, id, false)
-		return false
+	if !unread {
+		if err := state.applyWebsite(w); err != nil {
+			r.data.kept.claim(domain, id, false)
+			return false
+		}
 	}
 	state.TrackingCode = r.data.trackingCodeOr(state.TrackingCode)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -315,6 +360,16 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	if unread {
+		resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
+			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) "+
+				"on the server in this apply, and domains are unique on the installation. The website could not be "+
+				"read (%s), so it is back in this resource's state with its last known values, marked tainted; the "+
+				"next refresh will settle them. Nothing was deleted or created. To keep it, run terraform untaint "+
+				"<this resource's address>. If this resource should not manage it, run terraform state rm <this "+
+				"resource's address>.", domain, id, gerr.Error()))
+		return true
+	}
 	resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
 		fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) on "+
 			"the server in this apply, and domains are unique on the installation. It was kept from this resource "+

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -35,9 +36,9 @@ func replacementCounted(ctx context.Context, private privateGetter, diags *diag.
 }
 
 // heldAlready reports whether a create's domain is already one of the
-// user's websites: a tainted website being replaced (or a second website
-// with that domain). It asks only when counting the create as one would
-// warn (findDomain).
+// user's websites: a tainted website being replaced (or another website
+// with that domain, which makes the create fail). It asks only when
+// counting the create as one would warn (findDomain).
 func (r *websiteResource) heldAlready(ctx context.Context, domain types.String, l *domainLookup) bool {
 	if domain.IsUnknown() || domain.IsNull() || r.data.websites == nil {
 		return false
@@ -87,7 +88,25 @@ func forcedLead(domain types.String) string {
 }
 
 func heldLead(domain types.String) string {
-	return fmt.Sprintf("This plan creates %s, a domain the user already holds: counted as a replacement (a "+
-		"tainted website, deleted and created again). If the website held is not the one Terraform manages, "+
-		"the create adds a second website with that domain.", plannedWebsite(domain))
+	return fmt.Sprintf("This plan creates %s, a domain the user already holds: the server refuses the create "+
+		"unless this apply deletes the website held first (a tainted website, deleted and created again), so it "+
+		"is counted as a replacement.", plannedWebsite(domain))
+}
+
+// warnHeldLimit is the limit check of a create whose domain the user
+// holds (heldAlready). The server refuses it while the website held
+// exists (warnDomainHeld says so), so it runs only after that website's
+// delete and never needs room more than a replacement whose delete runs
+// first: the warning that such a replacement fits only when deleted
+// first would contradict the held-domain warning, and is left out.
+func (r *websiteResource) warnHeldLimit(ctx context.Context, domain types.String, resp *resource.ModifyPlanResponse) {
+	t := r.data.tally.add(limitReplace)
+	limit, have, ok, err := r.data.websitesHeld(ctx)
+	if err != nil {
+		addWebsiteLimitError(&resp.Diagnostics, domain, err)
+		return
+	}
+	if ok && t.judge(limit, have) != limitFitsDeleteFirst {
+		addLimitWarning(&resp.Diagnostics, limitReplace, heldLead(domain), limit, have, t)
+	}
 }

@@ -82,7 +82,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	creating := req.State.Raw.IsNull()
 	if creating {
+		n := resp.Diagnostics.ErrorsCount()
 		checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+		if resp.Diagnostics.ErrorsCount() > n {
+			r.refuseHeldStoredOnly(ctx, plan.Domain, &resp.Diagnostics) // website_kept.go
+		}
 		refuseKeptReplacement(ctx, plan.Domain, req.Private, resp) // website_kept.go
 	}
 	priorPrivacy := ""
@@ -140,11 +144,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	case creating:
 		// A tainted website is planned as a create, with no prior state.
 		var held domainLookup
-		e, lead := limitCreate, creatingLead(plan.Domain)
 		if r.heldAlready(ctx, plan.Domain, &held) {
-			e, lead = limitReplace, heldLead(plan.Domain)
+			r.warnHeldLimit(ctx, plan.Domain, resp) // website_limit_replace.go
+		} else {
+			r.warnLimit(ctx, limitCreate, plan.Domain, creatingLead(plan.Domain), resp)
 		}
-		r.warnLimit(ctx, e, plan.Domain, lead, resp)
 		r.warnDomainHeld(ctx, plan, &held, &resp.Diagnostics) // website_kept.go
 	case !plan.Domain.Equal(prior.Domain) && prior.SkipDestroy.ValueBool():
 		// The old website stays on the server: the new one is a website
