@@ -78,6 +78,7 @@ type runAndClean struct {
 
 func (r runAndClean) Run() int {
 	ClearProviderSettings()
+	lightChildGC()
 	code := r.m.Run()
 	for _, f := range r.atExit {
 		f()
@@ -87,6 +88,27 @@ func (r runAndClean) Run() int {
 	}
 	return code
 }
+
+// lightChildGC turns the garbage collector of the processes the tests start
+// (the CLI, the provider built from this tree, go build) off until their heap
+// reaches childMemLimit, unless the caller set GOGC or GOMEMLIMIT. A package's
+// tests start the CLI thousands of times, each run lives for a fraction of a
+// second, and with Go's default a third of its CPU time went to collecting a
+// heap that dies with it (measured on Terraform 1.8.5: a plan's CLI peaks
+// near 75 MB). The test binary keeps its own settings: Go reads them at start.
+func lightChildGC() {
+	_, gogc := os.LookupEnv("GOGC")
+	_, limit := os.LookupEnv("GOMEMLIMIT")
+	if gogc || limit {
+		return
+	}
+	_ = os.Setenv("GOGC", "off")
+	_ = os.Setenv("GOMEMLIMIT", childMemLimit)
+}
+
+// childMemLimit bounds the heap of each process the tests start: past it,
+// Go collects as usual.
+const childMemLimit = "1GiB"
 
 // Workdir is a working directory in which a test runs the CLI of
 // TF_ACC_TERRAFORM_PATH with the provider of this tree.
