@@ -98,6 +98,11 @@ func NeedsEmulator(t *testing.T, why string) {
 // after its first run on Terraform 1.8.5).
 const EnvRepeatPass = "ANALYTICS_TEST_REPEAT_PASS"
 
+// RepeatPass reports whether this run repeats the CLI-dependent tests on
+// another CLI (EnvRepeatPass). A marked test whose cases do not all depend
+// on the CLI runs there only those that do.
+func RepeatPass() bool { return os.Getenv(EnvRepeatPass) != "" }
+
 // OncePerTestRun skips t in a repeat pass (EnvRepeatPass): for a slow test
 // whose subject is the provider or the client, not the CLI, so that make
 // test runs it once, in its first run, rather than once per CLI. why says
@@ -105,7 +110,7 @@ const EnvRepeatPass = "ANALYTICS_TEST_REPEAT_PASS"
 // runs.
 func OncePerTestRun(t *testing.T, why string) {
 	t.Helper()
-	if os.Getenv(EnvRepeatPass) != "" {
+	if RepeatPass() {
 		t.Skipf("%s is set: this run repeats the acceptance tests on another CLI, and this test (%s) "+
 			"does not depend on the CLI; make test ran it in its first run", EnvRepeatPass, why)
 	}
