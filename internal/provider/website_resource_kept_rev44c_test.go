@@ -1,0 +1,67 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+)
+
+// Review of issue 44 (third round), defect 3: what still drops a website
+// that skip_destroy kept, or puts the wrong one into a state.
+
+// throttleStores answers 429 to every POST /websites while on is set, as
+// the throttle does when other clients behind the same IP used it up.
+func throttleStores(on *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.Header().Set("Retry-After", "60")
+				rw.WriteHeader(http.StatusTooManyRequests)
+				_, _ = rw.Write([]byte("{\n    \"message\": \"Too Many Attempts.\"\n}"))
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+}
+
+// A tainted website with skip_destroy = true and unchanged settings, the
+// case the restore is for. Its replacement's destroy half only removes it
+// from the state (no request); the create is then refused for a passing
+// reason before the server looks at the domain: the throttle (429, the
+// retries used up), a connection refused, a failed GET /account. The
+// restore runs only on "already taken", so the website, which the apply
+// knows is on the server (it kept it a moment ago), leaves the state on a
+// transient failure: no evidence at all that it is gone.
+func TestAccWebsite_rev44cKeptCreateThrottled(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 429 to the stores")
+	var on atomic.Bool
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttleStores(&on)))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-throttled")
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	on.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	on.Store(false)
+	if got := env.MustWebsite(t, domain).ID; got != id {
+		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
+	}
+	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the website %d is on the server but left the state after a throttled create (apply exit "+
+			"code %d):\n%s", id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
