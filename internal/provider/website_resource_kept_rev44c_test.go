@@ -65,3 +65,35 @@ func TestAccWebsite_rev44cKeptCreateThrottled(t *testing.T) {
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
+
+// The same with the installation in maintenance mode during the apply
+// (php artisan down, every request answered 503, as during an upgrade).
+// The destroy half sends nothing, so it succeeds; the create fails before
+// the server could say whether the domain is taken. The website, kept on
+// the server a moment ago, leaves the state.
+func TestAccWebsite_rev44cKeptCreateDuringMaintenance(t *testing.T) {
+	acctest.NeedsEmulator(t, "puts the installation into maintenance mode")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-maintenance")
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	env.SetMaintenance(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	env.SetMaintenance(false)
+	if got := env.MustWebsite(t, domain).ID; got != id {
+		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
+	}
+	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the website %d is on the server but left the state after an apply during maintenance (apply "+
+			"exit code %d):\n%s", id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
