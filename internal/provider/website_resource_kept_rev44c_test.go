@@ -132,3 +132,29 @@ func TestAccWebsite_rev44cHeldOneCreateManyWebsitesCost(t *testing.T) {
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), env.MustWebsite(t, domain).ID)
 }
+
+// Defect 5: the web interface repeats an exclude_ips line, and the
+// configuration, in the same plan, removes that address. The plan shows
+// the removal, and the write-back warning on the same attribute says "the
+// server excludes the same addresses": after this apply it no longer
+// excludes 1.2.3.4. The warning is true only when the write-back is all
+// the update does to exclude_ips.
+func TestAccWebsite_rev44cFoldedIPsWarningWithChange(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("folded-changed")
+	config := func(ips string) string {
+		return env.Config(websiteHCL(fmt.Sprintf("  domain      = %q\n  exclude_ips = %s\n", domain, ips)))
+	}
+	w.Write("main.tf", config(`["1.2.3.4", "5.6.7.8"]`))
+	w.MustRun(0, "apply", "-auto-approve")
+	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4\n5.6.7.8")
+	w.Write("main.tf", config(`["5.6.7.8"]`))
+	for _, d := range w.PlanDiags() {
+		if d.Summary == foldedIPsWarning && strings.Contains(d.Detail, "the server excludes the same addresses") {
+			t.Errorf("the plan removes 1.2.3.4 from exclude_ips, yet warns: %s", d.Detail)
+		}
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
