@@ -158,3 +158,31 @@ func TestAccWebsite_rev44cFoldedIPsWarningWithChange(t *testing.T) {
 	}
 	w.MustRun(0, "destroy", "-auto-approve")
 }
+
+// Defect 5: a configuration that hands exclude_ips to the web interface
+// with lifecycle ignore_changes (an initial value, then edited there). The
+// web interface repeats a line: the plan now updates the website to write
+// the list back, although Terraform was told not to manage the attribute
+// (the configuration's value is not the plan's: the state's is). The
+// update writes what the last refresh read, over any edit made in the web
+// interface since. Nothing should be planned.
+func TestAccWebsite_rev44cFoldedIPsIgnoreChanges(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("folded-ignored")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = ["1.2.3.4"]
+  lifecycle {
+    ignore_changes = [exclude_ips]
+  }
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	setStoredIPs(t, env, domain, "9.9.9.9\n1.2.3.4\n9.9.9.9")
+	if out, code := w.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Errorf("exclude_ips is in ignore_changes, yet the plan exits %d (want 0, no change):\n%s", code, out)
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
