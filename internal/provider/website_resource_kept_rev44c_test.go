@@ -186,3 +186,34 @@ func TestAccWebsite_rev44cFoldedIPsIgnoreChanges(t *testing.T) {
 	}
 	w.MustRun(0, "destroy", "-auto-approve")
 }
+
+// Defect 3, what the plan says: a website with a domain no new website may
+// have (a trailing dot: imported), skip_destroy = false, planned with
+// -replace. Refusing the replacement is right (the create could not have
+// that domain), but the plan also says "Domain Already Held: Probably a
+// Tainted Website" and tells the user to run terraform untaint: the
+// website is not tainted (untaint fails), and it is this resource's own,
+// in its state, not one held elsewhere.
+func TestAccWebsite_rev44cStoredOnlyReplaceSaysTainted(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds a website with a domain the provider refuses for a new website")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
+	w := acctest.NewWorkdir(t)
+	domain := fmt.Sprintf("shop-%s.example.com.", strings.ToLower(strings.Split(env.Domain("x"), "-")[2]))
+	s := env.Seed(env.Key, emulator.Website{Domain: domain})
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain = %q
+}
+import {
+  to = analytics_website.test
+  id = "%d"
+}
+`, domain, s.ID)))
+	w.MustRun(0, "apply", "-auto-approve")
+	out, code := w.Run("plan", "-no-color", "-replace="+websiteAddr)
+	if strings.Contains(out, "Probably a Tainted Website") || strings.Contains(out, "terraform untaint") {
+		t.Errorf("the plan of -replace (exit code %d) calls the website tainted and says to untaint it:\n%s", code, out)
+	}
+	if _, code := w.Run("untaint", websiteAddr); code == 0 {
+		t.Errorf("terraform untaint succeeded on a website that was never tainted")
+	}
+}
