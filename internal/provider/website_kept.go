@@ -36,8 +36,9 @@ import (
 // tainted: untaint it, or import it. A warning, not an error: another
 // resource's destroy in the same apply may delete it.
 //
-// At apply, the create that fails puts the kept website back into the
-// state (Terraform marks it tainted), so that the website is not lost to
+// At apply, a create that fails and stored nothing (refused for its domain
+// or for a passing reason: website_kept_restore.go) puts the kept website
+// back into the state (Terraform marks it tainted), so that it is not lost to
 // the configuration that managed it a moment ago. The provider is not told
 // which resource a create is for: a resource with skip_destroy removed
 // from the configuration and another one added with the same domain in
@@ -116,7 +117,7 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 			diags.AddWarning("Domains of New Websites Not Checked",
 				"The list of the user's websites could not be read, so the domains of the websites this plan "+
 					"creates were not checked against the server. A tainted website with skip_destroy = true may "+
-					"leave the state if its create is refused: check with terraform state list, and run terraform "+
+					"leave the state if its create fails: check with terraform state list, and run terraform "+
 					"untaint <address> for a website that should stay.")
 		})
 		return
@@ -135,8 +136,9 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create May Be Refused",
 		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
 			that+" first. If it is this resource's own website, tainted and kept by skip_destroy = true, the "+
-			"replacement cannot succeed, and the website may leave the state: when the create is refused with "+
-			"other settings, or does not run at all because something it depends on fails. Run terraform untaint "+
+			"replacement cannot succeed, and the website may leave the state: when the create fails with other "+
+			"settings, or without a clear answer (a new website may have been stored), or does not run at all "+
+			"because something it depends on fails. Run terraform untaint "+
 			"<this resource's address>, then plan again. To manage "+that+" with this resource otherwise, "+
 			importIt+".")
 }
