@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -37,8 +36,9 @@ import (
 // tainted: untaint it, or import it. A warning, not an error: another
 // resource's destroy in the same apply may delete it.
 //
-// At apply, the create that fails puts the kept website back into the
-// state (Terraform marks it tainted), so that the website is not lost to
+// At apply, a create that fails and stored nothing (refused for its domain
+// or for a passing reason: website_kept_restore.go) puts the kept website
+// back into the state (Terraform marks it tainted), so that it is not lost to
 // the configuration that managed it a moment ago. The provider is not told
 // which resource a create is for: a resource with skip_destroy removed
 // from the configuration and another one added with the same domain in
@@ -117,7 +117,7 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 			diags.AddWarning("Domains of New Websites Not Checked",
 				"The list of the user's websites could not be read, so the domains of the websites this plan "+
 					"creates were not checked against the server. A tainted website with skip_destroy = true may "+
-					"leave the state if its create is refused: check with terraform state list, and run terraform "+
+					"leave the state if its create fails: check with terraform state list, and run terraform "+
 					"untaint <address> for a website that should stay.")
 		})
 		return
@@ -136,8 +136,9 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create May Be Refused",
 		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
 			that+" first. If it is this resource's own website, tainted and kept by skip_destroy = true, the "+
-			"replacement cannot succeed, and the website may leave the state: when the create is refused with "+
-			"other settings, or does not run at all because something it depends on fails. Run terraform untaint "+
+			"replacement cannot succeed, and the website may leave the state: when the create fails with other "+
+			"settings, or without a clear answer (a new website may have been stored), or does not run at all "+
+			"because something it depends on fails. Run terraform untaint "+
 			"<this resource's address>, then plan again. To manage "+that+" with this resource otherwise, "+
 			importIt+".")
 }
@@ -285,99 +286,6 @@ func domainTaken(err error) bool {
 		}
 	}
 	return false
-}
-
-// restoreKept handles a create of plan refused with err: when the domain is
-// that of a website skip_destroy kept in this run, it sets the state to
-// that website as the server holds it, when that is sound (see the top of
-// this file), and reports the create's failure, and returns true. The
-// restored state is the kept website's last state with the server's
-// answer applied onto it: what the API does not return, and what never
-// reaches the server (skip_destroy, timeouts), is what that state held,
-// never the plan's values, which no request wrote.
-func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceModel, domain string, owner *websiteOwner,
-	err error, resp *resource.CreateResponse,
-) bool {
-	if !domainTaken(err) {
-		return false
-	}
-	ids, k := r.data.kept.lookup(domain)
-	if len(ids) == 0 {
-		return false
-	}
-	plain, quoted := idList(ids)
-	if len(ids) > 1 {
-		resp.Diagnostics.AddError("Domain Already Exists",
-			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept %d websites with this domain on "+
-				"the server in this apply (ids %s), and domains are unique on the installation. The provider cannot "+
-				"tell which one this resource held, so none is put back into its state. Nothing was created or "+
-				"deleted, and no resource holds those websites now. To manage one with this resource, import it: "+
-				"an import block with id = %s.", domain, len(ids), strings.Join(plain, ", "),
-				strings.Join(quoted, " or ")))
-		return true
-	}
-	id := ids[0]
-	if k == nil || !sameConfiguration(plan, k.state) {
-		why := "removed from another resource or from this one with another configuration"
-		if k == nil {
-			why = "and put back into another resource's state already"
-		}
-		resp.Diagnostics.AddError("Domain Already Exists",
-			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) "+
-				"on the server in this apply, %s, and domains are unique on the installation. Nothing was created, "+
-				"and this resource does not hold the kept website. To manage it with this resource, import it: "+
-				"terraform import <this resource's address> %d, or an import block with id = \"%d\"; then apply to "+
-				"bring its settings to this configuration.", domain, id, why, id, id))
-		return true
-	}
-	if !r.data.kept.claim(domain, id, true) {
-		return false
-	}
-	// Only a 404, or another website under the id (another domain or
-	// creation time: otherWebsite), is evidence that the kept website is
-	// gone. A read that fails for a passing reason puts it back as it was
-	// kept; the next refresh settles it.
-	w, gerr := r.data.client.GetWebsite(ctx, id)
-	unread := gerr != nil && !errors.Is(gerr, client.ErrNotFound)
-	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
-		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
-		r.data.kept.claim(domain, id, false)
-		return false
-	}
-	state := k.state
-	if !unread {
-		if err := state.applyWebsite(w); err != nil {
-			r.data.kept.claim(domain, id, false)
-			return false
-		}
-	}
-	state.TrackingCode = r.data.trackingCodeOr(state.TrackingCode)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	for key, raw := range k.private {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, key, raw)...)
-	}
-	if k.private[ownerKey] == nil {
-		remember(ctx, resp.Private, owner, &resp.Diagnostics)
-	}
-	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
-	if unread {
-		resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
-			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) "+
-				"on the server in this apply, and domains are unique on the installation. The website could not be "+
-				"read (%s), so it is back in this resource's state with its last known values, marked tainted; the "+
-				"next refresh will settle them. Nothing was deleted or created. To keep it, run terraform untaint "+
-				"<this resource's address>. If this resource should not manage it, run terraform state rm <this "+
-				"resource's address>.", domain, id, gerr.Error()))
-		return true
-	}
-	resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
-		fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) on "+
-			"the server in this apply, and domains are unique on the installation. It was kept from this resource "+
-			"(tainted or replaced), or from a resource removed from the configuration with the same settings. It is "+
-			"now in this resource's state, marked tainted. Nothing was deleted or created. To keep it, run terraform "+
-			"untaint <this resource's address>. If this resource should not manage it, run terraform state rm "+
-			"<this resource's address>.", w.Domain, id))
-	return true
 }
 
 // sameConfiguration reports whether plan, a create's plan, sets every

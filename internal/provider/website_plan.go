@@ -84,7 +84,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if creating {
 		n := resp.Diagnostics.ErrorsCount()
 		checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
-		if resp.Diagnostics.ErrorsCount() > n {
+		// Only a plain create may be a tainted website's replacement: the
+		// second plan of a forced one carries the first plan's owner.
+		if resp.Diagnostics.ErrorsCount() > n && rememberedOwner(ctx, req.Private, &resp.Diagnostics) == nil {
 			r.refuseHeldStoredOnly(ctx, plan.Domain, &resp.Diagnostics) // website_kept.go
 		}
 		refuseKeptReplacement(ctx, plan.Domain, req.Private, resp) // website_kept.go

@@ -67,20 +67,25 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// A create that fails puts back a website skip_destroy kept with its
+	// domain in this run, when that is sound (website_kept_restore.go).
 	owner, err := r.data.keyOwner(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", in.Domain, err)
+		report := func(diags *diag.Diagnostics) { addAPIError(diags, "create", in.Domain, err) }
+		if !r.restoreKept(ctx, plan, in.Domain, nil, err, report, resp) {
+			report(&resp.Diagnostics)
+		}
 		return
 	}
 
 	// A create whose answer is lost is settled by looking the domain up,
 	// never blindly sent twice (see client.CreateWebsite).
 	res, err := c.CreateWebsite(ctx, in)
-	if err != nil && r.restoreKept(ctx, plan, in.Domain, owner, err, resp) {
-		return
-	}
 	if err != nil {
-		addCreateError(&resp.Diagnostics, in.Domain, wo != nil, err)
+		report := func(diags *diag.Diagnostics) { addCreateError(diags, in.Domain, wo != nil, err) }
+		if !r.restoreKept(ctx, plan, in.Domain, owner, err, report, resp) {
+			report(&resp.Diagnostics)
+		}
 		return
 	}
 	w := res.Website

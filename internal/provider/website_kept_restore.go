@@ -1,0 +1,194 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// restoreReadLimit bounds the read of a kept website that a failed create
+// puts back: a read that cannot be made in time (the server's rate limit
+// window, say) puts the website back with its last known values.
+const restoreReadLimit = 15 * time.Second
+
+// mayHaveStored reports whether a create that failed with err may have
+// stored a new website: the client could not settle its outcome by looking
+// the domain up, or found websites with it that it could not tell apart.
+// Every other failure stored nothing (the client settles an unclear answer
+// by a lookup, and a website it finds that existed before is reported as
+// "already taken").
+func mayHaveStored(err error) bool {
+	var unknown *client.CreateOutcomeUnknownError
+	var dup *client.DuplicateCreateError
+	return errors.As(err, &unknown) || errors.As(err, &dup)
+}
+
+// restoreKept handles a create of plan that failed with err, before or
+// after its request; report adds the create's own error. When skip_destroy
+// kept a website with the domain in this run, it reports the failure with
+// what became of that website, and returns true: the website is put back
+// into the state when that is sound (see website_kept.go): nothing new was
+// stored, exactly one website was kept with the domain, it was not put
+// back already, and the plan manages it as it was kept. It returns false
+// when no website was kept with the domain, or the kept one is gone: the
+// caller reports the create's failure alone.
+//
+// The restored state is the kept website's last state with the server's
+// answer applied onto it: what the API does not return, and what never
+// reaches the server (skip_destroy, timeouts), is what that state held,
+// never the plan's values, which no request wrote.
+func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceModel, domain string, owner *websiteOwner,
+	err error, report func(*diag.Diagnostics), resp *resource.CreateResponse,
+) bool {
+	ids, k := r.data.kept.lookup(domain)
+	if len(ids) == 0 {
+		return false
+	}
+	taken := domainTaken(err)
+	plain, quoted := idList(ids)
+	which := fmt.Sprintf("a website with this domain (id %d)", ids[0])
+	if len(ids) > 1 {
+		which = fmt.Sprintf("%d websites with this domain (ids %s)", len(ids), strings.Join(plain, ", "))
+	}
+	importIt := fmt.Sprintf("To manage it with this resource, import it: an import block with id = %s.",
+		strings.Join(quoted, " or "))
+	if mayHaveStored(err) {
+		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
+			"apply. A new website may have been stored too, so the kept one is not put back into this resource's "+
+			"state. Check the web interface. %s", which, importIt))
+		return true
+	}
+	if len(ids) > 1 {
+		if !taken {
+			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
+				"apply. The provider cannot tell which one this resource held, so none is put back into its state. "+
+				"%s", which, importIt))
+			return true
+		}
+		resp.Diagnostics.AddError("Domain Already Exists",
+			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept %s on the server in this apply, "+
+				"and domains are unique on the installation. The provider cannot tell which one this resource "+
+				"held, so none is put back into its state. Nothing was created or deleted, and no resource holds "+
+				"those websites now. %s", domain, which, importIt))
+		return true
+	}
+	id := ids[0]
+	if k == nil || !sameConfiguration(plan, k.state) {
+		why := "removed from another resource or from this one with another configuration"
+		if k == nil {
+			why = "and put back into another resource's state already"
+		}
+		if !taken {
+			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
+				"apply, %s, so this resource does not hold it. %s", which, why, importIt))
+			return true
+		}
+		resp.Diagnostics.AddError("Domain Already Exists",
+			fmt.Sprintf("Could not create the website %q: skip_destroy = true kept a website with this domain (id %d) "+
+				"on the server in this apply, %s, and domains are unique on the installation. Nothing was created, "+
+				"and this resource does not hold the kept website. To manage it with this resource, import it: "+
+				"terraform import <this resource's address> %d, or an import block with id = \"%d\"; then apply to "+
+				"bring its settings to this configuration.", domain, id, why, id, id))
+		return true
+	}
+	if !r.data.kept.claim(domain, id, true) {
+		return false
+	}
+	// Only a 404, or another website under the id (another domain or
+	// creation time: otherWebsite), is evidence that the kept website is
+	// gone. A read that fails for a passing reason puts it back as it was
+	// kept; the next refresh settles it.
+	rctx, cancel := restoreContext(ctx)
+	defer cancel()
+	w, gerr := r.data.client.GetWebsite(rctx, id)
+	unread := gerr != nil && !errors.Is(gerr, client.ErrNotFound)
+	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
+		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
+		r.data.kept.claim(domain, id, false)
+		return false
+	}
+	state := k.state
+	if !unread {
+		if err := state.applyWebsite(w); err != nil {
+			r.data.kept.claim(domain, id, false)
+			return false
+		}
+	}
+	state.TrackingCode = r.data.trackingCodeOr(state.TrackingCode)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	for key, raw := range k.private {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, key, raw)...)
+	}
+	if k.private[ownerKey] == nil {
+		remember(ctx, resp.Private, owner, &resp.Diagnostics)
+	}
+	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	values := "It is now in this resource's state, marked tainted."
+	if unread {
+		values = fmt.Sprintf("The website could not be read (%s), so it is back in this resource's state with its "+
+			"last known values, marked tainted; the next refresh will settle them.", gerr.Error())
+	}
+	next := "Nothing was deleted or created. To keep it, run terraform untaint <this resource's address>. If this " +
+		"resource should not manage it, run terraform state rm <this resource's address>."
+	if !taken {
+		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this apply, "+
+			"from this resource (tainted or replaced) or from a resource removed from the configuration with the same "+
+			"settings. %s Its replacement cannot succeed while it holds the domain. %s", which, values, next))
+		return true
+	}
+	if !unread {
+		domain = w.Domain
+	}
+	resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
+		fmt.Sprintf("Could not create the website %q: skip_destroy = true kept %s on the server in this apply, and "+
+			"domains are unique on the installation. It was kept from this resource (tainted or replaced), or from a "+
+			"resource removed from the configuration with the same settings. %s %s", domain, which, values, next))
+	return true
+}
+
+// restoreContext is ctx for the read of a kept website, bounded by
+// restoreReadLimit, and given that time again when the create's time limit
+// has passed: one more request is better than losing the website.
+func restoreContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		ctx = context.WithoutCancel(ctx)
+	}
+	return context.WithTimeout(ctx, restoreReadLimit)
+}
+
+// reportWith adds the diagnostics of report, the detail of its last error
+// followed by sentence.
+func reportWith(diags *diag.Diagnostics, report func(*diag.Diagnostics), sentence string) {
+	var own diag.Diagnostics
+	report(&own)
+	last := -1
+	for i, d := range own {
+		if d.Severity() == diag.SeverityError {
+			last = i
+		}
+	}
+	if last < 0 {
+		diags.Append(own...)
+		diags.AddError("Website Not Created", sentence)
+		return
+	}
+	for i, d := range own {
+		if i == last {
+			detail := strings.TrimSpace(d.Detail() + " " + sentence)
+			if pd, ok := d.(diag.DiagnosticWithPath); ok && pd.Path().String() != "" {
+				d = diag.NewAttributeErrorDiagnostic(pd.Path(), d.Summary(), detail)
+			} else {
+				d = diag.NewErrorDiagnostic(d.Summary(), detail)
+			}
+		}
+		diags.Append(d)
+	}
+}
