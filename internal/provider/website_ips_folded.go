@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -15,14 +17,30 @@ import (
 // stand on two lines (repeated, or in two spellings). The read folds them
 // (foldIPEntries), so the state and the configuration hold each once, and
 // a plan would show no change while the server keeps the repeats. The read
-// marks such a website in the private state; the next plan of a
-// configuration that sets exclude_ips then plans an update, which writes
-// the list back once each. Without exclude_ips in the configuration, the
-// mark plans nothing.
+// marks such a website in the private state; the next plan then plans an
+// update that writes the list back once each, when the configuration
+// manages exclude_ips (rewriteFoldedIPs).
+//
+// Terraform hands the provider no sign of lifecycle ignore_changes at plan
+// time: it puts the state's value in the configuration it sends. What
+// tells is the list itself: a create or an update records what it left on
+// the server (ipsWrittenKey), and a list that differs from it was changed
+// outside Terraform. A configuration that manages exclude_ips then plans
+// that change back anyway; one that equals the changed list follows the
+// server, as ignore_changes does, and is left alone. (A configuration
+// edited to the very list the web interface set is left alone too: the
+// server excludes the same addresses, and the next update writes the list
+// once each.)
 
 // ipsFoldedKey is the private state's mark of a website whose stored
 // exclude_ips the read folded.
 const ipsFoldedKey = "exclude_ips_folded"
+
+// ipsWrittenKey is the private state's record of the exclude_ips that the
+// last create or update left on the server, as read back (a sorted JSON
+// list). A website imported, restored, or written by an older provider has
+// none.
+const ipsWrittenKey = "exclude_ips_written"
 
 // recordFoldedIPs marks the website in the private state when the read of w
 // folded its exclude_ips, and clears the mark when it did not.
@@ -37,11 +55,60 @@ func recordFoldedIPs(ctx context.Context, w *client.Website, private privateSett
 	diags.Append(private.SetKey(ctx, ipsFoldedKey, mark)...)
 }
 
+// recordWrittenIPs records ips, the exclude_ips of the state that a create
+// or an update just wrote, as Terraform's (ipsWrittenKey); a null or
+// unknown ips clears the record (an update that may or may not have been
+// applied).
+func recordWrittenIPs(ctx context.Context, ips types.Set, private privateSetter, diags *diag.Diagnostics) {
+	if private == nil {
+		return
+	}
+	var raw []byte
+	if list, ok := sortedIPs(ctx, ips, diags); ok {
+		var err error
+		if raw, err = json.Marshal(list); err != nil {
+			diags.AddError("Unable to Record exclude_ips", err.Error())
+			return
+		}
+	}
+	diags.Append(private.SetKey(ctx, ipsWrittenKey, raw)...)
+}
+
 // rewriteFoldedIPs reports whether an update must write exclude_ips back:
-// the configuration sets it (cfg is not null) and the last read folded the
-// server's list (ipsFoldedKey).
-func rewriteFoldedIPs(ctx context.Context, cfg types.Set, private privateGetter, diags *diag.Diagnostics) bool {
-	return !cfg.IsNull() && marked(ctx, private, ipsFoldedKey, diags)
+// the last read folded the server's list (ipsFoldedKey), the plan leaves
+// exclude_ips as the state has it (a plan that changes it writes a list
+// without repeats anyway), and that list is the one Terraform wrote last
+// (ipsWrittenKey), or Terraform never wrote one. The plan and the update
+// ask it alike; it reads no configuration, which at plan time carries the
+// state's value for an attribute in ignore_changes and at apply time does
+// not.
+func rewriteFoldedIPs(ctx context.Context, plan, state types.Set, private privateGetter, diags *diag.Diagnostics) bool {
+	if plan.IsUnknown() || !plan.Equal(state) || !marked(ctx, private, ipsFoldedKey, diags) {
+		return false
+	}
+	raw, d := private.GetKey(ctx, ipsWrittenKey)
+	diags.Append(d...)
+	if raw == nil {
+		return true
+	}
+	var written []string
+	if err := json.Unmarshal(raw, &written); err != nil {
+		return true // an unreadable record is no record
+	}
+	now, ok := sortedIPs(ctx, state, diags)
+	return ok && slices.Equal(written, now)
+}
+
+// sortedIPs returns the entries of ips, sorted; false when ips is null or
+// unknown.
+func sortedIPs(ctx context.Context, ips types.Set, diags *diag.Diagnostics) ([]string, bool) {
+	if ips.IsNull() || ips.IsUnknown() {
+		return nil, false
+	}
+	list := []string{}
+	diags.Append(ips.ElementsAs(ctx, &list, false)...)
+	slices.Sort(list)
+	return list, true
 }
 
 // planFoldedIPs plans the update that writes exclude_ips back

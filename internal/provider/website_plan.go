@@ -109,7 +109,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if unsettledClear(ctx, cfg.ExcludeParams, req.Private, &resp.Diagnostics) {
 				planUnsettledClear(ctx, plan.Domain, resp)
 			}
-			if rewriteFoldedIPs(ctx, cfg.ExcludeIPs, req.Private, &resp.Diagnostics) {
+			if rewriteFoldedIPs(ctx, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) {
 				planFoldedIPs(ctx, plan.Domain, resp) // website_ips_folded.go
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -99,6 +98,7 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain, "adopted": res.Adopted, "attempts": res.Attempts})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)
+	recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics) // website_ips_folded.go
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }
 
@@ -195,10 +195,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// The plan's record for a replacement (website_kept.go) is not state.
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, keptDomainKey, nil)...)
 	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
-	var cfgIPs types.Set
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("exclude_ips"), &cfgIPs)...)
-	// exclude_ips is always sent: this writes back a list the read folded.
-	rewrite := rewriteFoldedIPs(ctx, cfgIPs, req.Private, &resp.Diagnostics)
+	// exclude_ips is always sent: this writes back a list the read folded,
+	// as the plan decided (website_ips_folded.go).
+	rewrite := rewriteFoldedIPs(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
 	if !resp.Diagnostics.HasError() && !reclear && !rewrite && onlyLocalChange(plan, state) {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
 		plan = plan.appliedLocally(state)
@@ -269,6 +268,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		addWriteError(&resp.Diagnostics, "update", in.Domain, wo != nil, err)
 		if updateMayHaveApplied(err) {
 			keepUnsettled(ctx, state, in, &resp.State, resp.Private, &resp.Diagnostics)
+			// The server holds what was sent or what it held before.
+			recordWrittenIPs(ctx, types.SetNull(types.StringType), resp.Private, &resp.Diagnostics)
 		}
 		return
 	}
@@ -292,6 +293,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, excludeParamsSentKey, nil)...)
 	}
 	recordFoldedIPs(ctx, w, resp.Private, &resp.Diagnostics) // the server holds what was sent
+	recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }
 
