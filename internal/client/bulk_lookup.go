@@ -68,6 +68,13 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	}
 	now := b.now()
 	b.countLocked(now)
+	if settle {
+		if err := b.gatherLocked(ctx, now); err != nil {
+			b.mu.Unlock()
+			return nil, err
+		}
+		now = b.now()
+	}
 	var ws []Website
 	swept := false
 	// A fresh complete sweep settles the lookup: what it does not hold is
@@ -101,6 +108,41 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		out = append(out, *w.clone())
 	}
 	return out, nil
+}
+
+// gatherLocked waits, for a lookup that would start a sweep with its
+// first page (FindHolders), until no other lookup or read has arrived for
+// the linger time (up to maxBulkLinger since started): the checks of one
+// plan's creates arrive a few at a time, and a first page read once they
+// are counted goes on with the other pages in the same fetch, where a
+// first page read for the first lookup alone would be read again at the
+// end of the sweep (see fetch). It unlocks b.mu while waiting.
+func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error {
+	for b.linger >= 0 && b.flight == nil {
+		now := b.now()
+		if b.planLocked(now, 0, 0) != fetchFirst || (b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now)) {
+			return nil
+		}
+		quiet, left := b.linger-now.Sub(b.arrived), maxBulkLinger-now.Sub(started)
+		if quiet <= 0 || left <= 0 {
+			return nil
+		}
+		arrival := b.arrival
+		b.mu.Unlock()
+		timer := b.after(min(quiet, left))
+		var err error
+		select {
+		case <-arrival:
+		case <-timer:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		b.mu.Lock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // matchingLocked returns the fresh websites whose domain match accepts,
