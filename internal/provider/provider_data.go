@@ -165,7 +165,7 @@ func (d *providerData) heldDomains(ctx context.Context, domain string) ([]int64,
 		// An account that cannot be read (a plan without API access: 403)
 		// would refuse the list too; the limit check says why.
 		if _, err := d.checksAccount(ctx); err != nil && !errors.Is(err, client.ErrAccountUnsupported) {
-			d.heldFailed(err)
+			_ = d.heldFailed(err)
 			return
 		}
 		if _, _, ok, err := d.websitesHeld(ctx); err == nil && ok && d.domains != nil {
