@@ -36,26 +36,57 @@ func (b *BulkReader) FindByDomain(ctx context.Context, domain string) (*Website,
 // websites it returns are read again by the import's own Read, served from
 // the same sweep.
 func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Website, error) {
+	return b.lookup(ctx, domain, func(d string) bool { return d == domain }, false)
+}
+
+// FindHolders returns every website of the user whose domain match
+// accepts, by id: whether a domain is held, for a check that many creates
+// of one Terraform run make. search is what the list's search is asked for
+// when no sweep answers: a case-insensitive substring of every domain
+// match accepts (a website whose domain does not contain it is not
+// found). Lookups count toward a sweep as FindByDomain's do (the first of
+// a burst requests page 1, which is the whole list for up to 100
+// websites), and they wait a moment (Linger) for more lookups before they
+// search; a fresh complete sweep answers them either way, a website it
+// does not hold included: a website changed by the caller since the sweep
+// (Forget) is not found until the sweep is old.
+func (b *BulkReader) FindHolders(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
+	return b.lookup(ctx, search, match, true)
+}
+
+// lookup is FindByDomain's and FindHolders's: the websites whose domain
+// match accepts, from a fresh complete sweep when one holds any (or,
+// with settle, when there is one at all), else from the search for
+// search.
+func (b *BulkReader) lookup(ctx context.Context, search string, match func(string) bool, settle bool) ([]Website, error) {
 	b.mu.Lock()
 	b.stats.Lookups++
 	if b.ttl < 0 {
 		b.stats.Searches++
 		b.mu.Unlock()
-		return b.c.findWebsitesByDomain(ctx, domain)
+		return b.c.searchWebsites(ctx, search, match)
 	}
 	now := b.now()
 	b.countLocked(now)
+	if settle {
+		if err := b.gatherLocked(ctx, now); err != nil {
+			b.mu.Unlock()
+			return nil, err
+		}
+		now = b.now()
+	}
 	var ws []Website
+	swept := false
 	// A fresh complete sweep settles the lookup: what it does not hold is
-	// searched for.
-	_, err := b.waitLocked(ctx, now, now, 0, 0, false, func(now time.Time) bool {
+	// searched for, unless settle.
+	_, err := b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
 		if !b.sweptFreshLocked(now) {
 			return false
 		}
-		ws = b.byDomainLocked(domain, now)
+		ws, swept = b.matchingLocked(match, now), true
 		return true
 	})
-	if err != nil || len(ws) > 0 {
+	if err != nil || len(ws) > 0 || (settle && swept) {
 		if err == nil {
 			b.stats.LookupHits++
 		}
@@ -65,7 +96,7 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 	b.stats.Searches++
 	seq := b.seq
 	b.mu.Unlock()
-	ws, err = b.c.findWebsitesByDomain(ctx, domain)
+	ws, err = b.c.searchWebsites(ctx, search, match)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +110,47 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 	return out, nil
 }
 
-// byDomainLocked returns the fresh websites whose domain is domain, by id.
-func (b *BulkReader) byDomainLocked(domain string, now time.Time) []Website {
+// gatherLocked waits, for a lookup that would start a sweep with its
+// first page (FindHolders), until no other lookup or read has arrived for
+// the linger time (up to maxBulkLinger since started): the checks of one
+// plan's creates arrive a few at a time, and a first page read once they
+// are counted goes on with the other pages in the same fetch, where a
+// first page read for the first lookup alone would be read again at the
+// end of the sweep (see fetch). It unlocks b.mu while waiting.
+func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error {
+	for b.linger >= 0 && b.flight == nil {
+		now := b.now()
+		if b.planLocked(now, 0, 0) != fetchFirst || (b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now)) {
+			return nil
+		}
+		quiet, left := b.linger-now.Sub(b.arrived), maxBulkLinger-now.Sub(started)
+		if quiet <= 0 || left <= 0 {
+			return nil
+		}
+		arrival := b.arrival
+		b.mu.Unlock()
+		timer := b.after(min(quiet, left))
+		var err error
+		select {
+		case <-arrival:
+		case <-timer:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		b.mu.Lock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// matchingLocked returns the fresh websites whose domain match accepts,
+// by id.
+func (b *BulkReader) matchingLocked(match func(string) bool, now time.Time) []Website {
 	var out []Website // nil when none, as findWebsitesByDomain
 	for _, e := range b.entries {
-		if e.w.Domain == domain && b.freshLocked(e.at, now) {
+		if match(e.w.Domain) && b.freshLocked(e.at, now) {
 			out = append(out, *e.w.clone())
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,5 +232,46 @@ func TestBulkReaderListAll(t *testing.T) {
 	// Another user's domain is still looked up (and not found).
 	if _, err := b.FindByDomain(ctx(t), "theirs.example.org"); !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("another user's domain: %v, want not found", err)
+	}
+}
+
+// FindHolders, as the held-domain check of many creates uses it, with a
+// match that ignores case: the first lookup reads page 1 (which tells the
+// sweep's cost) and searches; lookups search while they are fewer than
+// the pages left, then sweep once; a fresh sweep then answers every lookup,
+// a domain it does not hold included, with no request more. Each answer is
+// the one a search would give (a stored domain in another case included).
+func TestFindHoldersSearchThenSweep(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	own := env.seed(250) // three pages of 100
+	mixed := env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "MiXed.Example.com"}).ID
+	clock := newFakeClock()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: clock.Now, Linger: -1})
+	holders := func(domain string) []int64 {
+		t.Helper()
+		ws, err := b.FindHolders(ctx(t), domain, func(d string) bool { return strings.EqualFold(d, domain) })
+		if err != nil {
+			t.Fatalf("FindHolders(%q): %v", domain, err)
+		}
+		return ids(ws)
+	}
+	steps := []struct {
+		domain string
+		want   []int64
+		lists  int // GET /websites sent so far
+	}{
+		{"mixed.example.com", []int64{mixed}, 2},          // page 1, then a search
+		{"nobody.example.net", []int64{}, 3},              // a search: 2 lookups, 2 pages left
+		{domainsOf(env, own[5:6])[0], []int64{own[5]}, 6}, // pages 2 and 3, page 1 again
+		{"nobody-else.example.net", []int64{}, 6},         // the sweep answers
+		{domainsOf(env, own[240:241])[0], []int64{own[240]}, 6},
+		{"MIXED.example.COM", []int64{mixed}, 6},
+	}
+	for _, s := range steps {
+		got := holders(s.domain)
+		if _, list, _ := env.requests(); !reflect.DeepEqual(got, s.want) || list != s.lists {
+			t.Errorf("FindHolders(%q) = %v after %d GET /websites; want %v after %d", s.domain, got, list, s.want, s.lists)
+		}
 	}
 }

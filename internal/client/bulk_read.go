@@ -71,7 +71,7 @@ func (b *BulkReader) waitLocked(ctx context.Context, now, started time.Time, id 
 		}
 		waited, err := b.awaitFetchLocked(ctx, now, id, waits, probe)
 		if linger && err == nil && !waited && waits < maxFetchWaits {
-			if waited, err = b.lingerLocked(ctx, now, started); waited {
+			if waited, err = b.lingerLocked(ctx, now, started, probe); waited {
 				waits-- // not a fetch
 			}
 		}
@@ -104,8 +104,8 @@ func (b *BulkReader) countLocked(now time.Time) {
 // arrived for the linger time (or the read has waited maxBulkLinger since
 // started). It reports whether it waited: the caller looks again. It
 // unlocks b.mu while waiting.
-func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time) (bool, error) {
-	if b.linger < 0 || b.planLocked(now, 0, b.probe) != fetchWait {
+func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time, probe int) (bool, error) {
+	if b.linger < 0 || b.planLocked(now, 0, probe) != fetchWait {
 		return false, nil
 	}
 	quiet := b.linger - now.Sub(b.arrived)

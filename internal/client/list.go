@@ -179,13 +179,21 @@ func (c *Client) listAllWebsites(ctx context.Context, opts ListOptions) ([]Websi
 // domain, by id (search is a substring match on the server, and the
 // application has no unique index on domains, so there may be several).
 func (c *Client) findWebsitesByDomain(ctx context.Context, domain string) ([]Website, error) {
-	ws, err := c.listAllWebsites(ctx, ListOptions{Search: domain, SortBy: SortByID, Sort: SortDesc})
+	return c.searchWebsites(ctx, domain, func(d string) bool { return d == domain })
+}
+
+// searchWebsites returns every website whose domain match accepts, by id,
+// from every page of the list's search for search (a case-insensitive
+// substring of the domain, with LIKE's wildcards: a website match accepts
+// is found only when its domain contains search).
+func (c *Client) searchWebsites(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
+	ws, err := c.listAllWebsites(ctx, ListOptions{Search: search, SortBy: SortByID, Sort: SortDesc})
 	if err != nil {
 		return nil, err
 	}
 	var out []Website
 	for _, w := range ws {
-		if w.Domain == domain {
+		if match(w.Domain) {
 			out = append(out, w)
 		}
 	}

@@ -55,12 +55,14 @@ type providerData struct {
 	deletes        int64
 	deletesAtCount int64
 
-	// The user's websites by domain, for the held-domain check of the
-	// creates a plan holds (heldDomains), and the ids this instance
-	// deleted since (websiteDeleted).
+	// The held-domain check of the creates a plan holds (heldDomains):
+	// the user's websites by domain when the limit check's page held them
+	// all, the first lookup that failed, and the ids this instance deleted
+	// since (websiteDeleted).
 	heldOnce   sync.Once
 	held       map[string][]int64
-	heldErr    error
+	heldMu     sync.Mutex
+	heldErr    error     // guarded by heldMu (heldFailed)
 	heldWarned sync.Once // the warning that heldErr left the domains unchecked
 	deletedMu  sync.Mutex
 	deletedIDs map[int64]bool
@@ -146,50 +148,71 @@ func (d *providerData) websiteDeleted(id int64) {
 }
 
 // heldDomains returns the ids of the user's websites with domain (in its
-// canonical form), by id, from one complete list of the user's websites
-// shared by every create the provider instance plans: the limit check's
-// page when it held every website (no request more), else one sweep of
-// the list through the bulk reader, whose reads it then serves. Websites
-// this instance deleted since are left out.
+// canonical form), by id. The limit check's page answers when it held
+// every website (no request more); else the bulk reader does, as for the
+// imports (FindHolders): the first lookup of a burst reads the list's
+// first page, which is the whole list for up to 100 websites and tells
+// what a sweep costs; a domain is then searched for (the list's search,
+// every page of its answer) while the lookups are fewer than the pages
+// left to read, and the rest of the list is swept once they are more,
+// which answers every lookup after it. So one create costs a request or
+// two however many websites the user holds, and many creates the list's
+// pages. Websites this instance deleted since are left out. A lookup that
+// fails is not tried again by this provider instance: the checks of the
+// other creates would fail the same way, each after its retries.
 func (d *providerData) heldDomains(ctx context.Context, domain string) ([]int64, error) {
 	d.heldOnce.Do(func() {
-		d.held = map[string][]int64{}
 		// An account that cannot be read (a plan without API access: 403)
 		// would refuse the list too; the limit check says why.
 		if _, err := d.checksAccount(ctx); err != nil && !errors.Is(err, client.ErrAccountUnsupported) {
-			d.held, d.heldErr = nil, err
+			_ = d.heldFailed(err)
 			return
 		}
 		if _, _, ok, err := d.websitesHeld(ctx); err == nil && ok && d.domains != nil {
+			d.held = map[string][]int64{}
 			for dom, ids := range d.domains {
 				c := canonicalDomain(dom)
 				d.held[c] = append(d.held[c], ids...)
 			}
-			return
-		}
-		ws, err := d.websites.ListAll(ctx, client.ListOptions{})
-		if err != nil {
-			d.held, d.heldErr = nil, err
-			return
-		}
-		for _, w := range ws {
-			c := canonicalDomain(w.Domain)
-			d.held[c] = append(d.held[c], w.ID)
 		}
 	})
-	if d.heldErr != nil {
-		return nil, d.heldErr
+	if err := d.heldFailed(nil); err != nil {
+		return nil, err
+	}
+	c := canonicalDomain(domain)
+	var found []int64
+	if d.held != nil {
+		found = d.held[c]
+	} else {
+		ws, err := d.websites.FindHolders(ctx, c, func(s string) bool { return canonicalDomain(s) == c })
+		if err != nil {
+			return nil, d.heldFailed(err)
+		}
+		for _, w := range ws {
+			found = append(found, w.ID)
+		}
 	}
 	d.deletedMu.Lock()
 	defer d.deletedMu.Unlock()
 	var ids []int64
-	for _, id := range d.held[canonicalDomain(domain)] {
+	for _, id := range found {
 		if !d.deletedIDs[id] {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// heldFailed records err, a failed lookup of heldDomains (nil: none), and
+// returns the first one recorded.
+func (d *providerData) heldFailed(err error) error {
+	d.heldMu.Lock()
+	defer d.heldMu.Unlock()
+	if d.heldErr == nil {
+		d.heldErr = err
+	}
+	return d.heldErr
 }
 
 // checksAccount is the key user's account for the plan-time checks: one

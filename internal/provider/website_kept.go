@@ -113,13 +113,7 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 	}
 	ids, err := r.findDomain(ctx, plan.Domain, l)
 	if err != nil {
-		r.data.heldWarned.Do(func() {
-			diags.AddWarning("Domains of New Websites Not Checked",
-				"The list of the user's websites could not be read, so the domains of the websites this plan "+
-					"creates were not checked against the server. A tainted website with skip_destroy = true may "+
-					"leave the state if its create fails: check with terraform state list, and run terraform "+
-					"untaint <address> for a website that should stay.")
-		})
+		r.warnHeldUnchecked(diags) // website_limit_replace.go
 		return
 	}
 	if len(ids) == 0 {

@@ -3,8 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -64,9 +67,9 @@ type domainLookup struct {
 }
 
 // findDomain returns the ids of the user's websites with domain (in its
-// canonical form), in order, looked up once per l in the list every create
-// of the provider instance shares (heldDomains): never a search per
-// domain. A failed lookup is logged, and its error returned.
+// canonical form), in order, looked up once per l (heldDomains: a search
+// for a few creates, one sweep of the list shared by many). A failed
+// lookup is logged, and its error returned.
 func (r *websiteResource) findDomain(ctx context.Context, domain types.String, l *domainLookup) ([]int64, error) {
 	if l.done {
 		return l.ids, l.err
@@ -109,4 +112,64 @@ func (r *websiteResource) warnHeldLimit(ctx context.Context, domain types.String
 	if ok && t.judge(limit, have) != limitFitsDeleteFirst {
 		addLimitWarning(&resp.Diagnostics, limitReplace, heldLead(domain), limit, have, t)
 	}
+}
+
+// warnHeldUnchecked warns, once per provider instance, that the domains of
+// the websites the plan creates could not be looked up (findDomain failed).
+func (r *websiteResource) warnHeldUnchecked(diags *diag.Diagnostics) {
+	r.data.heldWarned.Do(func() {
+		diags.AddWarning("Domains of New Websites Not Checked",
+			"The list of the user's websites could not be read, so the domains of the websites this plan "+
+				"creates were not checked against the server. A tainted website with skip_destroy = true may "+
+				"leave the state if its create fails: check with terraform state list, and run terraform "+
+				"untaint <address> for a website that should stay.")
+	})
+}
+
+// warnNewDomainHeld warns, on the first plan of a replacement for a new
+// domain (prior is the website replaced), when the user holds another
+// website with that domain: the create half will be refused, after the
+// destroy half ran (unless create_before_destroy). It is a warning, not an
+// error: another resource may delete the website held earlier in the same
+// apply (see warnDomainHeld).
+func (r *websiteResource) warnNewDomainHeld(ctx context.Context, prior, plan websiteResourceModel, diags *diag.Diagnostics) {
+	if plan.Domain.IsUnknown() || plan.Domain.IsNull() || r.data.websites == nil {
+		return
+	}
+	var l domainLookup
+	found, err := r.findDomain(ctx, plan.Domain, &l)
+	if err != nil {
+		r.warnHeldUnchecked(diags)
+		return
+	}
+	var ids []int64
+	for _, id := range found {
+		if strconv.FormatInt(id, 10) != prior.ID.ValueString() { // its own domain on the server (-refresh=false)
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	plain, quoted := idList(ids)
+	exists := fmt.Sprintf("a website with this domain exists on the server (id %d)", ids[0])
+	that, importIt := "that website", fmt.Sprintf("import it (an import block with id = %s)", quoted[0])
+	if len(ids) > 1 {
+		exists = fmt.Sprintf("%d websites with this domain exist on the server (ids %s)", len(ids), strings.Join(plain, ", "))
+		that, importIt = "those websites", fmt.Sprintf("import the one you mean (id = %s)", strings.Join(quoted, " or "))
+	}
+	first := fmt.Sprintf("deletes the website %q (id %s) and its statistics", prior.Domain.ValueString(), prior.ID.ValueString())
+	left := "neither website would be left"
+	if prior.SkipDestroy.ValueBool() {
+		first = fmt.Sprintf("removes the website %q (id %s) from the state (skip_destroy = true keeps it on the server)",
+			prior.Domain.ValueString(), prior.ID.ValueString())
+		left = "no resource would manage either website"
+	}
+	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Replacement Would Be Refused",
+		fmt.Sprintf("This plan changes the domain to %q, which replaces the website, but %s. Domains are unique on "+
+			"the installation, so the create of the new website will be refused unless this apply deletes %s first. "+
+			"The apply first %s, then the create fails: %s (unless create_before_destroy is set, which creates "+
+			"first). To manage %s, %s into a resource of its own, or choose another domain for this one. If "+
+			"another resource of this configuration deletes %s in this apply, make sure that delete runs first.",
+			plan.Domain.ValueString(), exists, that, first, left, that, importIt, that))
 }

@@ -157,9 +157,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		// more, whatever the order.
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, []byte("true"))...)
 		r.warnLimit(ctx, limitCreate, plan.Domain, keepingLead(prior.Domain.ValueString(), plan.Domain), resp)
+		r.warnNewDomainHeld(ctx, prior, plan, &resp.Diagnostics) // website_limit_replace.go
 	case !plan.Domain.Equal(prior.Domain): // known or not, a new domain replaces the website
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, []byte("true"))...)
 		r.warnLimit(ctx, limitReplace, plan.Domain, replacingLead(prior.Domain.ValueString(), plan.Domain), resp)
+		r.warnNewDomainHeld(ctx, prior, plan, &resp.Diagnostics)
 	}
 	if plan.EmailReports.ValueBool() && (creating || !prior.EmailReports.ValueBool() || !plan.Domain.Equal(prior.Domain)) {
 		// A create or a new domain ran a limit check above, which says why

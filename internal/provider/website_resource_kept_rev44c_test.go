@@ -107,7 +107,10 @@ func TestAccWebsite_rev44cKeptCreateDuringMaintenance(t *testing.T) {
 // a minute to every client of the IP; a user with 5000 websites spends 50
 // of them at plan and 50 at apply to create one website, which before
 // cost none. The shared list pays when creates are many; for a few, a
-// search each is cheaper (the bulk reader's ski-rental choice).
+// search each is cheaper (the bulk reader's ski-rental choice). The floor
+// kept: the list's first page, which tells what a sweep would cost (and is
+// the whole list for up to 100 websites), and one search: 2 at plan and 2
+// at apply, however many websites the user holds.
 func TestAccWebsite_rev44cHeldOneCreateManyWebsitesCost(t *testing.T) {
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 1000 websites")
 	opts := planUsers(t, keyUnlimitedPlan)
