@@ -1,9 +1,9 @@
 package emulator
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -90,14 +90,18 @@ func (e *Emulator) index(req *request) *Response {
 		return w.Owner == req.user.Key &&
 			(like == nil || likeMatch([]rune(strings.ToLower(w.Domain)), like)) &&
 			(q.favorite < 0 || w.Favorite == (q.favorite == 1))
-	}, func(a, b *Website) bool {
+	}, func(a, b *Website) int {
+		c := 0
 		if q.sortBy == "domain" {
-			da, db := strings.ToLower(a.Domain), strings.ToLower(b.Domain)
-			if da != db {
-				return (da < db) != q.desc
-			}
+			c = strings.Compare(strings.ToLower(a.Domain), strings.ToLower(b.Domain))
 		}
-		return (a.ID < b.ID) != q.desc
+		if c == 0 {
+			c = cmp.Compare(a.ID, b.ID)
+		}
+		if q.desc {
+			return -c
+		}
+		return c
 	}, from, q.perPage)
 
 	data := []object{}
@@ -121,11 +125,11 @@ func (e *Emulator) index(req *request) *Response {
 	})
 }
 
-// selectWebsites sorts the websites for which keep is true by less, and
+// selectWebsites sorts the websites for which keep is true by order, and
 // returns copies of n of them from the index from on (none past the end),
 // and how many there are. Only the rows returned are copied: a page of a
 // list of thousands of websites costs a page of copies.
-func (e *Emulator) selectWebsites(keep func(*Website) bool, less func(a, b *Website) bool, from, n int) ([]*Website, int) {
+func (e *Emulator) selectWebsites(keep func(*Website) bool, order func(a, b *Website) int, from, n int) ([]*Website, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var rows []*Website
@@ -134,7 +138,7 @@ func (e *Emulator) selectWebsites(keep func(*Website) bool, less func(a, b *Webs
 			rows = append(rows, w)
 		}
 	}
-	sort.Slice(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
+	slices.SortFunc(rows, order)
 	var page []*Website
 	if from < len(rows) {
 		for _, w := range rows[from:min(from+n, len(rows))] {
