@@ -170,7 +170,8 @@ func TestFindByDomainRequestCounts(t *testing.T) {
 			env.emu.ResetStats()
 			// A fake clock: the TTL does not run out during a slow sweep.
 			b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: newFakeClock().Now, Linger: -1})
-			got := lookupAll(t, b, domainsOf(env, want), 10)
+			domains := domainsOf(env, want)
+			got := lookupAll(t, b, domains, 10)
 			read := readAll(t, b, want, 10)
 			total, list, show := env.requests()
 			t.Logf("%d lookups and reads: %d requests (%d list, %d show); %+v", len(want), total, list, show, b.Stats())
@@ -178,7 +179,7 @@ func TestFindByDomainRequestCounts(t *testing.T) {
 				t.Errorf("%d requests, want at most %d", total, tc.maxTotal)
 			}
 			for i, id := range want {
-				if r := got[domainsOf(env, want[i:i+1])[0]]; r.err != nil || len(r.ws) != 1 || r.ws[0].ID != id {
+				if r := got[domains[i]]; r.err != nil || len(r.ws) != 1 || r.ws[0].ID != id {
 					t.Fatalf("lookup of website %d: %v, %v", id, ids(r.ws), r.err)
 				}
 			}

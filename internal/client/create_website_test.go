@@ -76,7 +76,16 @@ func TestCreateWebsiteRepeatsWhenNothingWasStored(t *testing.T) {
 		{ResetBeforeRate: 1, MaxFaults: 2, Methods: []string{"POST"}},
 		{ErrorRate: 1, MaxFaults: 2, Methods: []string{"POST"}},
 	} {
-		srv, c, _ := faultyEnv(t, f, emulator.Options{})
+		srv := emulator.NewServer(t, emulator.Options{Faults: &f})
+		// A settle window short of the default (twice the 2 s time limit):
+		// each attempt is still looked up before it is sent again, but a
+		// reset attempt, which may still run on the server, is not waited
+		// out for 4 s when nothing can be stored.
+		c, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(3), Logger: &testLogger{},
+			Timeout: 2 * time.Second, CreateSettle: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 		if err != nil || res.Adopted || res.Attempts != 3 {
 			t.Errorf("%+v: result %+v, err %v", f, res, err)

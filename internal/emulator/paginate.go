@@ -1,9 +1,9 @@
 package emulator
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -85,30 +85,28 @@ func (e *Emulator) index(req *request) *Response {
 		like = []rune("%" + strings.ToLower(q.search) + "%")
 	}
 
-	rows := e.selectWebsites(func(w *Website) bool {
+	from := (q.page - 1) * q.perPage
+	rows, total := e.selectWebsites(func(w *Website) bool {
 		return w.Owner == req.user.Key &&
 			(like == nil || likeMatch([]rune(strings.ToLower(w.Domain)), like)) &&
 			(q.favorite < 0 || w.Favorite == (q.favorite == 1))
-	})
-
-	sort.Slice(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
+	}, func(a, b *Website) int {
+		c := 0
 		if q.sortBy == "domain" {
-			da, db := strings.ToLower(a.Domain), strings.ToLower(b.Domain)
-			if da != db {
-				return (da < db) != q.desc
-			}
+			c = strings.Compare(strings.ToLower(a.Domain), strings.ToLower(b.Domain))
 		}
-		return (a.ID < b.ID) != q.desc
-	})
+		if c == 0 {
+			c = cmp.Compare(a.ID, b.ID)
+		}
+		if q.desc {
+			return -c
+		}
+		return c
+	}, from, q.perPage)
 
-	total := len(rows)
 	data := []object{}
-	from := (q.page - 1) * q.perPage
-	if from < total {
-		for _, w := range rows[from:min(from+q.perPage, total)] {
-			data = append(data, e.record(w, nil))
-		}
+	for _, w := range rows {
+		data = append(data, e.record(w, nil))
 	}
 
 	p := paginator{
@@ -127,18 +125,28 @@ func (e *Emulator) index(req *request) *Response {
 	})
 }
 
-// selectWebsites returns copies of the websites for which keep is true.
-func (e *Emulator) selectWebsites(keep func(*Website) bool) []*Website {
+// selectWebsites sorts the websites for which keep is true by order, and
+// returns copies of n of them from the index from on (none past the end),
+// and how many there are. Only the rows returned are copied: a page of a
+// list of thousands of websites costs a page of copies.
+func (e *Emulator) selectWebsites(keep func(*Website) bool, order func(a, b *Website) int, from, n int) ([]*Website, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var rows []*Website
 	for _, w := range e.websites {
 		if keep(w) {
-			c := w.clone()
-			rows = append(rows, &c)
+			rows = append(rows, w)
 		}
 	}
-	return rows
+	slices.SortFunc(rows, order)
+	var page []*Website
+	if from < len(rows) {
+		for _, w := range rows[from:min(from+n, len(rows))] {
+			c := w.clone()
+			page = append(page, &c)
+		}
+	}
+	return page, len(rows)
 }
 
 // likeMatch matches s against a MySQL LIKE pattern ("%" any run, "_" one

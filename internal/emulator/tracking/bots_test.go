@@ -89,6 +89,37 @@ func TestIsBot(t *testing.T) {
 	}
 }
 
+// The quick filter's word search answers as its regexp, whatever the case
+// of a user agent, on every user agent of the tests; the fuzz target
+// FuzzClassifyUserAgent checks any other.
+func TestBotFilterMatch_asTheRegexp(t *testing.T) {
+	t.Parallel()
+	uas := []string{"CURL/8", "cUrL", "O\u212aHttp/4" /* the Kelvin sign folds to k */, "\u017fimple" /* the long s to s */, "\u212a",
+		"MAIL.RU", "mailxru", "Y!J", "yxj", "wget\xff", "\xffwget", "w\xffget", "\u0130", ""}
+	for _, tc := range botCases {
+		uas = append(uas, tc.ua, strings.ToUpper(tc.ua), strings.ToLower(tc.ua))
+	}
+	for _, tc := range currentBrowsers {
+		uas = append(uas, tc.userAgent)
+	}
+	for _, tc := range whichBrowserCorrections {
+		uas = append(uas, tc.userAgent)
+	}
+	matched := 0
+	for _, ua := range uas {
+		fast, re := botFilterMatch(ua), botFilter.MatchString(ua)
+		if fast != re {
+			t.Errorf("botFilterMatch(%q) = %v, the regexp %v", ua, fast, re)
+		}
+		if re {
+			matched++
+		}
+	}
+	if matched == 0 || matched == len(uas) {
+		t.Errorf("the regexp matched %d of %d user agents: the cases do not tell", matched, len(uas))
+	}
+}
+
 // The list is the parser's whole list: 390 entries, each with its line in
 // the parser's file, in that file's order, behind the parser's quick filter.
 func TestBotList_complete(t *testing.T) {

@@ -18,7 +18,7 @@ func FuzzClassifyUserAgent(f *testing.F) {
 	}
 	for _, s := range []string{"Mozilla/5.0", "garbage \x00\xff", "Mozilla/5.0 (Linux; Android) Chrome/..0 Version/", "OPT/",
 		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)Mozilla/5.0 (Windows NT 10.0)",
-		"curl/8.5.0", "Mozilla/5.0 (X11; Ubuntu; Fedora; Linux x86_64; rv:145.0) Gecko/20100101 Firefox/145.0"} {
+		"curl/8.5.0", "CURL/1", "O\u212aHttp/4", "\u017fimple", "ma\u0130l.ru", "mail\xffru", "mail.ru\xff", "Mozilla/5.0 (X11; Ubuntu; Fedora; Linux x86_64; rv:145.0) Gecko/20100101 Firefox/145.0"} {
 		f.Add(s)
 	}
 	for _, tc := range whichBrowserCorrections {
@@ -26,6 +26,9 @@ func FuzzClassifyUserAgent(f *testing.F) {
 	}
 	devices := []string{"", "desktop", "mobile", "tablet", "television", "gaming", "bot"}
 	f.Fuzz(func(t *testing.T, userAgent string) {
+		if fast, re := botFilterMatch(userAgent), botFilter.MatchString(userAgent); fast != re {
+			t.Errorf("botFilterMatch(%q) = %v, the quick filter's regexp %v", userAgent, fast, re)
+		}
 		got := classifyUserAgent(userAgent)
 		if again := classifyUserAgent(userAgent); again != got {
 			t.Fatalf("classifyUserAgent(%q) = %+v, then %+v", userAgent, got, again)
