@@ -1,0 +1,60 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+)
+
+// Review rev44d, defect 3: the kept website and a create refused by
+// maintenance mode. rev44c's maintenance test starts the maintenance
+// before the apply, so its first request (GET /account) fails and the
+// create never sends its POST. An upgrade that starts during the apply,
+// after the apply's plan read the account, answers the POST itself 503
+// ({"message": "Service Unavailable"}: the application is down, nothing
+// runs) and every lookup after it. The client calls a 503 to a POST an
+// unknown outcome, so the kept website leaves the state, though nothing
+// can have been stored: the maintenance answer runs before the
+// application, and the kept website, which holds the domain, makes any
+// store of it refused.
+func TestAccWebsite_rev44dKeptCreateMaintenanceStartsAtPost(t *testing.T) {
+	acctest.NeedsEmulator(t, "puts the installation into maintenance mode at the first POST")
+	var armed atomic.Bool
+	var env *acctest.Env
+	down := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if armed.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				env.SetMaintenance(true)
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+	env = acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(down))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-down-at-post")
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	armed.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	armed.Store(false)
+	env.SetMaintenance(false)
+	if got := env.MustWebsite(t, domain).ID; got != id {
+		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
+	}
+	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the website %d is on the server but left the state after a POST answered by maintenance mode "+
+			"(apply exit code %d):\n%s", id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
