@@ -58,3 +58,55 @@ func TestAccWebsite_rev44dKeptCreateMaintenanceStartsAtPost(t *testing.T) {
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
+
+// The same with a network that fails at the POST (the connection drops
+// after the request was sent, and every request after it fails the same
+// way): the changelog and the guide list "a network error" among the
+// failures that put the kept website back. The POST's outcome is unknown
+// to the client, and the lookups fail, so the kept website leaves the
+// state, though it holds the domain and no store of it can succeed.
+func TestAccWebsite_rev44dKeptCreateNetworkDropsAtPost(t *testing.T) {
+	acctest.NeedsEmulator(t, "drops the connections from the first POST on")
+	var armed, down atomic.Bool
+	drop := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if armed.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				down.Store(true)
+			}
+			if down.Load() {
+				if hj, ok := rw.(http.Hijacker); ok {
+					if conn, _, err := hj.Hijack(); err == nil {
+						_ = conn.Close()
+						return
+					}
+				}
+				panic(http.ErrAbortHandler)
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(drop))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-net-at-post")
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	armed.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	armed.Store(false)
+	down.Store(false)
+	if got := env.MustWebsite(t, domain).ID; got != id {
+		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
+	}
+	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the website %d is on the server but left the state after a network failure at the POST "+
+			"(apply exit code %d):\n%s", id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
