@@ -131,7 +131,7 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
 			that+" first. If it is this resource's own website, tainted and kept by skip_destroy = true, the "+
 			"replacement cannot succeed, and the website may leave the state: when the create fails with other "+
-			"settings, or without a clear answer (a new website may have been stored), or does not run at all "+
+			"settings, or does not run at all "+
 			"because something it depends on fails. Run terraform untaint "+
 			"<this resource's address>, then plan again. To manage "+that+" with this resource otherwise, "+
 			importIt+".")

@@ -60,7 +60,12 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	}
 	importIt := fmt.Sprintf("To manage it with this resource, import it: an import block with id = %s.",
 		strings.Join(quoted, " or "))
-	if mayHaveStored(err) {
+	// While the kept website holds the domain, no new website can have it
+	// (domains are unique on the installation): an unknown outcome then
+	// stored nothing, which the read below checks (a 404, or another
+	// website under the id, means it may have).
+	unknown := mayHaveStored(err)
+	if unknown && (len(ids) > 1 || k == nil || !sameConfiguration(plan, k.state)) {
 		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
 			"apply. A new website may have been stored too, so the kept one is not put back into this resource's "+
 			"state. Check the web interface. %s", which, importIt))
@@ -113,6 +118,12 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
 		r.data.kept.claim(domain, id, false)
+		if unknown {
+			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in "+
+				"this apply, but it is gone now, so a new website may have been stored: check the web interface, "+
+				"and import it to manage it with this resource.", which))
+			return true
+		}
 		return false
 	}
 	state := k.state
@@ -135,6 +146,10 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	if unread {
 		values = fmt.Sprintf("The website could not be read (%s), so it is back in this resource's state with its "+
 			"last known values, marked tainted; the next refresh will settle them.", gerr.Error())
+		if unknown {
+			values += " If another writer deleted it meanwhile, the create may have stored a new website: that " +
+				"refresh then drops the kept one, and an import adopts the new one."
+		}
 	}
 	next := "Nothing was deleted or created. To keep it, run terraform untaint <this resource's address>. If this " +
 		"resource should not manage it, run terraform state rm <this resource's address>."
