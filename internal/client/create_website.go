@@ -91,6 +91,9 @@ func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*CreateRes
 			}
 			return c.settleDuplicates(ctx, in, sent.time(before), &CreateResult{Website: w, Attempts: attempt})
 		}
+		if unknown == nil && !sent.any() {
+			return nil, err // no request left: nothing can have been stored (a cancel while paced, say)
+		}
 		fields := map[string]any{"domain": in.Domain, "attempt": attempt, "error": err.Error()}
 		switch createOutcome(err) {
 		case outcomeRejected:

@@ -166,6 +166,9 @@ func (fs *firstSend) mark(t time.Time) {
 	fs.once.Do(func() { fs.at.Store(&t) })
 }
 
+// any reports whether an attempt was sent.
+func (fs *firstSend) any() bool { return fs.at.Load() != nil }
+
 // time returns the recorded time, or def if no attempt was sent.
 func (fs *firstSend) time(def time.Time) time.Time {
 	if t := fs.at.Load(); t != nil {
