@@ -58,6 +58,25 @@ import (
 // an empty private state.
 const keptDomainKey = "kept_domain"
 
+// plannedWithStateKey marks the private state of every plan of a website
+// with prior state. The second plan of a replacement (no prior state)
+// carries the first plan's private state, a tainted website's create none:
+// the mark tells them apart, on builds without GET /account too (whose
+// plans remember no owner).
+const plannedWithStateKey = "planned_with_state"
+
+// replacementSecondPlan reports whether a plan without prior state is the
+// second plan of a replacement (-replace, replace_triggered_by, a new
+// domain) rather than a plain create or a tainted website's.
+func replacementSecondPlan(ctx context.Context, private privateGetter, diags *diag.Diagnostics) bool {
+	if private == nil {
+		return false
+	}
+	raw, d := private.GetKey(ctx, plannedWithStateKey)
+	diags.Append(d...)
+	return raw != nil || rememberedOwner(ctx, private, diags) != nil
+}
+
 // recordKeptDomain records, in the first plan of a website with prior
 // state, the domain skip_destroy would keep if the plan became a
 // replacement, or clears the record when skip_destroy is not true.
@@ -71,6 +90,7 @@ func recordKeptDomain(ctx context.Context, prior websiteResourceModel, private p
 		}
 	}
 	diags.Append(private.SetKey(ctx, keptDomainKey, raw)...)
+	diags.Append(private.SetKey(ctx, plannedWithStateKey, []byte("true"))...)
 }
 
 // refuseKeptReplacement fails the second plan of a replacement (no prior

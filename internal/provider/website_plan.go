@@ -85,8 +85,8 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		n := resp.Diagnostics.ErrorsCount()
 		checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
 		// Only a plain create may be a tainted website's replacement: the
-		// second plan of a forced one carries the first plan's owner.
-		if resp.Diagnostics.ErrorsCount() > n && rememberedOwner(ctx, req.Private, &resp.Diagnostics) == nil {
+		// second plan of a forced one carries the first plan's private state.
+		if resp.Diagnostics.ErrorsCount() > n && !replacementSecondPlan(ctx, req.Private, &resp.Diagnostics) {
 			r.refuseHeldStoredOnly(ctx, plan.Domain, &resp.Diagnostics) // website_kept.go
 		}
 		refuseKeptReplacement(ctx, plan.Domain, req.Private, resp) // website_kept.go
@@ -132,7 +132,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, nil)...)
 	}
 	switch {
-	case creating && rememberedOwner(ctx, req.Private, &resp.Diagnostics) != nil:
+	case creating && replacementSecondPlan(ctx, req.Private, &resp.Diagnostics):
 		// Terraform plans the new website of a replacement again with no
 		// prior state but the first plan's private state, and drops the
 		// warnings of that second plan. A replacement for a new domain was

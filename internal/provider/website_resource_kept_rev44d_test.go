@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Review rev44d, defect 3: the kept website and a create refused by
@@ -109,4 +110,34 @@ func TestAccWebsite_rev44dKeptCreateNetworkDropsAtPost(t *testing.T) {
 			"(apply exit code %d):\n%s", id, code, out)
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
+
+// Review rev44d: the second plan of a -replace was told from a tainted
+// website's create by the owner the first plan remembered. On an older
+// build without GET /account no owner is remembered, so -replace of a
+// website with a stored-only domain (a trailing dot, imported) was called
+// a tainted website, with the advice to run terraform untaint, which
+// fails: the website was never tainted.
+func TestAccWebsite_rev44dStoredOnlyReplaceNoAccountSaysTainted(t *testing.T) {
+	acctest.NeedsEmulator(t, "emulates a build without GET /account; seeds a website with a stored-only domain")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true}))
+	w := acctest.NewWorkdir(t)
+	domain := fmt.Sprintf("shop-%s.example.com.", strings.ToLower(strings.Split(env.Domain("x"), "-")[2]))
+	s := env.Seed(env.Key, emulator.Website{Domain: domain})
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain = %q
+}
+import {
+  to = analytics_website.test
+  id = "%d"
+}
+`, domain, s.ID)))
+	w.MustRun(0, "apply", "-auto-approve")
+	out, code := w.Run("plan", "-no-color", "-replace="+websiteAddr)
+	if strings.Contains(out, "Probably a Tainted Website") || strings.Contains(out, "terraform untaint") {
+		t.Errorf("the plan of -replace (exit code %d) calls the website tainted and says to untaint it:\n%s", code, out)
+	}
+	if _, code := w.Run("untaint", websiteAddr); code == 0 {
+		t.Errorf("terraform untaint succeeded on a website that was never tainted")
+	}
 }
