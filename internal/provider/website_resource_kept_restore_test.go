@@ -47,23 +47,14 @@ func TestAccWebsite_keptNotRestoredWhenCreateOutcomeUnknown(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the lookups")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(unknownCreates(&on)))
-	w := acctest.NewWorkdir(t)
-	domain := env.Domain("kept-unknown")
-	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  skip_destroy = true
-}
-`, domain))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	w.MustRun(0, "taint", websiteAddr)
-	w.MustRun(0, "plan", "-out=tfplan")
-	if err := env.API(env.Key).DeleteWebsite(t.Context(), id); err != nil {
-		t.Fatal(err)
-	}
-	on.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	on.Store(false)
+	w, domain, id, out, code := keptApply(t, env, "kept-unknown", func(arm bool) {
+		if arm { // another writer deletes the kept website
+			if err := env.API(env.Key).DeleteWebsite(t.Context(), env.MustWebsite(t, env.Domain("kept-unknown")).ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		on.Store(arm)
+	})
 	if code == 0 {
 		t.Fatalf("the apply succeeded:\n%s", out)
 	}
@@ -79,4 +70,47 @@ func TestAccWebsite_keptNotRestoredWhenCreateOutcomeUnknown(t *testing.T) {
 	} else {
 		_ = env.API(env.Key).DeleteWebsite(t.Context(), w.ID)
 	}
+}
+
+// keptApply is the path of a tainted website with skip_destroy = true:
+// it applies one (a domain from name), taints it, saves the plan of its
+// replacement, and applies that plan with arm(true) in force (arm(false)
+// after). It returns the workdir, the domain, the kept website's id and
+// the apply's output and exit code.
+func keptApply(t *testing.T, env *acctest.Env, name string, arm func(on bool)) (w *acctest.Workdir, domain string,
+	id int64, out string, code int,
+) {
+	t.Helper()
+	w = acctest.NewWorkdir(t)
+	domain = env.Domain(name)
+	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	id = env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	arm(true)
+	out, code = w.Run("apply", "-no-color", "tfplan")
+	arm(false)
+	return w, domain, id, out, code
+}
+
+// wantKeptInState fails t unless the kept website id is still on the
+// server and in the state after keptApply's apply (after what), then
+// deletes it.
+func wantKeptInState(t *testing.T, env *acctest.Env, w *acctest.Workdir, domain string, id int64, out string, code int,
+	after string,
+) {
+	t.Helper()
+	if got := env.MustWebsite(t, domain).ID; got != id {
+		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
+	}
+	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+		t.Errorf("the website %d is on the server but left the state after %s (apply exit code %d):\n%s",
+			id, after, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }

@@ -44,28 +44,8 @@ func TestAccWebsite_rev44cKeptCreateThrottled(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the stores")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttleStores(&on)))
-	w := acctest.NewWorkdir(t)
-	domain := env.Domain("kept-throttled")
-	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  skip_destroy = true
-}
-`, domain))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	w.MustRun(0, "taint", websiteAddr)
-	w.MustRun(0, "plan", "-out=tfplan")
-	on.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	on.Store(false)
-	if got := env.MustWebsite(t, domain).ID; got != id {
-		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
-	}
-	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
-		t.Errorf("the website %d is on the server but left the state after a throttled create (apply exit "+
-			"code %d):\n%s", id, code, out)
-	}
-	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+	w, domain, id, out, code := keptApply(t, env, "kept-throttled", on.Store)
+	wantKeptInState(t, env, w, domain, id, out, code, "a throttled create")
 }
 
 // The same with the installation in maintenance mode during the apply
@@ -76,28 +56,8 @@ func TestAccWebsite_rev44cKeptCreateThrottled(t *testing.T) {
 func TestAccWebsite_rev44cKeptCreateDuringMaintenance(t *testing.T) {
 	acctest.NeedsEmulator(t, "puts the installation into maintenance mode")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
-	w := acctest.NewWorkdir(t)
-	domain := env.Domain("kept-maintenance")
-	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  skip_destroy = true
-}
-`, domain))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	w.MustRun(0, "taint", websiteAddr)
-	w.MustRun(0, "plan", "-out=tfplan")
-	env.SetMaintenance(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	env.SetMaintenance(false)
-	if got := env.MustWebsite(t, domain).ID; got != id {
-		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
-	}
-	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
-		t.Errorf("the website %d is on the server but left the state after an apply during maintenance (apply "+
-			"exit code %d):\n%s", id, code, out)
-	}
-	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+	w, domain, id, out, code := keptApply(t, env, "kept-maintenance", env.SetMaintenance)
+	wantKeptInState(t, env, w, domain, id, out, code, "an apply during maintenance")
 }
 
 // One new website for a user who holds 1000: the held-domain check of the

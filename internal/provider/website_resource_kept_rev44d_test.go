@@ -35,29 +35,9 @@ func TestAccWebsite_rev44dKeptCreateMaintenanceStartsAtPost(t *testing.T) {
 		})
 	}
 	env = acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(down))
-	w := acctest.NewWorkdir(t)
-	domain := env.Domain("kept-down-at-post")
-	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  skip_destroy = true
-}
-`, domain))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	w.MustRun(0, "taint", websiteAddr)
-	w.MustRun(0, "plan", "-out=tfplan")
-	armed.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	armed.Store(false)
+	w, domain, id, out, code := keptApply(t, env, "kept-down-at-post", armed.Store)
 	env.SetMaintenance(false)
-	if got := env.MustWebsite(t, domain).ID; got != id {
-		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
-	}
-	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
-		t.Errorf("the website %d is on the server but left the state after a POST answered by maintenance mode "+
-			"(apply exit code %d):\n%s", id, code, out)
-	}
-	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+	wantKeptInState(t, env, w, domain, id, out, code, "a POST answered by maintenance mode")
 }
 
 // The same with a network that fails at the POST (the connection drops
@@ -87,29 +67,8 @@ func TestAccWebsite_rev44dKeptCreateNetworkDropsAtPost(t *testing.T) {
 		})
 	}
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(drop))
-	w := acctest.NewWorkdir(t)
-	domain := env.Domain("kept-net-at-post")
-	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  skip_destroy = true
-}
-`, domain))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	w.MustRun(0, "taint", websiteAddr)
-	w.MustRun(0, "plan", "-out=tfplan")
-	armed.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	armed.Store(false)
-	down.Store(false)
-	if got := env.MustWebsite(t, domain).ID; got != id {
-		t.Fatalf("the website %d is no longer on the server (%d is)", id, got)
-	}
-	if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
-		t.Errorf("the website %d is on the server but left the state after a network failure at the POST "+
-			"(apply exit code %d):\n%s", id, code, out)
-	}
-	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+	w, domain, id, out, code := keptApply(t, env, "kept-net-at-post", func(on bool) { armed.Store(on); down.Store(false) })
+	wantKeptInState(t, env, w, domain, id, out, code, "a network failure at the POST")
 }
 
 // Review rev44d: the second plan of a -replace was told from a tainted
