@@ -131,14 +131,15 @@ import {
 	}
 }
 
-// throttleList answers 429 (Retry-After: 1) to every list of websites
-// while on is set, as when other clients behind the same IP use up the
-// throttle; every other request goes through.
-func throttleList(on *atomic.Bool) func(http.Handler) http.Handler {
+// throttleRoute answers 429 (Retry-After: retryAfter seconds) to every
+// request of method to path while on is set, as the throttle does when
+// other clients behind the same IP used it up; every other request goes
+// through.
+func throttleRoute(on *atomic.Bool, method, path, retryAfter string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if on.Load() && r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" {
-				rw.Header().Set("Retry-After", "1")
+			if on.Load() && r.Method == method && r.URL.Path == path {
+				rw.Header().Set("Retry-After", retryAfter)
 				rw.Header().Set("Content-Type", "application/json")
 				rw.WriteHeader(http.StatusTooManyRequests)
 				_, _ = rw.Write([]byte("{\n    \"message\": \"Too Many Attempts.\"\n}"))
@@ -161,7 +162,7 @@ func throttleList(on *atomic.Bool) func(http.Handler) http.Handler {
 func TestAccWebsite_reviewHeldListThrottledPlanSilent(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the list of websites only")
 	var on atomic.Bool
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttleList(&on)))
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttleRoute(&on, http.MethodGet, "/api/v1/websites", "1")))
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("held-429")
 	config := func(bots bool) string {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -79,24 +78,5 @@ func TestAccWebsite_rev44dKeptCreateNetworkDropsAtPost(t *testing.T) {
 // fails: the website was never tainted.
 func TestAccWebsite_rev44dStoredOnlyReplaceNoAccountSaysTainted(t *testing.T) {
 	acctest.NeedsEmulator(t, "emulates a build without GET /account; seeds a website with a stored-only domain")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true}))
-	w := acctest.NewWorkdir(t)
-	domain := fmt.Sprintf("shop-%s.example.com.", strings.ToLower(strings.Split(env.Domain("x"), "-")[2]))
-	s := env.Seed(env.Key, emulator.Website{Domain: domain})
-	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
-  domain = %q
-}
-import {
-  to = analytics_website.test
-  id = "%d"
-}
-`, domain, s.ID)))
-	w.MustRun(0, "apply", "-auto-approve")
-	out, code := w.Run("plan", "-no-color", "-replace="+websiteAddr)
-	if strings.Contains(out, "Probably a Tainted Website") || strings.Contains(out, "terraform untaint") {
-		t.Errorf("the plan of -replace (exit code %d) calls the website tainted and says to untaint it:\n%s", code, out)
-	}
-	if _, code := w.Run("untaint", websiteAddr); code == 0 {
-		t.Errorf("terraform untaint succeeded on a website that was never tainted")
-	}
+	wantReplaceNotCalledTainted(t, acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true})))
 }
