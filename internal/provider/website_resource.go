@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -196,8 +197,12 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, keptDomainKey, nil)...)
 	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
 	// exclude_ips is always sent: this writes back a list the read folded,
-	// as the plan decided (website_ips_folded.go).
-	rewrite := rewriteFoldedIPs(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
+	// as the plan decided (website_ips_folded.go), unless ignore_changes
+	// kept the state's list (website_ips_ignored.go).
+	var cfgIPs types.Set
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("exclude_ips"), &cfgIPs)...)
+	rewrite := rewriteFoldedIPs(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics) &&
+		configSetsPlannedIPs(ctx, cfgIPs, plan.ExcludeIPs)
 	if !resp.Diagnostics.HasError() && !reclear && !rewrite && onlyLocalChange(plan, state) {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
 		plan = plan.appliedLocally(state)

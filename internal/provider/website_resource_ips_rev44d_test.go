@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -21,6 +22,12 @@ import (
 // The plan then updates the website and the apply rewrites the server's
 // list, although Terraform was told not to manage the attribute. The
 // issue: write back "only when the configuration manages the attribute".
+//
+// Terraform never sends lifecycle to the provider: it sees ignore_changes
+// only where the configuration as written differs from the state, which
+// it validates before the plan (website_ips_ignored.go). The second case
+// is therefore checked with a configuration edited since the create; a
+// configuration still equal to the server's list is not told apart.
 func TestAccWebsite_rev44dFoldedIPsIgnoreChangesImportedOrSameList(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
 	env := acctest.New(t)
@@ -52,6 +59,8 @@ resource "analytics_website" "created" {
 	w.MustRun(0, "apply", "-auto-approve")
 	wantStoredIPs(t, env, imported.Domain, repeated, "imported with exclude_ips in ignore_changes")
 
+	// Edited since the create: ignored, the server keeps 1.2.3.4.
+	w.Write("main.tf", strings.Replace(w.Read("main.tf"), `exclude_ips = ["1.2.3.4"]`, `exclude_ips = ["5.6.7.8"]`, 1))
 	setStoredIPs(t, env, created, repeated) // typed again in the web interface
 	if out, code := w.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
 		t.Errorf("exclude_ips is in ignore_changes, yet the plan exits %d (want 0, no change):\n%s", code, out)
