@@ -167,6 +167,9 @@ type WebsiteInput struct {
 	// send it.
 	OmitExcludeParams bool     `form:"-"`
 	ExcludeIPs        []string `form:"exclude_ips"`
+	// OmitExcludeIPs leaves exclude_ips out of an update, so that the
+	// server keeps its list (one the caller does not manage).
+	OmitExcludeIPs bool `form:"-"`
 }
 
 // form is the request's form: every field tagged form, as the API reads it
@@ -187,6 +190,9 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 	}
 	if in.OmitExcludeParams {
 		v.Del("exclude_params")
+	}
+	if in.OmitExcludeIPs && !withDomain {
+		v.Del("exclude_ips")
 	}
 	return v
 }

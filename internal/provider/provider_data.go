@@ -35,6 +35,9 @@ type providerData struct {
 	exports exportFailures
 	// kept are the websites skip_destroy kept in this run (website_kept.go).
 	kept keptWebsites
+	// ipsConfigured are the exclude_ips of the configurations validated in
+	// this run (website_ips_ignored.go).
+	ipsConfigured configuredIPs
 	// logNoAccount logs once that the server has no GET /account.
 	logNoAccount sync.Once
 

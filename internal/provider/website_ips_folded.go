@@ -22,8 +22,9 @@ import (
 // manages exclude_ips (rewriteFoldedIPs).
 //
 // Terraform hands the provider no sign of lifecycle ignore_changes at plan
-// time: it puts the state's value in the configuration it sends. What
-// tells is the list itself: a create or an update records what it left on
+// time: it puts the state's value in the configuration it sends. The
+// configuration as validated tells some (website_ips_ignored.go); the list
+// itself tells more: a create or an update records what it left on
 // the server (ipsWrittenKey), and a list that differs from it was changed
 // outside Terraform. A configuration that manages exclude_ips then plans
 // that change back anyway; one that equals the changed list follows the
@@ -81,7 +82,7 @@ func recordWrittenIPs(ctx context.Context, ips types.Set, private privateSetter,
 // (ipsWrittenKey), or Terraform never wrote one. The plan and the update
 // ask it alike; it reads no configuration, which at plan time carries the
 // state's value for an attribute in ignore_changes and at apply time does
-// not.
+// not: each caller checks its own (website_ips_ignored.go).
 func rewriteFoldedIPs(ctx context.Context, plan, state types.Set, private privateGetter, diags *diag.Diagnostics) bool {
 	if plan.IsUnknown() || !plan.Equal(state) || !marked(ctx, private, ipsFoldedKey, diags) {
 		return false

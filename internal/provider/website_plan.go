@@ -25,6 +25,9 @@ func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if r.data != nil {
+		r.data.ipsConfigured.note(ctx, cfg) // website_ips_ignored.go
+	}
 	checkTimeouts(cfg.Timeouts, &resp.Diagnostics)
 	if cfg.Privacy.IsUnknown() {
 		return
@@ -109,7 +112,8 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if unsettledClear(ctx, cfg.ExcludeParams, req.Private, &resp.Diagnostics) {
 				planUnsettledClear(ctx, plan.Domain, resp)
 			}
-			if rewriteFoldedIPs(ctx, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) {
+			if rewriteFoldedIPs(ctx, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) &&
+				(r.data == nil || r.data.ipsConfigured.written(ctx, cfg)) { // not ignore_changes
 				planFoldedIPs(ctx, plan.Domain, resp) // website_ips_folded.go
 			}
 		}

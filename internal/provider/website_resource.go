@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -94,6 +95,10 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
+	if in.OmitExcludeIPs {
+		// As planned: the next refresh reads what the server kept.
+		plan.ExcludeIPs = planned.ExcludeIPs
+	}
 	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
 	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain, "adopted": res.Adopted, "attempts": res.Attempts})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -195,9 +200,13 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// The plan's record for a replacement (website_kept.go) is not state.
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, keptDomainKey, nil)...)
 	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
-	// exclude_ips is always sent: this writes back a list the read folded,
-	// as the plan decided (website_ips_folded.go).
-	rewrite := rewriteFoldedIPs(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
+	// exclude_ips is sent unless ignore_changes kept the state's list
+	// (website_ips_ignored.go): this writes back a list the read folded, as
+	// the plan decided (website_ips_folded.go).
+	var cfgIPs types.Set
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("exclude_ips"), &cfgIPs)...)
+	managedIPs := configSetsPlannedIPs(ctx, cfgIPs, plan.ExcludeIPs)
+	rewrite := managedIPs && rewriteFoldedIPs(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
 	if !resp.Diagnostics.HasError() && !reclear && !rewrite && onlyLocalChange(plan, state) {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
 		plan = plan.appliedLocally(state)
@@ -215,6 +224,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	id := state.id(&resp.Diagnostics)
 	prior := withForgottenPassword(ctx, state, req.Private, &resp.Diagnostics)
 	in := plan.input(ctx, &prior, &resp.Diagnostics)
+	// Not managed (ignore_changes): the server keeps its list.
+	in.OmitExcludeIPs = !managedIPs
 	if reclear { // the clear of an update whose answer was lost, again
 		in.ExcludeParams, in.OmitExcludeParams = []string{}, false
 	}
@@ -293,7 +304,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, excludeParamsSentKey, nil)...)
 	}
 	recordFoldedIPs(ctx, w, resp.Private, &resp.Diagnostics) // the server holds what was sent
-	recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
+	if !in.OmitExcludeIPs {
+		recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
+	}
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }
 

@@ -142,3 +142,37 @@ resource "analytics_website" "test" {
 	}
 	s.Destroy(t)
 }
+
+// With exclude_ips in ignore_changes, an update for another reason sent
+// the state's list, folded: the server lost the repeats (and would lose an
+// entry the web interface added since the refresh). The update now leaves
+// exclude_ips out, and the server keeps its list.
+func TestAccWebsite_foldedIPsIgnoredKeptByOtherUpdate(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
+	env := acctest.New(t)
+	domain := env.Domain("folded-ignored-update")
+	w := acctest.NewWorkdir(t)
+	const config = `resource "analytics_website" "test" {
+  domain = %q
+  %s
+  lifecycle {
+    ignore_changes = [exclude_ips]
+  }
+}
+`
+	w.Write("main.tf", env.Config(fmt.Sprintf(config, domain, `exclude_ips = ["1.2.3.4"]`)))
+	w.MustRun(0, "apply", "-auto-approve")
+	const repeated = "1.2.3.4\n1.2.3.4"
+	setStoredIPs(t, env, domain, repeated)
+	// exclude_ips left to the web interface; exclude_bots changed.
+	w.Write("main.tf", env.Config(fmt.Sprintf(config, domain, `exclude_bots = false`)))
+	w.MustRun(0, "apply", "-auto-approve")
+	wantStoredIPs(t, env, domain, repeated, "after an update of exclude_bots, exclude_ips in ignore_changes")
+	if ws, _ := env.WebsiteByDomain(domain); ws.ExcludeBots == nil || *ws.ExcludeBots != 0 {
+		t.Errorf("exclude_bots is %v on the server, want 0", ws.ExcludeBots)
+	}
+	if out, code := w.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
+		t.Errorf("the plan after the update exits %d, want 0 (no change):\n%s", code, out)
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}

@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// lifecycle ignore_changes = [exclude_ips] says: do not manage the list.
+// The write-back of a folded list (website_ips_folded.go) must then not
+// run, but Terraform never tells the provider about ignore_changes. At plan
+// time it replaces the configuration's exclude_ips with the state's before
+// it asks for the plan; at apply time it sends the configuration as
+// written. It does validate each instance's configuration as written just
+// before it plans it. So ValidateConfig notes, by domain, the exclude_ips
+// written in the configuration (ipsWritten), and the plan writes the list
+// back only when the configuration it is given says the same; the update
+// compares its configuration with its plan.
+//
+// What stays out of sight: a configuration whose list is the very list
+// the state holds. With or without ignore_changes, Terraform sends the
+// provider the same values, so the repeats are written back once; the
+// server excludes the same addresses.
+
+// configuredIPs are the exclude_ips of the configurations validated in
+// this run, by domain as written (ipsKey); a domain written with two lists
+// (two resources) holds ipsAmbiguous.
+type configuredIPs struct {
+	mu       sync.Mutex
+	byDomain map[string]string
+}
+
+// ipsAmbiguous is what configuredIPs holds for a domain configured twice
+// with different lists: no configuration then matches it.
+const ipsAmbiguous = "ambiguous"
+
+// note records the exclude_ips of a configuration as validated.
+func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
+	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
+	if !ok || cfg.Domain.IsNull() || cfg.Domain.IsUnknown() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byDomain == nil {
+		c.byDomain = map[string]string{}
+	}
+	domain := cfg.Domain.ValueString()
+	if old, seen := c.byDomain[domain]; seen && old != key {
+		key = ipsAmbiguous
+	}
+	c.byDomain[domain] = key
+}
+
+// written reports whether cfg, the configuration a plan is given, has the
+// exclude_ips written in the configuration: false when ignore_changes put
+// the state's list in their place. With no note (a configuration not
+// validated in this run) it reports true, as before notes were taken.
+func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) bool {
+	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	noted, seen := c.byDomain[cfg.Domain.ValueString()]
+	return !seen || noted == key
+}
+
+// ipsKey is a comparable form of exclude_ips as a configuration sets it: a
+// sorted JSON list, with null as none (its default); false when unknown.
+func ipsKey(ctx context.Context, ips types.Set) (string, bool) {
+	if ips.IsUnknown() {
+		return "", false
+	}
+	var diags diag.Diagnostics
+	list, ok := sortedIPs(ctx, ips, &diags)
+	if !ok {
+		list = []string{}
+	}
+	raw, err := json.Marshal(list)
+	if err != nil || diags.HasError() {
+		return "", false
+	}
+	return string(raw), true
+}
+
+// configSetsPlannedIPs reports whether the configuration of an apply (as
+// written: Terraform applies ignore_changes to the plan only) sets the
+// exclude_ips of the plan; false when ignore_changes kept the state's.
+func configSetsPlannedIPs(ctx context.Context, cfg, plan types.Set) bool {
+	c, okc := ipsKey(ctx, cfg)
+	p, okp := ipsKey(ctx, plan)
+	return okc && okp && c == p
+}
