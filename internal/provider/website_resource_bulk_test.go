@@ -1,14 +1,9 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
-
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -40,22 +35,15 @@ func requestsCheck(env *acctest.Env, maxTotal, accounts int, exact map[string]in
 	return nil
 }
 
-// requestsPlanCheck is requestsCheck as a plan check.
-type requestsPlanCheck struct {
-	env      *acctest.Env
-	maxTotal int
-	accounts int
-}
-
-func (c requestsPlanCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	resp.Error = requestsCheck(c.env, c.maxTotal, c.accounts, nil)
-}
-
 // TestAccWebsite_bulk checks the request budget of many websites: one
 // request per create, update and delete, and a refresh of 150 websites in a
 // list sweep of two pages (plus the one individual read that comes first,
 // and no GET /account: the state remembers every website's owner) instead
-// of 150 reads.
+// of 150 reads. It drives the CLI itself (the provider built from this
+// tree, as a process of its own, without the race detector that makes 150
+// websites in-process slow), in the commands terraform-plugin-testing's
+// steps would run: a plan saved and applied, so that the plan's and the
+// apply's processes each pay their own sweeps.
 func TestAccWebsite_bulk(t *testing.T) {
 	acctest.Serial(t, "counts requests of many websites, whose number depends on when the CLI's calls arrive (client.BulkReader)")
 	acctest.CLIDependent(t, "request counts: how often and how many at once the CLI calls the provider")
@@ -63,64 +51,67 @@ func TestAccWebsite_bulk(t *testing.T) {
 	const n = 150
 	// A throttle that never refuses: this test counts requests.
 	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 100000, RateWindow: time.Second}))
-	websites := func(extra string) string {
-		return env.Config(fmt.Sprintf(`
+	w := acctest.NewWorkdir(t)
+	websites := func(extra string) {
+		w.Write("main.tf", env.Config(fmt.Sprintf(`
 resource "analytics_website" "bulk" {
   count  = %d
   domain = "bulk-${count.index}.example.com"
   %s
 }
-`, n, extra))
+`, n, extra)))
+	}
+	check := func(what string, err error) {
+		t.Helper()
+		t.Logf("%s: by route %v", what, env.Stats().ByRoute)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	planApply := func(args ...string) {
+		t.Helper()
+		w.MustRun(0, append([]string{"plan", "-out=bulk.tfplan"}, args...)...)
+		w.MustRun(0, "apply", "bulk.tfplan")
+	}
+	// refresh: a plan that reads all 150 websites and finds nothing to do
+	refresh := func(what string) {
+		t.Helper()
+		env.ResetStats()
+		w.MustRun(0, "plan", "-detailed-exitcode")
+		check(what, requestsCheck(env, 3, 0, nil))
 	}
 
-	env.TestCase(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{ // create: exactly one POST each, and one list of the user's
-				// websites per plan (the plan's and the apply's), which every
-				// create's held-domain check shares (findDomain)
-				PreConfig: env.ResetStats,
-				Config:    websites(""),
-				Check: func(*terraform.State) error {
-					return requestsCheck(env, n+2, 2, map[string]int{"POST": n})
-				},
-			},
-			{ // refresh only: a plan that reads all 150 websites
-				PreConfig: env.ResetStats,
-				Config:    websites(""),
-				PlanOnly:  true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{
-						plancheck.ExpectEmptyPlan(),
-						requestsPlanCheck{env: env, maxTotal: 3, accounts: 0},
-					},
-				},
-			},
-			{ // update: exactly one PUT each, plus the refresh before it and
-				// the identity check of the apply (a sweep too)
-				PreConfig: env.ResetStats,
-				Config:    websites(`email_reports = true`),
-				Check: func(*terraform.State) error {
-					return requestsCheck(env, n+2*3, 2, map[string]int{"PUT": n, "POST": 0, "DELETE": 0})
-				},
-			},
-			{ // destroy: exactly one DELETE each (the step's extra refreshes
-				// for Check and the apply's identity check are sweeps too),
-				// and the statistics checks of the two destroy plans the step
-				// runs (a budget each)
-				PreConfig: env.ResetStats,
-				Config:    websites(`email_reports = true`),
-				Destroy:   true,
-				Check: func(*terraform.State) error {
-					if got := env.Stats().ByRoute["GET /api/v1/stats/{id}"]; got > 2*maxStatisticsRequests {
-						return fmt.Errorf("%d statistics requests, want at most %d", got, 2*maxStatisticsRequests)
-					}
-					// The identity check's reads that arrive before its sweep
-					// are read individually: at most Terraform's parallelism.
-					return requestsCheck(env, n+4*3+10+2*maxStatisticsRequests, 4, map[string]int{"DELETE": n, "PUT": 0, "POST": 0})
-				},
-			},
-		},
-	})
+	// create: exactly one POST each, and one list of the user's websites
+	// per plan (the plan's and the apply's), which every create's
+	// held-domain check shares (findDomain)
+	websites("")
+	env.ResetStats()
+	planApply()
+	check("create", requestsCheck(env, n+2, 2, map[string]int{"POST": n}))
+	refresh("refresh after the create")
+
+	// update: exactly one PUT each, plus the refresh before it and the
+	// identity check of the apply (a sweep too)
+	websites(`email_reports = true`)
+	env.ResetStats()
+	planApply()
+	check("update", requestsCheck(env, n+2*3, 2, map[string]int{"PUT": n, "POST": 0, "DELETE": 0}))
+	refresh("refresh after the update")
+
+	// destroy: exactly one DELETE each (the plan's refresh and the apply's
+	// identity check are sweeps), and the statistics checks of the destroy
+	// plan (a budget)
+	env.ResetStats()
+	planApply("-destroy")
+	if got := env.Stats().ByRoute["GET /api/v1/stats/{id}"]; got > maxStatisticsRequests {
+		t.Errorf("%d statistics requests, want at most %d", got, maxStatisticsRequests)
+	}
+	// The identity check's reads that arrive before its sweep are read
+	// individually: at most Terraform's parallelism.
+	check("destroy", requestsCheck(env, n+2*3+10+maxStatisticsRequests, 2, map[string]int{"DELETE": n, "PUT": 0, "POST": 0}))
+	if left := len(env.Websites()); left != 0 {
+		t.Errorf("%d websites left after the destroy", left)
+	}
 }
 
 // TestAccWebsite_bulkIdentityCost: the identity check of the deletes of a
