@@ -287,22 +287,25 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 	}
 }
 
-// TestAccWebsite_throttle applies 100 websites against the server's
+// TestAccWebsite_throttle applies 60 websites against the server's
 // throttle (20 requests per 2s window, a shortened minute) with Terraform's
-// default parallelism of 10: the pacer keeps below it, without errors.
+// default parallelism of 10: the pacer keeps below it, without errors. The
+// creates and the deletes each span three windows at least; more websites
+// would cross more windows the same way.
 func TestAccWebsite_throttle(t *testing.T) {
-	acctest.NeedsEmulator(t, "shortens the throttle window to 2s and applies 100 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
+	acctest.NeedsEmulator(t, "shortens the throttle window to 2s and applies 60 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
+	const n = 60
 	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 20, RateWindow: 2 * time.Second}))
 	start := time.Now()
 	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           env.Config(websitesHCL(100, 0)),
-			Check:            checkServerMatchesState(env, 100),
+			Config:           env.Config(websitesHCL(n, 0)),
+			Check:            checkServerMatchesState(env, n),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
 	})
 	st := env.Stats()
-	t.Logf("100 websites in %s: %d requests, %d answered 429", time.Since(start).Round(time.Millisecond), st.Total, st.Throttled)
+	t.Logf("%d websites in %s: %d requests, %d answered 429", n, time.Since(start).Round(time.Millisecond), st.Total, st.Throttled)
 	// Each provider process (plan, apply, refresh, destroy) learns the
 	// window's end once, from a single refused probe.
 	if st.Throttled > 10 {
