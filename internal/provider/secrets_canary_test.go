@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
@@ -216,18 +217,22 @@ resource "analytics_website" "imported" {
 // served in-process (terraform-plugin-testing), where what the test sees is
 // the diagnostics of each step: none may hold a piece of a canary.
 func TestAccSecrets_canariesInProcess(t *testing.T) {
-	acctest.Serial(t, "sets the process's environment (t.Setenv)")
 	acctest.CLIDependent(t, "what each CLI prints and logs of a secret; failed on OpenTofu once while it passed on Terraform")
 	acctest.NeedsEmulator(t, "the hostile server sits in front of the in-process emulator")
+	acctest.Parent(t) // beside the other tests: its hostile server is its own
 	acctest.PreCheck(t)
 	c := newCanaries()
 	hostile := c.server(t)
 	importID := "https://admin:" + c.urlPassword.Value + "@" + canaryDomain
+	// The secrets reach the CLI as each step's variables (a variables file
+	// in the step's working directory), not the process's environment, so
+	// that the test runs beside others.
+	vars := config.Variables{}
 	for name, value := range map[string]string{"api_key": c.key.Value, "header": c.header.Value,
 		"password": c.password.Value, "import_id": importID, "url_password": c.urlPassword.Value} {
-		t.Setenv("TF_VAR_"+name, value)
+		vars[name] = config.StringVariable(value)
 	}
-	config := canaryProvider(hostile.URL) + canaryWebsite
+	cfg := canaryProvider(hostile.URL) + canaryWebsite
 	var (
 		current string
 		leaks   []hostiletest.Leak
@@ -245,8 +250,9 @@ func TestAccSecrets_canariesInProcess(t *testing.T) {
 			hostile.Set(rules...)
 		}
 		if s.Config == "" && !s.RefreshState {
-			s.Config = config
+			s.Config = cfg
 		}
+		s.ConfigVariables = vars
 		return s
 	}
 	// The create first: a failed check of the installation (the first

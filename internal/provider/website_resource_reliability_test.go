@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -51,67 +52,71 @@ resource "analytics_website" "w" {
 // websites of websitesHCL (no duplicate, none missing, none foreign) and
 // that the state agrees with it field by field.
 func checkServerMatchesState(env *acctest.Env, n int) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		ws := env.Websites()
-		if len(ws) != n {
-			return fmt.Errorf("the server holds %d websites, want exactly %d", len(ws), n)
-		}
-		byDomain := map[string]emulator.Website{}
-		for _, w := range ws {
-			byDomain[w.Domain] = w
-		}
-		for i := range n {
-			if _, ok := byDomain[fmt.Sprintf("site-%d.example.com", i)]; !ok {
-				return fmt.Errorf("the server has no website site-%d.example.com", i)
-			}
-		}
-		seen := 0
-		for addr, rs := range s.RootModule().Resources {
-			if rs.Type != "analytics_website" {
-				continue
-			}
-			seen++
-			a := rs.Primary.Attributes
-			id, err := strconv.ParseInt(a["id"], 10, 64)
-			if err != nil {
-				return fmt.Errorf("%s: id %q", addr, a["id"])
-			}
-			w, ok := env.Website(id)
-			if !ok {
-				return fmt.Errorf("%s: id %d is not on the server", addr, id)
-			}
-			privacy := map[string]int{"public": 0, "private": 1, "password": 2}[a["privacy"]]
-			var ips []string
-			for k, v := range a {
-				if strings.HasPrefix(k, "exclude_ips.") && k != "exclude_ips.#" {
-					ips = append(ips, v)
-				}
-			}
-			sort.Strings(ips)
-			for _, c := range []struct {
-				name   string
-				state  string
-				server string
-			}{
-				{"domain", a["domain"], w.Domain},
-				{"privacy", strconv.Itoa(privacy), intString(w.Privacy)},
-				{"email_reports", map[string]string{"true": "1", "false": "0"}[a["email_reports"]], intString(w.Email)},
-				{"exclude_bots", map[string]string{"true": "1", "false": "0"}[a["exclude_bots"]], intString(w.ExcludeBots)},
-				{"exclude_ips", strings.Join(ips, ","), sortedLines(w.ExcludeIPs)},
-				{"exclude_params", a["exclude_params.0"], w.ExcludeParams},
-				{"created_at", a["created_at"], w.CreatedAt.UTC().Format(time.RFC3339)},
-				{"updated_at", a["updated_at"], w.UpdatedAt.UTC().Format(time.RFC3339)},
-			} {
-				if c.state != c.server {
-					return fmt.Errorf("%s: %s is %q in the state but %q on the server", addr, c.name, c.state, c.server)
-				}
-			}
-		}
-		if seen != n {
-			return fmt.Errorf("the state holds %d websites, want %d", seen, n)
-		}
-		return nil
+	return func(s *terraform.State) error { return checkServerMatchesStateOf(env, s, "w", "site-", n) }
+}
+
+// checkServerMatchesStateOf is checkServerMatchesState for the n websites
+// analytics_website.<name>[i] of s whose domains start with prefix.
+func checkServerMatchesStateOf(env *acctest.Env, s *terraform.State, name, prefix string, n int) error {
+	ws := env.Websites()
+	if len(ws) != n {
+		return fmt.Errorf("the server holds %d websites, want exactly %d", len(ws), n)
 	}
+	byDomain := map[string]emulator.Website{}
+	for _, w := range ws {
+		byDomain[w.Domain] = w
+	}
+	for i := range n {
+		if _, ok := byDomain[fmt.Sprintf("%s%d.example.com", prefix, i)]; !ok {
+			return fmt.Errorf("the server has no website %s%d.example.com", prefix, i)
+		}
+	}
+	seen := 0
+	for addr, rs := range s.RootModule().Resources {
+		if rs.Type != "analytics_website" || !strings.HasPrefix(addr, "analytics_website."+name+".") {
+			continue
+		}
+		seen++
+		a := rs.Primary.Attributes
+		id, err := strconv.ParseInt(a["id"], 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s: id %q", addr, a["id"])
+		}
+		w, ok := env.Website(id)
+		if !ok {
+			return fmt.Errorf("%s: id %d is not on the server", addr, id)
+		}
+		privacy := map[string]int{"public": 0, "private": 1, "password": 2}[a["privacy"]]
+		var ips []string
+		for k, v := range a {
+			if strings.HasPrefix(k, "exclude_ips.") && k != "exclude_ips.#" {
+				ips = append(ips, v)
+			}
+		}
+		sort.Strings(ips)
+		for _, c := range []struct {
+			name   string
+			state  string
+			server string
+		}{
+			{"domain", a["domain"], w.Domain},
+			{"privacy", strconv.Itoa(privacy), intString(w.Privacy)},
+			{"email_reports", map[string]string{"true": "1", "false": "0"}[a["email_reports"]], intString(w.Email)},
+			{"exclude_bots", map[string]string{"true": "1", "false": "0"}[a["exclude_bots"]], intString(w.ExcludeBots)},
+			{"exclude_ips", strings.Join(ips, ","), sortedLines(w.ExcludeIPs)},
+			{"exclude_params", a["exclude_params.0"], w.ExcludeParams},
+			{"created_at", a["created_at"], w.CreatedAt.UTC().Format(time.RFC3339)},
+			{"updated_at", a["updated_at"], w.UpdatedAt.UTC().Format(time.RFC3339)},
+		} {
+			if c.state != c.server {
+				return fmt.Errorf("%s: %s is %q in the state but %q on the server", addr, c.name, c.state, c.server)
+			}
+		}
+	}
+	if seen != n {
+		return fmt.Errorf("the state holds %d websites, want %d", seen, n)
+	}
+	return nil
 }
 
 func intString(p *int) string {
@@ -177,11 +182,12 @@ func TestAccWebsite_chaos(t *testing.T) {
 }
 
 // TestAccWebsite_chaosEachFault runs the same lifecycle on a few websites
-// with one kind of fault at a time, at a high rate.
+// with one kind of fault at a time, at a high rate: each kind has an
+// emulator of its own, reached through a provider alias of its own, so
+// that one configuration (one run of the CLI's commands) takes them all.
 func TestAccWebsite_chaosEachFault(t *testing.T) {
 	acctest.NeedsEmulator(t, "injects one kind of fault at a time into the server (fault injection)")
-	acctest.Parent(t)
-	for _, tc := range []struct {
+	kinds := []struct {
 		name   string
 		faults emulator.Faults
 	}{
@@ -194,43 +200,112 @@ func TestAccWebsite_chaosEachFault(t *testing.T) {
 		{"truncated bodies", emulator.Faults{TruncateRate: 0.3}},
 		{"malformed JSON", emulator.Faults{MalformedRate: 0.3}},
 		{"slow bodies", emulator.Faults{SlowBodyRate: 0.5, SlowBodyDelay: 10 * time.Millisecond}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := tc.faults
-			f.Seed = 7
-			env := acctest.New(t, acctest.Emulator(emulator.Options{Faults: &f}))
-			fastRetries(t, env)
-			env.TestCase(t, chaosSteps(t, env, chaosSettings, 6))
-			t.Logf("faults injected: %v", env.FaultCountsByMethod())
-			kinds := 0
-			for k, n := range env.FaultCounts() {
-				if k != emulator.FaultLatency || tc.name == "latency" {
-					kinds += n
-				}
+	}
+	const n = 6
+	envs := make([]*acctest.Env, len(kinds))
+	for i, k := range kinds {
+		f := k.faults
+		f.Seed = 7
+		envs[i] = acctest.New(t, acctest.Emulator(emulator.Options{Faults: &f}))
+		fastRetries(t, envs[i])
+	}
+	// config is every kind's provider and websites: the provider analytics-tf/
+	// analyticsf<i> (the provider under test, served in-process under a
+	// name of its own, so that each has a server of its own) and the
+	// websites analytics_website.f<i> (n each, as websitesHCL's).
+	config := func(version int) string {
+		var b strings.Builder
+		b.WriteString("terraform {\n  required_providers {\n")
+		for i := range envs {
+			fmt.Fprintf(&b, "    analyticsf%d = { source = \"analytics-tf/analyticsf%d\" }\n", i, i)
+		}
+		b.WriteString("  }\n}\n")
+		for i, env := range envs {
+			block := strings.Replace(env.ProviderBlock(chaosSettings), `provider "analytics" {`, fmt.Sprintf("provider \"analyticsf%d\" {", i), 1)
+			if i > 0 { // the emulators share the default key: declare its variable once
+				_, decl := env.APIKeyRef(env.Key)
+				block = strings.Replace(block, decl, "", 1)
 			}
-			if kinds == 0 {
-				t.Error("no fault was injected")
+			b.WriteString(block)
+			b.WriteString(strings.Replace(strings.Replace(websitesHCL(n, version),
+				`"analytics_website" "w" {`, fmt.Sprintf("\"analytics_website\" \"f%d\" {\n  provider = analyticsf%d", i, i), 1),
+				"site-${", fmt.Sprintf("f%d-site-${", i), 1))
+		}
+		return b.String()
+	}
+	factories := map[string]func() (tfprotov6.ProviderServer, error){}
+	for i := range envs {
+		factories[fmt.Sprintf("analyticsf%d", i)] = acctest.Factories["analytics"]
+	}
+	check := func(s *terraform.State) error {
+		for i, env := range envs {
+			if err := checkServerMatchesStateOf(env, s, fmt.Sprintf("f%d", i), fmt.Sprintf("f%d-site-", i), n); err != nil {
+				return fmt.Errorf("%s: %w", kinds[i].name, err)
 			}
-		})
+		}
+		return nil
+	}
+	checkDestroy := func(s *terraform.State) error {
+		for i, env := range envs {
+			if err := env.CheckDestroy(s); err != nil {
+				return fmt.Errorf("%s: %w", kinds[i].name, err)
+			}
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories,
+		CheckDestroy:             checkDestroy,
+		Steps: []resource.TestStep{
+			{
+				Config:           config(0),
+				Check:            check,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: config(1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("analytics_website.f0[0]", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: check,
+			},
+		},
+	})
+	for i, env := range envs {
+		t.Logf("%s: faults injected: %v", kinds[i].name, env.FaultCountsByMethod())
+		injected := 0
+		for k, c := range env.FaultCounts() {
+			if k != emulator.FaultLatency || kinds[i].name == "latency" {
+				injected += c
+			}
+		}
+		if injected == 0 {
+			t.Errorf("%s: no fault was injected", kinds[i].name)
+		}
 	}
 }
 
-// TestAccWebsite_throttle applies 100 websites against the server's
+// TestAccWebsite_throttle applies 60 websites against the server's
 // throttle (20 requests per 2s window, a shortened minute) with Terraform's
-// default parallelism of 10: the pacer keeps below it, without errors.
+// default parallelism of 10: the pacer keeps below it, without errors. The
+// creates and the deletes each span three windows at least; more websites
+// would cross more windows the same way.
 func TestAccWebsite_throttle(t *testing.T) {
-	acctest.NeedsEmulator(t, "shortens the throttle window to 2s and applies 100 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
+	acctest.NeedsEmulator(t, "shortens the throttle window to 2s and applies 60 websites at once, which against a real 60 requests/minute would take minutes and starve everyone else of the address")
+	const n = 60
 	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 20, RateWindow: 2 * time.Second}))
 	start := time.Now()
 	env.TestCase(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           env.Config(websitesHCL(100, 0)),
-			Check:            checkServerMatchesState(env, 100),
+			Config:           env.Config(websitesHCL(n, 0)),
+			Check:            checkServerMatchesState(env, n),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
 	})
 	st := env.Stats()
-	t.Logf("100 websites in %s: %d requests, %d answered 429", time.Since(start).Round(time.Millisecond), st.Total, st.Throttled)
+	t.Logf("%d websites in %s: %d requests, %d answered 429", n, time.Since(start).Round(time.Millisecond), st.Total, st.Throttled)
 	// Each provider process (plan, apply, refresh, destroy) learns the
 	// window's end once, from a single refused probe.
 	if st.Throttled > 10 {

@@ -219,7 +219,10 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 	// The CLI runs the provider built from this tree (acctest.Workdir),
 	// whose backoffs are the release's: fastRetries, which shortens those
 	// of the in-process provider, would not change them.
-	acctest.Parent(t)
+	//
+	// The causes share one emulator and one website, applied once (again
+	// when a cause needs other settings in the state): each cause is a
+	// plan of its own, run with the cause's faults and then without.
 	tests := []struct {
 		name    string
 		faults  *emulator.Faults
@@ -232,31 +235,38 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 			[]string{"503 Service Unavailable (maintenance mode", "until the provider gave up", "(after 5 attempts)"}},
 		{"server error", &emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}}, false, "", "",
 			[]string{"failed after the provider's retries", "HTTP 500", "(after 5 attempts)"}},
-		{"throttled past the read timeout", &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}, false, "",
-			"  timeouts {\n    read = \"10s\"\n  }\n",
-			[]string{"server's throttle", "timeouts.read = 10s", "retry after 1m0s (HTTP 429)"}},
 		{"network error", &emulator.Faults{ResetBeforeRate: 1}, false, "", "", []string{"could not be reached", "gave up after 5 attempts"}},
 		{"another user's website", nil, false, acctest.KeyOther, "", []string{"404", "another user"}},
 		{"no statistics endpoint", nil, true, "", "", []string{"the installation has no statistics endpoint"}},
+		// Last: its throttle is the fault injector's, and its setting
+		// changes the website's state.
+		{"throttled past the read timeout", &emulator.Faults{ThrottleRate: 1, ThrottleFor: time.Minute}, false, "",
+			"  timeouts {\n    read = \"10s\"\n  }\n",
+			[]string{"server's throttle", "timeouts.read = 10s", "retry after 1m0s (HTTP 429)"}},
 	}
+	var old atomic.Bool
+	s := newStatsEnv(t, acctest.TwoUsers(emulator.Options{}), acctest.Wrap(func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if old.Load() && strings.Contains(r.URL.Path, "/api/v1/stats/") {
+				// An older build's fallback route.
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = io.WriteString(w, `{"message":"Resource not found.","status":404}`)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}))
+	const domain = "tf-acc-stats-fail.example.com"
+	s.Apply(websiteBlock("main", domain, ""))
+	s.pageviews(t, []string{domain}, "2024-03-01")
+	applied := ""
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var old atomic.Bool
-			s := newStatsEnv(t, acctest.TwoUsers(emulator.Options{}), acctest.Wrap(func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if old.Load() && strings.Contains(r.URL.Path, "/api/v1/stats/") {
-						// An older build's fallback route.
-						w.Header().Set("Content-Type", "application/json")
-						w.WriteHeader(http.StatusNotFound)
-						_, _ = io.WriteString(w, `{"message":"Resource not found.","status":404}`)
-						return
-					}
-					h.ServeHTTP(w, r)
-				})
-			}))
-			const domain = "tf-acc-stats-fail.example.com"
-			s.Apply(websiteBlock("main", domain, tc.extra))
-			s.pageviews(t, []string{domain}, "2024-03-01")
+			if tc.extra != applied {
+				s.Apply(websiteBlock("main", domain, tc.extra))
+				applied = tc.extra
+			}
 			if tc.key != "" {
 				s.W.Write("main.tf", s.ProviderBlockAt(s.URL, tc.key)+websiteBlock("main", domain, tc.extra))
 			}
@@ -266,6 +276,11 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 			old.Store(tc.old)
 			// Without refresh, the statistics are the plan's only requests.
 			diags := s.W.PlanDiags("-destroy", "-refresh=false")
+			if err := s.SetFaults(nil); err != nil {
+				t.Fatal(err)
+			}
+			old.Store(false)
+			s.Write(websiteBlock("main", domain, tc.extra))
 			warn := withSummary(diags, notChecked)
 			if len(warn) != 1 || len(diags) != 1 || !strings.Contains(warn[0].Detail, domain) {
 				t.Fatalf("want one warning that the statistics could not be checked, got %+v", diags)
@@ -275,14 +290,9 @@ func TestAccWebsiteStatistics_failingEndpoint(t *testing.T) {
 					t.Errorf("the warning does not say %q:\n%s", reason, warn[0].Detail)
 				}
 			}
-			if err := s.SetFaults(nil); err != nil {
-				t.Fatal(err)
-			}
-			old.Store(false)
-			s.W.Write("main.tf", s.Config(websiteBlock("main", domain, tc.extra)))
-			s.W.MustRun(0, "destroy", "-auto-approve")
 		})
 	}
+	// No destroy: the emulator goes with the test.
 }
 
 // TestAccWebsiteStatistics_destroyWaitsForThrottle: with the throttle at
