@@ -1,6 +1,10 @@
 package acctest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
 
 // In a repeat pass, the harness skips a test not marked CLIDependent: it
 // ran in the first run and the CLI does not change it.
@@ -70,5 +74,25 @@ func TestHarness_repeatPassRunsMarkedParent(t *testing.T) {
 	})
 	if !reached {
 		t.Error("a parent marked CLIDependent skipped in a repeat pass")
+	}
+}
+
+// A repeat pass runs only the steps a test keeps for it, in order.
+func TestHarness_repeatPassSteps(t *testing.T) {
+	steps := []resource.TestStep{{Config: "a"}, {Config: "b"}, {Config: "c"}}
+	configs := func(steps []resource.TestStep) string {
+		var s string
+		for _, st := range steps {
+			s += st.Config
+		}
+		return s
+	}
+	t.Setenv(EnvRepeatPass, "")
+	if got := configs(RepeatPassSteps(steps, 0, 2)); got != "abc" {
+		t.Errorf("first run: steps %q, want every step", got)
+	}
+	t.Setenv(EnvRepeatPass, "1")
+	if got := configs(RepeatPassSteps(steps, 0, 2)); got != "ac" {
+		t.Errorf("repeat pass: steps %q, want the kept ones (ac)", got)
 	}
 }
