@@ -1,6 +1,8 @@
 package acctest
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -94,5 +96,25 @@ func TestHarness_repeatPassSteps(t *testing.T) {
 	t.Setenv(EnvRepeatPass, "1")
 	if got := configs(RepeatPassSteps(steps, 0, 2)); got != "ac" {
 		t.Errorf("repeat pass: steps %q, want the kept ones (ac)", got)
+	}
+}
+
+// A provider that make test built once (EnvProvider) is taken, not built
+// again; a relative or wrong path is refused.
+func TestHarness_providerFromEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "terraform-provider-analytics")
+	if err := os.WriteFile(bin, nil, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvProvider, bin)
+	if got, err := providerBinary(t, t.TempDir()); err != nil || got != dir {
+		t.Errorf("providerBinary = %q, %v; want %q", got, err, dir)
+	}
+	for _, p := range []string{"terraform-provider-analytics", filepath.Join(dir, "other"), filepath.Join(t.TempDir(), "terraform-provider-analytics")} {
+		t.Setenv(EnvProvider, p)
+		if got, err := providerBinary(t, t.TempDir()); err == nil {
+			t.Errorf("%s=%s: providerBinary = %q, want an error", EnvProvider, p, got)
+		}
 	}
 }
