@@ -23,12 +23,18 @@ import (
 
 var providerBuild struct {
 	once sync.Once
-	dir  string // holds terraform-provider-analytics and cli.tfrc
+	dir  string // holds cli.tfrc (and terraform-provider-analytics unless EnvProvider names one)
 	err  error
 }
 
-// BuiltProvider builds the provider of this tree once per test binary and returns the CLI configuration
-// file that installs it through dev_overrides. Main removes the build.
+// EnvProvider names a build of this tree's provider (its path) that
+// BuiltProvider uses instead of building its own: make test builds the
+// provider once for all its test binaries, on every CLI.
+const EnvProvider = "ANALYTICS_TEST_PROVIDER"
+
+// BuiltProvider builds the provider of this tree once per test binary (or
+// takes EnvProvider's) and returns the CLI configuration file that installs
+// it through dev_overrides. Main removes the build.
 func BuiltProvider(t *testing.T) (cliConfig string) {
 	t.Helper()
 	providerBuild.once.Do(func() {
@@ -39,26 +45,46 @@ func BuiltProvider(t *testing.T) (cliConfig string) {
 			providerBuild.err = err
 			return
 		}
-		build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-analytics"),
-			"github.com/analytics-tf/terraform-provider-analytics")
-		if out, err := build.CombinedOutput(); err != nil {
-			providerBuild.err = fmt.Errorf("building the provider: %w\n%s", err, out)
+		providerBuild.dir = dir
+		binDir, err := providerBinary(t, dir)
+		if err != nil {
+			providerBuild.err = err
 			return
 		}
 		var overrides strings.Builder
 		for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
 			for _, ns := range []string{"analytics-tf", "hashicorp"} {
-				fmt.Fprintf(&overrides, "    %q = %q\n", host+"/"+ns+"/analytics", dir)
+				fmt.Fprintf(&overrides, "    %q = %q\n", host+"/"+ns+"/analytics", binDir)
 			}
 		}
 		providerBuild.err = os.WriteFile(filepath.Join(dir, "cli.tfrc"),
 			[]byte("provider_installation {\n  dev_overrides {\n"+overrides.String()+"  }\n  direct {}\n}\n"), 0o600)
-		providerBuild.dir = dir
 	})
 	if providerBuild.err != nil {
 		t.Fatal(providerBuild.err)
 	}
 	return filepath.Join(providerBuild.dir, "cli.tfrc")
+}
+
+// providerBinary returns the directory of the provider's binary: that of
+// EnvProvider's, or dir, where it builds one.
+func providerBinary(t *testing.T, dir string) (string, error) {
+	t.Helper()
+	if p := os.Getenv(EnvProvider); p != "" {
+		if filepath.Base(p) != "terraform-provider-analytics" || !filepath.IsAbs(p) {
+			return "", fmt.Errorf("%s=%s: want the absolute path of a terraform-provider-analytics", EnvProvider, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("%s: %w", EnvProvider, err)
+		}
+		return filepath.Dir(p), nil
+	}
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(dir, "terraform-provider-analytics"),
+		"github.com/analytics-tf/terraform-provider-analytics")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the provider: %w\n%s", err, out)
+	}
+	return dir, nil
 }
 
 // Main is the TestMain of a package whose tests use the harness: it clears

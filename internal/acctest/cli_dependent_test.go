@@ -1,6 +1,12 @@
 package acctest
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
 
 // In a repeat pass, the harness skips a test not marked CLIDependent: it
 // ran in the first run and the CLI does not change it.
@@ -70,5 +76,45 @@ func TestHarness_repeatPassRunsMarkedParent(t *testing.T) {
 	})
 	if !reached {
 		t.Error("a parent marked CLIDependent skipped in a repeat pass")
+	}
+}
+
+// A repeat pass runs only the steps a test keeps for it, in order.
+func TestHarness_repeatPassSteps(t *testing.T) {
+	steps := []resource.TestStep{{Config: "a"}, {Config: "b"}, {Config: "c"}}
+	configs := func(steps []resource.TestStep) string {
+		var s string
+		for _, st := range steps {
+			s += st.Config
+		}
+		return s
+	}
+	t.Setenv(EnvRepeatPass, "")
+	if got := configs(RepeatPassSteps(steps, 0, 2)); got != "abc" {
+		t.Errorf("first run: steps %q, want every step", got)
+	}
+	t.Setenv(EnvRepeatPass, "1")
+	if got := configs(RepeatPassSteps(steps, 0, 2)); got != "ac" {
+		t.Errorf("repeat pass: steps %q, want the kept ones (ac)", got)
+	}
+}
+
+// A provider that make test built once (EnvProvider) is taken, not built
+// again; a relative or wrong path is refused.
+func TestHarness_providerFromEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "terraform-provider-analytics")
+	if err := os.WriteFile(bin, nil, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvProvider, bin)
+	if got, err := providerBinary(t, t.TempDir()); err != nil || got != dir {
+		t.Errorf("providerBinary = %q, %v; want %q", got, err, dir)
+	}
+	for _, p := range []string{"terraform-provider-analytics", filepath.Join(dir, "other"), filepath.Join(t.TempDir(), "terraform-provider-analytics")} {
+		t.Setenv(EnvProvider, p)
+		if got, err := providerBinary(t, t.TempDir()); err == nil {
+			t.Errorf("%s=%s: providerBinary = %q, want an error", EnvProvider, p, got)
+		}
 	}
 }

@@ -103,6 +103,22 @@ const EnvRepeatPass = "ANALYTICS_TEST_REPEAT_PASS"
 // on the CLI runs there only those that do.
 func RepeatPass() bool { return os.Getenv(EnvRepeatPass) != "" }
 
+// RepeatPassSteps is steps, or in a repeat pass (RepeatPass) only those at
+// the indexes keep, in that order: for a marked test of which only some
+// steps exercise what depends on the CLI (an import, a write-only value),
+// with the steps they build on (a create). The other steps ran in make
+// test's first run; the test's comment says which steps run where.
+func RepeatPassSteps(steps []resource.TestStep, keep ...int) []resource.TestStep {
+	if !RepeatPass() {
+		return steps
+	}
+	kept := make([]resource.TestStep, 0, len(keep))
+	for _, i := range keep {
+		kept = append(kept, steps[i])
+	}
+	return kept
+}
+
 // OncePerTestRun skips t in a repeat pass (EnvRepeatPass): for a slow test
 // whose subject is the provider or the client, not the CLI, so that make
 // test runs it once, in its first run, rather than once per CLI. why says

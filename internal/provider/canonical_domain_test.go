@@ -98,7 +98,9 @@ func TestCanonicalDomainMatchesValidator(t *testing.T) {
 // TestAccFunction_canonicalDomain calls the function from a configuration on
 // every CLI (Terraform 1.8 or later, OpenTofu 1.7 or later): its results,
 // its errors, and a website whose domain it computed, which applies and
-// then plans empty.
+// then plans empty. On the other CLIs (acctest.RepeatPass) it shows one
+// error: each error's text is the provider's, checked on Terraform 1.8.5
+// and without a CLI (TestCanonicalDomainOf).
 func TestAccFunction_canonicalDomain(t *testing.T) {
 	acctest.CLIDependent(t, "provider-defined functions: Terraform 1.8, OpenTofu 1.7")
 	env := acctest.New(t)
@@ -129,6 +131,9 @@ resource "analytics_website" "from_url" {
 				Config:      env.Config(fmt.Sprintf("output \"bad\" {\n  value = provider::analytics::canonical_domain(%q)\n}\n", tc.in)),
 				ExpectError: regexp.MustCompile(`(?s)canonical_domain.*` + strings.ReplaceAll(regexp.QuoteMeta(want), " ", `\s+`)),
 			})
+			if acctest.RepeatPass() {
+				break
+			}
 		}
 	}
 	// The post-test destroy runs the last configuration: a valid one.

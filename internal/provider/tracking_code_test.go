@@ -221,7 +221,10 @@ func (c onlyAttributeChanges) CheckPlan(_ context.Context, req plancheck.CheckPl
 // snippet on the resource, both data sources and an output; changing
 // tracking_url or tracking_respect_dnt (in the provider block or through
 // their environment variables) changes only tracking_code in the plan, and
-// the apply sends no request that changes anything on the server.
+// the apply sends no request that changes anything on the server. On the
+// other CLIs (acctest.RepeatPassSteps) it runs the create and the import,
+// which depends on the CLI; the tracking settings' steps ran on Terraform
+// 1.8.5.
 func TestAccTrackingCode_everySurface(t *testing.T) {
 	acctest.CLIDependent(t, "the import command: Terraform 1.12 and later send and expect a resource identity")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
@@ -241,12 +244,12 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 		plancheck.ExpectResourceAction("analytics_website.shop", plancheck.ResourceActionUpdate),
 		onlyAttributeChanges{"analytics_website.shop", "tracking_code"},
 	}
-	env.Test(t,
-		resource.TestStep{
+	env.Test(t, acctest.RepeatPassSteps([]resource.TestStep{
+		{
 			Config:            config(""),
 			ConfigStateChecks: expectTrackingCode(wantTrackingCode(env.URL, false)),
 		},
-		resource.TestStep{
+		{
 			PreConfig: func() { before = env.Writes() },
 			Config:    config(fmt.Sprintf("  tracking_url = %q\n  tracking_respect_dnt = true", public+"/")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append(onlyTrackingCode,
@@ -255,7 +258,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 			ConfigStateChecks: expectTrackingCode(wantTrackingCode(public, true)),
 			Check:             noWrites,
 		},
-		resource.TestStep{
+		{
 			// Through the environment: the variables apply where the block
 			// sets nothing.
 			PreConfig: func() {
@@ -268,7 +271,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 			ConfigStateChecks: expectTrackingCode(wantTrackingCode("https://env.example.net", false)),
 			Check:             noWrites,
 		},
-		resource.TestStep{
+		{
 			PreConfig: func() {
 				before = env.Writes()
 				env.SetProviderEnv(EnvTrackingURL, "")
@@ -279,7 +282,7 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 			ConfigStateChecks: expectTrackingCode(wantTrackingCode(env.URL, false)),
 			Check:             noWrites,
 		},
-		resource.TestStep{
+		{
 			// A change of a server setting keeps tracking_code known in the
 			// plan.
 			Config: strings.Replace(config(""), "domain = ", "email_reports = true\n  domain = ", 1),
@@ -288,12 +291,12 @@ func TestAccTrackingCode_everySurface(t *testing.T) {
 					knownvalue.StringExact(wantTrackingCode(env.URL, false))),
 			}},
 		},
-		resource.TestStep{
+		{
 			ResourceName:      "analytics_website.shop",
 			ImportState:       true,
 			ImportStateVerify: true,
 		},
-	)
+	}, 0, 5)...)
 }
 
 // TestAccTrackingCode_scriptURL: tracking_script_url (or its environment

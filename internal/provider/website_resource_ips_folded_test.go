@@ -43,7 +43,9 @@ func wantStoredIPs(t *testing.T, env *acctest.Env, domain, want, when string) {
 // the web interface, is read once: the plan of a configuration that sets
 // exclude_ips then showed no change, and the server kept the repeats until
 // an update for another reason. The import and the refresh now plan the
-// update, with a warning, and the apply writes the list once each.
+// update, with a warning, and the apply writes the list once each. On the
+// other CLIs (acctest.RepeatPass) it stops after the import, which depends
+// on the CLI; the refresh's write-back ran on Terraform 1.8.5.
 func TestAccWebsite_foldedIPsWrittenBack(t *testing.T) {
 	acctest.CLIDependent(t, "import blocks and plan -json: the CLI plans the import and shows the warnings")
 	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
@@ -92,6 +94,9 @@ resource "analytics_website" "unset" {
 	if out, code := s.W.Run("plan", "-detailed-exitcode"); code != 0 {
 		t.Errorf("the plan after the write-back exits %d, want 0 (no change):\n%s", code, out)
 	}
+	if acctest.RepeatPass() {
+		return
+	}
 
 	// The web interface repeats a line again: the refresh plans the update.
 	// It reads as the configuration says.
@@ -109,7 +114,9 @@ resource "analytics_website" "unset" {
 
 // The read that folded exclude_ips marks the website; when the server's
 // list is cleaned by someone else before the apply, the apply's refresh
-// clears the mark and writes nothing.
+// clears the mark and writes nothing. On the other CLIs
+// (acctest.RepeatPass) it stops once apply -refresh-only has kept the mark,
+// which depends on the CLI; the cleaned list's apply ran on Terraform 1.8.5.
 func TestAccWebsite_foldedIPsCleanedBeforeApply(t *testing.T) {
 	acctest.CLIDependent(t, "apply -refresh-only keeps the private state of a refresh")
 	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
@@ -126,6 +133,9 @@ resource "analytics_website" "test" {
 	s.W.MustRun(0, "apply", "-refresh-only", "-auto-approve") // the state keeps the mark
 	if out, code := s.W.Run("plan", "-detailed-exitcode", "-refresh=false"); code != 2 {
 		t.Fatalf("after a refresh that folded exclude_ips, the plan exits %d, want 2 (an update):\n%s", code, out)
+	}
+	if acctest.RepeatPass() {
+		return
 	}
 
 	setStoredIPs(t, env, domain, "1.2.3.4") // cleaned in the web interface

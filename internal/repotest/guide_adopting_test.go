@@ -39,6 +39,10 @@ func intOr(p *int, def int) int {
 	return *p
 }
 
+// seedKinds is how many kinds of website seedAccount makes, in turn: its
+// first seedKinds websites hold one of each.
+const seedKinds = 7
+
 // seedAccount fills the emulator with n websites of every kind that the web
 // interface makes (password privacy, exclusions the API never returns, CRLF
 // lists, NULL columns, an IPv4 address as domain, every column set) and one
@@ -50,7 +54,7 @@ func seedAccount(t *testing.T, env *acctest.Env, n int) []emulator.Website {
 	var out []emulator.Website
 	for i := range n {
 		w := emulator.Website{Domain: fmt.Sprintf("adopt-%03d.example.com", i)}
-		switch i % 7 {
+		switch i % seedKinds {
 		case 1:
 			w.Privacy, w.Password, w.Email = ptr(2), "from-the-ui", ptr(1)
 		case 2:
@@ -253,25 +257,41 @@ func TestAccGuide_adoptQuery(t *testing.T) {
 	checkUnchanged(t, env, seeded)
 
 	// A first change to the generated configuration: e-mail reports turned
-	// over on every website (off to on, on to off), so that every website,
-	// the one with every column set (acctest.FullWebsite) included, is
-	// updated. Only that changes on the server.
-	changed := regexp.MustCompile(`(email_reports\s*=\s*)(true|false)`).ReplaceAllStringFunc(gen, func(m string) string {
-		if strings.HasSuffix(m, "true") {
-			return strings.TrimSuffix(m, "true") + "false"
+	// over (off to on, on to off) on the first seedKinds websites, one of
+	// each kind seedAccount makes, the one with every column set
+	// (acctest.FullWebsite) included, so that each kind is updated. Only
+	// that changes on the server.
+	changedSites := map[string]bool{}
+	for _, was := range seeded[:seedKinds] {
+		changedSites[was.Domain] = true
+	}
+	changed := regexp.MustCompile(`(?ms)^resource "analytics_website" "[^"]+" \{\n.*?^\}`).ReplaceAllStringFunc(gen, func(block string) string {
+		domain := regexp.MustCompile(`(?m)^\s*domain\s*=\s*"([^"]*)"`).FindStringSubmatch(block)
+		if domain == nil || !changedSites[domain[1]] {
+			return block
 		}
-		return strings.TrimSuffix(m, "false") + "true"
+		return regexp.MustCompile(`(email_reports\s*=\s*)(true|false)`).ReplaceAllStringFunc(block, func(m string) string {
+			if strings.HasSuffix(m, "true") {
+				return strings.TrimSuffix(m, "true") + "false"
+			}
+			return strings.TrimSuffix(m, "false") + "true"
+		})
 	})
 	w.Write("generated.tf", changed)
 	out = w.MustRun(0, "apply", "-auto-approve")
-	if !strings.Contains(out, fmt.Sprintf("0 added, %d changed, 0 destroyed", len(seeded))) {
-		t.Fatalf("the change was not applied to each of the %d websites:\n%s", len(seeded), out)
+	if !strings.Contains(out, fmt.Sprintf("0 added, %d changed, 0 destroyed", seedKinds)) {
+		t.Fatalf("the change was not applied to each of the %d websites:\n%s", seedKinds, out)
 	}
 	checkKept(t, env, seeded)
-	for _, was := range seeded {
+	for i, was := range seeded {
 		ws, _ := env.Website(was.ID)
-		if want := 1 - min(1, intOr(was.Email, 0)); ws.Email == nil || *ws.Email != want {
-			t.Errorf("website %d (%s): e-mail reports %s after the change, want %d", ws.ID, ws.Domain, acctest.Shown(reflect.ValueOf(ws.Email)), want)
+		want := ptr(1 - min(1, intOr(was.Email, 0)))
+		if i >= seedKinds { // not changed
+			want = was.Email
+		}
+		if !reflect.DeepEqual(ws.Email, want) {
+			t.Errorf("website %d (%s): e-mail reports %s after the change, want %s", ws.ID, ws.Domain,
+				acctest.Shown(reflect.ValueOf(ws.Email)), acctest.Shown(reflect.ValueOf(want)))
 		}
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
