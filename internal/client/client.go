@@ -277,6 +277,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 		if te := c.classifyTLS(err); te != nil {
 			err = te
 		}
+		err = withoutQuery(err)
 		return fmt.Errorf("%s %s: %w", method, path, c.redactErr(err))
 	}
 	defer resp.Body.Close()
@@ -403,6 +404,25 @@ func (c *Client) redact(s string) string { return redact.String(s) }
 
 // redactErr keeps the error chain (so callers can still detect timeouts,
 // cancellation and TLS failures) unless a secret appears in its text.
+// withoutQuery drops the query and user information from the URL that
+// net/http's *url.Error quotes: a message names the endpoint, never what
+// was asked of it.
+func withoutQuery(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	u, perr := url.Parse(ue.URL)
+	if perr != nil {
+		return err
+	}
+	u.RawQuery, u.User, u.Fragment, u.RawFragment, u.ForceQuery = "", nil, "", "", false
+	// net/http made this *url.Error for this request alone: rewrite it in
+	// place, also when another error wraps it (classifyTLS's).
+	ue.URL = u.String()
+	return err
+}
+
 func (c *Client) redactErr(err error) error {
 	msg := err.Error()
 	if r := c.redact(msg); r != msg {
