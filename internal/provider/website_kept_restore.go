@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -114,7 +115,9 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	rctx, cancel := restoreContext(ctx)
 	defer cancel()
 	w, gerr := r.data.client.GetWebsite(rctx, id)
-	unread := gerr != nil && !errors.Is(gerr, client.ErrNotFound)
+	// The API answers 404 for another user's website too: a 404 is proof
+	// only when the kept website's owner is the key's user.
+	unread := gerr != nil && (!errors.Is(gerr, client.ErrNotFound) || !keptOwnedBy(k.private[ownerKey], owner))
 	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
 		r.data.kept.claim(domain, id, false)
@@ -138,7 +141,7 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	for key, raw := range k.private {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, key, raw)...)
 	}
-	if k.private[ownerKey] == nil {
+	if k.private[ownerKey] == nil && gerr == nil { // only a read proves the key's user owns it
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
@@ -206,4 +209,14 @@ func reportWith(diags *diag.Diagnostics, report func(*diag.Diagnostics), sentenc
 		}
 		diags.Append(d)
 	}
+}
+
+// keptOwnedBy reports whether raw, the owner remembered in a kept website's
+// private state, is the key's user owner.
+func keptOwnedBy(raw []byte, owner *websiteOwner) bool {
+	if len(raw) == 0 || owner == nil {
+		return false
+	}
+	var o websiteOwner
+	return json.Unmarshal(raw, &o) == nil && o.ID != 0 && o.ID == owner.ID
 }
