@@ -80,3 +80,42 @@ func TestAccWebsite_rev44dStoredOnlyReplaceNoAccountSaysTainted(t *testing.T) {
 	acctest.NeedsEmulator(t, "emulates a build without GET /account; seeds a website with a stored-only domain")
 	wantReplaceNotCalledTainted(t, acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true})))
 }
+
+// Review rev44d, defect 3's sibling (fix44h's domain-change warning): two
+// resources of one configuration end with the same domain, a copy-paste
+// slip: website a changes its domain to x (a replacement: a is deleted
+// with its statistics, then x is created) and a new resource b creates x.
+// No website holds x at plan, so neither check warns; the provider sees
+// both plans (one instance) and could tell without a request. At apply,
+// b's create and a's replacement race for x: when b wins, a's website is
+// deleted and its create refused.
+func TestAccWebsite_rev44dTwoResourcesOneNewDomain(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	from, to := env.Domain("dup-from"), env.Domain("dup-to")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+`, from)))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+resource "analytics_website" "b" {
+  domain = %q
+}
+`, to, to)))
+	said := false
+	for _, d := range w.PlanDiags() {
+		said = said || d.Severity != "" && strings.Contains(d.Detail, to) &&
+			(strings.Contains(d.Detail, "refused") || strings.Contains(d.Detail, "same domain"))
+	}
+	if !said {
+		t.Errorf("two resources of the plan create %q (one replacing website %q), and the plan says nothing", to, from)
+	}
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if _, ok := env.WebsiteByDomain(from); !ok && code != 0 {
+		t.Logf("the apply deleted %q, then failed (exit code %d):\n%s", from, code, out)
+	}
+	_, _ = w.Run("destroy", "-auto-approve")
+}
