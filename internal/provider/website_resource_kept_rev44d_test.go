@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -85,10 +86,11 @@ func TestAccWebsite_rev44dStoredOnlyReplaceNoAccountSaysTainted(t *testing.T) {
 // resources of one configuration end with the same domain, a copy-paste
 // slip: website a changes its domain to x (a replacement: a is deleted
 // with its statistics, then x is created) and a new resource b creates x.
-// No website holds x at plan, so neither check warns; the provider sees
-// both plans (one instance) and could tell without a request. At apply,
-// b's create and a's replacement race for x: when b wins, a's website is
-// deleted and its create refused.
+// No website holds x at plan, so the held-domain checks see nothing; the
+// provider sees both plans (one instance). At apply, b's create and a's
+// replacement race for x: when b won, a's website was deleted and its
+// create refused. The plan now fails, whichever plan comes second, and
+// nothing is deleted.
 func TestAccWebsite_rev44dTwoResourcesOneNewDomain(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
@@ -98,6 +100,7 @@ func TestAccWebsite_rev44dTwoResourcesOneNewDomain(t *testing.T) {
 }
 `, from)))
 	w.MustRun(0, "apply", "-auto-approve")
+	fromID := env.MustWebsite(t, from).ID
 	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
   domain = %q
 }
@@ -105,17 +108,25 @@ resource "analytics_website" "b" {
   domain = %q
 }
 `, to, to)))
-	said := false
-	for _, d := range w.PlanDiags() {
-		said = said || d.Severity != "" && strings.Contains(d.Detail, to) &&
-			(strings.Contains(d.Detail, "refused") || strings.Contains(d.Detail, "same domain"))
+	for _, cmd := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+		out := w.MustRun(1, cmd...)
+		flat := strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(flat, "Two Websites Planned With One Domain") || !strings.Contains(flat, to) {
+			t.Errorf("terraform %s: two resources create %q (one replacing %q), and it does not say so:\n%s",
+				cmd[0], to, from, out)
+		}
 	}
-	if !said {
-		t.Errorf("two resources of the plan create %q (one replacing website %q), and the plan says nothing", to, from)
+	if got, ok := env.WebsiteByDomain(from); !ok || got.ID != fromID {
+		t.Errorf("the failed apply deleted website %q (id %d)", from, fromID)
 	}
-	out, code := w.Run("apply", "-auto-approve", "-no-color")
-	if _, ok := env.WebsiteByDomain(from); !ok && code != 0 {
-		t.Logf("the apply deleted %q, then failed (exit code %d):\n%s", from, code, out)
+	if _, ok := env.WebsiteByDomain(to); ok {
+		t.Errorf("the failed apply created a website %q", to)
 	}
+	// Each resource its own domain again: the plan goes through.
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+`, from)))
+	w.MustRun(0, "plan", "-no-color")
 	_, _ = w.Run("destroy", "-auto-approve")
 }
