@@ -130,3 +130,31 @@ resource "analytics_website" "b" {
 	w.MustRun(0, "plan", "-no-color")
 	_, _ = w.Run("destroy", "-auto-approve")
 }
+
+// Review rev44d, truthful plans: terraform taint of an ordinary website
+// (skip_destroy = false), the common way to recreate one. The destroy
+// half deletes the website before the create, so the create cannot be
+// refused for the domain; yet the plan warned "Domain Already Held: Create
+// May Be Refused" with advice for skip_destroy = true ("cannot succeed",
+// untaint). Terraform plans a tainted website's create with no prior
+// state, so the provider cannot tell its own website from another's: the
+// warning stays, but says that for this resource's own tainted website
+// the replacement succeeds, and gives no skip_destroy advice.
+func TestAccWebsite_rev44dTaintedOrdinaryWebsiteWarnsHeld(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("tainted-ordinary")
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", domain))))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "taint", websiteAddr)
+	if d, ok := planWarnings(w.PlanDiags(), heldSummary)[websiteAddr]; ok {
+		flat := strings.Join(strings.Fields(d.Detail), " ")
+		if strings.Contains(flat, "cannot succeed") || strings.Contains(flat, "untaint") ||
+			!strings.Contains(flat, "the replacement succeeds") {
+			t.Errorf("the plan of a tainted website with skip_destroy = false, whose destroy runs before its "+
+				"create, gives skip_destroy = true's advice: %s", d.Detail)
+		}
+	}
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
