@@ -150,8 +150,10 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 	// Terraform plans a tainted website's create with no prior state, so
 	// the holder may be this resource's own website: what that means
 	// depends on skip_destroy.
-	own := "If it is this resource's own website, tainted, and create_before_destroy is not set, the apply " +
-		"deletes it before the create (skip_destroy = false), and the replacement succeeds: nothing to do."
+	own := "If it is this resource's own website, tainted, and its state says skip_destroy = false, the apply " +
+		"deletes it before the create (unless create_before_destroy is set), and the replacement succeeds. If " +
+		"its state says skip_destroy = true (the configuration may have changed since), the replacement cannot " +
+		"succeed: run terraform untaint <this resource's address>, then plan again."
 	if plan.SkipDestroy.ValueBool() {
 		own = "If it is this resource's own website, tainted and kept by skip_destroy = true, the " +
 			"replacement cannot succeed, and the website may leave the state: when the create fails with other " +
