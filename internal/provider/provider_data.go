@@ -35,6 +35,9 @@ type providerData struct {
 	exports exportFailures
 	// kept are the websites skip_destroy kept in this run (website_kept.go).
 	kept keptWebsites
+	// created are the domains of the websites this run's plans create
+	// (website_new_domains.go).
+	created newDomains
 	// ipsConfigured are the exclude_ips of the configurations validated in
 	// this run (website_ips_ignored.go).
 	ipsConfigured configuredIPs

@@ -149,6 +149,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	case creating:
 		// A tainted website is planned as a create, with no prior state.
+		r.refuseSecondCreate(plan.Domain, &resp.Diagnostics)
 		var held domainLookup
 		if r.heldAlready(ctx, plan.Domain, &held) {
 			r.warnHeldLimit(ctx, plan.Domain, resp) // website_limit_replace.go
@@ -160,10 +161,12 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		// The old website stays on the server: the new one is a website
 		// more, whatever the order.
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, []byte("true"))...)
+		r.refuseSecondCreate(plan.Domain, &resp.Diagnostics)
 		r.warnLimit(ctx, limitCreate, plan.Domain, keepingLead(prior.Domain.ValueString(), plan.Domain), resp)
 		r.warnNewDomainHeld(ctx, prior, plan, &resp.Diagnostics) // website_limit_replace.go
 	case !plan.Domain.Equal(prior.Domain): // known or not, a new domain replaces the website
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacementCountedKey, []byte("true"))...)
+		r.refuseSecondCreate(plan.Domain, &resp.Diagnostics)
 		r.warnLimit(ctx, limitReplace, plan.Domain, replacingLead(prior.Domain.ValueString(), plan.Domain), resp)
 		r.warnNewDomainHeld(ctx, prior, plan, &resp.Diagnostics)
 	}

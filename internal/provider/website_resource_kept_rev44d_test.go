@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -79,4 +80,81 @@ func TestAccWebsite_rev44dKeptCreateNetworkDropsAtPost(t *testing.T) {
 func TestAccWebsite_rev44dStoredOnlyReplaceNoAccountSaysTainted(t *testing.T) {
 	acctest.NeedsEmulator(t, "emulates a build without GET /account; seeds a website with a stored-only domain")
 	wantReplaceNotCalledTainted(t, acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true})))
+}
+
+// Review rev44d, defect 3's sibling (fix44h's domain-change warning): two
+// resources of one configuration end with the same domain, a copy-paste
+// slip: website a changes its domain to x (a replacement: a is deleted
+// with its statistics, then x is created) and a new resource b creates x.
+// No website holds x at plan, so the held-domain checks see nothing; the
+// provider sees both plans (one instance). At apply, b's create and a's
+// replacement race for x: when b won, a's website was deleted and its
+// create refused. The plan now fails, whichever plan comes second, and
+// nothing is deleted.
+func TestAccWebsite_rev44dTwoResourcesOneNewDomain(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	from, to := env.Domain("dup-from"), env.Domain("dup-to")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+`, from)))
+	w.MustRun(0, "apply", "-auto-approve")
+	fromID := env.MustWebsite(t, from).ID
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+resource "analytics_website" "b" {
+  domain = %q
+}
+`, to, to)))
+	for _, cmd := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+		out := w.MustRun(1, cmd...)
+		flat := strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(flat, "Two Websites Planned With One Domain") || !strings.Contains(flat, to) {
+			t.Errorf("terraform %s: two resources create %q (one replacing %q), and it does not say so:\n%s",
+				cmd[0], to, from, out)
+		}
+	}
+	if got, ok := env.WebsiteByDomain(from); !ok || got.ID != fromID {
+		t.Errorf("the failed apply deleted website %q (id %d)", from, fromID)
+	}
+	if _, ok := env.WebsiteByDomain(to); ok {
+		t.Errorf("the failed apply created a website %q", to)
+	}
+	// Each resource its own domain again: the plan goes through.
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+`, from)))
+	w.MustRun(0, "plan", "-no-color")
+	_, _ = w.Run("destroy", "-auto-approve")
+}
+
+// Review rev44d, truthful plans: terraform taint of an ordinary website
+// (skip_destroy = false), the common way to recreate one. The destroy
+// half deletes the website before the create, so the create cannot be
+// refused for the domain; yet the plan warned "Domain Already Held: Create
+// May Be Refused" with advice for skip_destroy = true ("cannot succeed",
+// untaint). Terraform plans a tainted website's create with no prior
+// state, so the provider cannot tell its own website from another's: the
+// warning stays, but says that for this resource's own tainted website
+// whose state says skip_destroy = false the replacement succeeds.
+func TestAccWebsite_rev44dTaintedOrdinaryWebsiteWarnsHeld(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("tainted-ordinary")
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", domain))))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "taint", websiteAddr)
+	if d, ok := planWarnings(w.PlanDiags(), heldSummary)[websiteAddr]; ok {
+		flat := strings.Join(strings.Fields(d.Detail), " ")
+		if !strings.Contains(flat, "its state says skip_destroy = false, the apply deletes it before the create") ||
+			!strings.Contains(flat, "the replacement succeeds") {
+			t.Errorf("the plan of a tainted website with skip_destroy = false, whose destroy runs before its "+
+				"create, gives skip_destroy = true's advice: %s", d.Detail)
+		}
+	}
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
 }
