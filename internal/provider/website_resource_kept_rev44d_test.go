@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -116,11 +118,11 @@ resource "analytics_website" "b" {
 				cmd[0], to, from, out)
 		}
 	}
-	if got, ok := env.WebsiteByDomain(from); !ok || got.ID != fromID {
-		t.Errorf("the failed apply deleted website %q (id %d)", from, fromID)
+	if got, err := env.FindWebsite(env.Key, from); err != nil || got.ID != fromID {
+		t.Errorf("the failed apply deleted website %q (id %d): %v", from, fromID, err)
 	}
-	if _, ok := env.WebsiteByDomain(to); ok {
-		t.Errorf("the failed apply created a website %q", to)
+	if got, err := env.FindWebsite(env.Key, to); !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("the failed apply created a website %q (%v, %v)", to, got, err)
 	}
 	// Each resource its own domain again: the plan goes through.
 	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
