@@ -95,10 +95,6 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
-	if in.OmitExcludeIPs {
-		// As planned: the next refresh reads what the server kept.
-		plan.ExcludeIPs = planned.ExcludeIPs
-	}
 	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
 	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain, "adopted": res.Adopted, "attempts": res.Attempts})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
