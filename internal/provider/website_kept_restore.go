@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -117,7 +116,7 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	w, gerr := r.data.client.GetWebsite(rctx, id)
 	// The API answers 404 for another user's website too: a 404 is proof
 	// only when the kept website's owner is the key's user.
-	unread := gerr != nil && (!errors.Is(gerr, client.ErrNotFound) || !keptOwnedBy(k.private[ownerKey], owner))
+	unread := gerr != nil && (!errors.Is(gerr, client.ErrNotFound) || !keptOwnedBy(ctx, k.private, owner))
 	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
 		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
 		r.data.kept.claim(domain, id, false)
@@ -211,12 +210,18 @@ func reportWith(diags *diag.Diagnostics, report func(*diag.Diagnostics), sentenc
 	}
 }
 
-// keptOwnedBy reports whether raw, the owner remembered in a kept website's
-// private state, is the key's user owner.
-func keptOwnedBy(raw []byte, owner *websiteOwner) bool {
-	if len(raw) == 0 || owner == nil {
-		return false
-	}
-	var o websiteOwner
-	return json.Unmarshal(raw, &o) == nil && o.ID != 0 && o.ID == owner.ID
+// keptOwnedBy reports whether the owner remembered in a kept website's
+// private state (rememberedOwner) is the key's user owner.
+func keptOwnedBy(ctx context.Context, private map[string][]byte, owner *websiteOwner) bool {
+	var diags diag.Diagnostics // a map's GetKey reports nothing
+	o := rememberedOwner(ctx, privateMap(private), &diags)
+	return o != nil && owner != nil && o.ID == owner.ID
+}
+
+// privateMap is a private state as the kept website holds it, read as
+// Terraform's.
+type privateMap map[string][]byte
+
+func (m privateMap) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
+	return m[key], nil
 }
