@@ -261,7 +261,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	ctx, trace := withTrace(ctx)
 	req, err := http.NewRequestWithContext(ctx, method, c.endpoint(path, query), body)
 	if err != nil {
-		return fmt.Errorf("building %s %s: %w", method, path, err)
+		return fmt.Errorf("building %s %s: %w", method, path, redact.URLError(err))
 	}
 	for k, v := range c.headers {
 		req.Header[k] = v
@@ -274,6 +274,8 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
+		// The error names the URL: without its query (a search).
+		err = redact.URLError(err)
 		if te := c.classifyTLS(err); te != nil {
 			err = te
 		}
@@ -336,7 +338,8 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte,
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
-		e.Location = c.redact(resp.Header.Get("Location"))
+		// The server's Location may hold a token or a password.
+		e.Location = c.redact(redact.URL(resp.Header.Get("Location")))
 		if isLoginRedirect(e.Location) {
 			e.Kind = ErrUnauthenticated
 		} else {
