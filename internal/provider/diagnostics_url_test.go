@@ -19,7 +19,11 @@ func TestAddAPIError_urlWithoutQueryOrUserinfo(t *testing.T) {
 	t.Parallel()
 	const search = "query-marker-7f3a"
 	drop := func(w http.ResponseWriter, _ *http.Request) {
-		conn, _, err := w.(http.Hijacker).Hijack()
+		hj, ok := w.(http.Hijacker)
+		if !ok {
+			panic("no http.Hijacker")
+		}
+		conn, _, err := hj.Hijack()
 		if err != nil {
 			panic(err)
 		}

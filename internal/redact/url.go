@@ -50,7 +50,8 @@ func URL(raw string) string {
 func isScheme(s string) bool {
 	for i, c := range s {
 		letter := 'a' <= c|0x20 && c|0x20 <= 'z'
-		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+		other := i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')
+		if !letter && !other {
 			return false
 		}
 	}
