@@ -261,7 +261,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	ctx, trace := withTrace(ctx)
 	req, err := http.NewRequestWithContext(ctx, method, c.endpoint(path, query), body)
 	if err != nil {
-		return fmt.Errorf("building %s %s: %w", method, path, err)
+		return fmt.Errorf("building %s %s: %w", method, path, redact.URLError(err))
 	}
 	for k, v := range c.headers {
 		req.Header[k] = v
@@ -274,10 +274,11 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
+		// The error names the URL: without its query (a search).
+		err = redact.URLError(err)
 		if te := c.classifyTLS(err); te != nil {
 			err = te
 		}
-		err = withoutQuery(err)
 		return fmt.Errorf("%s %s: %w", method, path, c.redactErr(err))
 	}
 	defer resp.Body.Close()
@@ -337,7 +338,8 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte,
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
-		e.Location = c.redact(resp.Header.Get("Location"))
+		// The server's Location may hold a token or a password.
+		e.Location = c.redact(redact.URL(resp.Header.Get("Location")))
 		if isLoginRedirect(e.Location) {
 			e.Kind = ErrUnauthenticated
 		} else {
@@ -404,25 +406,6 @@ func (c *Client) redact(s string) string { return redact.String(s) }
 
 // redactErr keeps the error chain (so callers can still detect timeouts,
 // cancellation and TLS failures) unless a secret appears in its text.
-// withoutQuery drops the query and user information from the URL that
-// net/http's *url.Error quotes: a message names the endpoint, never what
-// was asked of it.
-func withoutQuery(err error) error {
-	var ue *url.Error
-	if !errors.As(err, &ue) {
-		return err
-	}
-	u, perr := url.Parse(ue.URL)
-	if perr != nil {
-		return err
-	}
-	u.RawQuery, u.User, u.Fragment, u.RawFragment, u.ForceQuery = "", nil, "", "", false
-	// net/http made this *url.Error for this request alone: rewrite it in
-	// place, also when another error wraps it (classifyTLS's).
-	ue.URL = u.String()
-	return err
-}
-
 func (c *Client) redactErr(err error) error {
 	msg := err.Error()
 	if r := c.redact(msg); r != msg {

@@ -159,10 +159,12 @@ func (d *providerData) websiteDeleted(id int64) {
 // imports (FindHolders): the first lookup of a burst reads the list's
 // first page, which is the whole list for up to 100 websites and tells
 // what a sweep costs; a domain is then searched for (the list's search,
-// every page of its answer) while the lookups are fewer than the pages
-// left to read, and the rest of the list is swept once they are more,
-// which answers every lookup after it. So one create costs a request or
-// two however many websites the user holds, and many creates the list's
+// every page of its answer) while what the searches would cost is less
+// than the pages left to read, and the rest of the list is swept once it
+// is more, which answers every lookup after it. The search is a substring
+// match: an apex domain's answers every subdomain, and page 1 tells how
+// many. So one create costs a request or two, or about the list's pages
+// when its domain's search is that long, and many creates the list's
 // pages. Websites this instance deleted since are left out. A lookup that
 // fails is not tried again by this provider instance: the checks of the
 // other creates would fail the same way, each after its retries.
