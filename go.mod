@@ -95,7 +95,7 @@ require (
 	github.com/zclconf/go-cty v1.18.1
 	golang.org/x/crypto v0.56.0 // indirect
 	golang.org/x/mod v0.38.0 // indirect
-	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sync v0.22.0
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.41.0
 	golang.org/x/time v0.15.0

@@ -3,6 +3,8 @@ package client
 import (
 	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Defaults of BulkReaderOptions.
@@ -126,8 +128,9 @@ type BulkStats struct {
 // individual GETs too (and no new sweep starts for a TTL).
 //
 // What a sweep read is served as BulkReaderOptions.TTL and MaxAge say.
-// Forget drops a website after the caller changed or deleted it, including
-// from a sweep running at the time. A BulkReader is safe for concurrent use.
+// Write runs a change of this process between fetches, so that its own
+// writes never spoil a sweep, and Forget drops a website after the caller
+// changed or deleted it, including from a sweep running at the time. A BulkReader is safe for concurrent use.
 type BulkReader struct {
 	c      *Client
 	ttl    time.Duration
@@ -137,6 +140,8 @@ type BulkReader struct {
 	linger time.Duration
 	now    func() time.Time
 	after  func(time.Duration) <-chan time.Time
+
+	writes *semaphore.Weighted // this process's writes and fetches, apart (bulk_write.go)
 
 	mu        sync.Mutex // guards the fields below
 	entries   map[int64]bulkEntry
@@ -209,6 +214,7 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 		conc:      opts.PageConcurrency,
 		linger:    opts.Linger,
 		arrival:   make(chan struct{}),
+		writes:    semaphore.NewWeighted(writeSlots),
 		now:       opts.Clock,
 		after:     opts.After,
 		entries:   map[int64]bulkEntry{},

@@ -120,6 +120,18 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch
 // meanwhile pay for them, and needs no second read of page 1.
 func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, others map[int]*Page, seq uint64) {
 	defer close(f.done)
+	defer b.holdWrites()()
+	b.mu.Lock()
+	if reuse.lastPage > 0 && b.seq != reuse.seq {
+		// This process wrote since page 1 was read: read it again first,
+		// for the same cost as reading it again last.
+		reuse, others = bulkPage{}, map[int]*Page{}
+		if f.kind == fetchLast {
+			f.kind = fetchFirst
+		}
+	}
+	seq = b.seq
+	b.mu.Unlock()
 	start := b.now()
 	page1, reused := reuse, reuse.lastPage > 0
 	failed := false

@@ -14,3 +14,13 @@ var (
 // APIVerified reports whether the base URL has answered as the API, for the
 // tests of package client_test.
 func (c *Client) APIVerified() bool { return c.apiVerified() }
+
+// WritesHeld reports whether a fetch of list pages keeps this process's
+// writes waiting (bulk_write.go).
+func WritesHeld(b *BulkReader) bool {
+	if b.writes.TryAcquire(1) {
+		b.writes.Release(1)
+		return false
+	}
+	return true
+}

@@ -80,7 +80,11 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 
 	// A create whose answer is lost is settled by looking the domain up,
 	// never blindly sent twice (see client.CreateWebsite).
-	res, err := c.CreateWebsite(ctx, in)
+	var res *client.CreateResult
+	err = r.data.websites.Write(ctx, 0, func() (err error) {
+		res, err = c.CreateWebsite(ctx, in)
+		return err
+	})
 	if err != nil {
 		report := func(diags *diag.Diagnostics) { addCreateError(diags, in.Domain, wo != nil, err) }
 		if !r.restoreKept(ctx, plan, in.Domain, owner, err, report, resp) {
@@ -257,14 +261,17 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
-	w, err := c.UpdateWebsite(ctx, id, in)
-	if err == nil && writeOnlyPasswordLost(w, in.Password, wo) {
-		tflog.Warn(ctx, "the server reports no password although password_wo is configured (removed outside "+
-			"Terraform since the last refresh); sending password_wo again", map[string]any{"id": id, "domain": in.Domain})
-		in.Password = wo
+	var w *client.Website
+	err := r.data.websites.Write(ctx, id, func() (err error) {
 		w, err = c.UpdateWebsite(ctx, id, in)
-	}
-	r.data.websites.Forget(id)
+		if err == nil && writeOnlyPasswordLost(w, in.Password, wo) {
+			tflog.Warn(ctx, "the server reports no password although password_wo is configured (removed outside "+
+				"Terraform since the last refresh); sending password_wo again", map[string]any{"id": id, "domain": in.Domain})
+			in.Password = wo
+			w, err = c.UpdateWebsite(ctx, id, in)
+		}
+		return err
+	})
 	if errors.Is(err, client.ErrNotFound) {
 		// UpdateWebsite has confirmed with a read that the website is
 		// gone (the real server answers the update itself with a 500).
@@ -347,9 +354,10 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	if err == nil {
-		err = c.DeleteWebsite(ctx, id)
+		err = r.data.websites.Write(ctx, id, func() error { return c.DeleteWebsite(ctx, id) })
+	} else {
+		r.data.websites.Forget(id)
 	}
-	r.data.websites.Forget(id)
 	if err == nil {
 		r.data.websiteDeleted(id)
 	}

@@ -1,0 +1,43 @@
+package client
+
+import (
+	"context"
+	"math"
+)
+
+// writeSlots is the weight of the semaphore that keeps this process's
+// writes and its sweeps apart: a write takes one slot, a fetch of list
+// pages all of them.
+const writeSlots = math.MaxInt32
+
+// Write runs write, a change by this process to the website id (0 for a
+// create), between fetches of list pages: it waits for the fetch under
+// way, and no fetch begins while it runs. Then it forgets id (see Forget),
+// whatever write returned. So this process's own creates, updates and
+// deletes never make a sweep's pages disagree (bulk_fetch.go): only another
+// writer's changes cost a second sweep or individual reads. It returns
+// ctx's error, without calling write, when ctx ends while it waits.
+func (b *BulkReader) Write(ctx context.Context, id int64, write func() error) error {
+	if err := b.writes.Acquire(ctx, 1); err != nil {
+		return err
+	}
+	err := write()
+	b.writes.Release(1)
+	b.mu.Lock()
+	b.seq++
+	if id > 0 {
+		b.forgotten[id] = b.seq
+		delete(b.entries, id)
+		delete(b.gets, id)
+	}
+	b.mu.Unlock()
+	return err
+}
+
+// holdWrites waits for this process's writes under way and keeps new
+// ones waiting until the returned function is called. A fetch of list
+// pages calls it first.
+func (b *BulkReader) holdWrites() (release func()) {
+	_ = b.writes.Acquire(context.Background(), writeSlots) // cannot fail without a deadline
+	return func() { b.writes.Release(writeSlots) }
+}
