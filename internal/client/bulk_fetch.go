@@ -97,7 +97,7 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch
 	} else if kind == fetchLast {
 		f.kind = fetchFirst
 	}
-	go b.fetch(context.WithoutCancel(ctx), f, reuse, others, b.seq)
+	go b.fetch(context.WithoutCancel(ctx), f, reuse, others)
 	return f
 }
 
@@ -118,7 +118,7 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch
 // served for a TTL from then, as an individual read would be. A fetch of
 // the first page alone goes on with the other pages when the reads counted
 // meanwhile pay for them, and needs no second read of page 1.
-func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, others map[int]*Page, seq uint64) {
+func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, others map[int]*Page) {
 	defer close(f.done)
 	defer b.holdWrites()()
 	b.mu.Lock()
@@ -130,7 +130,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 			f.kind = fetchFirst
 		}
 	}
-	seq = b.seq
+	seq := b.seq
 	b.mu.Unlock()
 	start := b.now()
 	page1, reused := reuse, reuse.lastPage > 0
