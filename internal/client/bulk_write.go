@@ -21,16 +21,16 @@ func (b *BulkReader) Write(ctx context.Context, id int64, write func() error) er
 	if err := b.writes.Acquire(ctx, 1); err != nil {
 		return err
 	}
+	defer b.writes.Release(1) // after the write is counted: a fetch sees it
 	err := write()
-	b.writes.Release(1)
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.seq++
 	if id > 0 {
 		b.forgotten[id] = b.seq
 		delete(b.entries, id)
 		delete(b.gets, id)
 	}
-	b.mu.Unlock()
 	return err
 }
 
