@@ -1,11 +1,14 @@
 package provider
 
 import (
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Review rev44e (of e497ae9): a tainted website kept by skip_destroy whose
@@ -33,4 +36,51 @@ func TestAccWebsite_rev44eKeptRestoredAfterUnknownSaysMayHaveBeenCreated(t *test
 		}
 	}
 	wantKeptInState(t, env, w, domain, id, out, code, "a create with no clear answer")
+}
+
+// Review rev44e (of e497ae9): the kept website and another website of the
+// user with its domain (the application has no unique index on domains: a
+// duplicate left by an earlier race). The replacement's POST gets a 500;
+// the lookup finds both, made before this create: a DuplicateCreateError,
+// which now counts as a create that may have stored. The restore reads the
+// kept website, finds it, and puts it back into the state, appending that
+// to the create's own "Website Created Twice ... Nothing was recorded in
+// the state. Delete the extra website in the web interface": the user is
+// told to delete one of two websites, one of which the state now holds
+// (deleting a website deletes its statistics), and that the create stored
+// one twice, which it did not.
+func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 500 to the stores; seeds a website with a domain the user holds")
+	var on atomic.Bool
+	failPost := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(http.StatusInternalServerError)
+				_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failPost))
+	name := "kept-dup"
+	var dup int64
+	w, domain, id, out, code := keptApply(t, env, name, func(arm bool) {
+		if arm {
+			dup = env.Seed(env.Key, emulator.Website{Domain: env.Domain(name), CreatedAt: time.Now().Add(-time.Hour)}).ID
+		}
+		on.Store(arm)
+	})
+	flat := strings.Join(strings.Fields(out), " ")
+	if strings.Contains(flat, "It is now in this resource's state") {
+		for _, lie := range []string{"Nothing was recorded in the state", "Delete the extra website", "stored the website twice"} {
+			if strings.Contains(flat, lie) {
+				t.Errorf("the kept website %d is back in the state, yet the error (exit code %d) says %q:\n%s",
+					id, code, lie, out)
+			}
+		}
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), dup)
+	wantKeptInState(t, env, w, domain, id, out, code, "a create that found a duplicate")
 }
