@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -83,4 +84,56 @@ func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), dup)
 	wantKeptInState(t, env, w, domain, id, out, code, "a create that found a duplicate")
+}
+
+// Review rev44e (of e497ae9): the same create with no clear answer, but the
+// tainted website's configuration changed (privacy) before the apply, so
+// the kept website is not put back: it was kept with other settings. The
+// error gives a reason the fix itself rules out: "A new website may have
+// been stored too" (while the kept website holds the domain, no new one
+// can), and sends the user to the web interface for it, instead of the
+// reason a refused create gets (kept "with another configuration"). The
+// kept website is still on the server, and no other website has its domain.
+func TestAccWebsite_rev44eKeptOtherSettingsUnknownBlamesNewWebsite(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the lookups")
+	var on atomic.Bool
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(unknownCreates(&on)))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-other-unknown")
+	hcl := func(privacy string) string {
+		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  privacy      = %q
+  skip_destroy = true
+}
+`, domain, privacy)
+	}
+	w.Write("main.tf", hcl("public"))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.Write("main.tf", hcl("private"))
+	w.MustRun(0, "plan", "-out=tfplan")
+	on.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	on.Store(false)
+	all, err := env.TestWebsites(env.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []int64
+	for _, ws := range all {
+		if ws.Domain == domain {
+			held = append(held, ws.ID)
+		}
+	}
+	if len(held) != 1 || held[0] != id {
+		t.Fatalf("the server holds %v with the domain, want only the kept website %d", held, id)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if strings.Contains(flat, "A new website may have been stored too") {
+		t.Errorf("the kept website %d is the only one with the domain, yet the error (exit code %d) says a new "+
+			"website may have been stored:\n%s", id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
