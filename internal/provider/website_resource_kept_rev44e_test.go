@@ -29,11 +29,16 @@ func TestAccWebsite_rev44eKeptRestoredAfterUnknownSaysMayHaveBeenCreated(t *test
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(unknownCreates(&on)))
 	w, domain, id, out, code := keptApply(t, env, "kept-unknown-msg", on.Store)
 	flat := strings.Join(strings.Fields(out), " ")
-	restored := strings.Contains(flat, "It is now in this resource's state")
 	for _, lie := range []string{"May Have Been Created", "may exist on the server although it is not in the Terraform state",
 		"before applying again"} {
-		if restored && strings.Contains(flat, lie) {
+		if strings.Contains(flat, lie) {
 			t.Errorf("the kept website is back in the state, yet the error says %q (exit code %d):\n%s", lie, code, out)
+		}
+	}
+	// The error names the cause and the website now in the state.
+	for _, want := range []string{"HTTP 500", fmt.Sprintf("website %d", id)} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the error does not say %q (exit code %d):\n%s", want, code, out)
 		}
 	}
 	wantKeptInState(t, env, w, domain, id, out, code, "a create with no clear answer")
@@ -74,12 +79,17 @@ func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T
 		on.Store(arm)
 	})
 	flat := strings.Join(strings.Fields(out), " ")
-	if strings.Contains(flat, "It is now in this resource's state") {
-		for _, lie := range []string{"Nothing was recorded in the state", "Delete the extra website", "stored the website twice"} {
-			if strings.Contains(flat, lie) {
-				t.Errorf("the kept website %d is back in the state, yet the error (exit code %d) says %q:\n%s",
-					id, code, lie, out)
-			}
+	for _, lie := range []string{"Nothing was recorded in the state", "Delete the extra website", "stored the website twice"} {
+		if strings.Contains(flat, lie) {
+			t.Errorf("the kept website %d is back in the state, yet the error (exit code %d) says %q:\n%s",
+				id, code, lie, out)
+		}
+	}
+	// The error tells the two apart: the kept one, now in the state, and
+	// the other one, which it holds not.
+	for _, want := range []string{"HTTP 500", fmt.Sprintf("website %d", id), fmt.Sprintf("Website %d", dup)} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the error does not say %q (exit code %d):\n%s", want, code, out)
 		}
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), dup)
@@ -134,6 +144,10 @@ func TestAccWebsite_rev44eKeptOtherSettingsUnknownBlamesNewWebsite(t *testing.T)
 	if strings.Contains(flat, "A new website may have been stored too") {
 		t.Errorf("the kept website %d is the only one with the domain, yet the error (exit code %d) says a new "+
 			"website may have been stored:\n%s", id, code, out)
+	}
+	if code == 0 || !strings.Contains(flat, "another configuration") {
+		t.Errorf("the error (exit code %d) does not give the kept website's other configuration as the reason:\n%s",
+			code, out)
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 }
