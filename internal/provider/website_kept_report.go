@@ -118,7 +118,8 @@ func (r *websiteResource) reportKeptOther(ctx context.Context, domain string, id
 	case gerr != nil:
 		diags.AddError("Website Not Created",
 			fmt.Sprintf("Could not create the website %q: %s. %s It could not be read (%v). While it holds the "+
-				"domain, the server stores no other website with it. Nothing was deleted. %s", domain,
+				"domain, the server stores no other website with it. If another writer deleted it meanwhile, the "+
+				"create may have stored a new website: check the web interface. Nothing was deleted. %s", domain,
 				createCause(err), kept, gerr, importIt))
 	default:
 		diags.AddError("Website Not Created",
