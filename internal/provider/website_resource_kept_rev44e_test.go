@@ -104,10 +104,29 @@ func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T
 // can), and sends the user to the web interface for it, instead of the
 // reason a refused create gets (kept "with another configuration"). The
 // kept website is still on the server, and no other website has its domain.
+// Also when the read of the kept website fails (503): the reason stands.
 func TestAccWebsite_rev44eKeptOtherSettingsUnknownBlamesNewWebsite(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the lookups")
+	for name, readFails := range map[string]bool{"kept read": false, "kept read fails": true} {
+		t.Run(name, func(t *testing.T) { keptOtherSettingsUnknown(t, readFails) })
+	}
+}
+
+func keptOtherSettingsUnknown(t *testing.T, readFails bool) {
 	var on atomic.Bool
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(unknownCreates(&on)))
+	wrap := func(next http.Handler) http.Handler {
+		inner := unknownCreates(&on)(next)
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if readFails && on.Load() && r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/api/v1/websites/") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = rw.Write([]byte(`{"message":"Service Unavailable"}`))
+				return
+			}
+			inner.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(wrap))
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-other-unknown")
 	hcl := func(privacy string) string {
