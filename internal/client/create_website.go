@@ -201,12 +201,12 @@ func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, first
 			if len(ws) == 1 {
 				return res, nil
 			}
-			return c.reduceDuplicates(lctx, in, firstSent, res, ws)
+			return c.reduceDuplicates(lctx, in, firstSent, res, ws, last)
 		}
 		c.log.Warn(ctx, "the domain belongs to a website that existed before this create; not adopting it", fields)
 	}
 	if len(ws) > 1 {
-		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: websiteIDs(ws),
+		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: websiteIDs(ws), Err: last,
 			Reason: "none of them was made by this create, which may still have stored one; nothing was deleted"}
 	}
 	if apiErr, ok := AsAPIError(last); ok && errors.Is(last, ErrValidation) && len(apiErr.Fields["domain"]) > 0 {
@@ -250,13 +250,16 @@ func (c *Client) settleDuplicates(ctx context.Context, in WebsiteInput, firstSen
 	if len(ws) <= 1 {
 		return res, nil
 	}
-	return c.reduceDuplicates(lctx, in, firstSent, res, ws)
+	return c.reduceDuplicates(lctx, in, firstSent, res, ws, nil)
 }
 
 // reduceDuplicates deletes the websites of ws other than res.Website, when
 // every one of them was made by this create; otherwise it deletes nothing
-// and returns a *DuplicateCreateError.
-func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSent time.Time, res *CreateResult, ws []Website) (*CreateResult, error) {
+// and returns a *DuplicateCreateError, which carries last, the create's
+// last failure when no attempt got a clear answer.
+func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSent time.Time, res *CreateResult, ws []Website,
+	last error,
+) (*CreateResult, error) {
 	ids := websiteIDs(ws)
 	var extra []int64
 	for i := range ws {
@@ -264,7 +267,7 @@ func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSen
 			continue
 		}
 		if ok, why := c.madeByThisCreate(&ws[i], in, firstSent); !ok {
-			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids,
+			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Err: last,
 				Reason: fmt.Sprintf("website %d was not made by this create (%s), so nothing was deleted", ws[i].ID, why)}
 		}
 		extra = append(extra, ws[i].ID)
@@ -272,12 +275,12 @@ func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSen
 	for _, id := range extra {
 		c.log.Warn(ctx, "deleting a duplicate that a repeated create made", map[string]any{"domain": in.Domain, "id": id, "kept": res.Website.ID})
 		if err := c.DeleteWebsite(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
-			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("deleting website %d failed: %v", id, err)}
+			return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Err: last, Reason: fmt.Sprintf("deleting website %d failed: %v", id, err)}
 		}
 	}
 	left, err := c.findWebsitesByDomain(ctx, in.Domain)
 	if err != nil || len(left) != 1 {
-		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Reason: fmt.Sprintf("after deleting the extra ones, the lookup found %d (%v)", len(left), err)}
+		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Err: last, Reason: fmt.Sprintf("after deleting the extra ones, the lookup found %d (%v)", len(left), err)}
 	}
 	return res, nil
 }

@@ -263,6 +263,9 @@ type DuplicateCreateError struct {
 	IDs    []int64
 	// Reason says why the extra websites were not removed.
 	Reason string
+	// Err is the create's last failure when no attempt got a clear answer
+	// (nil when one did).
+	Err error
 }
 
 func (e *DuplicateCreateError) Error() string {

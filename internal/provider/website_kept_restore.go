@@ -39,7 +39,9 @@ func mayHaveStored(err error) bool {
 // stored, exactly one website was kept with the domain, it was not put
 // back already, and the plan manages it as it was kept. It returns false
 // when no website was kept with the domain, or the kept one is gone: the
-// caller reports the create's failure alone.
+// caller reports the create's failure alone. After a create that may have
+// stored, the error says what the read of the kept website shows instead
+// of the create's own (website_kept_report.go).
 //
 // The restored state is the kept website's last state with the server's
 // answer applied onto it: what the API does not return, and what never
@@ -61,16 +63,10 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	importIt := fmt.Sprintf("To manage it with this resource, import it: an import block with id = %s.",
 		strings.Join(quoted, " or "))
 	// While the kept website holds the domain, no new website can have it
-	// (domains are unique on the installation): an unknown outcome then
-	// stored nothing, which the read below checks (a 404, or another
-	// website under the id, means it may have).
+	// (domains are unique on the installation, checked before the insert):
+	// a create that may have stored (unknown) stored nothing if a read
+	// shows the kept website still there (readKept).
 	unknown := mayHaveStored(err)
-	if unknown && (len(ids) > 1 || k == nil || !sameConfiguration(plan, k.state)) {
-		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
-			"apply. A new website may have been stored too, so the kept one is not put back into this resource's "+
-			"state. Check the web interface. %s", which, importIt))
-		return true
-	}
 	if len(ids) > 1 {
 		if !taken {
 			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
@@ -91,6 +87,10 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		if k == nil {
 			why = "and put back into another resource's state already"
 		}
+		if unknown && k != nil {
+			r.reportKeptOther(ctx, domain, id, k, owner, why, err, report, &resp.Diagnostics)
+			return true
+		}
 		if !taken {
 			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
 				"apply, %s, so this resource does not hold it. %s", which, why, importIt))
@@ -107,18 +107,9 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	if !r.data.kept.claim(domain, id, true) {
 		return false
 	}
-	// Only a 404, or another website under the id (another domain or
-	// creation time: otherWebsite), is evidence that the kept website is
-	// gone. A read that fails for a passing reason puts it back as it was
-	// kept; the next refresh settles it.
-	rctx, cancel := restoreContext(ctx)
-	defer cancel()
-	w, gerr := r.data.client.GetWebsite(rctx, id)
-	// The API answers 404 for another user's website too: a 404 is proof
-	// only when the kept website's owner is the key's user.
-	unread := gerr != nil && (!errors.Is(gerr, client.ErrNotFound) || !keptOwnedBy(ctx, k.private, owner))
-	if !unread && (gerr != nil || canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)) {
-		tflog.Warn(ctx, "could not read the website skip_destroy kept", map[string]any{"id": id})
+	w, gone, gerr := r.readKept(ctx, domain, id, k, owner)
+	unread := gerr != nil && !gone
+	if gone {
 		r.data.kept.claim(domain, id, false)
 		if unknown {
 			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in "+
@@ -144,17 +135,16 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	if unknown {
+		addKeptRestoredUnknown(&resp.Diagnostics, domain, id, err, gerr)
+		return true
+	}
 	values := "It is now in this resource's state, marked tainted."
 	if unread {
 		values = fmt.Sprintf("The website could not be read (%s), so it is back in this resource's state with its "+
 			"last known values, marked tainted; the next refresh will settle them.", gerr.Error())
-		if unknown {
-			values += " If another writer deleted it meanwhile, the create may have stored a new website: that " +
-				"refresh then drops the kept one, and an import adopts the new one."
-		}
 	}
-	next := "Nothing was deleted or created. To keep it, run terraform untaint <this resource's address>. If this " +
-		"resource should not manage it, run terraform state rm <this resource's address>."
+	next := "Nothing was deleted or created. " + keepOrRemove
 	if !taken {
 		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this apply, "+
 			"from this resource (tainted or replaced) or from a resource removed from the configuration with the same "+
@@ -169,6 +159,28 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 			"domains are unique on the installation. It was kept from this resource (tainted or replaced), or from a "+
 			"resource removed from the configuration with the same settings. %s %s", domain, which, values, next))
 	return true
+}
+
+// readKept reads the kept website k (id, kept with domain) for the key's
+// user owner. gone reports evidence that it is no longer there: another
+// website under the id (another domain or creation time: otherWebsite), or
+// a 404 when the kept website's owner is the key's user (the API answers
+// 404 for another user's website too). Any other failure is gerr with gone
+// false: the website may still be there.
+func (r *websiteResource) readKept(ctx context.Context, domain string, id int64, k *keptWebsite, owner *websiteOwner,
+) (w *client.Website, gone bool, gerr error) {
+	rctx, cancel := restoreContext(ctx)
+	defer cancel()
+	w, gerr = r.data.client.GetWebsite(rctx, id)
+	if gerr != nil {
+		gone = errors.Is(gerr, client.ErrNotFound) && keptOwnedBy(ctx, k.private, owner)
+	} else {
+		gone = canonicalDomain(w.Domain) != canonicalDomain(domain) || otherWebsite(k.state, w)
+	}
+	if gone {
+		tflog.Warn(ctx, "the website skip_destroy kept is gone", map[string]any{"id": id})
+	}
+	return w, gone, gerr
 }
 
 // restoreContext is ctx for the read of a kept website, bounded by

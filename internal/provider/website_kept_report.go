@@ -1,0 +1,130 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// The errors of a create that may have stored (mayHaveStored) while
+// skip_destroy kept a website with its domain in this run. The kept
+// website existed before the create was sent; a read that finds it still
+// there shows that it held the domain throughout, and the server checks
+// that no website holds a domain before it stores one: the create stored
+// nothing. Only a read that shows it gone leaves room for a new website.
+// These errors replace the create's own, which tells the user to look for
+// and import a website the state may lack.
+
+// keepOrRemove is what to do with a kept website put back into the state.
+const keepOrRemove = "To keep it, run terraform untaint <this resource's address>. If this resource should not " +
+	"manage it, run terraform state rm <this resource's address>."
+
+// noNewWebsite says why a create stored nothing while the kept website
+// held the domain.
+const noNewWebsite = "No new website can have been stored: the server refuses a domain that a website holds."
+
+// createCause says what the create that may have stored got: its last
+// failure, and what the lookup that should have settled it found.
+func createCause(err error) string {
+	var unknown *client.CreateOutcomeUnknownError
+	var dup *client.DuplicateCreateError
+	switch {
+	case errors.As(err, &unknown):
+		return fmt.Sprintf("the create got no clear answer (%v), and the lookup afterwards failed (%v)",
+			unknown.Err, unknown.LookupErr)
+	case errors.As(err, &dup):
+		cause := "the create's answer was lost"
+		if dup.Err != nil {
+			cause = fmt.Sprintf("the create got no clear answer (%v)", dup.Err)
+		}
+		plain, _ := idList(dup.IDs)
+		return fmt.Sprintf("%s, and the lookup afterwards found %d websites with this domain (ids %s), none made "+
+			"by this create", cause, len(dup.IDs), strings.Join(plain, ", "))
+	}
+	return fmt.Sprintf("the create failed (%v)", err)
+}
+
+// otherHolders names the websites other than the kept one (id) that the
+// lookup of a create that may have stored found with its domain, with
+// what to do about them; "" when it found none.
+func otherHolders(err error, id int64) string {
+	var dup *client.DuplicateCreateError
+	if !errors.As(err, &dup) {
+		return ""
+	}
+	others := slices.DeleteFunc(slices.Clone(dup.IDs), func(o int64) bool { return o == id })
+	if len(others) == 0 {
+		return ""
+	}
+	plain, quoted := idList(others)
+	if len(others) == 1 {
+		return fmt.Sprintf(" Website %s has the same domain too. It was on the server before this create, and this "+
+			"resource's state does not hold it. To manage it, import it into a resource of its own (an import block "+
+			"with id = %s).", plain[0], quoted[0])
+	}
+	return fmt.Sprintf(" Websites %s have the same domain too. They were on the server before this create, and "+
+		"this resource's state holds none of them. To manage one, import it into a resource of its own (an import "+
+		"block with id = %s).", strings.Join(plain, ", "), strings.Join(quoted, " or "))
+}
+
+// addKeptRestoredUnknown reports a create of domain that may have stored
+// (err), after the website skip_destroy kept with the domain (id) was put
+// back into the state: read unchanged, or unread (gerr) with its last
+// known values.
+func addKeptRestoredUnknown(diags *diag.Diagnostics, domain string, id int64, err, gerr error) {
+	kept := fmt.Sprintf("skip_destroy = true kept website %d, with this domain, on the server in this apply, from "+
+		"this resource (tainted or replaced) or from a resource removed from the configuration with the same "+
+		"settings.", id)
+	if gerr == nil {
+		diags.AddError("Website Not Created: skip_destroy Kept the Website",
+			fmt.Sprintf("Could not create the website %q: %s. %s A read shows it unchanged. It is now in this "+
+				"resource's state, marked tainted. %s Its replacement cannot succeed while it holds the domain. "+
+				"Nothing was deleted or created. %s%s", domain, createCause(err), kept, noNewWebsite, keepOrRemove,
+				otherHolders(err, id)))
+		return
+	}
+	diags.AddError("Website May Have Been Created",
+		fmt.Sprintf("Could not tell whether the create of the website %q stored one: %s. %s It could not be read "+
+			"(%v), so it is back in this resource's state with its last known values, marked tainted. While it "+
+			"holds the domain, the server stores no other website with it. If another writer deleted it meanwhile, "+
+			"the create may have stored a new website: the next refresh then drops the kept one, and an import "+
+			"adopts the new one. Nothing was deleted. %s", domain, createCause(err), kept, gerr, keepOrRemove))
+}
+
+// reportKeptOther reports a create of domain that may have stored (err)
+// while skip_destroy kept a website with the domain (id, k) that this
+// resource does not hold (why): it is not put back, and a read tells
+// whether a new website may exist. report adds the create's own error,
+// kept only when the read shows the kept website gone.
+func (r *websiteResource) reportKeptOther(ctx context.Context, domain string, id int64, k *keptWebsite,
+	owner *websiteOwner, why string, err error, report func(*diag.Diagnostics), diags *diag.Diagnostics,
+) {
+	kept := fmt.Sprintf("skip_destroy = true kept website %d, with this domain, on the server in this apply, %s, "+
+		"so it is not put back into this resource's state.", id, why)
+	importIt := fmt.Sprintf("To manage it with this resource, import it: terraform import <this resource's "+
+		"address> %d, or an import block with id = \"%d\"; then apply to bring its settings to this configuration.",
+		id, id)
+	_, gone, gerr := r.readKept(ctx, domain, id, k, owner)
+	switch {
+	case gone:
+		reportWith(diags, report, kept+" It is gone now, so the create may have stored a new website: check the "+
+			"web interface, and import it to manage it with this resource.")
+	case gerr != nil:
+		diags.AddError("Website Not Created",
+			fmt.Sprintf("Could not create the website %q: %s. %s It could not be read (%v). While it holds the "+
+				"domain, the server stores no other website with it. If another writer deleted it meanwhile, the "+
+				"create may have stored a new website: check the web interface. Nothing was deleted. %s", domain,
+				createCause(err), kept, gerr, importIt))
+	default:
+		diags.AddError("Website Not Created",
+			fmt.Sprintf("Could not create the website %q: %s. %s A read shows it still there. %s Nothing was "+
+				"deleted or created. %s%s", domain, createCause(err), kept, noNewWebsite, importIt,
+				otherHolders(err, id)))
+	}
+}
