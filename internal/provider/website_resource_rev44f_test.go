@@ -163,3 +163,42 @@ resource "analytics_website" "b" {
 `, x, y)))
 	w.MustRun(0, "destroy", "-auto-approve")
 }
+
+// Review rev44f: fix44u's claim of a new domain covers a new resource, a
+// tainted one and a new domain, but not a forced replacement (-replace,
+// replace_triggered_by): its first plan keeps the domain and its second
+// plan claims nothing. A forced replacement of a and a new resource b with
+// a's domain then plan without "Two Websites Planned With One Domain";
+// the apply deletes a's website (and its statistics), and one of the two
+// creates is refused.
+func TestAccWebsite_rev44fForcedReplaceAndNewResourceOneDomain(t *testing.T) {
+	env := acctest.New(t)
+	domain := env.Domain("forced-dup")
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+resource "analytics_website" "b" {
+  domain = %q
+}
+`, domain, domain)))
+	out, code := w.Run("plan", "-replace=analytics_website.a")
+	if flat := strings.Join(strings.Fields(out), " "); code == 0 || !strings.Contains(flat, "Two Websites Planned With One Domain") {
+		t.Errorf("-replace of a and a new b, both with %q: the plan exits %d without saying two websites are planned "+
+			"with one domain:\n%s", domain, code, out)
+	}
+	if code == 0 {
+		out, code = w.Run("apply", "-auto-approve", "-replace=analytics_website.a")
+		if code != 0 && env.MustWebsite(t, domain).ID != id {
+			t.Errorf("the apply (exit code %d) deleted website %d and failed:\n%s", code, id, out)
+		}
+	}
+	w.Write("main.tf", env.Config(""))
+	_, _ = w.Run("apply", "-auto-approve")
+}
