@@ -202,3 +202,29 @@ resource "analytics_website" "b" {
 	w.Write("main.tf", env.Config(""))
 	_, _ = w.Run("apply", "-auto-approve")
 }
+
+// Review rev44f: the held-domain warning of a tainted website is hedged by
+// the configuration's skip_destroy (fix44u), but the destroy half of the
+// replacement follows the state's. A website with skip_destroy = false,
+// tainted, then configured with skip_destroy = true: the plan warns "the
+// replacement cannot succeed" and to untaint, yet the apply deletes it and
+// the replacement succeeds (deleting its statistics).
+func TestAccWebsite_rev44fTaintedSkipDestroyTurnedOnWarnsCannotSucceed(t *testing.T) {
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("tainted-turned-on")
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", domain))))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n  skip_destroy = true\n", domain))))
+	d, warned := planWarnings(w.PlanDiags(), heldSummary)[websiteAddr]
+	out, code := w.Run("apply", "-auto-approve")
+	replaced := code == 0 && env.MustWebsite(t, domain).ID != id
+	if flat := strings.Join(strings.Fields(d.Detail), " "); warned && replaced && strings.Contains(flat, "cannot succeed") &&
+		!strings.Contains(flat, "skip_destroy = false") {
+		t.Errorf("the plan warned that the replacement cannot succeed, and the apply replaced website %d:\n%s\n%s",
+			id, d.Detail, out)
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
