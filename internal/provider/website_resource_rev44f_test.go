@@ -18,6 +18,7 @@ import (
 // ignore_changes = [exclude_ips] is meant for exactly that list: one the
 // web interface edits at any time.
 func TestAccWebsite_rev44fIgnoredIPsEditedAfterPlan(t *testing.T) {
+	acctest.CLIDependent(t, "ignore_changes: what the CLI sends the provider at plan and apply")
 	env := acctest.New(t)
 	domain := env.Domain("ign-after-plan")
 	w := acctest.NewWorkdir(t)
@@ -172,6 +173,7 @@ resource "analytics_website" "b" {
 // the apply deletes a's website (and its statistics), and one of the two
 // creates is refused.
 func TestAccWebsite_rev44fForcedReplaceAndNewResourceOneDomain(t *testing.T) {
+	acctest.CLIDependent(t, "-replace: the CLI plans a forced replacement's create a second time")
 	env := acctest.New(t)
 	domain := env.Domain("forced-dup")
 	w := acctest.NewWorkdir(t)
