@@ -47,19 +47,20 @@ func otherWebsite(state websiteResourceModel, w *client.Website) bool {
 
 // checkIdentity reads the website of state in this command before op
 // ("update" or "delete") writes to it, and adds an error when another
-// website is under the id. It returns the read's error: a website that is
-// gone is client.ErrNotFound, for the caller's own handling.
+// website is under the id. It returns what it read, and the read's error:
+// a website that is gone is client.ErrNotFound, for the caller's own
+// handling.
 func (r *websiteResource) checkIdentity(ctx context.Context, op string, id int64, state websiteResourceModel,
 	diags *diag.Diagnostics,
-) error {
+) (*client.Website, error) {
 	w, err := r.data.websites.Read(ctx, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if otherWebsite(state, w) {
 		addOtherWebsiteError(diags, op, id, state, w)
 	}
-	return nil
+	return w, nil
 }
 
 // describeWebsite names a website with its creation time when known.

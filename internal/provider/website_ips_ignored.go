@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -95,4 +96,17 @@ func configSetsPlannedIPs(ctx context.Context, cfg, plan types.Set) bool {
 	c, okc := ipsKey(ctx, cfg)
 	p, okp := ipsKey(ctx, plan)
 	return okc && okp && c == p
+}
+
+// sameIPSet reports whether server, a list the API returned (repeats
+// folded), holds the entries of state; false when state is unknown.
+func sameIPSet(ctx context.Context, server []string, state types.Set) bool {
+	s, ok := ipsKey(ctx, state)
+	if !ok {
+		return false
+	}
+	list := append([]string{}, server...)
+	slices.Sort(list)
+	raw, err := json.Marshal(slices.Compact(list))
+	return err == nil && string(raw) == s
 }

@@ -149,17 +149,14 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 	}
 	// Terraform plans a tainted website's create with no prior state, so
 	// the holder may be this resource's own website: what that means
-	// depends on skip_destroy.
-	own := "If it is this resource's own website, tainted, and its state says skip_destroy = false, the apply " +
-		"deletes it before the create (unless create_before_destroy is set), and the replacement succeeds. If " +
-		"its state says skip_destroy = true (the configuration may have changed since), the replacement cannot " +
-		"succeed: run terraform untaint <this resource's address>, then plan again."
-	if plan.SkipDestroy.ValueBool() {
-		own = "If it is this resource's own website, tainted and kept by skip_destroy = true, the " +
-			"replacement cannot succeed, and the website may leave the state: when the create fails with other " +
-			"settings, or does not run at all because something it depends on fails. Run terraform untaint " +
-			"<this resource's address>, then plan again."
-	}
+	// depends on the skip_destroy of its state, which the plan cannot see
+	// (the configuration's may have changed since).
+	own := "If it is this resource's own website, tainted: when its state says skip_destroy = false, the apply " +
+		"deletes it and its statistics before the create (unless create_before_destroy is set), and the " +
+		"replacement succeeds. When its state says skip_destroy = true, the replacement cannot succeed, and the " +
+		"website may leave the state: when the create fails with other settings, or does not run at all because " +
+		"something it depends on fails. To keep it as it is, run terraform untaint <this resource's address>, " +
+		"then plan again."
 	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create May Be Refused",
 		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
 			that+" first. "+own+" To manage "+that+" with this resource otherwise, "+importIt+".")

@@ -144,6 +144,9 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		// forced (-replace, replace_triggered_by): counted here, so that the
 		// websites planned after it see it.
 		if !replacementCounted(ctx, req.Private, &resp.Diagnostics) {
+			// Its domain was claimed by no plan of this run yet; a new
+			// resource with it would be created after the delete.
+			r.refuseSecondCreate(plan.Domain, &resp.Diagnostics)
 			r.warnLimit(ctx, limitReplace, plan.Domain, forcedLead(plan.Domain), resp)
 		}
 		return

@@ -249,7 +249,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 
 	// Nothing is written to a website whose identity this command has not
 	// checked (website_identity.go).
-	if err := r.checkIdentity(ctx, "update", id, state, &resp.Diagnostics); errors.Is(err, client.ErrNotFound) {
+	current, err := r.checkIdentity(ctx, "update", id, state, &resp.Diagnostics)
+	if errors.Is(err, client.ErrNotFound) {
 		addDeletedBeforeUpdate(&resp.Diagnostics, in.Domain, id)
 		return
 	} else if err != nil {
@@ -259,10 +260,18 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// A list that the plan does not change and that the server no longer
+	// holds as the state does (the web interface changed it after the
+	// plan's refresh) is left as the server holds it: the update does not
+	// undo what the plan did not show (website_ips_ignored.go).
+	if !in.OmitExcludeIPs && !rewrite && plan.ExcludeIPs.Equal(state.ExcludeIPs) &&
+		!sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
+		in.OmitExcludeIPs = true
+	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
 	var w *client.Website
-	err := r.data.websites.Write(ctx, id, func() (err error) {
+	err = r.data.websites.Write(ctx, id, func() (err error) {
 		w, err = c.UpdateWebsite(ctx, id, in)
 		if err == nil && writeOnlyPasswordLost(w, in.Password, wo) {
 			tflog.Warn(ctx, "the server reports no password although password_wo is configured (removed outside "+
@@ -294,6 +303,11 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
+	if in.OmitExcludeIPs {
+		// The plan kept the state's list, and Terraform holds the apply
+		// to it: the next refresh reads the server's.
+		plan.ExcludeIPs = planned.ExcludeIPs
+	}
 	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
 	tflog.Info(ctx, "updated website", map[string]any{"id": id, "domain": w.Domain})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -349,7 +363,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	// Nothing is deleted whose identity this command has not checked
 	// (website_identity.go); a website already gone is settled below.
-	err := r.checkIdentity(ctx, "delete", id, state, &resp.Diagnostics)
+	_, err := r.checkIdentity(ctx, "delete", id, state, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

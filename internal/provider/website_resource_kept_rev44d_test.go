@@ -151,7 +151,7 @@ func TestAccWebsite_rev44dTaintedOrdinaryWebsiteWarnsHeld(t *testing.T) {
 	w.MustRun(0, "taint", websiteAddr)
 	if d, ok := planWarnings(w.PlanDiags(), heldSummary)[websiteAddr]; ok {
 		flat := strings.Join(strings.Fields(d.Detail), " ")
-		if !strings.Contains(flat, "its state says skip_destroy = false, the apply deletes it before the create") ||
+		if !strings.Contains(flat, "its state says skip_destroy = false, the apply deletes it and its statistics before the create") ||
 			!strings.Contains(flat, "the replacement succeeds") {
 			t.Errorf("the plan of a tainted website with skip_destroy = false, whose destroy runs before its "+
 				"create, gives skip_destroy = true's advice: %s", d.Detail)
