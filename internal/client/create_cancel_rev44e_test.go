@@ -1,0 +1,44 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+)
+
+// Review rev44e: a create whose only request was refused by the throttle
+// (429, which runs before anything is stored) and that is cancelled while
+// it waits out the Retry-After (Ctrl-C during a throttle wait, the case the
+// fix of a create that sent nothing names) stored nothing. It must not
+// report CreateOutcomeUnknownError ("The website may exist on the server"),
+// which sends the user to look for a website that cannot exist and keeps a
+// skip_destroy website out of the state.
+func TestCreateWebsite_rev44eCancelledDuringOwn429WaitIsNotUnknown(t *testing.T) {
+	t.Parallel()
+	s, u := serve(t, answer(http.StatusTooManyRequests, `{"message":"Too Many Attempts."}`, "Retry-After", "30"))
+	c := newRetryClient(t, u, "key", fastRetry(4), nil)
+	cx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for s.count() == 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(50 * time.Millisecond) // now waiting out the Retry-After
+		cancel()
+	}()
+	_, err := c.CreateWebsite(cx, client.WebsiteInput{Domain: "throttled.example.com"})
+	if s.count() != 1 {
+		t.Fatalf("%d requests, want the one refused by the throttle", s.count())
+	}
+	var unknown *client.CreateOutcomeUnknownError
+	if errors.As(err, &unknown) {
+		t.Errorf("a create whose only request got a 429 reports an unknown outcome: %v", err)
+	}
+	if err == nil {
+		t.Errorf("no error")
+	}
+}
