@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -37,6 +38,28 @@ func TestCreateWebsite_rev44eCancelledDuringOwn429WaitIsNotUnknown(t *testing.T)
 	var unknown *client.CreateOutcomeUnknownError
 	if errors.As(err, &unknown) {
 		t.Errorf("a create whose only request got a 429 reports an unknown outcome: %v", err)
+	}
+	if err == nil {
+		t.Errorf("no error")
+	}
+}
+
+// Review rev44e: likewise a create whose every attempt found no server
+// (connection refused: nothing can have been stored, the transport repeats
+// it) and that is cancelled during the backoff between attempts.
+func TestCreateWebsite_rev44eCancelledWhileNoConnectionIsNotUnknown(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close() // nothing listens there now
+	c := newRetryClient(t, u, "key", &client.RetryOptions{MaxRetries: 4, WaitMin: 10 * time.Second}, nil)
+	cx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel) // in the 5-10 s backoff after the first refused connection
+	_, err := c.CreateWebsite(cx, client.WebsiteInput{Domain: "refused.example.com"})
+	var unknown *client.CreateOutcomeUnknownError
+	if errors.As(err, &unknown) {
+		t.Errorf("a create that never reached the server reports an unknown outcome: %v", err)
 	}
 	if err == nil {
 		t.Errorf("no error")
