@@ -11,26 +11,31 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
+// cancelOnRetry is a Logger that cancels the operation when the transport
+// announces a retry: the cancel then lands in the wait before it, after the
+// answer (or failure) that caused it was read.
+type cancelOnRetry struct{ cancel context.CancelFunc }
+
+func (cancelOnRetry) Debug(context.Context, string, map[string]any) {}
+func (cancelOnRetry) Info(context.Context, string, map[string]any)  {}
+func (l cancelOnRetry) Warn(_ context.Context, msg string, _ map[string]any) {
+	if msg == "retrying request" {
+		l.cancel()
+	}
+}
+
 // Review rev44e: a create whose only request was refused by the throttle
 // (429, which runs before anything is stored) and that is cancelled while
 // it waits out the Retry-After (Ctrl-C during a throttle wait, the case the
 // fix of a create that sent nothing names) stored nothing. It must not
 // report CreateOutcomeUnknownError ("The website may exist on the server"),
-// which sends the user to look for a website that cannot exist and keeps a
-// skip_destroy website out of the state.
+// which sends the user to look for a website that cannot exist.
 func TestCreateWebsite_rev44eCancelledDuringOwn429WaitIsNotUnknown(t *testing.T) {
 	t.Parallel()
 	s, u := serve(t, answer(http.StatusTooManyRequests, `{"message":"Too Many Attempts."}`, "Retry-After", "30"))
-	c := newRetryClient(t, u, "key", fastRetry(4), nil)
-	cx, cancel := context.WithCancel(context.Background())
+	cx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	go func() {
-		for s.count() == 0 {
-			time.Sleep(5 * time.Millisecond)
-		}
-		time.Sleep(50 * time.Millisecond) // now waiting out the Retry-After
-		cancel()
-	}()
+	c := newRetryClient(t, u, "key", fastRetry(4), cancelOnRetry{cancel})
 	_, err := c.CreateWebsite(cx, client.WebsiteInput{Domain: "throttled.example.com"})
 	if s.count() != 1 {
 		t.Fatalf("%d requests, want the one refused by the throttle", s.count())
@@ -44,18 +49,17 @@ func TestCreateWebsite_rev44eCancelledDuringOwn429WaitIsNotUnknown(t *testing.T)
 	}
 }
 
-// Review rev44e: likewise a create whose every attempt found no server
+// Review rev44e: likewise a create whose attempt found no server
 // (connection refused: nothing can have been stored, the transport repeats
-// it) and that is cancelled during the backoff between attempts.
+// it) and that is cancelled during the backoff before the next attempt.
 func TestCreateWebsite_rev44eCancelledWhileNoConnectionIsNotUnknown(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.NotFoundHandler())
 	u := srv.URL
 	srv.Close() // nothing listens there now
-	c := newRetryClient(t, u, "key", &client.RetryOptions{MaxRetries: 4, WaitMin: 10 * time.Second}, nil)
 	cx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	time.AfterFunc(300*time.Millisecond, cancel) // in the 5-10 s backoff after the first refused connection
+	c := newRetryClient(t, u, "key", fastRetry(4), cancelOnRetry{cancel})
 	_, err := c.CreateWebsite(cx, client.WebsiteInput{Domain: "refused.example.com"})
 	var unknown *client.CreateOutcomeUnknownError
 	if errors.As(err, &unknown) {
