@@ -78,6 +78,9 @@ const lookupGrace = 15 * time.Second
 //
 // Without any unknown outcome, errors are the single attempt's
 // (createWebsite). If a lookup fails, a *CreateOutcomeUnknownError says so.
+// A cancel of ctx comes back as ctx's error itself only when no attempt can
+// have reached the application (nothing was stored); after one that may
+// have, it is a *CreateOutcomeUnknownError whose LookupErr is the cancel.
 func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*CreateResult, error) {
 	before := time.Now()
 	ctx, sent := withFirstSend(ctx)
