@@ -78,6 +78,9 @@ const lookupGrace = 15 * time.Second
 //
 // Without any unknown outcome, errors are the single attempt's
 // (createWebsite). If a lookup fails, a *CreateOutcomeUnknownError says so.
+// A cancel of ctx comes back as ctx's error itself only when no attempt can
+// have reached the application (nothing was stored); after one that may
+// have, it is a *CreateOutcomeUnknownError whose LookupErr is the cancel.
 func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*CreateResult, error) {
 	before := time.Now()
 	ctx, sent := withFirstSend(ctx)
@@ -91,8 +94,12 @@ func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*CreateRes
 			}
 			return c.settleDuplicates(ctx, in, sent.time(before), &CreateResult{Website: w, Attempts: attempt})
 		}
-		if unknown == nil && !sent.any() {
-			return nil, err // no request left: nothing can have been stored (a cancel while paced, say)
+		if unknown == nil && !sent.reachedApp() {
+			// No attempt can have reached the application (none left the
+			// pacer, or each got a 429 or no connection): nothing can have
+			// been stored, whatever ended the call (a cancel during a
+			// Retry-After wait, say).
+			return nil, err
 		}
 		fields := map[string]any{"domain": in.Domain, "attempt": attempt, "error": err.Error()}
 		switch createOutcome(err) {

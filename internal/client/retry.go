@@ -346,6 +346,19 @@ func isDialError(err error) bool {
 	return errors.As(err, &dns)
 }
 
+// mayHaveReachedApp reports whether an attempt that got resp, or failed
+// with err, could have reached the application. Only two outcomes prove it
+// did not: a 429 (the throttle answers before anything else runs) and a
+// connection never made. Any other answer came from the application or
+// from something in front of it that may have passed the request on; any
+// other failure may have come after the request was sent.
+func mayHaveReachedApp(resp *http.Response, err error) bool {
+	if err != nil {
+		return !isDialError(err)
+	}
+	return resp == nil || resp.StatusCode != http.StatusTooManyRequests
+}
+
 // retryWait returns the wait before repeating a call that failed with err
 // for the attempt-th time, and false when no retry is left or the wait would
 // end past ctx's deadline.

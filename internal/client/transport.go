@@ -29,7 +29,8 @@ func (a *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil {
 		return nil, err
 	}
-	if fs, ok := ctx.Value(firstSendKey{}).(*firstSend); ok {
+	fs, _ := ctx.Value(firstSendKey{}).(*firstSend)
+	if fs != nil {
 		fs.mark(tk.sent)
 	}
 	actx, cancel := ctx, context.CancelFunc(func() {})
@@ -38,6 +39,9 @@ func (a *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	defer cancel()
 	resp, err := a.next.RoundTrip(req.WithContext(actx))
+	if fs != nil && mayHaveReachedApp(resp, err) {
+		fs.reach()
+	}
 	if err != nil {
 		a.pacer.release(tk, nil)
 		return nil, a.timeoutErr(ctx, actx, err)
@@ -149,10 +153,12 @@ func withAttempts(err error, tr *callTrace) error {
 }
 
 // firstSend records when the first attempt of a series of calls actually
-// left (after any pacing wait); CreateWebsite uses it.
+// left (after any pacing wait), and whether any attempt could have reached
+// the application (see mayHaveReachedApp); CreateWebsite uses it.
 type firstSend struct {
-	once sync.Once
-	at   atomic.Pointer[time.Time]
+	once    sync.Once
+	at      atomic.Pointer[time.Time]
+	reached atomic.Bool
 }
 
 type firstSendKey struct{}
@@ -166,8 +172,12 @@ func (fs *firstSend) mark(t time.Time) {
 	fs.once.Do(func() { fs.at.Store(&t) })
 }
 
-// any reports whether an attempt was sent.
-func (fs *firstSend) any() bool { return fs.at.Load() != nil }
+func (fs *firstSend) reach() { fs.reached.Store(true) }
+
+// reachedApp reports whether an attempt could have reached the
+// application. When none could, nothing can have been stored, whatever
+// ended the calls (a cancel during a Retry-After wait, say).
+func (fs *firstSend) reachedApp() bool { return fs.reached.Load() }
 
 // time returns the recorded time, or def if no attempt was sent.
 func (fs *firstSend) time(def time.Time) time.Time {

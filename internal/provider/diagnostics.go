@@ -67,6 +67,10 @@ func reportAPIError(diags *diag.Diagnostics, op, what string, attrs map[string]s
 	apiErr, ok := client.AsAPIError(err)
 	if !ok {
 		switch {
+		case errors.Is(err, context.Canceled):
+			diags.AddError("Operation Cancelled",
+				fmt.Sprintf("Could not %s %s: the operation was cancelled (interrupted, as by Ctrl-C) before it "+
+					"finished (%s). Run Terraform again to finish it.", op, what, err))
 		case errors.Is(err, context.DeadlineExceeded):
 			diags.AddError("Timed Out Talking to the Analytics API",
 				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. Check that the server is reachable "+
@@ -169,11 +173,29 @@ func addCreateError(diags *diag.Diagnostics, domain string, writeOnly bool, err 
 				"the other one by id (an import block with id = \"<id>\") or apply again.", dup.Error()))
 		return
 	}
+	if errors.As(err, &unknown) && errors.Is(unknown.LookupErr, context.Canceled) {
+		diags.AddError("Create Cancelled; Website May Have Been Created",
+			fmt.Sprintf("The create of the website %q was cancelled (interrupted, as by Ctrl-C) after a request that "+
+				"may have reached the server, so the website may have been stored although it is not in the Terraform "+
+				"state. Check the analytics web interface: if the website is there, import it (terraform import "+
+				"<resource address> %s, or an import block with id = %q) before applying again; otherwise apply "+
+				"again. Details: %s.", domain, domain, domain, unknown.Error()))
+		return
+	}
 	if errors.As(err, &unknown) {
 		diags.AddError("Website May Have Been Created",
 			fmt.Sprintf("%s. Check the analytics web interface: if the website %q is there, import it "+
 				"(terraform import <resource address> %s, or an import block with id = %q) before applying again; "+
 				"otherwise apply again once the server answers.", unknown.Error(), domain, domain, domain))
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		// CreateWebsite returns a bare cancel only when no request can have
+		// reached the application.
+		diags.AddError("Create Cancelled",
+			fmt.Sprintf("The create of the website %q was cancelled (interrupted, as by Ctrl-C) before any request "+
+				"reached the application (%s), so no website was stored. Nothing was recorded in the state; apply "+
+				"again to create it.", domain, err))
 		return
 	}
 	addWriteError(diags, "create", domain, writeOnly, err)
