@@ -148,7 +148,6 @@ type BulkReader struct {
 	forgotten map[int64]uint64 // id -> seq of its last Forget
 	seq       uint64           // number of Forget calls
 	reads     int              // reads counted toward the next sweep
-	searches  map[string]int   // searches of the lookups waiting, by count
 	lastRead  time.Time
 	arrived   time.Time          // time of the latest read counted
 	arrival   chan struct{}      // closed and replaced when a read is counted
@@ -220,7 +219,6 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 		entries:   map[int64]bulkEntry{},
 		forgotten: map[int64]uint64{},
 		gets:      map[int64]*bulkGet{},
-		searches:  map[string]int{},
 	}
 	if b.ttl == 0 {
 		b.ttl = DefaultBulkTTL

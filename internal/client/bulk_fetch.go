@@ -21,10 +21,9 @@ func (b *BulkReader) planLocked(now time.Time, id int64, probe int) fetchKind {
 		return fetchNothing
 	}
 	if b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now) {
-		// The first page is known: sweep once the reads counted (and
-		// the searches of the lookups waiting) exceed the pages still to
-		// read.
-		if b.weightLocked(b.page1) > b.page1.lastPage-1-len(b.others) {
+		// The first page is known: sweep once the reads counted exceed
+		// the pages still to read.
+		if b.reads > b.page1.lastPage-1-len(b.others) {
 			return fetchSweep
 		}
 		if b.onLastPageLocked(id) {
@@ -32,7 +31,7 @@ func (b *BulkReader) planLocked(now time.Time, id int64, probe int) fetchKind {
 		}
 		return fetchWait
 	}
-	if b.page1.lastPage > 0 && b.weightLocked(b.page1) > b.page1.lastPage {
+	if b.page1.lastPage > 0 && b.reads > b.page1.lastPage {
 		// The first page is old, but the last one told the sweep's cost
 		// and the reads exceed all of it.
 		return fetchSweep
@@ -146,7 +145,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	full := f.kind == fetchSweep
 	if f.kind == fetchFirst && !failed && page1.lastPage > 1 {
 		b.mu.Lock()
-		full = b.weightLocked(page1) > page1.lastPage-1
+		full = b.reads > page1.lastPage-1
 		b.mu.Unlock()
 	}
 	var (

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -47,8 +46,7 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 // match accepts (a website whose domain does not contain it is not
 // found). Lookups count toward a sweep as FindByDomain's do (the first of
 // a burst requests page 1, which is the whole list for up to 100
-// websites; a lookup counts as the pages its search would cost, as page 1
-// shows them: see weightLocked), and they wait a moment (Linger) for more lookups before they
+// websites), and they wait a moment (Linger) for more lookups before they
 // search; a fresh complete sweep answers them either way, a website it
 // does not hold included: a website changed by the caller since the sweep
 // (Forget) is not found until the sweep is old.
@@ -70,30 +68,24 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	}
 	now := b.now()
 	b.countLocked(now)
-	// While it waits, the lookup weighs toward a sweep as much as its
-	// search would cost (weightLocked).
-	b.searches[search]++
-	var err error
 	if settle {
-		err = b.gatherLocked(ctx, now)
+		if err := b.gatherLocked(ctx, now); err != nil {
+			b.mu.Unlock()
+			return nil, err
+		}
 		now = b.now()
 	}
 	var ws []Website
 	swept := false
 	// A fresh complete sweep settles the lookup: what it does not hold is
 	// searched for, unless settle.
-	if err == nil {
-		_, err = b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
-			if !b.sweptFreshLocked(now) {
-				return false
-			}
-			ws, swept = b.matchingLocked(match, now), true
-			return true
-		})
-	}
-	if b.searches[search]--; b.searches[search] == 0 {
-		delete(b.searches, search)
-	}
+	_, err := b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
+		if !b.sweptFreshLocked(now) {
+			return false
+		}
+		ws, swept = b.matchingLocked(match, now), true
+		return true
+	})
 	if err != nil || len(ws) > 0 || (settle && swept) {
 		if err == nil {
 			b.stats.LookupHits++
@@ -116,38 +108,6 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		out = append(out, *w.clone())
 	}
 	return out, nil
-}
-
-// weightLocked is what the reads and lookups counted toward the next
-// sweep would cost without it, in requests, for a sweep that page 1
-// began: a read is one GET, and a lookup waiting is its search, every
-// page of it (searchPages). A search for an apex domain answers every
-// subdomain: with many of them it costs as many pages as the sweep.
-func (b *BulkReader) weightLocked(page1 bulkPage) int {
-	w := b.reads
-	for s, n := range b.searches {
-		w += n * (searchPages(s, page1.websites, page1.total) - 1)
-	}
-	return w
-}
-
-// searchPages estimates how many pages (of MaxPerPage) the list's search
-// for s answers, from ws, the newest websites of the total: the share of
-// ws whose domain holds s (as the search matches, ignoring case), at
-// least one page. The estimate decides what to read, never what is
-// served: a search or a sweep answers either way.
-func searchPages(s string, ws []Website, total int) int {
-	if len(ws) == 0 {
-		return 1
-	}
-	s = strings.ToLower(s)
-	n := 0
-	for _, w := range ws {
-		if strings.Contains(strings.ToLower(w.Domain), s) {
-			n++
-		}
-	}
-	return max(1, (n*max(total, len(ws))/len(ws)+MaxPerPage-1)/MaxPerPage)
 }
 
 // gatherLocked waits, for a lookup that would start a sweep with its
