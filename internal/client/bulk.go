@@ -22,6 +22,10 @@ const (
 	DefaultBulkPageConcurrency = 4
 	// DefaultBulkLinger is the default of BulkReaderOptions.Linger.
 	DefaultBulkLinger = 50 * time.Millisecond
+	// DefaultBulkWriteWait is the default of BulkReaderOptions.WriteWait:
+	// longer than a sweep of a few pages takes, far shorter than an
+	// operation's time limit.
+	DefaultBulkWriteWait = 10 * time.Second
 	// maxBulkLinger bounds the whole wait of one read for more reads.
 	maxBulkLinger = time.Second
 )
@@ -58,6 +62,10 @@ type BulkReaderOptions struct {
 	// that the sweep they are about to cause makes useless. Zero means
 	// DefaultBulkLinger; a negative value does not wait.
 	Linger time.Duration
+	// WriteWait bounds how long a write (Write) waits for a fetch of list
+	// pages under way before it is sent anyway. Zero means
+	// DefaultBulkWriteWait.
+	WriteWait time.Duration
 	// Clock gives the current time (tests). Nil means time.Now.
 	Clock func() time.Time
 	// After is Linger's timer, on Clock's time (tests): the channel
@@ -138,6 +146,7 @@ type BulkReader struct {
 	probe  int
 	conc   int
 	linger time.Duration
+	wait   time.Duration // WriteWait
 	now    func() time.Time
 	after  func(time.Duration) <-chan time.Time
 
@@ -212,6 +221,7 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 		probe:     opts.Probe,
 		conc:      opts.PageConcurrency,
 		linger:    opts.Linger,
+		wait:      opts.WriteWait,
 		arrival:   make(chan struct{}),
 		writes:    semaphore.NewWeighted(writeSlots),
 		now:       opts.Clock,
@@ -232,6 +242,9 @@ func NewBulkReader(c *Client, opts BulkReaderOptions) *BulkReader {
 	}
 	if b.conc <= 0 {
 		b.conc = DefaultBulkPageConcurrency
+	}
+	if b.wait <= 0 {
+		b.wait = DefaultBulkWriteWait
 	}
 	if b.linger == 0 {
 		b.linger = DefaultBulkLinger

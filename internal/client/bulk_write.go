@@ -14,14 +14,22 @@ const writeSlots = math.MaxInt32
 // create), between fetches of list pages: it waits for the fetch under
 // way, and no fetch begins while it runs. Then it forgets id (see Forget),
 // whatever write returned. So this process's own creates, updates and
-// deletes never make a sweep's pages disagree (bulk_fetch.go): only another
-// writer's changes cost a second sweep or individual reads. It returns
-// ctx's error, without calling write, when ctx ends while it waits.
+// deletes do not make a sweep's pages disagree (bulk_fetch.go): only
+// another writer's changes cost a second sweep or individual reads. A
+// fetch that outlasts WriteWait (a page waiting out a long Retry-After)
+// does not hold the write longer: it is sent anyway, and the fetch's
+// checks see it as any other writer's. It returns ctx's error, without
+// calling write, when ctx ends while it waits.
 func (b *BulkReader) Write(ctx context.Context, id int64, write func() error) error {
-	if err := b.writes.Acquire(ctx, 1); err != nil {
+	wctx, cancel := context.WithTimeout(ctx, b.wait)
+	held := b.writes.Acquire(wctx, 1) == nil
+	cancel()
+	if err := ctx.Err(); !held && err != nil {
 		return err
 	}
-	defer b.writes.Release(1) // after the write is counted: a fetch sees it
+	if held {
+		defer b.writes.Release(1) // after the write is counted: a fetch sees it
+	}
 	err := write()
 	b.mu.Lock()
 	defer b.mu.Unlock()

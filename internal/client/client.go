@@ -338,14 +338,18 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte,
 	}
 	switch code := resp.StatusCode; {
 	case code >= 300 && code < 400:
-		// The server's Location may hold a token or a password.
-		e.Location = c.redact(redact.URL(resp.Header.Get("Location")))
-		if isLoginRedirect(e.Location) {
+		// The server's Location may hold a token or a password: it is
+		// judged whole and named cut (redact.URL), which may cut more
+		// than the user information (an "@" after a port).
+		loc := resp.Header.Get("Location")
+		e.Location = c.redact(redact.URL(loc))
+		if isLoginRedirect(loc) {
 			e.Kind = ErrUnauthenticated
 		} else {
 			e.Kind = ErrNotAPI
 			e.BaseURL = c.BaseURL()
-			e.Message = fmt.Sprintf("the server redirects the API elsewhere; set base_url to %s", suggestBaseURL(e.Location))
+			e.Message = fmt.Sprintf("the server redirects the API elsewhere; set base_url to %s",
+				c.redact(redact.URL(suggestBaseURL(loc))))
 		}
 	case code == http.StatusUnauthorized:
 		e.Kind = ErrUnauthenticated
