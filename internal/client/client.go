@@ -349,7 +349,7 @@ func (c *Client) errorFor(method, path string, resp *http.Response, data []byte,
 			e.Kind = ErrNotAPI
 			e.BaseURL = c.BaseURL()
 			e.Message = fmt.Sprintf("the server redirects the API elsewhere; set base_url to %s",
-				c.redact(redact.URL(suggestBaseURL(loc))))
+				c.redact(redact.URL(suggestBaseURL(c.redact(loc)))))
 		}
 	case code == http.StatusUnauthorized:
 		e.Kind = ErrUnauthenticated
