@@ -97,71 +97,37 @@ func TestAccWebsite_rev44fNewDomainClaims(t *testing.T) {
 	x, y, z := env.Domain("claim-x"), env.Domain("claim-y"), env.Domain("claim-z")
 	w := acctest.NewWorkdir(t)
 	const twoErr = "Two Websites Planned With One Domain"
-	w.Write("main.tf", env.Config(fmt.Sprintf(`
+	// config: a (for_each, key k, domain x) and b (domain bDomain),
+	// and more resources.
+	config := func(k, bDomain, more string) {
+		w.Write("main.tf", env.Config(fmt.Sprintf(`
 resource "analytics_website" "a" {
-  for_each = { first = %q }
+  for_each = { %s = %q }
   domain   = each.value
 }
 resource "analytics_website" "b" {
   domain = %q
 }
-`, x, y)))
+%s`, k, x, bDomain, more)))
+	}
+	config("first", y, "")
 	w.MustRun(0, "apply", "-auto-approve")
 	// Renamed key: a["first"] destroyed, a["second"] created with x.
 	// b moves from y to z; c is new with y.
-	w.Write("main.tf", env.Config(fmt.Sprintf(`
-resource "analytics_website" "a" {
-  for_each = { second = %q }
-  domain   = each.value
-}
-resource "analytics_website" "b" {
-  domain = %q
-}
-resource "analytics_website" "c" {
-  domain = %q
-}
-`, x, z, y)))
+	config("second", z, fmt.Sprintf("resource \"analytics_website\" \"c\" {\n  domain = %q\n}\n", y))
 	if out, code := w.Run("plan"); strings.Contains(out, twoErr) || code != 0 {
 		t.Errorf("a renamed key and a handed-over domain: plan exits %d:\n%s", code, out)
 	}
 	w.MustRun(0, "taint", `analytics_website.a["first"]`)
-	w.Write("main.tf", env.Config(fmt.Sprintf(`
-resource "analytics_website" "a" {
-  for_each = { first = %q }
-  domain   = each.value
-}
-resource "analytics_website" "b" {
-  domain = %q
-}
-`, x, y)))
+	config("first", y, "")
 	if out, code := w.Run("apply", "-auto-approve"); strings.Contains(out, twoErr) || code != 0 {
 		t.Errorf("a tainted website's replacement: apply exits %d:\n%s", code, out)
 	}
-	w.Write("main.tf", env.Config(fmt.Sprintf(`
-resource "analytics_website" "a" {
-  for_each = { first = %q }
-  domain   = each.value
-}
-resource "analytics_website" "b" {
-  domain = %q
-}
-resource "analytics_website" "d" {
-  for_each = toset(["1", "2"])
-  domain   = %q
-}
-`, x, y, z)))
+	config("first", y, fmt.Sprintf("resource \"analytics_website\" \"d\" {\n  for_each = toset([\"1\", \"2\"])\n  domain   = %q\n}\n", z))
 	if out, code := w.Run("plan"); !strings.Contains(out, twoErr) || code == 0 {
 		t.Errorf("two new websites with one domain: plan exits %d:\n%s", code, out)
 	}
-	w.Write("main.tf", env.Config(fmt.Sprintf(`
-resource "analytics_website" "a" {
-  for_each = { first = %q }
-  domain   = each.value
-}
-resource "analytics_website" "b" {
-  domain = %q
-}
-`, x, y)))
+	config("first", y, "")
 	w.MustRun(0, "destroy", "-auto-approve")
 }
 
