@@ -1,0 +1,65 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+)
+
+// Probe (rev44h, of 4e51c14): a forced replacement now claims its domain in
+// its second plan. Legitimate forced replacements must still plan and
+// apply: two at once, one with a count change beside it, one triggered by
+// replace_triggered_by, and one whose domain changes in the same run.
+func TestAccWebsite_rev44hForcedReplacementsStillPlan(t *testing.T) {
+	acctest.CLIDependent(t, "-replace and replace_triggered_by: the CLI plans a forced replacement twice")
+	env := acctest.New(t)
+	a, b, c, d := env.Domain("frc-a"), env.Domain("frc-b"), env.Domain("frc-c"), env.Domain("frc-d")
+	w := acctest.NewWorkdir(t)
+	const twoErr = "Two Websites Planned With One Domain"
+	hcl := func(trigger, cDomain string, n int) string {
+		return env.Config(fmt.Sprintf(`
+resource "terraform_data" "t" {
+  input = %q
+}
+resource "analytics_website" "a" {
+  domain = %q
+}
+resource "analytics_website" "b" {
+  domain = %q
+}
+resource "analytics_website" "c" {
+  domain = %q
+  lifecycle {
+    replace_triggered_by = [terraform_data.t]
+  }
+}
+resource "analytics_website" "n" {
+  count  = %d
+  domain = "n${count.index}-%s"
+}
+`, trigger, a, b, cDomain, n, d))
+	}
+	w.Write("main.tf", hcl("one", c, 1))
+	w.MustRun(0, "apply", "-auto-approve")
+	check := func(what string, args ...string) {
+		t.Helper()
+		out, code := w.Run(args...)
+		if code != 0 || strings.Contains(out, twoErr) {
+			t.Errorf("%s: exit code %d:\n%s", what, code, out)
+		}
+	}
+	w.Write("main.tf", hcl("one", c, 2))
+	check("-replace of a and b, a count grown beside them", "apply", "-auto-approve",
+		"-replace=analytics_website.a", "-replace=analytics_website.b", "-replace=analytics_website.n[0]")
+	w.Write("main.tf", hcl("two", c, 2))
+	check("replace_triggered_by and -replace of a", "apply", "-auto-approve", "-replace=analytics_website.a")
+	w.Write("main.tf", hcl("three", env.Domain("frc-c2"), 1))
+	check("replace_triggered_by with a new domain, -replace of it, a count shrunk", "apply", "-auto-approve",
+		"-replace=analytics_website.c")
+	w.Write("main.tf", hcl("three", env.Domain("frc-c2"), 1))
+	w.MustRun(0, "plan", "-replace=analytics_website.a", "-out=tfplan")
+	check("a saved plan of -replace", "apply", "tfplan")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
