@@ -2,10 +2,12 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // Probe (rev44h, of 4e51c14): a forced replacement now claims its domain in
@@ -61,5 +63,41 @@ resource "analytics_website" "n" {
 	w.Write("main.tf", hcl("three", env.Domain("frc-c2"), 1))
 	w.MustRun(0, "plan", "-replace=analytics_website.a", "-out=tfplan")
 	check("a saved plan of -replace", "apply", "tfplan")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// Review rev44h (of 4e51c14): the guide now says "An update never writes a
+// list that its plan does not change over one the web interface changed
+// after the plan's refresh: the server keeps that list". The folded-list
+// write-back is such an update: its plan leaves exclude_ips as the state
+// has it (the warning says the server excludes the same addresses), and
+// the update sends the state's list. The identity check's read is not
+// consulted for it (the omission requires !rewrite), so an address the web
+// interface added after the plan is dropped by the write-back.
+func TestAccWebsite_rev44hFoldedWriteBackDropsWebEntryAddedAfterPlan(t *testing.T) {
+	env := acctest.New(t)
+	domain := env.Domain("fold-after-plan")
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = ["1.2.3.4"]
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	// The web interface stores the address twice: the next plan writes the
+	// list back once.
+	env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"1.2.3.4", "1.2.3.4"} })
+	out := w.MustRun(0, "plan", "-out=tfplan")
+	if !strings.Contains(out, "Writing exclude_ips Back Without Repeats") {
+		t.Fatalf("the plan does not write the folded list back (the scenario did not happen):\n%s", out)
+	}
+	// After the plan, the web interface adds an address.
+	env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"1.2.3.4", "1.2.3.4", "5.6.7.8"} })
+	out, code := w.Run("apply", "tfplan")
+	if got := env.MustWebsite(t, domain).ExcludeIPs; !slices.Contains(got, "5.6.7.8") {
+		t.Errorf("exclude_ips is %q on the server after the write-back (exit code %d): the address 5.6.7.8 the web "+
+			"interface added after the plan was dropped by an update whose plan did not change exclude_ips:\n%s",
+			got, code, out)
+	}
 	w.MustRun(0, "destroy", "-auto-approve")
 }
