@@ -3,10 +3,12 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -98,15 +100,30 @@ func configSetsPlannedIPs(ctx context.Context, cfg, plan types.Set) bool {
 	return okc && okp && c == p
 }
 
-// sameIPSet reports whether server, a list the API returned (repeats
-// folded), holds the entries of state; false when state is unknown.
+// sameIPSet reports whether server, a list the API returned, holds the
+// entries of state as a read folds them (foldIPEntries: repeats and other
+// spellings of one address); false when state is unknown.
 func sameIPSet(ctx context.Context, server []string, state types.Set) bool {
 	s, ok := ipsKey(ctx, state)
 	if !ok {
 		return false
 	}
-	list := append([]string{}, server...)
+	list := append([]string{}, foldIPEntries(server)...)
 	slices.Sort(list)
-	raw, err := json.Marshal(slices.Compact(list))
+	raw, err := json.Marshal(list)
 	return err == nil && string(raw) == s
+}
+
+// addIPsChangedSincePlan warns that an update left exclude_ips as the
+// server holds it, because it changed after the plan's refresh; rewrite:
+// the plan meant to write it back without repeats.
+func addIPsChangedSincePlan(diags *diag.Diagnostics, domain string, rewrite bool) {
+	what := "The update left it out"
+	if rewrite {
+		what = "The update did not write it back without repeats, as planned"
+	}
+	diags.AddAttributeWarning(path.Root("exclude_ips"), "exclude_ips Changed Since the Plan",
+		fmt.Sprintf("The exclude_ips of the website %q changed on the server after this plan's refresh (in the web "+
+			"interface or by another client). %s, so that the server keeps the new list, and this resource's "+
+			"state holds the planned list until the next refresh. Run terraform plan to see the change.", domain, what))
 }

@@ -157,6 +157,14 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 		"website may leave the state: when the create fails with other settings, or does not run at all because " +
 		"something it depends on fails. To keep it as it is, run terraform untaint <this resource's address>, " +
 		"then plan again."
+	if len(ids) > 1 {
+		// Deleting its own website leaves another holding the domain.
+		own = "If one of them is this resource's own website, tainted, the apply deletes it (and its statistics) " +
+			"when its state says skip_destroy = false, and the create is still refused, because another website " +
+			"holds the domain, unless this apply deletes that one too. When its state says skip_destroy = true, " +
+			"the replacement cannot succeed either. To keep it as it is, run terraform untaint <this resource's " +
+			"address>, then plan again."
+	}
 	diags.AddAttributeWarning(path.Root("domain"), "Domain Already Held: Create May Be Refused",
 		exists+" Domains are unique on the installation, so this create will be refused unless this apply deletes "+
 			that+" first. "+own+" To manage "+that+" with this resource otherwise, "+importIt+".")

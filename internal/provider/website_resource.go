@@ -260,13 +260,15 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// A list that the plan does not change and that the server no longer
-	// holds as the state does (the web interface changed it after the
-	// plan's refresh) is left as the server holds it: the update does not
-	// undo what the plan did not show (website_ips_ignored.go).
-	if !in.OmitExcludeIPs && !rewrite && plan.ExcludeIPs.Equal(state.ExcludeIPs) &&
+	// A list that the plan does not change (or only writes back without
+	// repeats) and that the server no longer holds as the state does (the
+	// web interface changed it after the plan's refresh) is left as the
+	// server holds it: the update does not undo what the plan did not show
+	// (website_ips_ignored.go).
+	if !in.OmitExcludeIPs && plan.ExcludeIPs.Equal(state.ExcludeIPs) &&
 		!sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
 		in.OmitExcludeIPs = true
+		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, rewrite)
 	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
