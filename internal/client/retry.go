@@ -347,7 +347,8 @@ func isDialError(err error) bool {
 }
 
 // mayHaveReachedApp reports whether an attempt that got resp, or failed
-// with err, could have reached the application. Only two outcomes prove it
+// with err, could have reached the application, once it had a connection
+// (attemptTransport: before, nothing was sent). Only two outcomes prove it
 // did not: a 429 (the throttle answers before anything else runs) and a
 // connection never made. Any other answer came from the application or
 // from something in front of it that may have passed the request on; any

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,8 +39,15 @@ func (a *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		actx, cancel = context.WithTimeout(ctx, a.timeout)
 	}
 	defer cancel()
+	// Until the attempt has a connection (dialled, TLS handshake done, or
+	// one reused), nothing of the request can have been sent: a cancel
+	// before then reached no one. From then on, it may have.
+	var conn atomic.Bool
+	if fs != nil {
+		actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { conn.Store(true) }})
+	}
 	resp, err := a.next.RoundTrip(req.WithContext(actx))
-	if fs != nil && mayHaveReachedApp(resp, err) {
+	if fs != nil && conn.Load() && mayHaveReachedApp(resp, err) {
 		fs.reach()
 	}
 	if err != nil {
