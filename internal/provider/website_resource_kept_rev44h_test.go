@@ -3,8 +3,12 @@ package provider
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -99,4 +103,101 @@ resource "analytics_website" "b" {
 	for _, id := range held {
 		_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 	}
+}
+
+// interruptChildCLI sends SIGINT (Ctrl-C) to this test process's child
+// processes whose command line holds arg: the CLI the test runs.
+func interruptChildCLI(t *testing.T, arg string) int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+		fields := strings.Fields(rest)
+		if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if !strings.Contains(string(cmdline), arg) {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGINT) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Review rev44h (of 500e8bb): a create cancelled (Ctrl-C) while its only
+// request waits out a 429's Retry-After stored nothing, and says so:
+// "Create Cancelled ... no website was stored. Nothing was recorded in the
+// state; apply again to create it." When skip_destroy kept the tainted
+// website with the domain in this apply, the restore puts it back into the
+// state and appends "it is back in this resource's state" to that very
+// error: the error says both that nothing was recorded in the state and
+// that the website is in it, and tells the user to apply again "to create
+// it", which replaces the tainted website again and is refused again.
+func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
+	var on, sent atomic.Bool
+	throttle := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.Header().Set("Retry-After", "30")
+				rw.WriteHeader(http.StatusTooManyRequests)
+				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
+				if !sent.Swap(true) {
+					go func() {
+						if interruptChildCLI(t, "tfplan") == 0 {
+							t.Error("no CLI to interrupt")
+						}
+					}()
+				}
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttle))
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("kept-cancel")
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.MustRun(0, "plan", "-out=tfplan")
+	on.Store(true)
+	out, code := w.Run("apply", "tfplan")
+	on.Store(false)
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "Create Cancelled") {
+		t.Fatalf("the apply (exit code %d) was not cancelled during the create (the scenario did not happen):\n%s",
+			code, out)
+	}
+	if strings.Contains(flat, "back in this resource's state") || strings.Contains(flat, "now in this resource's state") {
+		for _, lie := range []string{"Nothing was recorded in the state", "apply again to create it"} {
+			if strings.Contains(flat, lie) {
+				t.Errorf("the kept website %d is back in the state, yet the error (exit code %d) says %q:\n%s",
+					id, code, lie, out)
+			}
+		}
+	}
+	wantKeptInState(t, env, w, domain, id, out, code, "a cancelled create")
 }
