@@ -201,3 +201,59 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 	}
 	wantKeptInState(t, env, w, domain, id, out, code, "a cancelled create")
 }
+
+// Review rev44h (of f104544): the kept website and a duplicate with its
+// domain; the replacement's POST gets a 500, the lookup afterwards finds
+// both (made before the create): a DuplicateCreateError whose ids include
+// the kept website. The read of the kept website then fails (503), so the
+// restore takes the unread branch: "Website May Have Been Created ... If
+// another writer deleted it meanwhile, the create may have stored a new
+// website". But the lookup, made after the create, found the kept website:
+// it held the domain throughout, so nothing was stored, which the error
+// could say (as the readable branch does); and the other website the
+// lookup found is not named apart, as otherHolders does in that branch.
+func TestAccWebsite_rev44hKeptUnreadAfterDuplicateSaysMayHaveBeenCreated(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the kept website's read")
+	var on atomic.Bool
+	wrap := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			post := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites")
+			get := r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/api/v1/websites/")
+			if on.Load() && (post || get) {
+				status, body := http.StatusInternalServerError, `{"message":"Server Error"}`
+				if get {
+					status, body = http.StatusServiceUnavailable, `{"message":"Service Unavailable"}`
+				}
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(status)
+				_, _ = rw.Write([]byte(body))
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(wrap))
+	name := "kept-dup-unread"
+	var dup int64
+	w, domain, id, out, code := keptApply(t, env, name, func(arm bool) {
+		if arm {
+			dup = env.Seed(env.Key, emulator.Website{Domain: env.Domain(name), CreatedAt: time.Now().Add(-time.Hour)}).ID
+		}
+		on.Store(arm)
+	})
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, fmt.Sprintf("ids %d, %d", min(id, dup), max(id, dup))) {
+		t.Fatalf("the lookup did not report both websites (the scenario did not happen; exit code %d):\n%s", code, out)
+	}
+	for _, lie := range []string{"May Have Been Created", "may have stored a new website"} {
+		if strings.Contains(flat, lie) {
+			t.Errorf("the lookup after the create found the kept website %d, so it held the domain throughout and "+
+				"nothing was stored, yet the error (exit code %d) says %q:\n%s", id, code, lie, out)
+		}
+	}
+	if !strings.Contains(flat, fmt.Sprintf("Website %d", dup)) {
+		t.Errorf("the error does not name the other website %d apart (exit code %d):\n%s", dup, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), dup)
+	wantKeptInState(t, env, w, domain, id, out, code, "a duplicate outcome and an unread kept website")
+}
