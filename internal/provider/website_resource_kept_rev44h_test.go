@@ -187,7 +187,10 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 	out, code := w.Run("apply", "tfplan")
 	on.Store(false)
 	flat := strings.Join(strings.Fields(out), " ")
-	if !strings.Contains(flat, "Create Cancelled") {
+	// The interrupt follows the 429 closely: should it reach the provider
+	// before the answer does, the create's outcome is unknown instead, and
+	// the restore says so; either way nothing may contradict the state.
+	if !strings.Contains(strings.ToLower(flat), "cancel") {
 		t.Fatalf("the apply (exit code %d) was not cancelled during the create (the scenario did not happen):\n%s",
 			code, out)
 	}
