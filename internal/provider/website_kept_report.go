@@ -89,6 +89,16 @@ func addKeptRestoredUnknown(diags *diag.Diagnostics, domain string, id int64, er
 				otherHolders(err, id)))
 		return
 	}
+	if lookupFound(err, id) {
+		// The lookup after the create found it: it held the domain then.
+		diags.AddError("Website Not Created: skip_destroy Kept the Website",
+			fmt.Sprintf("Could not create the website %q: %s. %s The lookup after the create found it, so it held "+
+				"the domain throughout. It could not be read now (%v), so it is back in this resource's state with "+
+				"its last known values, marked tainted; the next refresh will settle them. %s Its replacement "+
+				"cannot succeed while it holds the domain. Nothing was deleted or created. %s%s", domain,
+				createCause(err), kept, gerr, noNewWebsite, keepOrRemove, otherHolders(err, id)))
+		return
+	}
 	diags.AddError("Website May Have Been Created",
 		fmt.Sprintf("Could not tell whether the create of the website %q stored one: %s. %s It could not be read "+
 			"(%v), so it is back in this resource's state with its last known values, marked tainted. While it "+
@@ -127,4 +137,48 @@ func (r *websiteResource) reportKeptOther(ctx context.Context, domain string, id
 				"deleted or created. %s%s", domain, createCause(err), kept, noNewWebsite, importIt,
 				otherHolders(err, id)))
 	}
+}
+
+// lookupFound reports whether the lookup that settled a create that may
+// have stored (err) found the website id: the lookup runs after the
+// create, so a website made before it that it found held the domain all
+// along.
+func lookupFound(err error, id int64) bool {
+	var dup *client.DuplicateCreateError
+	return errors.As(err, &dup) && slices.Contains(dup.IDs, id)
+}
+
+// keptStillHeld reports a website among ids, the websites skip_destroy
+// kept with domain, that held the domain throughout a create that may have
+// stored (err), and how that is known: the lookup after the create found
+// it, or a read now shows it with the domain. 0 when none is known to.
+func (r *websiteResource) keptStillHeld(ctx context.Context, domain string, ids []int64, err error) (int64, string) {
+	for _, id := range ids {
+		if lookupFound(err, id) {
+			return id, "the lookup after the create found it"
+		}
+	}
+	for _, id := range ids {
+		rctx, cancel := restoreContext(ctx)
+		w, gerr := r.data.client.GetWebsite(rctx, id)
+		cancel()
+		if gerr == nil && canonicalDomain(w.Domain) == canonicalDomain(domain) {
+			return id, "a read shows it still there"
+		}
+	}
+	return 0, ""
+}
+
+// addKeptSeveralUnknown reports a create of domain that may have stored
+// (err) while skip_destroy kept several websites with the domain (which),
+// of which held still held it (how): nothing was stored, and none is put
+// back, since the provider cannot tell which one this resource held.
+func addKeptSeveralUnknown(diags *diag.Diagnostics, domain, which string, held int64, how string, err error,
+	importIt string,
+) {
+	diags.AddError("Website Not Created: skip_destroy Kept the Websites",
+		fmt.Sprintf("Could not create the website %q: %s. skip_destroy = true kept %s on the server in this apply. "+
+			"Website %d held the domain throughout (%s). %s The provider cannot tell which one this resource "+
+			"held, so none is put back into its state. Nothing was deleted or created. %s", domain,
+			createCause(err), which, held, how, noNewWebsite, importIt))
 }

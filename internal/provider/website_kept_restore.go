@@ -68,6 +68,12 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	// shows the kept website still there (readKept).
 	unknown := mayHaveStored(err)
 	if len(ids) > 1 {
+		if unknown {
+			if held, how := r.keptStillHeld(ctx, domain, ids, err); held > 0 {
+				addKeptSeveralUnknown(&resp.Diagnostics, domain, which, held, how, err, importIt)
+				return true
+			}
+		}
 		if !taken {
 			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
 				"apply. The provider cannot tell which one this resource held, so none is put back into its state. "+
@@ -145,6 +151,17 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 			"last known values, marked tainted; the next refresh will settle them.", gerr.Error())
 	}
 	next := "Nothing was deleted or created. " + keepOrRemove
+	if !taken && errors.Is(err, context.Canceled) {
+		// The create's own error says to apply again to create it: the
+		// replacement cannot succeed while the kept website holds the domain.
+		resp.Diagnostics.AddError("Create Cancelled: skip_destroy Kept the Website",
+			fmt.Sprintf("The create of the website %q was cancelled (interrupted, as by Ctrl-C) before any request "+
+				"reached the application, so no website was stored. skip_destroy = true kept %s on the server in "+
+				"this apply, from this resource (tainted or replaced) or from a resource removed from the "+
+				"configuration with the same settings. %s Its replacement cannot succeed while it holds the domain. "+
+				"%s", domain, which, values, next))
+		return true
+	}
 	if !taken {
 		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this apply, "+
 			"from this resource (tainted or replaced) or from a resource removed from the configuration with the same "+
