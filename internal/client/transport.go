@@ -39,15 +39,19 @@ func (a *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		actx, cancel = context.WithTimeout(ctx, a.timeout)
 	}
 	defer cancel()
-	// Until the attempt has a connection (dialled, TLS handshake done, or
-	// one reused), nothing of the request can have been sent: a cancel
-	// before then reached no one. From then on, it may have.
-	var conn atomic.Bool
+	// An attempt that asked for a connection and got none (the dial or
+	// the TLS handshake did not end) sent nothing: a cancel then reached
+	// no one. With a connection (dialled or reused), or with a transport
+	// that reports nothing to httptrace, it may have.
+	var asked, got atomic.Bool
 	if fs != nil {
-		actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { conn.Store(true) }})
+		actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+			GetConn: func(string) { asked.Store(true) },
+			GotConn: func(httptrace.GotConnInfo) { got.Store(true) },
+		})
 	}
 	resp, err := a.next.RoundTrip(req.WithContext(actx))
-	if fs != nil && conn.Load() && mayHaveReachedApp(resp, err) {
+	if fs != nil && (got.Load() || !asked.Load()) && mayHaveReachedApp(resp, err) {
 		fs.reach()
 	}
 	if err != nil {
