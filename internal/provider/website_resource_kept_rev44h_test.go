@@ -140,6 +140,26 @@ func interruptChildCLI(t *testing.T, dir *string) int {
 	return n
 }
 
+// awaitLogLine waits until the file at path holds line, for at most a
+// minute (the event it waits for follows within milliseconds).
+func awaitLogLine(t *testing.T, path, line string) bool {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	limit := time.After(time.Minute)
+	for {
+		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), line) {
+			return true
+		}
+		select {
+		case <-tick.C:
+		case <-limit:
+			return false
+		case <-t.Context().Done():
+			return false
+		}
+	}
+}
+
 // Review rev44h (of 500e8bb): a create cancelled (Ctrl-C) while its only
 // request waits out a 429's Retry-After stored nothing, and says so:
 // "Create Cancelled ... no website was stored. Nothing was recorded in the
@@ -152,17 +172,27 @@ func interruptChildCLI(t *testing.T, dir *string) int {
 func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
 	var on, sent atomic.Bool
-	var dir atomic.Pointer[string] // the Workdir's, where the CLI runs
+	w := acctest.NewWorkdir(t)
+	wd := w.Dir()
+	// The CLI is interrupted once the provider logs that it waits out the
+	// 429 (its retry wait has begun: a cancel from then on ends the wait),
+	// never racing the answer's arrival. The Retry-After outlasts any
+	// delay of the log.
+	logPath := filepath.Join(t.TempDir(), "tf.log")
+	w.Env = append(w.Env, "TF_LOG_PROVIDER=WARN", "TF_LOG_PATH="+logPath)
 	throttle := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
 				rw.Header().Set("Content-Type", "application/json")
-				rw.Header().Set("Retry-After", "30")
+				rw.Header().Set("Retry-After", "300")
 				rw.WriteHeader(http.StatusTooManyRequests)
 				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
 				if !sent.Swap(true) {
 					go func() {
-						if interruptChildCLI(t, dir.Load()) == 0 {
+						if !awaitLogLine(t, logPath, "retrying request") {
+							t.Error("the provider never logged its retry wait")
+						}
+						if interruptChildCLI(t, &wd) == 0 {
 							t.Error("no CLI to interrupt")
 						}
 					}()
@@ -173,9 +203,6 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 		})
 	}
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttle))
-	w := acctest.NewWorkdir(t)
-	wd := w.Dir()
-	dir.Store(&wd)
 	domain := env.Domain("kept-cancel")
 	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`resource "analytics_website" "test" {
   domain       = %q
@@ -190,11 +217,7 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 	out, code := w.Run("apply", "tfplan")
 	on.Store(false)
 	flat := strings.Join(strings.Fields(out), " ")
-	// The interrupt follows the 429 closely: should it reach the provider
-	// before the answer does, the create ends on the 429 or with an
-	// unknown outcome instead, and the restore says so; either way
-	// nothing may contradict the state.
-	if !strings.Contains(flat, "Interrupt received") {
+	if !strings.Contains(flat, "Create Cancelled") {
 		t.Fatalf("the apply (exit code %d) was not cancelled during the create (the scenario did not happen):\n%s",
 			code, out)
 	}
