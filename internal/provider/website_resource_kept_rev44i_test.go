@@ -1,0 +1,94 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Review rev44i (of 2259bf4): a create cancelled before any request
+// reached the application, after skip_destroy kept its domain's website,
+// no longer says "apply again to create it" (the replacement cannot
+// succeed while the kept website holds the domain). With two websites kept
+// with the domain (a duplicate an earlier race left, both managed, both
+// skip_destroy), the cancel still gets the create's own error: "Create
+// Cancelled ... apply again to create it", followed by "kept 2 websites".
+// Applying again creates the domain again, and the server refuses it.
+func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 429 to the store, interrupts the CLI, seeds two websites with one domain")
+	var on, sent atomic.Bool
+	var dir atomic.Pointer[string]
+	throttle := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.Header().Set("Retry-After", "30")
+				rw.WriteHeader(http.StatusTooManyRequests)
+				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
+				if !sent.Swap(true) {
+					go func() {
+						if interruptChildCLI(t, dir.Load()) == 0 {
+							t.Error("no CLI to interrupt")
+						}
+					}()
+				}
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttle))
+	w := acctest.NewWorkdir(t)
+	wd := w.Dir()
+	dir.Store(&wd)
+	domain := env.Domain("two-kept-cancel")
+	old := time.Now().Add(-time.Hour)
+	id1 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
+	id2 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
+	a := fmt.Sprintf(`resource "analytics_website" "a" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain)
+	w.Write("main.tf", env.ProviderBlock()+a+fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "b" {
+  domain       = %q
+  skip_destroy = true
+  depends_on   = [analytics_website.a]
+}
+`, id1, id2, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", env.ProviderBlock()+a)
+	w.MustRun(0, "taint", "analytics_website.a")
+	w.MustRun(0, "plan", "-out=tfplan")
+	on.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	on.Store(false)
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "kept 2 websites") ||
+		!strings.Contains(flat, "Create Cancelled") {
+		t.Fatalf("the apply (exit code %d) was not cancelled during the create after keeping both websites (the "+
+			"scenario did not happen):\n%s", code, out)
+	}
+	if strings.Contains(flat, "apply again to create it") {
+		t.Errorf("websites %d and %d, kept by this apply, hold the domain: a create cannot succeed, yet the "+
+			"error (exit code %d) says \"apply again to create it\":\n%s", id1, id2, code, out)
+	}
+	for _, id := range []int64{id1, id2} {
+		_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+	}
+}
