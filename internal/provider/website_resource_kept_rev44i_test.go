@@ -92,3 +92,66 @@ resource "analytics_website" "b" {
 		_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 	}
 }
+
+// Review rev44i (of 2259bf4): the same with one kept website that this
+// resource does not hold as kept: tainted and given another setting in the
+// same plan (exclude_bots), so the restore finds another configuration.
+// The cancelled create's own error says "apply again to create it", though
+// the kept website holds the domain and the create is refused again.
+func TestAccWebsite_rev44iKeptOtherConfigCancelSaysApplyAgain(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
+	var on, sent atomic.Bool
+	var dir atomic.Pointer[string]
+	throttle := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.Header().Set("Retry-After", "30")
+				rw.WriteHeader(http.StatusTooManyRequests)
+				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
+				if !sent.Swap(true) {
+					go func() {
+						if interruptChildCLI(t, dir.Load()) == 0 {
+							t.Error("no CLI to interrupt")
+						}
+					}()
+				}
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttle))
+	w := acctest.NewWorkdir(t)
+	wd := w.Dir()
+	dir.Store(&wd)
+	domain := env.Domain("kept-other-cancel")
+	hcl := func(bots bool) string {
+		return env.ProviderBlock() + fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+  exclude_bots = %t
+}
+`, domain, bots)
+	}
+	w.Write("main.tf", hcl(true))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.Write("main.tf", hcl(false))
+	w.MustRun(0, "plan", "-out=tfplan")
+	on.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	on.Store(false)
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "Create Cancelled") ||
+		!strings.Contains(flat, "does not hold it") {
+		t.Fatalf("the apply (exit code %d) was not cancelled during the create after keeping the website with "+
+			"another configuration (the scenario did not happen):\n%s", code, out)
+	}
+	if strings.Contains(flat, "apply again to create it") {
+		t.Errorf("website %d, kept by this apply, holds the domain: a create cannot succeed, yet the error "+
+			"(exit code %d) says \"apply again to create it\":\n%s", id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
