@@ -123,7 +123,7 @@ func addIPsChangedSincePlan(diags *diag.Diagnostics, domain string, rewrite bool
 		what = "The update did not write it back without repeats, as planned"
 	}
 	diags.AddAttributeWarning(path.Root("exclude_ips"), "exclude_ips Changed Since the Plan",
-		fmt.Sprintf("The exclude_ips of the website %q changed on the server after this plan's refresh (in the web "+
-			"interface or by another client). %s, so that the server keeps the new list, and this resource's "+
+		fmt.Sprintf("The exclude_ips of the website %q changed on the server since this resource's state was last "+
+			"read (in the web interface or by another client). %s, so that the server keeps the new list, and this resource's "+
 			"state holds the planned list until the next refresh. Run terraform plan to see the change.", domain, what))
 }

@@ -67,6 +67,15 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	// a create that may have stored (unknown) stored nothing if a read
 	// shows the kept website still there (readKept).
 	unknown := mayHaveStored(err)
+	if !unknown && errors.Is(err, context.Canceled) {
+		// The create's own error says to apply again to create it: not
+		// while a kept website holds the domain.
+		report = func(diags *diag.Diagnostics) {
+			diags.AddError("Create Cancelled", fmt.Sprintf("The create of the website %q was cancelled "+
+				"(interrupted, as by Ctrl-C) before any request reached the application, so no website was "+
+				"stored.", domain))
+		}
+	}
 	if len(ids) > 1 {
 		if unknown {
 			if held, how := r.keptStillHeld(ctx, domain, ids, err); held > 0 {
