@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -23,16 +24,19 @@ import (
 func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store, interrupts the CLI, seeds two websites with one domain")
 	var on, sent atomic.Bool
-	var dir atomic.Pointer[string]
+	var dir, logPath atomic.Pointer[string] // the Workdir's; the CLI's log
 	throttle := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
 				rw.Header().Set("Content-Type", "application/json")
-				rw.Header().Set("Retry-After", "30")
+				rw.Header().Set("Retry-After", "300")
 				rw.WriteHeader(http.StatusTooManyRequests)
 				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
 				if !sent.Swap(true) {
 					go func() {
+						if !awaitLogLine(t, *logPath.Load(), "retrying request") {
+							t.Error("the provider never logged its retry wait")
+						}
 						if interruptChildCLI(t, dir.Load()) == 0 {
 							t.Error("no CLI to interrupt")
 						}
@@ -47,6 +51,10 @@ func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
 	w := acctest.NewWorkdir(t)
 	wd := w.Dir()
 	dir.Store(&wd)
+	// Interrupted once the provider waits out the 429, never racing it.
+	lp := filepath.Join(t.TempDir(), "tf.log")
+	logPath.Store(&lp)
+	w.Env = append(w.Env, "TF_LOG_PROVIDER=WARN", "TF_LOG_PATH="+lp)
 	domain := env.Domain("two-kept-cancel")
 	old := time.Now().Add(-time.Hour)
 	id1 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
@@ -101,16 +109,19 @@ resource "analytics_website" "b" {
 func TestAccWebsite_rev44iKeptOtherConfigCancelSaysApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
 	var on, sent atomic.Bool
-	var dir atomic.Pointer[string]
+	var dir, logPath atomic.Pointer[string] // the Workdir's; the CLI's log
 	throttle := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
 				rw.Header().Set("Content-Type", "application/json")
-				rw.Header().Set("Retry-After", "30")
+				rw.Header().Set("Retry-After", "300")
 				rw.WriteHeader(http.StatusTooManyRequests)
 				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
 				if !sent.Swap(true) {
 					go func() {
+						if !awaitLogLine(t, *logPath.Load(), "retrying request") {
+							t.Error("the provider never logged its retry wait")
+						}
 						if interruptChildCLI(t, dir.Load()) == 0 {
 							t.Error("no CLI to interrupt")
 						}
@@ -125,6 +136,10 @@ func TestAccWebsite_rev44iKeptOtherConfigCancelSaysApplyAgain(t *testing.T) {
 	w := acctest.NewWorkdir(t)
 	wd := w.Dir()
 	dir.Store(&wd)
+	// Interrupted once the provider waits out the 429, never racing it.
+	lp := filepath.Join(t.TempDir(), "tf.log")
+	logPath.Store(&lp)
+	w.Env = append(w.Env, "TF_LOG_PROVIDER=WARN", "TF_LOG_PATH="+lp)
 	domain := env.Domain("kept-other-cancel")
 	hcl := func(bots bool) string {
 		return env.ProviderBlock() + fmt.Sprintf(`resource "analytics_website" "test" {
