@@ -140,6 +140,49 @@ func interruptChildCLI(t *testing.T, dir *string) int {
 	return n
 }
 
+// cancelAt429 answers the stores (POST /websites) with a 429 whose
+// Retry-After (300 s) outlasts any delay, while armed (Store(true)), and
+// interrupts the Workdir's CLI once the provider logs that it waits the
+// 429 out: its retry wait has begun, so the cancel ends that wait and
+// never races the answer's arrival.
+type cancelAt429 struct {
+	atomic.Bool // armed
+	sent        atomic.Bool
+	t           *testing.T
+	dir, log    string
+}
+
+// newCancelAt429 sets w's CLI to log the provider's warnings to a file.
+func newCancelAt429(t *testing.T, w *acctest.Workdir) *cancelAt429 {
+	c := &cancelAt429{t: t, dir: w.Dir(), log: filepath.Join(t.TempDir(), "tf.log")}
+	w.Env = append(w.Env, "TF_LOG_PROVIDER=WARN", "TF_LOG_PATH="+c.log)
+	return c
+}
+
+// wrap is the handler in front of the emulator (acctest.Wrap).
+func (c *cancelAt429) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if !c.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+			next.ServeHTTP(rw, r)
+			return
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		rw.Header().Set("Retry-After", "300")
+		rw.WriteHeader(http.StatusTooManyRequests)
+		_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
+		if !c.sent.Swap(true) {
+			go func() {
+				if !awaitLogLine(c.t, c.log, "retrying request") {
+					c.t.Error("the provider never logged its retry wait")
+				}
+				if interruptChildCLI(c.t, &c.dir) == 0 {
+					c.t.Error("no CLI to interrupt")
+				}
+			}()
+		}
+	})
+}
+
 // awaitLogLine waits until the file at path holds line, for at most a
 // minute (the event it waits for follows within milliseconds).
 func awaitLogLine(t *testing.T, path, line string) bool {
@@ -171,38 +214,9 @@ func awaitLogLine(t *testing.T, path, line string) bool {
 // it", which replaces the tainted website again and is refused again.
 func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
-	var on, sent atomic.Bool
 	w := acctest.NewWorkdir(t)
-	wd := w.Dir()
-	// The CLI is interrupted once the provider logs that it waits out the
-	// 429 (its retry wait has begun: a cancel from then on ends the wait),
-	// never racing the answer's arrival. The Retry-After outlasts any
-	// delay of the log.
-	logPath := filepath.Join(t.TempDir(), "tf.log")
-	w.Env = append(w.Env, "TF_LOG_PROVIDER=WARN", "TF_LOG_PATH="+logPath)
-	throttle := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				rw.Header().Set("Content-Type", "application/json")
-				rw.Header().Set("Retry-After", "300")
-				rw.WriteHeader(http.StatusTooManyRequests)
-				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
-				if !sent.Swap(true) {
-					go func() {
-						if !awaitLogLine(t, logPath, "retrying request") {
-							t.Error("the provider never logged its retry wait")
-						}
-						if interruptChildCLI(t, &wd) == 0 {
-							t.Error("no CLI to interrupt")
-						}
-					}()
-				}
-				return
-			}
-			next.ServeHTTP(rw, r)
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttle))
+	on := newCancelAt429(t, w)
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(on.wrap))
 	domain := env.Domain("kept-cancel")
 	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`resource "analytics_website" "test" {
   domain       = %q

@@ -2,10 +2,7 @@ package provider
 
 import (
 	"fmt"
-	"net/http"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,38 +20,9 @@ import (
 // Applying again creates the domain again, and the server refuses it.
 func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store, interrupts the CLI, seeds two websites with one domain")
-	var on, sent atomic.Bool
-	var dir, logPath atomic.Pointer[string] // the Workdir's; the CLI's log
-	throttle := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				rw.Header().Set("Content-Type", "application/json")
-				rw.Header().Set("Retry-After", "300")
-				rw.WriteHeader(http.StatusTooManyRequests)
-				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
-				if !sent.Swap(true) {
-					go func() {
-						if !awaitLogLine(t, *logPath.Load(), "retrying request") {
-							t.Error("the provider never logged its retry wait")
-						}
-						if interruptChildCLI(t, dir.Load()) == 0 {
-							t.Error("no CLI to interrupt")
-						}
-					}()
-				}
-				return
-			}
-			next.ServeHTTP(rw, r)
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttle))
 	w := acctest.NewWorkdir(t)
-	wd := w.Dir()
-	dir.Store(&wd)
-	// Interrupted once the provider waits out the 429, never racing it.
-	lp := filepath.Join(t.TempDir(), "tf.log")
-	logPath.Store(&lp)
-	w.Env = append(w.Env, "TF_LOG_PROVIDER=WARN", "TF_LOG_PATH="+lp)
+	on := newCancelAt429(t, w)
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(on.wrap))
 	domain := env.Domain("two-kept-cancel")
 	old := time.Now().Add(-time.Hour)
 	id1 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
@@ -108,38 +76,9 @@ resource "analytics_website" "b" {
 // the kept website holds the domain and the create is refused again.
 func TestAccWebsite_rev44iKeptOtherConfigCancelSaysApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
-	var on, sent atomic.Bool
-	var dir, logPath atomic.Pointer[string] // the Workdir's; the CLI's log
-	throttle := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				rw.Header().Set("Content-Type", "application/json")
-				rw.Header().Set("Retry-After", "300")
-				rw.WriteHeader(http.StatusTooManyRequests)
-				_, _ = rw.Write([]byte(`{"message":"Too Many Attempts."}`))
-				if !sent.Swap(true) {
-					go func() {
-						if !awaitLogLine(t, *logPath.Load(), "retrying request") {
-							t.Error("the provider never logged its retry wait")
-						}
-						if interruptChildCLI(t, dir.Load()) == 0 {
-							t.Error("no CLI to interrupt")
-						}
-					}()
-				}
-				return
-			}
-			next.ServeHTTP(rw, r)
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttle))
 	w := acctest.NewWorkdir(t)
-	wd := w.Dir()
-	dir.Store(&wd)
-	// Interrupted once the provider waits out the 429, never racing it.
-	lp := filepath.Join(t.TempDir(), "tf.log")
-	logPath.Store(&lp)
-	w.Env = append(w.Env, "TF_LOG_PROVIDER=WARN", "TF_LOG_PATH="+lp)
+	on := newCancelAt429(t, w)
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(on.wrap))
 	domain := env.Domain("kept-other-cancel")
 	hcl := func(bots bool) string {
 		return env.ProviderBlock() + fmt.Sprintf(`resource "analytics_website" "test" {
