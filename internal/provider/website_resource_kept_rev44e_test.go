@@ -58,18 +58,7 @@ func TestAccWebsite_rev44eKeptRestoredAfterUnknownSaysMayHaveBeenCreated(t *test
 func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores; seeds a website with a domain the user holds")
 	var on atomic.Bool
-	failPost := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				rw.Header().Set("Content-Type", "application/json")
-				rw.WriteHeader(http.StatusInternalServerError)
-				_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
-				return
-			}
-			next.ServeHTTP(rw, r)
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failPost))
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failStores(&on)))
 	name := "kept-dup"
 	var dup int64
 	w, domain, id, out, code := keptApply(t, env, name, func(arm bool) {
@@ -169,4 +158,20 @@ func keptOtherSettingsUnknown(t *testing.T, readFails bool) {
 			code, out)
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
+
+// failStores answers the stores (POST /websites) with a 500 while on is
+// set, as the application does when a store fails.
+func failStores(on *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(http.StatusInternalServerError)
+				_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
+				return
+			}
+			next.ServeHTTP(rw, r)
+		})
+	}
 }

@@ -33,18 +33,7 @@ import (
 func TestAccWebsite_rev44hTwoKeptDuplicateSaysDeleteExtra(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores; seeds two websites with one domain")
 	var on atomic.Bool
-	failPost := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if on.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				rw.Header().Set("Content-Type", "application/json")
-				rw.WriteHeader(http.StatusInternalServerError)
-				_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
-				return
-			}
-			next.ServeHTTP(rw, r)
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failPost))
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failStores(&on)))
 	domain := env.Domain("two-kept-dup")
 	old := time.Now().Add(-time.Hour)
 	id1 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
