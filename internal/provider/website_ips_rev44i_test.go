@@ -2,13 +2,102 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
+
+// Review rev44i (of a35b1b2): the update compared the server's exclude_ips
+// with the state through the bulk reader, whose cache (5 s) also holds what
+// the apply's own lookups read: the held-domain check of a create planned
+// again at apply time lists the websites. A change the web interface made
+// after that list and before the update was not seen, and the update wrote
+// the state's list over it, with no warning. An update now sends the list
+// only when its plan changes it or writes it back without repeats, and the
+// write-back reads the website afresh. (b depends on a, so b's update
+// starts after a's create, within the cache's 5 s of its list read.)
+func TestAccWebsite_rev44iStaleIdentityReadDropsWebChange(t *testing.T) {
+	acctest.NeedsEmulator(t, "changes a website right after the apply's list request")
+	for _, tc := range []struct {
+		name    string
+		repeats bool // the server holds the list with a repeat: the plan writes it back
+		warning string
+	}{
+		{"update for another reason", false, "The update left it out"},
+		{"write-back without repeats", true, "The update did not write it back without repeats"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var armed, changed atomic.Bool
+			var target atomic.Int64
+			var env *acctest.Env
+			env = acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+					next.ServeHTTP(rw, r)
+					// The first list read of the apply: the web interface
+					// adds an address right after it.
+					if armed.Load() && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/websites") &&
+						!changed.Swap(true) {
+						env.UpdateWebsite(target.Load(), func(w *emulator.Website) { w.ExcludeIPs = "1.2.3.4\n5.6.7.8" })
+					}
+				})
+			}))
+			b, a := env.Domain("stale-b"), env.Domain("stale-a")
+			w := acctest.NewWorkdir(t)
+			hcl := func(bots bool, withA bool) string {
+				dep := ""
+				if withA {
+					dep = "  depends_on   = [analytics_website.a]\n"
+				}
+				s := fmt.Sprintf(`resource "analytics_website" "b" {
+  domain       = %q
+  exclude_ips  = ["1.2.3.4"]
+  exclude_bots = %t
+%s}
+`, b, bots, dep)
+				if withA {
+					s += fmt.Sprintf("resource \"analytics_website\" \"a\" {\n  domain = %q\n}\n", a)
+				}
+				return env.Config(s)
+			}
+			w.Write("main.tf", hcl(true, false))
+			w.MustRun(0, "apply", "-auto-approve")
+			target.Store(env.MustWebsite(t, b).ID)
+			if tc.repeats {
+				env.UpdateWebsite(target.Load(), func(w *emulator.Website) { w.ExcludeIPs = "1.2.3.4\n1.2.3.4" })
+			}
+			// The plan: update b (exclude_bots, and the write-back) and
+			// create a.
+			w.Write("main.tf", hcl(false, true))
+			w.MustRun(0, "plan", "-out=tfplan")
+			armed.Store(true)
+			out, code := w.Run("apply", "tfplan", "-no-color")
+			armed.Store(false)
+			if !changed.Load() {
+				t.Fatalf("the apply read no list (the scenario did not happen; exit code %d):\n%s", code, out)
+			}
+			got := env.MustWebsite(t, b)
+			if !slices.Contains(got.ExcludeIPs, "5.6.7.8") {
+				t.Errorf("exclude_ips is %q on the server after an update whose plan did not change it: the address "+
+					"5.6.7.8 the web interface added after the plan (after the apply's list read, before the update) "+
+					"was dropped (exit code %d):\n%s", got.ExcludeIPs, code, out)
+			}
+			if got.ExcludeBotsValue() {
+				t.Errorf("exclude_bots is still true: the update did not run (exit code %d):\n%s", code, out)
+			}
+			flat := strings.Join(strings.Fields(out), " ")
+			if code != 0 || !strings.Contains(flat, "exclude_ips Changed Since the Plan") || !strings.Contains(flat, tc.warning) {
+				t.Errorf("want a successful apply that warns %q (exit code %d):\n%s", tc.warning, code, out)
+			}
+			w.MustRun(0, "destroy", "-auto-approve")
+		})
+	}
+}
 
 // Review rev44i (of a35b1b2): with -refresh=false the plan has no refresh,
 // so a list the web interface changed long before the plan is left out by

@@ -247,6 +247,20 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 
+	// exclude_ips is sent only when the plan changes it or writes it back
+	// without repeats: the API leaves a field it is not sent as stored, so
+	// an update for another reason keeps what the web interface changed
+	// after the plan's refresh (website_ips_ignored.go).
+	leftOut := !in.OmitExcludeIPs && !rewrite && plan.ExcludeIPs.Equal(state.ExcludeIPs)
+	if leftOut {
+		in.OmitExcludeIPs = true
+	}
+	if rewrite {
+		// The write-back compares the list with the server's as it is
+		// now, not as a list read earlier in this run showed it.
+		r.data.websites.Forget(id)
+	}
+
 	// Nothing is written to a website whose identity this command has not
 	// checked (website_identity.go).
 	current, err := r.checkIdentity(ctx, "update", id, state, &resp.Diagnostics)
@@ -260,15 +274,13 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// A list that the plan does not change (or only writes back without
-	// repeats) and that the server no longer holds as the state does (the
-	// web interface changed it after the plan's refresh) is left as the
-	// server holds it: the update does not undo what the plan did not show
-	// (website_ips_ignored.go).
-	if !in.OmitExcludeIPs && plan.ExcludeIPs.Equal(state.ExcludeIPs) &&
-		!sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
+	// A list to write back without repeats that the server no longer
+	// holds as the state does (the web interface changed it after the
+	// plan's refresh) is left as the server holds it: the update does not
+	// undo what the plan did not show.
+	if rewrite && !sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
 		in.OmitExcludeIPs = true
-		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, rewrite)
+		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, true)
 	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
@@ -305,6 +317,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
+	if leftOut && !sameIPSet(ctx, w.ExcludeIPs, state.ExcludeIPs) {
+		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, false)
+	}
 	if in.OmitExcludeIPs {
 		// The plan kept the state's list, and Terraform holds the apply
 		// to it: the next refresh reads the server's.
