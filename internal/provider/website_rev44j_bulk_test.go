@@ -1,0 +1,62 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Review rev44j (of d7b6064): the write-back of a folded exclude_ips forgets
+// the bulk reader's record of the website before its identity check, so
+// that the check reads it afresh. An apply that writes back the lists of
+// many websites (the web interface, or a script, stored each with a
+// repeated line) then forgets each website just before reading it, while
+// the other updates' sweeps are running: what each sweep reads is dropped
+// for the websites forgotten since it began. The budget of an update of n
+// websites (TestAccWebsite_bulk: one PUT each, and the sweeps of the plan's
+// refresh and of the apply's identity checks) must hold for this update
+// too.
+func TestAccWebsite_rev44jBulkWriteBackBudget(t *testing.T) {
+	acctest.Serial(t, "counts requests of many websites (client.BulkReader)")
+	acctest.CLIDependent(t, "request counts: how often and how many at once the CLI calls the provider")
+	acctest.NeedsEmulator(t, "counts the emulator's requests per operation with the throttle off; stores repeats")
+	const n = 150
+	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 100000, RateWindow: time.Second}))
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.Config(fmt.Sprintf(`
+resource "analytics_website" "bulk" {
+  count       = %d
+  domain      = "wb-${count.index}.example.com"
+  exclude_ips = ["1.2.3.4"]
+}
+`, n)))
+	w.MustRun(0, "apply", "-auto-approve")
+	// The web interface stores every list with a repeated line.
+	for _, ws := range env.Websites() {
+		env.UpdateWebsite(ws.ID, func(x *emulator.Website) { x.ExcludeIPs = "1.2.3.4\n1.2.3.4" })
+	}
+	env.ResetStats()
+	w.MustRun(0, "plan", "-out=bulk.tfplan")
+	planStats := env.Stats()
+	t.Logf("plan: by route %v", planStats.ByRoute)
+	env.ResetStats()
+	w.MustRun(0, "apply", "bulk.tfplan")
+	s := env.Stats()
+	t.Logf("apply: by route %v", s.ByRoute)
+	for _, ws := range env.Websites() {
+		if ws.ExcludeIPs != "1.2.3.4" {
+			t.Fatalf("website %d holds %q after the write-back", ws.ID, ws.ExcludeIPs)
+		}
+	}
+	account := s.ByRoute["GET /api/v1/account"]
+	// One PUT each, and the identity checks' sweep: as TestAccWebsite_bulk's
+	// update (n+2*3 for the plan and the apply together).
+	if got := s.Total - account + planStats.Total - planStats.ByRoute["GET /api/v1/account"]; got > n+2*3 {
+		t.Errorf("the write-back of %d websites cost %d requests besides GET /account (plan and apply), want at "+
+			"most %d, as an update of %d websites does (apply by route: %v)", n, got, n+2*3, n, s.ByRoute)
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
