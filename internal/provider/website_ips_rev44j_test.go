@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Review rev44j (of d7b6064): the web interface changes exclude_ips to a
+// list with a repeated line, and the user follows it: the configuration
+// now sets the very list the read folds it into. The plan does not write
+// it back (rewriteFoldedIPs: the state's list is not the one Terraform
+// wrote last, so it was changed outside Terraform), and
+// website_ips_folded.go says why that is fine: "the server excludes the
+// same addresses, and the next update writes the list once each". The
+// schema says the same ("stored twice there ... is read once and written
+// back once by the next apply"). Since d7b6064 an update whose plan does
+// not change exclude_ips leaves it out, so no update writes it: the repeat
+// stays on the server for good, although the configuration manages
+// exclude_ips. (On the tree before d7b6064 the update for exclude_bots
+// sent the list once each.)
+func TestAccWebsite_rev44jFollowedWebListRepeatNeverWrittenBack(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("followed-web-list")
+	w := acctest.NewWorkdir(t)
+	hcl := func(ips string, bots bool) string {
+		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  exclude_ips  = [%q]
+  exclude_bots = %t
+}
+`, domain, ips, bots))
+	}
+	w.Write("main.tf", hcl("1.2.3.4", true))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	// The web interface: another address, typed twice.
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
+	// The user takes the web interface's list into the configuration, and
+	// changes another setting: an update.
+	w.Write("main.tf", hcl("5.6.7.8", false))
+	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	if got := env.MustWebsite(t, domain); got.ExcludeBotsValue() {
+		t.Fatalf("exclude_bots is still true: the update did not run:\n%s", out)
+	}
+	// And one more apply, as the schema promises "the next apply".
+	out2 := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	stored, _ := env.Website(id)
+	if stored.ExcludeIPs != "5.6.7.8" {
+		t.Errorf("the server still holds exclude_ips %q after an update and another apply of a configuration that "+
+			"manages exclude_ips = [\"5.6.7.8\"]; want the list written back once each (\"5.6.7.8\")\nupdate:\n%s\nnext "+
+			"apply:\n%s", stored.ExcludeIPs, strings.TrimSpace(out), strings.TrimSpace(out2))
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
