@@ -19,6 +19,9 @@ import (
 // window, say) puts the website back with its last known values.
 const restoreReadLimit = 15 * time.Second
 
+// cancelGrace bounds the read of a kept website after a cancelled create.
+const cancelGrace = 5 * time.Second
+
 // mayHaveStored reports whether a create that failed with err may have
 // stored a new website: the client could not settle its outcome by looking
 // the domain up, or found websites with it that it could not tell apart.
@@ -211,12 +214,18 @@ func (r *websiteResource) readKept(ctx context.Context, domain string, id int64,
 
 // restoreContext is ctx for the read of a kept website, bounded by
 // restoreReadLimit, and given that time again when the create's time limit
-// has passed: one more request is better than losing the website.
+// has passed, or cancelGrace when the create was cancelled (as by Ctrl-C):
+// one more request is better than losing the website, or than advice that
+// the read would have shown false.
 func restoreContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	limit := restoreReadLimit
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ctx = context.WithoutCancel(ctx)
+	case errors.Is(ctx.Err(), context.Canceled):
+		ctx, limit = context.WithoutCancel(ctx), cancelGrace
 	}
-	return context.WithTimeout(ctx, restoreReadLimit)
+	return context.WithTimeout(ctx, limit)
 }
 
 // reportWith adds the diagnostics of report, the detail of its last error

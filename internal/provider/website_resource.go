@@ -247,17 +247,22 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 
-	// exclude_ips is sent only when the plan changes it or writes it back
-	// without repeats: the API leaves a field it is not sent as stored, so
-	// an update for another reason keeps what the web interface changed
+	// exclude_ips is sent only when the plan changes it, or to write back
+	// once each a list whose repeats the last read folded (planned, or
+	// in an update for another reason when the configuration follows a
+	// list changed outside Terraform): the API leaves a field it is not
+	// sent as stored, so an update keeps what the web interface changed
 	// after the plan's refresh (website_ips_ignored.go).
-	leftOut := !in.OmitExcludeIPs && !rewrite && plan.ExcludeIPs.Equal(state.ExcludeIPs)
+	unchanged := plan.ExcludeIPs.Equal(state.ExcludeIPs)
+	writeBack := managedIPs && unchanged && marked(ctx, req.Private, ipsFoldedKey, &resp.Diagnostics)
+	leftOut := managedIPs && unchanged && !writeBack
 	if leftOut {
 		in.OmitExcludeIPs = true
 	}
-	if rewrite {
+	if writeBack {
 		// The write-back compares the list with the server's as it is
-		// now, not as a list read earlier in this run showed it.
+		// now, not as a list read earlier in this run showed it: one
+		// more request per website written back.
 		r.data.websites.Forget(id)
 	}
 
@@ -278,9 +283,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// holds as the state does (the web interface changed it after the
 	// plan's refresh) is left as the server holds it: the update does not
 	// undo what the plan did not show.
-	if rewrite && !sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
+	if writeBack && !sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
 		in.OmitExcludeIPs = true
-		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, true)
+		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, rewrite)
 	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
