@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -34,35 +35,8 @@ func TestAccWebsite_rev44hTwoKeptDuplicateSaysDeleteExtra(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores; seeds two websites with one domain")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failStores(&on)))
-	domain := env.Domain("two-kept-dup")
-	old := time.Now().Add(-time.Hour)
-	id1 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
-	id2 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
 	w := acctest.NewWorkdir(t)
-	a := fmt.Sprintf(`resource "analytics_website" "a" {
-  domain       = %q
-  skip_destroy = true
-}
-`, domain)
-	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+a+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "b" {
-  domain       = %q
-  skip_destroy = true
-  depends_on   = [analytics_website.a]
-}
-`, id1, id2, domain))
-	w.MustRun(0, "apply", "-auto-approve")
-	w.Write("main.tf", env.ProviderBlock("max_retries = 0")+a)
-	w.MustRun(0, "taint", "analytics_website.a")
-	w.MustRun(0, "plan", "-out=tfplan")
+	domain, id1, id2 := twoKeptPlan(t, env, w, "two-kept-dup", "max_retries = 0")
 	on.Store(true)
 	out, code := w.Run("apply", "-no-color", "tfplan")
 	on.Store(false)
@@ -289,4 +263,50 @@ func TestAccWebsite_rev44hKeptUnreadAfterDuplicateSaysMayHaveBeenCreated(t *test
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), dup)
 	wantKeptInState(t, env, w, domain, id, out, code, "a duplicate outcome and an unread kept website")
+}
+
+// twoKeptPlan seeds two websites with one new domain, as an earlier race
+// can leave them, imports them into analytics_website.a and .b (both
+// skip_destroy), then leaves a alone in the configuration, tainted, and
+// saves the plan of its replacement to tfplan: the apply deletes b and a
+// (kept, both) and creates the domain again. settings go into the
+// provider block. It returns the domain and the two ids.
+func twoKeptPlan(t *testing.T, env *acctest.Env, w *acctest.Workdir, name string, settings ...string) (domain string,
+	id1, id2 int64,
+) {
+	t.Helper()
+	domain = env.Domain(name)
+	old := time.Now().Add(-time.Hour)
+	id1 = env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
+	id2 = env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
+	a := fmt.Sprintf(`resource "analytics_website" "a" {
+  domain       = %q
+  skip_destroy = true
+}
+`, domain)
+	w.Write("main.tf", env.ProviderBlock(settings...)+a+fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "b" {
+  domain       = %q
+  skip_destroy = true
+  depends_on   = [analytics_website.a]
+}
+`, id1, id2, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", env.ProviderBlock(settings...)+a)
+	w.MustRun(0, "taint", "analytics_website.a")
+	w.MustRun(0, "plan", "-out=tfplan")
+	t.Cleanup(func() {
+		for _, id := range []int64{id1, id2} {
+			_ = env.API(env.Key).DeleteWebsite(context.Background(), id)
+		}
+	})
+	return domain, id1, id2
 }

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Review rev44i (of 2259bf4): a create cancelled before any request
@@ -23,34 +21,7 @@ func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
 	w := acctest.NewWorkdir(t)
 	on := newCancelAt429(t, w)
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(on.wrap))
-	domain := env.Domain("two-kept-cancel")
-	old := time.Now().Add(-time.Hour)
-	id1 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
-	id2 := env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old}).ID
-	a := fmt.Sprintf(`resource "analytics_website" "a" {
-  domain       = %q
-  skip_destroy = true
-}
-`, domain)
-	w.Write("main.tf", env.ProviderBlock()+a+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "b" {
-  domain       = %q
-  skip_destroy = true
-  depends_on   = [analytics_website.a]
-}
-`, id1, id2, domain))
-	w.MustRun(0, "apply", "-auto-approve")
-	w.Write("main.tf", env.ProviderBlock()+a)
-	w.MustRun(0, "taint", "analytics_website.a")
-	w.MustRun(0, "plan", "-out=tfplan")
+	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-cancel")
 	on.Store(true)
 	out, code := w.Run("apply", "-no-color", "tfplan")
 	on.Store(false)
@@ -69,9 +40,6 @@ resource "analytics_website" "b" {
 			t.Errorf("websites %d and %d, kept by this apply, hold the domain, and the create was cancelled before "+
 				"its request was sent, yet the error (exit code %d) says %q:\n%s", id1, id2, code, wrong, out)
 		}
-	}
-	for _, id := range []int64{id1, id2} {
-		_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
 	}
 }
 
