@@ -151,22 +151,43 @@ func lookupFound(err error, id int64) bool {
 // keptStillHeld reports a website among ids, the websites skip_destroy
 // kept with domain, that held the domain throughout a create that may have
 // stored (err), and how that is known: the lookup after the create found
-// it, or a read now shows it with the domain. 0 when none is known to.
-func (r *websiteResource) keptStillHeld(ctx context.Context, domain string, ids []int64, err error) (int64, string) {
+// it, or a read now shows it with the domain. 0 when none is known to;
+// unread is then the error of a read that could not tell (a failure other
+// than a 404), nil when every read showed its website gone. The reads
+// share one restoreContext.
+func (r *websiteResource) keptStillHeld(ctx context.Context, domain string, ids []int64, err error) (held int64,
+	how string, unread error,
+) {
 	for _, id := range ids {
 		if lookupFound(err, id) {
-			return id, "the lookup after the create found it"
+			return id, "the lookup after the create found it", nil
 		}
 	}
+	rctx, cancel := restoreContext(ctx)
+	defer cancel()
 	for _, id := range ids {
-		rctx, cancel := restoreContext(ctx)
 		w, gerr := r.data.client.GetWebsite(rctx, id)
-		cancel()
-		if gerr == nil && canonicalDomain(w.Domain) == canonicalDomain(domain) {
-			return id, "a read shows it still there"
+		switch {
+		case gerr == nil && canonicalDomain(w.Domain) == canonicalDomain(domain):
+			return id, "a read shows it still there", nil
+		case gerr != nil && !errors.Is(gerr, client.ErrNotFound) && unread == nil:
+			unread = fmt.Errorf("website %d: %w", id, gerr)
 		}
 	}
-	return 0, ""
+	return 0, "", unread
+}
+
+// addKeptSeveralUnread reports a create of domain that may have stored
+// (err) while skip_destroy kept several websites with the domain (which),
+// not all of which could be read (unread): while one holds the domain, the
+// server stores no other website with it.
+func addKeptSeveralUnread(diags *diag.Diagnostics, domain, which string, unread, err error, importIt string) {
+	diags.AddError("Website Not Created: skip_destroy Kept the Websites",
+		fmt.Sprintf("Could not create the website %q: %s. skip_destroy = true kept %s on the server in this apply. "+
+			"Not all of them could be read (%v). While one of them holds the domain, the server stores no other "+
+			"website with it. If another writer deleted them meanwhile, the create may have stored a new website: "+
+			"check the web interface. The provider cannot tell which one this resource held, so none is put back "+
+			"into its state. Nothing was deleted. %s", domain, createCause(err), which, unread, importIt))
 }
 
 // addKeptSeveralUnknown reports a create of domain that may have stored

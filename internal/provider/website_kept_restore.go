@@ -81,8 +81,13 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	}
 	if len(ids) > 1 {
 		if unknown {
-			if held, how := r.keptStillHeld(ctx, domain, ids, err); held > 0 {
+			held, how, unread := r.keptStillHeld(ctx, domain, ids, err)
+			switch {
+			case held > 0:
 				addKeptSeveralUnknown(&resp.Diagnostics, domain, which, held, how, err, importIt)
+				return true
+			case unread != nil:
+				addKeptSeveralUnread(&resp.Diagnostics, domain, which, unread, err, importIt)
 				return true
 			}
 		}
