@@ -75,16 +75,21 @@ func recordWrittenIPs(ctx context.Context, ips types.Set, private privateSetter,
 	diags.Append(private.SetKey(ctx, ipsWrittenKey, raw)...)
 }
 
-// rewriteFoldedIPs reports whether an update must write exclude_ips back:
-// the last read folded the server's list (ipsFoldedKey), the plan leaves
-// exclude_ips as the state has it (a plan that changes it writes a list
-// without repeats anyway), and that list is the one Terraform wrote last
-// (ipsWrittenKey), or Terraform never wrote one. The plan and the update
-// ask it alike; it reads no configuration, which at plan time carries the
-// state's value for an attribute in ignore_changes and at apply time does
-// not: each caller checks its own (website_ips_ignored.go).
+// foldedUnchanged reports whether the last read folded the server's
+// exclude_ips (ipsFoldedKey) and the plan leaves the list as the state has
+// it (a plan that changes it writes a list without repeats anyway): an
+// update that sends the list writes it back once each.
+func foldedUnchanged(ctx context.Context, plan, state types.Set, private privateGetter, diags *diag.Diagnostics) bool {
+	return !plan.IsUnknown() && plan.Equal(state) && marked(ctx, private, ipsFoldedKey, diags)
+}
+
+// rewriteFoldedIPs reports whether a plan must write exclude_ips back when
+// no note of the configuration as validated tells (website_ips_ignored.go):
+// foldedUnchanged, and the list is the one Terraform wrote last
+// (ipsWrittenKey), or Terraform never wrote one. A list changed outside
+// Terraform may then be one that ignore_changes keeps.
 func rewriteFoldedIPs(ctx context.Context, plan, state types.Set, private privateGetter, diags *diag.Diagnostics) bool {
-	if plan.IsUnknown() || !plan.Equal(state) || !marked(ctx, private, ipsFoldedKey, diags) {
+	if !foldedUnchanged(ctx, plan, state, private, diags) {
 		return false
 	}
 	raw, d := private.GetKey(ctx, ipsWrittenKey)

@@ -61,16 +61,38 @@ func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
 // written reports whether cfg, the configuration a plan is given, has the
 // exclude_ips written in the configuration: false when ignore_changes put
 // the state's list in their place. With no note (a configuration not
-// validated in this run) it reports true, as before notes were taken.
-func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) bool {
+// validated in this run) it reports true, as before notes were taken;
+// noted says whether a note decided.
+func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (written, noted bool) {
 	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
 	if !ok {
-		return false
+		return false, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	noted, seen := c.byDomain[cfg.Domain.ValueString()]
-	return !seen || noted == key
+	note, seen := c.byDomain[cfg.Domain.ValueString()]
+	return !seen || note == key, seen
+}
+
+// planWriteBack reports whether a plan (cfg, plan and prior state) writes
+// back a list whose repeats the last read folded: when a note of the
+// configuration as validated says that it sets the list, always; without
+// a note, only the list Terraform wrote last (rewriteFoldedIPs).
+func (c *configuredIPs) planWriteBack(ctx context.Context, cfg websiteResourceModel, plan, prior types.Set,
+	private privateGetter, diags *diag.Diagnostics,
+) bool {
+	written, noted := true, false
+	if c != nil {
+		written, noted = c.written(ctx, cfg)
+	}
+	switch {
+	case !written: // ignore_changes
+		return false
+	case noted:
+		return foldedUnchanged(ctx, plan, prior, private, diags)
+	default:
+		return rewriteFoldedIPs(ctx, plan, prior, private, diags)
+	}
 }
 
 // ipsKey is a comparable form of exclude_ips as a configuration sets it: a
@@ -120,7 +142,7 @@ func sameIPSet(ctx context.Context, server []string, state types.Set) bool {
 func addIPsChangedSincePlan(diags *diag.Diagnostics, domain string, rewrite bool) {
 	what := "The update left it out"
 	if rewrite {
-		what = "The update did not write it back without repeats, as planned"
+		what = "The update did not write it back without repeats"
 	}
 	diags.AddAttributeWarning(path.Root("exclude_ips"), "exclude_ips Changed Since the Plan",
 		fmt.Sprintf("The exclude_ips of the website %q changed on the server since this resource's state was last "+

@@ -40,7 +40,7 @@ func TestConfiguredIPsWritten(t *testing.T) {
 		{"not validated", cfg("other.example", "1.1.1.1"), true},
 		{"unknown list", websiteResourceModel{Domain: types.StringValue("set.example"), ExcludeIPs: types.SetUnknown(types.StringType)}, false},
 	} {
-		if got := c.written(ctx, tc.plan); got != tc.want {
+		if got, _ := c.written(ctx, tc.plan); got != tc.want {
 			t.Errorf("%s: written = %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -112,8 +112,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if unsettledClear(ctx, cfg.ExcludeParams, req.Private, &resp.Diagnostics) {
 				planUnsettledClear(ctx, plan.Domain, resp)
 			}
-			if rewriteFoldedIPs(ctx, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) &&
-				(r.data == nil || r.data.ipsConfigured.written(ctx, cfg)) { // not ignore_changes
+			var notes *configuredIPs
+			if r.data != nil {
+				notes = &r.data.ipsConfigured
+			}
+			if notes.planWriteBack(ctx, cfg, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) {
 				planFoldedIPs(ctx, plan.Domain, resp) // website_ips_folded.go
 			}
 		}

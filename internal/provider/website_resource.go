@@ -201,13 +201,14 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, keptDomainKey, nil)...)
 	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
 	// exclude_ips is sent unless ignore_changes kept the state's list
-	// (website_ips_ignored.go): this writes back a list the read folded, as
-	// the plan decided (website_ips_folded.go).
+	// (website_ips_ignored.go; at apply the configuration is as written):
+	// an update writes back a list whose repeats the read folded
+	// (website_ips_folded.go), even for a change of skip_destroy alone.
 	var cfgIPs types.Set
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("exclude_ips"), &cfgIPs)...)
 	managedIPs := configSetsPlannedIPs(ctx, cfgIPs, plan.ExcludeIPs)
-	rewrite := managedIPs && rewriteFoldedIPs(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() && !reclear && !rewrite && onlyLocalChange(plan, state) {
+	writeBack := managedIPs && foldedUnchanged(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() && !reclear && !writeBack && onlyLocalChange(plan, state) {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
 		plan = plan.appliedLocally(state)
 		plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
@@ -248,14 +249,10 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 
 	// exclude_ips is sent only when the plan changes it, or to write back
-	// once each a list whose repeats the last read folded (planned, or
-	// in an update for another reason when the configuration follows a
-	// list changed outside Terraform): the API leaves a field it is not
-	// sent as stored, so an update keeps what the web interface changed
-	// after the plan's refresh (website_ips_ignored.go).
-	unchanged := plan.ExcludeIPs.Equal(state.ExcludeIPs)
-	writeBack := managedIPs && unchanged && marked(ctx, req.Private, ipsFoldedKey, &resp.Diagnostics)
-	leftOut := managedIPs && unchanged && !writeBack
+	// once each a list whose repeats the last read folded: the API leaves
+	// a field it is not sent as stored, so an update keeps what the web
+	// interface changed after the plan's refresh (website_ips_ignored.go).
+	leftOut := managedIPs && plan.ExcludeIPs.Equal(state.ExcludeIPs) && !writeBack
 	if leftOut {
 		in.OmitExcludeIPs = true
 	}
@@ -285,7 +282,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// undo what the plan did not show.
 	if writeBack && !sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
 		in.OmitExcludeIPs = true
-		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, rewrite)
+		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, true)
 	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).

@@ -1,0 +1,49 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Review rev44k (of d7b6064, c3ba2e8): the resource guide says of an
+// exclude_ips entry stored twice in the web interface: "when the
+// configuration sets exclude_ips, the next plan warns and the apply writes
+// the list back once each", and the schema says "written back once by the
+// next apply". When the configuration follows a list the web interface
+// changed (and typed with a repeat), neither happens: the plan shows no
+// change, and the repeat stays until some update for another reason
+// (c3ba2e8's follow-up write-back). No apply of this configuration ever
+// writes it back.
+func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("followed-repeat")
+	w := acctest.NewWorkdir(t)
+	hcl := func(ips string) string {
+		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = [%q]
+}
+`, domain, ips))
+	}
+	w.Write("main.tf", hcl("1.2.3.4"))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
+	w.Write("main.tf", hcl("5.6.7.8"))
+	plan := w.MustRun(0, "plan", "-no-color")
+	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	out2 := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	stored, _ := env.Website(id)
+	if stored.ExcludeIPs != "5.6.7.8" {
+		t.Errorf("the server holds exclude_ips %q after two applies of a configuration that sets exclude_ips = "+
+			"[\"5.6.7.8\"]; the guide promises that the next plan warns and the apply writes the list back once "+
+			"each\nplan:\n%s\napply:\n%s\nnext apply:\n%s", stored.ExcludeIPs, strings.TrimSpace(plan),
+			strings.TrimSpace(out), strings.TrimSpace(out2))
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
