@@ -2,7 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -85,6 +87,64 @@ func TestAccWebsite_rev44kFollowUpWriteBackKeepsLaterWebChange(t *testing.T) {
 	}
 	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "exclude_ips Changed Since the Plan") {
 		t.Errorf("no warning that exclude_ips changed since the plan:\n%s", out)
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+// Review rev44k (of c3ba2e8): the same, with the web change made right
+// after the apply's list read (the held-domain check of a create planned
+// again at apply time), as in rev44i: the follow-up write-back must forget
+// the bulk reader's record, or its read serves the list as it was before
+// the change. No test of e4def9e..c3ba2e8 covers the Forget of this
+// write-back (passes on c3ba2e8).
+func TestAccWebsite_rev44kFollowUpWriteBackStaleList(t *testing.T) {
+	acctest.NeedsEmulator(t, "changes a website right after the apply's list request")
+	var armed, changed atomic.Bool
+	var target atomic.Int64
+	var env *acctest.Env
+	env = acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(rw, r)
+			if armed.Load() && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/websites") &&
+				!changed.Swap(true) {
+				env.UpdateWebsite(target.Load(), func(w *emulator.Website) { w.ExcludeIPs = "5.6.7.8\n5.6.7.8\n9.9.9.9" })
+			}
+		})
+	}))
+	b, a := env.Domain("fu-stale-b"), env.Domain("fu-stale-a")
+	w := acctest.NewWorkdir(t)
+	hcl := func(ips string, bots, withA bool) string {
+		dep := ""
+		if withA {
+			dep = "  depends_on   = [analytics_website.a]\n"
+		}
+		s := fmt.Sprintf(`resource "analytics_website" "b" {
+  domain       = %q
+  exclude_ips  = [%q]
+  exclude_bots = %t
+%s}
+`, b, ips, bots, dep)
+		if withA {
+			s += fmt.Sprintf("resource \"analytics_website\" \"a\" {\n  domain = %q\n}\n", a)
+		}
+		return env.Config(s)
+	}
+	w.Write("main.tf", hcl("1.2.3.4", true, false))
+	w.MustRun(0, "apply", "-auto-approve")
+	target.Store(env.MustWebsite(t, b).ID)
+	env.UpdateWebsite(target.Load(), func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
+	w.Write("main.tf", hcl("5.6.7.8", false, true))
+	w.MustRun(0, "plan", "-out=tfplan")
+	armed.Store(true)
+	out, code := w.Run("apply", "tfplan", "-no-color")
+	armed.Store(false)
+	if !changed.Load() {
+		t.Fatalf("the apply read no list (the scenario did not happen; exit code %d):\n%s", code, out)
+	}
+	stored, _ := env.Website(target.Load())
+	if !strings.Contains(stored.ExcludeIPs, "9.9.9.9") {
+		t.Errorf("exclude_ips is %q after the update: the address the web interface added after the apply's list "+
+			"read was dropped by the follow-up write-back (exit code %d):\n%s", stored.ExcludeIPs, code, out)
 	}
 	w.MustRun(0, "destroy", "-auto-approve")
 }
