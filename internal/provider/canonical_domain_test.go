@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -62,6 +65,30 @@ func TestCanonicalDomainOf(t *testing.T) {
 	}
 }
 
+// TestCanonicalDomainFunction runs the function as a CLI calls it, without
+// one: each case's result, or an error of its argument (position 0) with
+// the case's text, without the full stop the CLI adds.
+func TestCanonicalDomainFunction(t *testing.T) {
+	t.Parallel()
+	for _, tc := range canonicalCases {
+		resp := &function.RunResponse{Result: function.NewResultData(types.StringUnknown())}
+		canonicalDomainFunction{}.Run(t.Context(), function.RunRequest{
+			Arguments: function.NewArgumentsData([]attr.Value{types.StringValue(tc.in)}),
+		}, resp)
+		if want, isErr := strings.CutPrefix(tc.want, "!"); isErr {
+			if resp.Error == nil || resp.Error.FunctionArgument == nil || *resp.Error.FunctionArgument != 0 ||
+				!regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(want), " ", `\s+`)).MatchString(resp.Error.Text) ||
+				strings.HasSuffix(resp.Error.Text, ".") {
+				t.Errorf("canonical_domain(%q): error %+v, want an error of argument 0 with %q and no full stop", tc.in, resp.Error, want)
+			}
+			continue
+		}
+		if resp.Error != nil || !resp.Result.Value().Equal(types.StringValue(tc.want)) {
+			t.Errorf("canonical_domain(%q) = %v, %+v; want %q", tc.in, resp.Result.Value(), resp.Error, tc.want)
+		}
+	}
+}
+
 // The function and the validator are one set of rules: the function's
 // result is accepted by the validator and is its own result, and a domain
 // passes the validator exactly when the function returns it unchanged. The
@@ -97,10 +124,10 @@ func TestCanonicalDomainMatchesValidator(t *testing.T) {
 
 // TestAccFunction_canonicalDomain calls the function from a configuration on
 // every CLI (Terraform 1.8 or later, OpenTofu 1.7 or later): its results,
-// its errors, and a website whose domain it computed, which applies and
-// then plans empty. On the other CLIs (acctest.RepeatPass) it shows one
-// error: each error's text is the provider's, checked on Terraform 1.8.5
-// and without a CLI (TestCanonicalDomainOf).
+// one of its errors, and a website whose domain it computed, which applies
+// and then plans empty. Each error's text is the provider's (the function
+// returns it as an error of its argument, which every CLI shows as this
+// one): TestCanonicalDomainFunction checks every error without a CLI.
 func TestAccFunction_canonicalDomain(t *testing.T) {
 	acctest.CLIDependent(t, "provider-defined functions: Terraform 1.8, OpenTofu 1.7")
 	env := acctest.New(t)
@@ -131,9 +158,7 @@ resource "analytics_website" "from_url" {
 				Config:      env.Config(fmt.Sprintf("output \"bad\" {\n  value = provider::analytics::canonical_domain(%q)\n}\n", tc.in)),
 				ExpectError: regexp.MustCompile(`(?s)canonical_domain.*` + strings.ReplaceAll(regexp.QuoteMeta(want), " ", `\s+`)),
 			})
-			if acctest.RepeatPass() {
-				break
-			}
+			break // the others: TestCanonicalDomainFunction
 		}
 	}
 	// The post-test destroy runs the last configuration: a valid one.

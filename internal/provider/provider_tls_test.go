@@ -87,14 +87,8 @@ func TestAccProvider_privateCA(t *testing.T) {
 		listStep(env, env.ProviderBlock(fmt.Sprintf("ca_pem = %q", ca)), nil),
 		listStep(env, env.ProviderBlock(), map[string]string{EnvCAFile: caFile}),
 		listStep(env, env.ProviderBlock(), map[string]string{EnvCAPEM: ca}),
-		// PEM that does not parse fails at plan time too.
-		errorStep(env, env.ProviderBlock(`ca_pem = "not a certificate"`)+listAll, nil,
-			`Invalid CA Certificate.*ca_pem is not usable: no PEM certificate found`),
-		errorStep(env, env.ProviderBlock()+listAll, map[string]string{EnvCAPEM: "not a certificate"},
-			`Invalid CA Certificate.*the ANALYTICS_CA_PEM environment variable is not usable: no PEM certificate found`),
-		// A file that is not there fails at plan time, naming it.
-		errorStep(env, env.ProviderBlock(`ca_file = "/nonexistent/tf-acc-ca.pem"`)+listAll, nil,
-			`Unreadable CA Bundle File.*ca_file "/nonexistent/tf-acc-ca.pem".*no such file or directory`),
+		// PEM that does not parse and a file that is not there fail in
+		// Configure: TestProviderConfigure_tlsSettingErrors.
 		// A whole lifecycle over TLS (the last step: the test's destroy
 		// runs with its configuration).
 		resource.TestStep{
@@ -121,14 +115,9 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 		listStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("key_file = %q", keyFile)), nil),
 		listStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_pem = %q", cert), fmt.Sprintf("key_pem = %q", key)), nil),
 		listStep(env, env.ProviderBlock(caLine), map[string]string{EnvCertFile: certFile, EnvKeyFile: keyFile}),
-		// A certificate without its key fails at plan time.
-		errorStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile))+listAll, nil,
-			`Client Certificate Without Key.*key_file or key_pem \(or the ANALYTICS_KEY_FILE or ANALYTICS_KEY_PEM environment variable\)`),
-		// Headers that would override the provider's own are refused.
-		errorStep(env, env.ProviderBlock(caLine, `headers = { Authorization = "Bearer other" }`)+listAll, nil,
-			`Invalid Header.*"Authorization" cannot be set: the provider sends the API key in it`),
-		errorStep(env, env.ProviderBlock(caLine)+listAll, map[string]string{EnvHeaders: `{"authorization": "Bearer other"}`},
-			`Invalid Header.*the ANALYTICS_HEADERS environment variable.*"Authorization" cannot be set`),
+		// A certificate without its key, and headers that would override
+		// the provider's own, fail in Configure:
+		// TestProviderConfigure_tlsSettingErrors.
 		// file and pem of the same thing conflict.
 		errorStep(env, env.ProviderBlock(caLine, fmt.Sprintf("cert_file = %q", certFile), fmt.Sprintf("cert_pem = %q", cert),
 			fmt.Sprintf("key_file = %q", keyFile))+listAll, nil, `Invalid Attribute Combination.*cert_pem`),

@@ -358,6 +358,7 @@ func TestAccTrackingCode_scriptURL(t *testing.T) {
 // before any request.
 func TestAccTrackingCode_invalidURL(t *testing.T) {
 	env := acctest.New(t)
+	var steps []resource.TestStep
 	for _, tc := range []struct{ attr, value, summary, want string }{
 		{"tracking_url", "stats.example.com", "Invalid Tracking URL",
 			`tracking_url "stats.example.com" is not an absolute http:// or https:// URL`},
@@ -368,13 +369,14 @@ func TestAccTrackingCode_invalidURL(t *testing.T) {
 		{"tracking_script_url", "/js/script.js", "Invalid Tracking Script URL",
 			`tracking_script_url "/js/script.js" is not an absolute http:// or https:// URL`},
 	} {
-		env.Test(t, resource.TestStep{
+		steps = append(steps, resource.TestStep{
 			Config: env.ProviderBlock(fmt.Sprintf("  %s = %q", tc.attr, tc.value)) +
 				fmt.Sprintf(trackingSurfaces, env.Domain("bad-tracking-url")),
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(tc.summary + `[\s\S]*` + strings.ReplaceAll(regexp.QuoteMeta(tc.want), " ", `\s+`)),
 		})
 	}
+	env.Test(t, steps...) // each step fails as it should, and the next runs
 }
 
 // TestAccTrackingCode_live: the tracking code on every surface against the

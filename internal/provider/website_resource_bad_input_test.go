@@ -641,9 +641,13 @@ func TestAccBadInputCatalog(t *testing.T) {
 			ExpectError: acctest.ExpectError(c.want),
 		})
 	}
-	// Valid resource edge values plan cleanly, as a creation that is not
-	// applied. (Data sources would be read, and so reach the API; password_wo
-	// needs Terraform 1.11, see TestAccWebsite_passwordWriteOnly.)
+	// Valid resource edge values plan cleanly, as creations that are not
+	// applied: one plan creates a website with each (a domain of its own
+	// where the case sets none: one plan cannot create two websites with
+	// one domain). (Data sources would be read, and so reach the API;
+	// password_wo needs Terraform 1.11, see
+	// TestAccWebsite_passwordWriteOnly.)
+	var valid strings.Builder
 	for i, c := range validInputs() {
 		if _, writeOnly := c.attrs[catalogWO]; c.kind != kindResource || writeOnly {
 			continue
@@ -651,13 +655,18 @@ func TestAccBadInputCatalog(t *testing.T) {
 		if acctest.RepeatPass() && i > 0 {
 			break // the first shows that a CLI plans a valid create
 		}
-		steps = append(steps, resource.TestStep{
-			PreConfig:          func() { setCaseProviderEnv(env, badInput{}) },
-			Config:             c.hcl(env.ProviderBlock()),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		})
+		attrs := c.resourceAttrs()
+		if _, ok := c.attrs["domain"]; !ok {
+			attrs["domain"] = fmt.Sprintf("valid%d.example.com", i)
+		}
+		fmt.Fprintf(&valid, "resource \"analytics_website\" \"valid%d\" {\n%s}\n", i, hclBody(attrs))
 	}
+	steps = append(steps, resource.TestStep{
+		PreConfig:          func() { setCaseProviderEnv(env, badInput{}) },
+		Config:             env.ProviderBlock() + valid.String(),
+		PlanOnly:           true,
+		ExpectNonEmptyPlan: true,
+	})
 	env.TestCase(t, resource.TestCase{
 		// Every step only plans: nothing is made, and nothing is listed to
 		// show it, so that the request count below holds only the plans'.

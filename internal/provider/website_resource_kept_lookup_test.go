@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -39,33 +40,36 @@ func TestAccWebsite_skipDestroyCreateLooksDomainUp(t *testing.T) {
 				env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("extra", i))})
 			}
 
-			plan := func(domain string, skip bool) (map[string]acctest.PlanDiag, int) {
-				t.Helper()
-				w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain       = %q\n  skip_destroy = %t\n", domain, skip))))
+			// A plan per skip_destroy creates a website with each domain (one
+			// plan cannot create two with one domain): each address gets its
+			// own warning (or none), and the creates share one list, so the
+			// plan costs what one create does.
+			for _, skip := range []bool{false, true} {
+				var hcl strings.Builder
+				for _, p := range []struct{ name, domain string }{{"free", free}, {"held", held}, {"dup", dup}} {
+					fmt.Fprintf(&hcl, "resource \"analytics_website\" %q {\n  domain       = %q\n  skip_destroy = %t\n}\n", p.name, p.domain, skip)
+				}
+				w.Write("main.tf", env.Config(hcl.String()))
 				env.ResetStats()
 				warned := planWarnings(w.PlanDiags(), heldSummary)
-				return warned, env.Stats().ByRoute["GET /api/v1/websites"]
-			}
-			for _, p := range []struct {
-				domain string
-				ids    string // the warning's
-			}{
-				{free, ""},
-				{held, fmt.Sprintf(`\(id %d\).*id = "%d"`, h.ID, h.ID)},
-				{dup, fmt.Sprintf(`\(ids %d, %d\).*id = "%d" or "%d"`, d1.ID, d2.ID, d1.ID, d2.ID)},
-			} {
-				for _, skip := range []bool{false, true} {
-					warned, got := plan(p.domain, skip)
-					d, ok := warned[websiteAddr]
+				for _, p := range []struct {
+					addr, domain string
+					ids          string // the warning's
+				}{
+					{"analytics_website.free", free, ""},
+					{"analytics_website.held", held, fmt.Sprintf(`\(id %d\).*id = "%d"`, h.ID, h.ID)},
+					{"analytics_website.dup", dup, fmt.Sprintf(`\(ids %d, %d\).*id = "%d" or "%d"`, d1.ID, d2.ID, d1.ID, d2.ID)},
+				} {
+					d, ok := warned[p.addr]
 					switch {
 					case p.ids == "" && ok:
 						t.Errorf("%s, skip_destroy = %t: warned %+v", p.domain, skip, d)
 					case p.ids != "" && (!ok || !acctest.ExpectError(p.ids).MatchString(d.Detail)):
 						t.Errorf("%s, skip_destroy = %t: want a warning with %s, got %+v", p.domain, skip, p.ids, warned)
 					}
-					if got != c.requests {
-						t.Errorf("%s, skip_destroy = %t: %d GET /websites, want %d", p.domain, skip, got, c.requests)
-					}
+				}
+				if got := env.Stats().ByRoute["GET /api/v1/websites"]; got != c.requests {
+					t.Errorf("skip_destroy = %t: %d GET /websites for three creates, want %d", skip, got, c.requests)
 				}
 			}
 		})

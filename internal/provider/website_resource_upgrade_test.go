@@ -118,23 +118,26 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 // to false and the tracking code and plans no change, with or without a
 // refresh; so does one of version 2 (no tracking_code).
 func TestAccWebsite_upgradeFromSchemaV1(t *testing.T) {
-	acctest.Parent(t)
-	for _, version := range []int{1, 2} {
-		t.Run(fmt.Sprintf("version %d", version), func(t *testing.T) { testUpgradeFromSchema(t, version) })
-	}
-}
-
-func testUpgradeFromSchema(t *testing.T, version int) {
+	// One state holds a website of each version (resources v1 and v2), so
+	// that one run of each command upgrades both.
 	s := newStatsEnv(t, emulator.Options{})
-	domain := fmt.Sprintf("tf-acc-stats-v%d.example.com", version)
-	s.Apply(websiteBlock("main", domain, ""))
+	versions := []int{1, 2}
+	var hcl strings.Builder
+	for _, version := range versions {
+		hcl.WriteString(websiteBlock(fmt.Sprintf("v%d", version), fmt.Sprintf("tf-acc-stats-v%d.example.com", version), ""))
+	}
+	s.Apply(hcl.String())
 
 	var st map[string]any
 	if err := json.Unmarshal([]byte(s.W.Read("terraform.tfstate")), &st); err != nil {
 		t.Fatal(err)
 	}
-	found := false
+	found := map[int]bool{}
 	for _, r := range st["resources"].([]any) { //nolint:forcetypeassert // a state file of this test
+		var version int
+		if _, err := fmt.Sscanf(r.(map[string]any)["name"].(string), "v%d", &version); err != nil { //nolint:forcetypeassert // as above
+			t.Fatal(err)
+		}
 		for _, inst := range r.(map[string]any)["instances"].([]any) { //nolint:forcetypeassert // as above
 			m := inst.(map[string]any) //nolint:forcetypeassert // as above
 			m["schema_version"] = version
@@ -146,11 +149,11 @@ func testUpgradeFromSchema(t *testing.T, version int) {
 			if version < 2 {
 				delete(attrs, "skip_destroy")
 			}
-			found = true
+			found[version] = true
 		}
 	}
-	if !found {
-		t.Fatal("no resource instance in the state")
+	if len(found) != len(versions) {
+		t.Fatalf("resource instances of versions %v in the state, want %v", found, versions)
 	}
 	raw, err := json.Marshal(st)
 	if err != nil {
@@ -164,9 +167,9 @@ func testUpgradeFromSchema(t *testing.T, version int) {
 	if n := s.Writes(); n != 0 {
 		t.Errorf("the upgrade sent %d write requests", n)
 	}
-	if st := s.W.Read("terraform.tfstate"); !strings.Contains(st, `"skip_destroy": false`) ||
-		!strings.Contains(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) {
-		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code:\n%s", st)
+	if st := s.W.Read("terraform.tfstate"); strings.Count(st, `"skip_destroy": false`) != len(versions) ||
+		strings.Count(st, `"tracking_code": "\u003cscript data-host=\"`+s.URL+`\"`) != len(versions) {
+		t.Errorf("the upgraded state lacks skip_destroy = false or the tracking code of a website:\n%s", st)
 	}
 	s.W.MustRun(0, "destroy", "-auto-approve")
 }
