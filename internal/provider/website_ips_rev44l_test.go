@@ -1,12 +1,15 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // Review rev44l (of 48da5e6): a change of skip_destroy alone was applied
@@ -58,4 +61,63 @@ func shownInt(p *int) string {
 		return "NULL"
 	}
 	return fmt.Sprint(*p)
+}
+
+// Review rev44l (of 48da5e6): two resources hold websites with one domain
+// (the server has no unique index on the domain; the provider's kept and
+// duplicate paths deal with such websites), each with its own exclude_ips.
+// The notes of the configuration as validated then hold the domain as
+// ambiguous, and the plan does not write back the repeat the web interface
+// stored in one list. But the update does write it back (it compares its
+// configuration with its plan, not the notes), so the plan and the apply
+// disagree: with a change of the provider's tracking_url, applied without
+// a request and planned with updated_at known, the update sends a request
+// that changes updated_at, and Terraform fails with "Provider produced
+// inconsistent result after apply".
+func TestAccWebsite_rev44lAmbiguousNoteUpdateWritesBackUnplanned(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("ambiguous-note")
+	old := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	seed := func(ips string) int64 {
+		return env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old,
+			Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: ips}}).ID
+	}
+	id1, id2 := seed("1.1.1.1"), seed("2.2.2.2")
+	w := acctest.NewWorkdir(t)
+	hcl := func(settings ...string) string {
+		return env.ProviderBlock(settings...) + fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "a" {
+  domain      = %q
+  exclude_ips = ["1.1.1.1"]
+}
+resource "analytics_website" "b" {
+  domain      = %q
+  exclude_ips = ["2.2.2.2"]
+}
+`, id1, id2, domain, domain)
+	}
+	w.Write("main.tf", hcl())
+	w.MustRun(0, "apply", "-auto-approve")
+	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.UpdatedAt = old.Add(time.Minute) })
+	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	plan := w.MustRun(0, "plan", "-no-color")
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if code != 0 || strings.Contains(out, "inconsistent") {
+		t.Errorf("the apply of a tracking_url change (exit code %d) failed; its plan did not write exclude_ips "+
+			"back, yet the update did\nplan:\n%s\napply:\n%s", code, strings.TrimSpace(plan), strings.TrimSpace(out))
+	}
+	t.Cleanup(func() {
+		for _, id := range []int64{id1, id2} {
+			_ = env.API(env.Key).DeleteWebsite(context.Background(), id)
+		}
+	})
 }
