@@ -12,34 +12,37 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
-// Review rev44l (of 48da5e6): a change of skip_destroy alone was applied
-// without a request; it now writes back a followed list with repeats, by a
-// full update that sends every field the configuration manages, from the
-// plan. The plan shows no change to exclude_bots (only the write-back's
-// warning and updated_at), yet a change of exclude_bots made in the web
-// interface after the plan is undone by the apply, without a word. The
-// API leaves a field it is not sent as stored (the update rules), and the
-// update already leaves exclude_ips out so as not to undo what the plan
-// did not show; the write-back's other fields undo it.
+// Review rev44l (of 48da5e6, and the write-back before it): a write-back
+// of exclude_ips is a full update that sends every field the
+// configuration manages, from the plan. The plan shows no change to
+// exclude_bots (only the write-back's warning and updated_at), yet a
+// change of exclude_bots made in the web interface after the plan is
+// undone by the apply, without a word. The API leaves a field it is not
+// sent as stored (the update rules), and the update already leaves
+// exclude_ips out so as not to undo what the plan did not show; the
+// write-back's other fields undo it. Here the configuration follows a list
+// the web interface changed (and stored with a repeat) and changes
+// skip_destroy alone: before 48da5e6 that change was applied without a
+// request; now it sends the whole record.
 func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line and changes a website after the plan")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("wb-other-field")
 	w := acctest.NewWorkdir(t)
-	hcl := func(skip bool) string {
+	hcl := func(ips string, skip bool) string {
 		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
   domain       = %q
-  exclude_ips  = ["1.2.3.4"]
+  exclude_ips  = [%q]
   exclude_bots = true
   skip_destroy = %t
 }
-`, domain, skip))
+`, domain, ips, skip))
 	}
-	w.Write("main.tf", hcl(false))
+	w.Write("main.tf", hcl("1.2.3.4", false))
 	w.MustRun(0, "apply", "-auto-approve")
 	id := env.MustWebsite(t, domain).ID
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "1.2.3.4\n1.2.3.4" })
-	w.Write("main.tf", hcl(true))
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
+	w.Write("main.tf", hcl("5.6.7.8", true))
 	plan := w.MustRun(0, "plan", "-out=tfplan", "-no-color")
 	// After the plan, the web interface turns exclude_bots off.
 	off := 0
@@ -51,7 +54,7 @@ func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T
 			"exclude_ips back): the web interface's change made after the plan was undone\nplan:\n%s\napply:\n%s",
 			shownInt(stored.ExcludeBots), strings.TrimSpace(plan), strings.TrimSpace(out))
 	}
-	w.Write("main.tf", hcl(false))
+	w.Write("main.tf", hcl("5.6.7.8", false))
 	w.MustRun(0, "apply", "-auto-approve")
 	w.MustRun(0, "destroy", "-auto-approve")
 }
