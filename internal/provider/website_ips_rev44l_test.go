@@ -1,0 +1,126 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
+)
+
+// Review rev44l (of 48da5e6, and the write-back before it): a write-back
+// of exclude_ips is a full update that sends every field the
+// configuration manages, from the plan. The plan shows no change to
+// exclude_bots (only the write-back's warning and updated_at), yet a
+// change of exclude_bots made in the web interface after the plan is
+// undone by the apply, without a word. The API leaves a field it is not
+// sent as stored (the update rules), and the update already leaves
+// exclude_ips out so as not to undo what the plan did not show; the
+// write-back's other fields undo it. Here the configuration follows a list
+// the web interface changed (and stored with a repeat) and changes
+// skip_destroy alone: before 48da5e6 that change was applied without a
+// request; now it sends the whole record.
+func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line and changes a website after the plan")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("wb-other-field")
+	w := acctest.NewWorkdir(t)
+	hcl := func(ips string, skip bool) string {
+		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  exclude_ips  = [%q]
+  exclude_bots = true
+  skip_destroy = %t
+}
+`, domain, ips, skip))
+	}
+	w.Write("main.tf", hcl("1.2.3.4", false))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
+	w.Write("main.tf", hcl("5.6.7.8", true))
+	plan := w.MustRun(0, "plan", "-out=tfplan", "-no-color")
+	// After the plan, the web interface turns exclude_bots off.
+	off := 0
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeBots = &off })
+	out := w.MustRun(0, "apply", "-no-color", "tfplan")
+	stored, _ := env.Website(id)
+	if stored.ExcludeBots == nil || *stored.ExcludeBots != 0 {
+		t.Errorf("exclude_bots is %v on the server after an apply whose plan changed only skip_destroy (and wrote "+
+			"exclude_ips back): the web interface's change made after the plan was undone\nplan:\n%s\napply:\n%s",
+			shownInt(stored.ExcludeBots), strings.TrimSpace(plan), strings.TrimSpace(out))
+	}
+	w.Write("main.tf", hcl("5.6.7.8", false))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
+func shownInt(p *int) string {
+	if p == nil {
+		return "NULL"
+	}
+	return fmt.Sprint(*p)
+}
+
+// Review rev44l (of 48da5e6): two resources hold websites with one domain
+// (the server has no unique index on the domain; the provider's kept and
+// duplicate paths deal with such websites), each with its own exclude_ips.
+// The notes of the configuration as validated then hold the domain as
+// ambiguous, and the plan does not write back the repeat the web interface
+// stored in one list. But the update does write it back (it compares its
+// configuration with its plan, not the notes), so the plan and the apply
+// disagree: with a change of the provider's tracking_url, applied without
+// a request and planned with updated_at known, the update sends a request
+// that changes updated_at, and Terraform fails with "Provider produced
+// inconsistent result after apply".
+func TestAccWebsite_rev44lAmbiguousNoteUpdateWritesBackUnplanned(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("ambiguous-note")
+	old := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	seed := func(ips string) int64 {
+		return env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old,
+			Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: ips}}).ID
+	}
+	id1, id2 := seed("1.1.1.1"), seed("2.2.2.2")
+	w := acctest.NewWorkdir(t)
+	hcl := func(settings ...string) string {
+		return env.ProviderBlock(settings...) + fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "a" {
+  domain      = %q
+  exclude_ips = ["1.1.1.1"]
+}
+resource "analytics_website" "b" {
+  domain      = %q
+  exclude_ips = ["2.2.2.2"]
+}
+`, id1, id2, domain, domain)
+	}
+	w.Write("main.tf", hcl())
+	w.MustRun(0, "apply", "-auto-approve")
+	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.UpdatedAt = old.Add(time.Minute) })
+	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	plan := w.MustRun(0, "plan", "-no-color")
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if code != 0 || strings.Contains(out, "inconsistent") {
+		t.Errorf("the apply of a tracking_url change (exit code %d) failed; its plan did not write exclude_ips "+
+			"back, yet the update did\nplan:\n%s\napply:\n%s", code, strings.TrimSpace(plan), strings.TrimSpace(out))
+	}
+	t.Cleanup(func() {
+		for _, id := range []int64{id1, id2} {
+			_ = env.API(env.Key).DeleteWebsite(context.Background(), id)
+		}
+	})
+}

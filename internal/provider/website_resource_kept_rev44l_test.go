@@ -1,0 +1,77 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+)
+
+// Review rev44l (of c1bf106 and the several-kept restore before it): two
+// websites kept by skip_destroy, a create cancelled in flight, and both
+// kept websites deleted by another writer meanwhile. The restore reads
+// them (keptStillHeld): both answer 404 for the key's user, who made
+// them. The one-kept path then says that the kept website is gone, so a
+// new website may have been stored. The several-kept path appends to the
+// create's own error "To manage it with this resource, import it: an
+// import block with id = "<id1>" or "<id2>"", ids that the reads just
+// showed gone: that import fails.
+func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
+	acctest.NeedsEmulator(t, "holds the store, deletes the kept websites, interrupts the CLI")
+	w := acctest.NewWorkdir(t)
+	dir := w.Dir()
+	var armed, sent atomic.Bool
+	var ids [2]atomic.Int64
+	var env *acctest.Env
+	hold := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if !armed.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				next.ServeHTTP(rw, r)
+				return
+			}
+			_, _ = io.Copy(io.Discard, r.Body)
+			if !sent.Swap(true) {
+				// Another writer deletes both kept websites while the store runs.
+				for i := range ids {
+					if err := env.API(env.Key).DeleteWebsite(context.Background(), ids[i].Load()); err != nil {
+						t.Errorf("delete %d: %v", ids[i].Load(), err)
+					}
+				}
+				if interruptChildCLI(t, &dir) == 0 {
+					t.Error("no CLI to interrupt")
+				}
+			}
+			select {
+			case <-r.Context().Done():
+			case <-time.After(time.Minute):
+			}
+			rw.Header().Set("Content-Type", "application/json")
+			rw.WriteHeader(http.StatusInternalServerError)
+			_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
+		})
+	}
+	env = acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(hold))
+	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-gone")
+	ids[0].Store(id1)
+	ids[1].Store(id2)
+	armed.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	armed.Store(false)
+	flat := strings.Join(strings.Fields(out), " ")
+	if !sent.Load() || !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "kept 2 websites") {
+		t.Fatalf("the apply (exit code %d) was not interrupted during the store after keeping both websites (the "+
+			"scenario did not happen):\n%s", code, out)
+	}
+	for _, id := range []int64{id1, id2} {
+		if c := fmt.Sprintf("id = \"%d\"", id); strings.Contains(flat, c) {
+			t.Errorf("website %d was deleted, and the restore's read answered 404, yet the error (exit code %d) "+
+				"advises an import block with %s:\n%s", id, code, c, out)
+		}
+	}
+}
