@@ -170,6 +170,10 @@ type WebsiteInput struct {
 	// OmitExcludeIPs leaves exclude_ips out of an update, so that the
 	// server keeps its list (one the caller does not manage).
 	OmitExcludeIPs bool `form:"-"`
+	// OnlyExcludeIPs sends exclude_ips alone on update (a write-back of
+	// the list with nothing else planned): the server keeps every other
+	// field as stored.
+	OnlyExcludeIPs bool `form:"-"`
 }
 
 // form is the request's form: every field tagged form, as the API reads it
@@ -193,6 +197,9 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 	}
 	if in.OmitExcludeIPs && !withDomain {
 		v.Del("exclude_ips")
+	}
+	if in.OnlyExcludeIPs && !withDomain {
+		v = url.Values{"exclude_ips": v["exclude_ips"]}
 	}
 	return v
 }

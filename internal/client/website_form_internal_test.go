@@ -36,3 +36,18 @@ func TestSetFormField(t *testing.T) {
 		t.Error("a float64 or an *int64 was encoded")
 	}
 }
+
+// An update that writes exclude_ips back alone sends nothing else, so the
+// server keeps every other field as stored; a store ignores the flag.
+func TestFormOnlyExcludeIPs(t *testing.T) {
+	pw := "secret"
+	in := WebsiteInput{Domain: "example.com", Privacy: 2, Email: true, ExcludeBots: true, Password: &pw,
+		ExcludeParams: []string{"utm"}, ExcludeIPs: []string{"1.2.3.4", "5.6.7.8"}, OnlyExcludeIPs: true}
+	got := in.form(false)
+	if len(got) != 1 || got.Get("exclude_ips") != "1.2.3.4\n5.6.7.8" {
+		t.Errorf("update form = %v, want exclude_ips alone", got)
+	}
+	if store := in.form(true); store.Get("domain") != "example.com" || store.Get("exclude_bots") != "1" {
+		t.Errorf("store form = %v, want every field", store)
+	}
+}

@@ -37,6 +37,11 @@ import (
 // exclude_ips the read folded.
 const ipsFoldedKey = "exclude_ips_folded"
 
+// ipsWriteBackKey is the planned private state's mark of a plan that
+// writes exclude_ips back (planFoldedIPs): the update writes back only what
+// its plan showed.
+const ipsWriteBackKey = "exclude_ips_write_back"
+
 // ipsWrittenKey is the private state's record of the exclude_ips that the
 // last create or update left on the server, as read back (a sorted JSON
 // list). A website imported, restored, or written by an older provider has
@@ -121,6 +126,7 @@ func sortedIPs(ctx context.Context, ips types.Set, diags *diag.Diagnostics) ([]s
 // (rewriteFoldedIPs): the plan equals the state, so the update shows as
 // updated_at, which it changes.
 func planFoldedIPs(ctx context.Context, domain types.String, resp *resource.ModifyPlanResponse) {
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, ipsWriteBackKey, []byte("true"))...)
 	planRewrite(ctx, "exclude_ips", "Writing exclude_ips Back Without Repeats",
 		fmt.Sprintf("The server holds an entry of the exclude_ips of %q on more than one line (repeated, or in "+
 			"two spellings of one address or range), as the web interface stores what is typed. Terraform reads "+

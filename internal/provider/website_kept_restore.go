@@ -89,6 +89,11 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 			case unread != nil:
 				addKeptSeveralUnread(&resp.Diagnostics, domain, which, unread, err, importIt)
 				return true
+			default: // every read showed its website gone
+				reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in "+
+					"this apply. Reads show them gone now, so the create may have stored a new website: check the "+
+					"web interface, and import it to manage it with this resource.", which))
+				return true
 			}
 		}
 		if !taken {

@@ -112,6 +112,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if unsettledClear(ctx, cfg.ExcludeParams, req.Private, &resp.Diagnostics) {
 				planUnsettledClear(ctx, plan.Domain, resp)
 			}
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, ipsWriteBackKey, nil)...)
 			var notes *configuredIPs
 			if r.data != nil {
 				notes = &r.data.ipsConfigured

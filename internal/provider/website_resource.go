@@ -202,18 +202,20 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	reclear := unsettledClear(ctx, plan.ExcludeParams, req.Private, &resp.Diagnostics)
 	// exclude_ips is sent unless ignore_changes kept the state's list
 	// (website_ips_ignored.go; at apply the configuration is as written):
-	// an update writes back a list whose repeats the read folded
-	// (website_ips_folded.go), even for a change of skip_destroy alone.
+	// an update writes back a list whose repeats the read folded when its
+	// plan said so (website_ips_folded.go), and nothing else unplanned.
+	// (req.Private and resp.Private are one: read the plan's mark first.)
+	plannedWriteBack := marked(ctx, req.Private, ipsWriteBackKey, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, ipsWriteBackKey, nil)...)
 	var cfgIPs types.Set
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("exclude_ips"), &cfgIPs)...)
 	managedIPs := configSetsPlannedIPs(ctx, cfgIPs, plan.ExcludeIPs)
-	writeBack := managedIPs && foldedUnchanged(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() && !reclear && !writeBack && onlyLocalChange(plan, state) {
+	writeBack := managedIPs && plannedWriteBack &&
+		foldedUnchanged(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
+	localOnly := !reclear && onlyLocalChange(plan, state)
+	if !resp.Diagnostics.HasError() && localOnly && !writeBack {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
-		plan = plan.appliedLocally(state)
-		plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
+		r.applyLocally(ctx, plan, state, resp)
 		return
 	}
 	c := dataClient(r.data, &resp.Diagnostics)
@@ -284,12 +286,22 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		in.OmitExcludeIPs = true
 		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, true)
 	}
+	if writeBack && localOnly {
+		// The plan shows nothing else for the server: the write-back sends
+		// the list alone, so that no other field of the server's is
+		// written over, and nothing when the list is left out.
+		if in.OmitExcludeIPs {
+			r.applyLocally(ctx, plan, state, resp)
+			return
+		}
+		in.OnlyExcludeIPs, in.Password = true, nil
+	}
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
 	var w *client.Website
 	err = r.data.websites.Write(ctx, id, func() (err error) {
 		w, err = c.UpdateWebsite(ctx, id, in)
-		if err == nil && writeOnlyPasswordLost(w, in.Password, wo) {
+		if err == nil && !in.OnlyExcludeIPs && writeOnlyPasswordLost(w, in.Password, wo) {
 			tflog.Warn(ctx, "the server reports no password although password_wo is configured (removed outside "+
 				"Terraform since the last refresh); sending password_wo again", map[string]any{"id": id, "domain": in.Domain})
 			in.Password = wo
@@ -319,6 +331,13 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
+	if in.OnlyExcludeIPs {
+		// Nothing else was sent: the state keeps the plan, as an update
+		// without a request does, until the next refresh reads the
+		// server's other fields.
+		plan = planned.appliedLocally(state)
+		plan.UpdatedAt = timeValue(w.UpdatedAt)
+	}
 	if leftOut && !sameIPSet(ctx, w.ExcludeIPs, state.ExcludeIPs) {
 		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, false)
 	}
@@ -407,4 +426,13 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	op.end(true)
 	tflog.Info(ctx, "deleted website", map[string]any{"id": id, "domain": state.Domain.ValueString()})
+}
+
+// applyLocally ends an update whose plan changes nothing on the server
+// (skip_destroy, timeouts, tracking_code): the state takes the plan.
+func (r *websiteResource) applyLocally(ctx context.Context, plan, state websiteResourceModel, resp *resource.UpdateResponse) {
+	plan = plan.appliedLocally(state)
+	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }

@@ -68,8 +68,14 @@ func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
 		t.Fatalf("the apply (exit code %d) was not interrupted during the store after keeping both websites (the "+
 			"scenario did not happen):\n%s", code, out)
 	}
+	// The errors only: the apply's plan warned, when both websites were
+	// there, to import one of them.
+	errs := flat[strings.Index(flat, "Error:"):]
+	if !strings.Contains(errs, "Reads show them gone now") {
+		t.Errorf("the error (exit code %d) does not say that the kept websites are gone:\n%s", code, out)
+	}
 	for _, id := range []int64{id1, id2} {
-		if c := fmt.Sprintf("id = \"%d\"", id); strings.Contains(flat, c) {
+		if c := fmt.Sprintf("id = \"%d\"", id); strings.Contains(errs, c) {
 			t.Errorf("website %d was deleted, and the restore's read answered 404, yet the error (exit code %d) "+
 				"advises an import block with %s:\n%s", id, code, c, out)
 		}
