@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -79,5 +80,64 @@ func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
 			t.Errorf("website %d was deleted, and the restore's read answered 404, yet the error (exit code %d) "+
 				"advises an import block with %s:\n%s", id, code, c, out)
 		}
+	}
+}
+
+// Review rev44l (of c1bf106): the reads of the kept websites after a create
+// cancelled in flight now share one grace (5 s), one after the other. When
+// the first kept website's read hangs (a slow server), it uses the whole
+// grace, and the second read, which would answer at once and show its
+// website still holding the domain, fails unsent. The error then says
+// "Not all of them could be read ... the create may have stored a new
+// website: check the web interface" where, with a grace per read (c3ba2e8),
+// it said that a read shows a kept website still there, so no new website
+// can have been stored. Reads made at once within the one grace would
+// keep both the bound and the answer.
+func TestAccWebsite_rev44lTwoKeptSharedGraceLosesHeldAnswer(t *testing.T) {
+	acctest.NeedsEmulator(t, "holds the store and the first read after it, interrupts the CLI")
+	w := acctest.NewWorkdir(t)
+	dir := w.Dir()
+	var armed, sent, firstRead atomic.Bool
+	hold := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if armed.Load() && sent.Load() && r.Method == http.MethodGet &&
+				regexp.MustCompile(`/api/v1/websites/\d+$`).MatchString(r.URL.Path) && !firstRead.Swap(true) {
+				select { // this one website's read is slow; the other answers at once
+				case <-r.Context().Done():
+				case <-time.After(time.Minute):
+				}
+				return
+			}
+			if !armed.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+				next.ServeHTTP(rw, r)
+				return
+			}
+			_, _ = io.Copy(io.Discard, r.Body)
+			if !sent.Swap(true) && interruptChildCLI(t, &dir) == 0 {
+				t.Error("no CLI to interrupt")
+			}
+			select {
+			case <-r.Context().Done():
+			case <-time.After(time.Minute):
+			}
+			rw.Header().Set("Content-Type", "application/json")
+			rw.WriteHeader(http.StatusInternalServerError)
+			_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(hold))
+	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-grace")
+	armed.Store(true)
+	out, code := w.Run("apply", "-no-color", "tfplan")
+	armed.Store(false)
+	flat := strings.Join(strings.Fields(out), " ")
+	if !sent.Load() || !firstRead.Load() || !strings.Contains(flat, "Interrupt received") {
+		t.Fatalf("the apply (exit code %d) was not interrupted during the store, or read no kept website (the "+
+			"scenario did not happen):\n%s", code, out)
+	}
+	if !strings.Contains(flat, "No new website can have been stored") {
+		t.Errorf("websites %d and %d were kept; one read hung, the other would have shown its website still "+
+			"there, yet the error (exit code %d) does not say that no new website can have been stored:\n%s",
+			id1, id2, code, out)
 	}
 }
