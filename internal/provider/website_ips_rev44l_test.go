@@ -59,6 +59,61 @@ func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T
 	w.MustRun(0, "destroy", "-auto-approve")
 }
 
+// Review rev44l (of 48da5e6): the same two resources, the provider's
+// tracking_url changed and applied first to b alone (-target). The full
+// apply's plan validates both configurations (the domain is ambiguous, no
+// write-back for a, updated_at known); its apply validates only a, the
+// one with a change, so there the note is a's alone and the plan made
+// again at apply writes back, with updated_at unknown: Terraform fails
+// with "Provider produced inconsistent final plan".
+func TestAccWebsite_rev44lAmbiguousNoteFinalPlanDiffers(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("ambiguous-final")
+	old := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	seed := func(ips string) int64 {
+		return env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old,
+			Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: ips}}).ID
+	}
+	id1, id2 := seed("1.1.1.1"), seed("2.2.2.2")
+	t.Cleanup(func() {
+		for _, id := range []int64{id1, id2} {
+			_ = env.API(env.Key).DeleteWebsite(context.Background(), id)
+		}
+	})
+	w := acctest.NewWorkdir(t)
+	hcl := func(settings ...string) string {
+		return env.ProviderBlock(settings...) + fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "a" {
+  domain      = %q
+  exclude_ips = ["1.1.1.1"]
+}
+resource "analytics_website" "b" {
+  domain      = %q
+  exclude_ips = ["2.2.2.2"]
+}
+`, id1, id2, domain, domain)
+	}
+	w.Write("main.tf", hcl())
+	w.MustRun(0, "apply", "-auto-approve")
+	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.UpdatedAt = old.Add(time.Minute) })
+	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	w.MustRun(0, "apply", "-auto-approve", "-target=analytics_website.b")
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if code != 0 || strings.Contains(out, "inconsistent") {
+		t.Errorf("the apply of a tracking_url change (exit code %d) failed: its plan did not write exclude_ips "+
+			"back, the plan made again at apply did\n%s", code, strings.TrimSpace(out))
+	}
+}
+
 func shownInt(p *int) string {
 	if p == nil {
 		return "NULL"
