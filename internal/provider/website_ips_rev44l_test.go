@@ -114,6 +114,51 @@ resource "analytics_website" "b" {
 	}
 }
 
+// Review rev44l (of 48da5e6): with lifecycle ignore_changes = [exclude_ips]
+// and a configured list that is unknown at plan time (it depends on a
+// resource this apply replaces), ValidateConfig takes no note, and the
+// plan falls back on the written-list record: the web interface repeated
+// the list Terraform wrote, so the plan updates the website and warns
+// "This apply writes the list back with each entry once". The apply
+// compares the configuration as written (now known, another list) with
+// the plan, finds the list not managed, and sends nothing: the plan
+// announced an update and a write-back that ignore_changes rules out and
+// that never happen.
+func TestAccWebsite_rev44lIgnoredListUnknownAtPlanAnnouncesWriteBack(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("ignored-unknown")
+	w := acctest.NewWorkdir(t)
+	hcl := func(ip string, n int) string {
+		return env.Config(fmt.Sprintf(`resource "terraform_data" "ip" {
+  input            = %q
+  triggers_replace = %d
+}
+resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = [terraform_data.ip.output]
+  lifecycle {
+    ignore_changes = [exclude_ips]
+  }
+}
+`, ip, n, domain))
+	}
+	w.Write("main.tf", hcl("1.2.3.4", 1))
+	w.MustRun(0, "apply", "-auto-approve")
+	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
+	w.Write("main.tf", hcl("9.9.9.9", 2))
+	plan := w.MustRun(0, "plan", "-no-color")
+	if flat := strings.Join(strings.Fields(plan), " "); strings.Contains(flat, "Writing exclude_ips Back") ||
+		strings.Contains(flat, "analytics_website.test will be updated") {
+		out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+		stored, _ := env.WebsiteByDomain(domain)
+		t.Errorf("exclude_ips is in ignore_changes, yet the plan updates the website to write the list back; the "+
+			"apply then leaves it %q\nplan:\n%s\napply:\n%s", stored.ExcludeIPs, strings.TrimSpace(plan),
+			strings.TrimSpace(out))
+	}
+	w.MustRun(0, "destroy", "-auto-approve")
+}
+
 func shownInt(p *int) string {
 	if p == nil {
 		return "NULL"
