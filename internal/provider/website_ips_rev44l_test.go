@@ -44,15 +44,17 @@ func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T
 	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
 	w.Write("main.tf", hcl("5.6.7.8", true))
 	plan := w.MustRun(0, "plan", "-out=tfplan", "-no-color")
-	// After the plan, the web interface turns exclude_bots off.
-	off := 0
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeBots = &off })
+	// After the plan, the web interface turns exclude_bots off and makes
+	// the statistics private.
+	off, private := 0, 1
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeBots, x.Privacy = &off, &private })
 	out := w.MustRun(0, "apply", "-no-color", "tfplan")
 	stored, _ := env.Website(id)
-	if stored.ExcludeBots == nil || *stored.ExcludeBots != 0 {
-		t.Errorf("exclude_bots is %v on the server after an apply whose plan changed only skip_destroy (and wrote "+
-			"exclude_ips back): the web interface's change made after the plan was undone\nplan:\n%s\napply:\n%s",
-			shownInt(stored.ExcludeBots), strings.TrimSpace(plan), strings.TrimSpace(out))
+	if stored.ExcludeBots == nil || *stored.ExcludeBots != 0 || stored.Privacy == nil || *stored.Privacy != 1 {
+		t.Errorf("exclude_bots is %v and privacy %v (web interface: 0 and 1, private) on the server after an apply "+
+			"whose plan changed only skip_destroy (and wrote exclude_ips back): the web interface's changes made after "+
+			"the plan were undone\nplan:\n%s\napply:\n%s", shownInt(stored.ExcludeBots), shownInt(stored.Privacy),
+			strings.TrimSpace(plan), strings.TrimSpace(out))
 	}
 	w.Write("main.tf", hcl("5.6.7.8", false))
 	w.MustRun(0, "apply", "-auto-approve")
