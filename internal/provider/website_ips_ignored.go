@@ -29,40 +29,44 @@ import (
 // server excludes the same addresses.
 
 // configuredIPs are the exclude_ips of the configurations validated in
-// this run, by domain as written (ipsKey); a domain written with two lists
-// (two resources) holds ipsAmbiguous.
+// this run, by domain as written: each list (ipsKey) that a configuration
+// of the domain sets, or ipsUnknown for a list not known yet.
 type configuredIPs struct {
 	mu       sync.Mutex
-	byDomain map[string]string
+	byDomain map[string]map[string]bool
 }
 
-// ipsAmbiguous is what configuredIPs holds for a domain configured twice
-// with different lists: no configuration then matches it.
-const ipsAmbiguous = "ambiguous"
+// ipsUnknown is noted for a list unknown at validation: no configuration
+// then matches the domain, so no write-back is planned for it.
+const ipsUnknown = "unknown"
 
 // note records the exclude_ips of a configuration as validated.
 func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
-	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
-	if !ok || cfg.Domain.IsNull() || cfg.Domain.IsUnknown() {
+	if cfg.Domain.IsNull() || cfg.Domain.IsUnknown() {
 		return
+	}
+	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
+	if !ok {
+		key = ipsUnknown
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byDomain == nil {
-		c.byDomain = map[string]string{}
+		c.byDomain = map[string]map[string]bool{}
 	}
 	domain := cfg.Domain.ValueString()
-	if old, seen := c.byDomain[domain]; seen && old != key {
-		key = ipsAmbiguous
+	if c.byDomain[domain] == nil {
+		c.byDomain[domain] = map[string]bool{}
 	}
-	c.byDomain[domain] = key
+	c.byDomain[domain][key] = true
 }
 
 // written reports whether cfg, the configuration a plan is given, has the
 // exclude_ips written in the configuration: false when ignore_changes put
-// the state's list in their place. With no note (a configuration not
-// validated in this run) it reports true, as before notes were taken;
-// noted says whether a note decided.
+// the state's list in their place (no configuration of the domain sets
+// it), or when a configuration of the domain had a list not known yet.
+// With no note (a configuration not validated in this run) it reports
+// true, as before notes were taken; noted says whether a note decided.
 func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (written, noted bool) {
 	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
 	if !ok {
@@ -70,8 +74,8 @@ func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	note, seen := c.byDomain[cfg.Domain.ValueString()]
-	return !seen || note == key, seen
+	notes, seen := c.byDomain[cfg.Domain.ValueString()]
+	return !seen || (notes[key] && !notes[ipsUnknown]), seen
 }
 
 // planWriteBack reports whether a plan (cfg, plan and prior state) writes

@@ -8,9 +8,11 @@ import (
 )
 
 // The plan tells ignore_changes by the configuration as validated: a list
-// the plan is given that differs from it, or a domain configured twice
-// with two lists, is not written back; a domain not validated in this run
-// is, as before the notes.
+// the plan is given that no configuration of the domain sets, or a domain
+// whose list was not known at validation, is not written back; a domain
+// not validated in this run is, as before the notes. A domain configured
+// twice (two resources) matches either list, so that a plan made again at
+// apply for one of them (-target) decides as the plan did (review rev44l).
 func TestConfiguredIPsWritten(t *testing.T) {
 	ctx := context.Background()
 	cfg := func(domain string, ips ...string) websiteResourceModel {
@@ -26,6 +28,7 @@ func TestConfiguredIPsWritten(t *testing.T) {
 	c.note(ctx, cfg("twice.example", "1.1.1.1"))
 	c.note(ctx, cfg("twice.example", "2.2.2.2"))
 	c.note(ctx, websiteResourceModel{Domain: types.StringUnknown(), ExcludeIPs: stringSetValue([]string{"9.9.9.9"})})
+	c.note(ctx, websiteResourceModel{Domain: types.StringValue("later.example"), ExcludeIPs: types.SetUnknown(types.StringType)})
 	for _, tc := range []struct {
 		name string
 		plan websiteResourceModel
@@ -36,7 +39,10 @@ func TestConfiguredIPsWritten(t *testing.T) {
 		{"unset, the state's list (ignore_changes)", cfg("unset.example", "1.1.1.1"), false},
 		{"set, the same list", cfg("set.example", "1.1.1.1", "2.2.2.2"), true},
 		{"set, another list (ignore_changes)", cfg("set.example", "1.1.1.1"), false},
-		{"configured twice", cfg("twice.example", "1.1.1.1"), false},
+		{"configured twice, one list", cfg("twice.example", "1.1.1.1"), true},
+		{"configured twice, the other list", cfg("twice.example", "2.2.2.2"), true},
+		{"configured twice, a third list (ignore_changes)", cfg("twice.example", "3.3.3.3"), false},
+		{"list unknown at validation", cfg("later.example", "1.1.1.1"), false},
 		{"not validated", cfg("other.example", "1.1.1.1"), true},
 		{"unknown list", websiteResourceModel{Domain: types.StringValue("set.example"), ExcludeIPs: types.SetUnknown(types.StringType)}, false},
 	} {

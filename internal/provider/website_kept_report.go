@@ -154,7 +154,7 @@ func lookupFound(err error, id int64) bool {
 // it, or a read now shows it with the domain. 0 when none is known to;
 // unread is then the error of a read that could not tell (a failure other
 // than a 404), nil when every read showed its website gone. The reads
-// share one restoreContext.
+// share one restoreContext, and run at once.
 func (r *websiteResource) keptStillHeld(ctx context.Context, domain string, ids []int64, err error) (held int64,
 	how string, unread error,
 ) {
@@ -163,15 +163,29 @@ func (r *websiteResource) keptStillHeld(ctx context.Context, domain string, ids 
 			return id, "the lookup after the create found it", nil
 		}
 	}
+	// The reads run at once, so that one slow read does not use up the
+	// grace of the others: any website still there settles it.
 	rctx, cancel := restoreContext(ctx)
 	defer cancel()
+	type answer struct {
+		id  int64
+		w   *client.Website
+		err error
+	}
+	answers := make(chan answer, len(ids))
 	for _, id := range ids {
-		w, gerr := r.data.client.GetWebsite(rctx, id)
+		go func() {
+			w, gerr := r.data.client.GetWebsite(rctx, id)
+			answers <- answer{id, w, gerr}
+		}()
+	}
+	for range ids {
+		a := <-answers
 		switch {
-		case gerr == nil && canonicalDomain(w.Domain) == canonicalDomain(domain):
-			return id, "a read shows it still there", nil
-		case gerr != nil && !errors.Is(gerr, client.ErrNotFound) && unread == nil:
-			unread = fmt.Errorf("website %d: %w", id, gerr)
+		case a.err == nil && canonicalDomain(a.w.Domain) == canonicalDomain(domain):
+			return a.id, "a read shows it still there", nil
+		case a.err != nil && !errors.Is(a.err, client.ErrNotFound) && unread == nil:
+			unread = fmt.Errorf("website %d: %w", a.id, a.err)
 		}
 	}
 	return 0, "", unread
