@@ -2,6 +2,10 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -48,4 +52,49 @@ func TestAccWebsite_rev44mB(t *testing.T) {
 	if !planned && final {
 		t.Errorf("written at plan = %v, at apply = %v: the final plan adds a write-back the plan did not show", planned, final)
 	}
+}
+
+// Review rev44m, C: a write-back planned with skip_destroy alone sends
+// exclude_ips alone (OnlyExcludeIPs). When its answer is lost, the update
+// keeps the prior state as if it had sent exclude_params
+// (keepUnsettled: in.OmitExcludeParams is false), so the state forgets
+// exclude_params the update never sent, and the next plan shows
+// exclude_params to be set again: a change the server never had.
+func TestAccWebsite_rev44mC(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line and loses an update's answer")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("wb-lost-only-ips")
+	w := acctest.NewWorkdir(t)
+	hcl := func(skip bool) string {
+		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
+resource "analytics_website" "test" {
+  domain         = %q
+  exclude_ips    = ["5.6.7.8"]
+  exclude_params = ["utm_source"]
+  skip_destroy   = %t
+}
+`, domain, skip)
+	}
+	w.Write("main.tf", hcl(false))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
+	w.Write("main.tf", hcl(true))
+	if err := env.SetFaults(&emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetAfterRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := w.Run("apply", "-auto-approve", "-no-color"); code != 1 {
+		t.Fatalf("the write-back whose answer is lost: exit code %d:\n%s", code, out)
+	}
+	if err := env.SetFaults(nil); err != nil {
+		t.Fatal(err)
+	}
+	plan := w.MustRun(0, "plan", "-no-color")
+	if strings.Contains(plan, "exclude_params") {
+		t.Errorf("after a lost write-back that sent exclude_ips alone, the plan shows exclude_params, which the "+
+			"update never sent:\n%s", strings.TrimSpace(plan))
+	}
+	w.Write("main.tf", hcl(false))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.MustRun(0, "destroy", "-auto-approve")
 }
