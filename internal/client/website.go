@@ -204,6 +204,13 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 	return v
 }
 
+// SendsOnUpdate reports whether an update with in sends the form field
+// name (for example "exclude_params" or "password"), as form encodes it.
+func (in WebsiteInput) SendsOnUpdate(name string) bool {
+	_, ok := in.form(false)[name]
+	return ok
+}
+
 // setFormField sets the form field name to fv as the API reads it (an int
 // in decimal, a bool as 1 or 0, a list one entry per line), nothing for a
 // nil pointer (a *[]string too: a list left out); false for a type it

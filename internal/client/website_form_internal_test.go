@@ -51,3 +51,32 @@ func TestFormOnlyExcludeIPs(t *testing.T) {
 		t.Errorf("store form = %v, want every field", store)
 	}
 }
+
+// SendsOnUpdate tells what an update's form holds, so that what the
+// provider records about a request it lost the answer of follows what was
+// sent (review rev44m: a write-back of exclude_ips alone).
+func TestSendsOnUpdate(t *testing.T) {
+	pw := "secret"
+	full := WebsiteInput{Domain: "example.com", Password: &pw, ExcludeParams: []string{"utm"}, ExcludeIPs: []string{"1.2.3.4"}}
+	for _, tc := range []struct {
+		name string
+		in   WebsiteInput
+		want map[string]bool
+	}{
+		{"every field", full, map[string]bool{"password": true, "exclude_params": true, "exclude_ips": true, "domain": false}},
+		{"exclude_ips alone", func() WebsiteInput { in := full; in.OnlyExcludeIPs = true; return in }(),
+			map[string]bool{"password": false, "exclude_params": false, "exclude_ips": true, "privacy": false}},
+		{"lists left out", func() WebsiteInput {
+			in := full
+			in.Password, in.OmitExcludeParams, in.OmitExcludeIPs = nil, true, true
+			return in
+		}(), map[string]bool{"password": false, "exclude_params": false, "exclude_ips": false, "privacy": true}},
+		{"a nil list is sent empty", WebsiteInput{}, map[string]bool{"exclude_params": true, "exclude_ips": true}},
+	} {
+		for name, want := range tc.want {
+			if got := tc.in.SendsOnUpdate(name); got != want {
+				t.Errorf("%s: SendsOnUpdate(%q) = %v, want %v", tc.name, name, got, want)
+			}
+		}
+	}
+}

@@ -2,11 +2,15 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -18,29 +22,33 @@ import (
 // time it replaces the configuration's exclude_ips with the state's before
 // it asks for the plan; at apply time it sends the configuration as
 // written. It does validate each instance's configuration as written just
-// before it plans it. So ValidateConfig notes, by domain, the exclude_ips
-// written in the configuration (ipsWritten), and the plan writes the list
-// back only when the configuration it is given says the same; the update
-// compares its configuration with its plan.
+// before it plans it. So ValidateConfig notes each configuration as
+// validated: its domain, the rest of it, and its exclude_ips. The plan
+// writes the list back only when a note holds the configuration it is
+// given, list and all; the update compares its configuration with its
+// plan.
 //
 // What stays out of sight: a configuration whose list is the very list
 // the state holds. With or without ignore_changes, Terraform sends the
 // provider the same values, so the repeats are written back once; the
-// server excludes the same addresses.
+// server excludes the same addresses. The same goes for two resources
+// whose configurations differ in exclude_ips alone: the one under
+// ignore_changes whose state holds the other's list has its repeats
+// written back once.
 
-// configuredIPs are the exclude_ips of the configurations validated in
-// this run, by domain as written: each list (ipsKey) that a configuration
-// of the domain sets, or ipsUnknown for a list not known yet.
+// configuredIPs are the configurations validated in this run, by domain as
+// written: each noted as the rest of it (restKey) and its exclude_ips
+// (ipsKey), or ipsUnknown for a list not known yet.
 type configuredIPs struct {
 	mu       sync.Mutex
 	byDomain map[string]map[string]bool
 }
 
-// ipsUnknown is noted for a list unknown at validation: no configuration
-// then matches the domain, so no write-back is planned for it.
+// ipsUnknown is noted for a list unknown at validation: it matches no
+// list a plan is given, so no write-back is planned from it.
 const ipsUnknown = "unknown"
 
-// note records the exclude_ips of a configuration as validated.
+// note records a configuration as validated.
 func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
 	if cfg.Domain.IsNull() || cfg.Domain.IsUnknown() {
 		return
@@ -58,15 +66,18 @@ func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
 	if c.byDomain[domain] == nil {
 		c.byDomain[domain] = map[string]bool{}
 	}
-	c.byDomain[domain][key] = true
+	c.byDomain[domain][restKey(cfg)+key] = true
 }
 
-// written reports whether cfg, the configuration a plan is given, has the
-// exclude_ips written in the configuration: false when ignore_changes put
-// the state's list in their place (no configuration of the domain sets
-// it), or when a configuration of the domain had a list not known yet.
-// With no note (a configuration not validated in this run) it reports
-// true, as before notes were taken; noted says whether a note decided.
+// written reports whether cfg, the configuration a plan is given, is one
+// validated, exclude_ips and all: false when ignore_changes put the
+// state's list in its place (or another attribute's), or when its list
+// was not known at validation. The answer depends on no other
+// configuration's note unless two differ in exclude_ips alone, so a plan
+// made again at apply (with -target, or lists now known) decides as the
+// plan did. With no note of the domain (a configuration not validated in
+// this run) it reports true, as before notes were taken; noted says
+// whether a note decided.
 func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (written, noted bool) {
 	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
 	if !ok {
@@ -75,7 +86,22 @@ func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	notes, seen := c.byDomain[cfg.Domain.ValueString()]
-	return !seen || (notes[key] && !notes[ipsUnknown]), seen
+	return !seen || notes[restKey(cfg)+key], seen
+}
+
+// restKey is a comparable form of a configuration but its exclude_ips
+// (each attribute's value as attr.Value writes it): a digest, so that no
+// note holds a password as written.
+func restKey(cfg websiteResourceModel) string {
+	h := sha256.New()
+	v := reflect.ValueOf(cfg)
+	for i := range v.NumField() {
+		if i == websiteModelField("exclude_ips") {
+			continue
+		}
+		fmt.Fprintf(h, "%d=%s\n", i, v.Field(i).Interface().(attr.Value).String()) //nolint:forcetypeassert // every field is an attr.Value (TestWebsiteAttributes_model)
+	}
+	return hex.EncodeToString(h.Sum(nil)) + " "
 }
 
 // planWriteBack reports whether a plan (cfg, plan and prior state) writes

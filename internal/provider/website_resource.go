@@ -352,14 +352,14 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if remembered == nil {
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
-	if in.Password != nil { // the state says again what Terraform set
+	if in.SendsOnUpdate("password") { // the state says again what Terraform set
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, passwordSetKey, nil)...)
 	}
-	if !in.OmitExcludeParams { // the server holds what was sent
+	if in.SendsOnUpdate("exclude_params") { // the server holds what was sent
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, excludeParamsSentKey, nil)...)
 	}
 	recordFoldedIPs(ctx, w, resp.Private, &resp.Diagnostics) // the server holds what was sent
-	if !in.OmitExcludeIPs {
+	if in.SendsOnUpdate("exclude_ips") {
 		recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)

@@ -40,17 +40,18 @@ func keepUnsettled(ctx context.Context, state websiteResourceModel, in client.We
 	private privateSetter, diags *diag.Diagnostics,
 ) {
 	changed := false
-	if !in.OmitExcludeParams {
+	sentParams := in.SendsOnUpdate("exclude_params")
+	if sentParams {
 		// A clear forgotten this way equals a configuration without
 		// exclude_params: the private state remembers it, so that the next
 		// plan sends the clear again (planUnsettledClear).
 		diags.Append(private.SetKey(ctx, excludeParamsSentKey, []byte("true"))...)
 	}
-	if !in.OmitExcludeParams && !state.ExcludeParams.IsNull() {
+	if sentParams && !state.ExcludeParams.IsNull() {
 		state.ExcludeParams = types.SetNull(types.StringType)
 		changed = true
 	}
-	if in.Password != nil && (!state.Password.IsNull() || !state.PasswordWOVer.IsNull() || *in.Password != "") {
+	if in.SendsOnUpdate("password") && (!state.Password.IsNull() || !state.PasswordWOVer.IsNull() || *in.Password != "") {
 		state.Password, state.PasswordWOVer = types.StringNull(), types.Int64Null()
 		changed = true
 		// The state no longer tells that Terraform set a password: the
