@@ -7,8 +7,10 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
@@ -123,13 +125,21 @@ func sortedIPs(ctx context.Context, ips types.Set, diags *diag.Diagnostics) ([]s
 }
 
 // planFoldedIPs plans the update that writes exclude_ips back
-// (rewriteFoldedIPs): the plan equals the state, so the update shows as
-// updated_at, which it changes.
-func planFoldedIPs(ctx context.Context, domain types.String, resp *resource.ModifyPlanResponse) {
+// (rewriteFoldedIPs). When nothing else is planned (the plan equals the
+// state), the update shows as updated_at, which it changes. Otherwise the
+// update goes ahead anyway and updated_at stays as planned, so that the
+// plan made again at apply plans the same values whatever its notes decide
+// (website_ips_ignored.go).
+func planFoldedIPs(ctx context.Context, domain types.String, state tftypes.Value, resp *resource.ModifyPlanResponse) {
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, ipsWriteBackKey, []byte("true"))...)
-	planRewrite(ctx, "exclude_ips", "Writing exclude_ips Back Without Repeats",
-		fmt.Sprintf("The server holds an entry of the exclude_ips of %q on more than one line (repeated, or in "+
-			"two spellings of one address or range), as the web interface stores what is typed. Terraform reads "+
-			"each once. This apply writes the list back with each entry once; the server excludes the same "+
-			"addresses.", domain.ValueString()), resp)
+	summary := "Writing exclude_ips Back Without Repeats"
+	detail := fmt.Sprintf("The server holds an entry of the exclude_ips of %q on more than one line (repeated, or in "+
+		"two spellings of one address or range), as the web interface stores what is typed. Terraform reads "+
+		"each once. This apply writes the list back with each entry once; the server excludes the same "+
+		"addresses.", domain.ValueString())
+	if resp.Plan.Raw.Equal(state) {
+		planRewrite(ctx, "exclude_ips", summary, detail, resp)
+		return
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("exclude_ips"), summary, detail)
 }

@@ -24,25 +24,34 @@ import (
 // written. It does validate each instance's configuration as written just
 // before it plans it. So ValidateConfig notes each configuration as
 // validated: its domain, the rest of it, and its exclude_ips. The plan
-// writes the list back only when a note holds the configuration it is
-// given, list and all; the update compares its configuration with its
-// plan.
+// writes the list back only when a note of its domain holds the list it
+// is given; when the domain has notes of more than one configuration (two
+// resources), only when a note holds the configuration it is given, list
+// and all, since another resource's list may be the one the state holds.
+// The update compares its configuration with its plan.
 //
 // What stays out of sight: a configuration whose list is the very list
 // the state holds. With or without ignore_changes, Terraform sends the
 // provider the same values, so the repeats are written back once; the
-// server excludes the same addresses. The same goes for two resources
-// whose configurations differ in exclude_ips alone: the one under
-// ignore_changes whose state holds the other's list has its repeats
-// written back once.
+// server excludes the same addresses. The same goes for two resources of
+// one domain whose configurations differ in exclude_ips alone.
+//
+// The notes of the plan made again at apply may differ from the plan's
+// (-target validates fewer configurations; a list unknown at plan is
+// known). So a write-back changes the planned values only when nothing
+// else is planned (planFoldedIPs); otherwise the update goes ahead anyway
+// and the decision is the final plan's.
 
 // configuredIPs are the configurations validated in this run, by domain as
 // written: each noted as the rest of it (restKey) and its exclude_ips
 // (ipsKey), or ipsUnknown for a list not known yet.
 type configuredIPs struct {
 	mu       sync.Mutex
-	byDomain map[string]map[string]bool
+	byDomain map[string]map[ipsNote]bool
 }
+
+// ipsNote is a configuration as noted: the rest of it, and its list.
+type ipsNote struct{ rest, ips string }
 
 // ipsUnknown is noted for a list unknown at validation: it matches no
 // list a plan is given, so no write-back is planned from it.
@@ -60,24 +69,23 @@ func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byDomain == nil {
-		c.byDomain = map[string]map[string]bool{}
+		c.byDomain = map[string]map[ipsNote]bool{}
 	}
 	domain := cfg.Domain.ValueString()
 	if c.byDomain[domain] == nil {
-		c.byDomain[domain] = map[string]bool{}
+		c.byDomain[domain] = map[ipsNote]bool{}
 	}
-	c.byDomain[domain][restKey(cfg)+key] = true
+	c.byDomain[domain][ipsNote{restKey(cfg), key}] = true
 }
 
-// written reports whether cfg, the configuration a plan is given, is one
-// validated, exclude_ips and all: false when ignore_changes put the
-// state's list in its place (or another attribute's), or when its list
-// was not known at validation. The answer depends on no other
-// configuration's note unless two differ in exclude_ips alone, so a plan
-// made again at apply (with -target, or lists now known) decides as the
-// plan did. With no note of the domain (a configuration not validated in
-// this run) it reports true, as before notes were taken; noted says
-// whether a note decided.
+// written reports whether cfg, the configuration a plan is given, has the
+// exclude_ips written in its configuration: false when ignore_changes put
+// the state's list in their place, or when its list was not known at
+// validation. With one configuration noted for the domain (the plan's
+// own), the list decides, so that ignore_changes of other attributes does
+// not matter; with several, the configuration, list and all. With no note
+// of the domain (a configuration not validated in this run) it reports
+// true, as before notes were taken; noted says whether a note decided.
 func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (written, noted bool) {
 	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
 	if !ok {
@@ -86,7 +94,12 @@ func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	notes, seen := c.byDomain[cfg.Domain.ValueString()]
-	return !seen || notes[restKey(cfg)+key], seen
+	if len(notes) == 1 {
+		for n := range notes {
+			return n.ips == key, true
+		}
+	}
+	return !seen || notes[ipsNote{restKey(cfg), key}], seen
 }
 
 // restKey is a comparable form of a configuration but its exclude_ips
@@ -101,7 +114,7 @@ func restKey(cfg websiteResourceModel) string {
 		}
 		fmt.Fprintf(h, "%d=%s\n", i, v.Field(i).Interface().(attr.Value).String()) //nolint:forcetypeassert // every field is an attr.Value (TestWebsiteAttributes_model)
 	}
-	return hex.EncodeToString(h.Sum(nil)) + " "
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // planWriteBack reports whether a plan (cfg, plan and prior state) writes

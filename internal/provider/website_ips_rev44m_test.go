@@ -166,3 +166,68 @@ resource "analytics_website" "b" {
 			stored.ExcludeIPs, strings.TrimSpace(plan))
 	}
 }
+
+// With one configuration of the domain, the list decides whether the plan
+// is given the configuration's list: ignore_changes of another attribute
+// (here email_reports, changed in the web interface) leaves the write-back
+// of the repeats the web interface stored in exclude_ips as it is.
+func TestAccWebsite_rev44mOtherIgnoredStillWritesBack(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("other-ignored")
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain        = %q
+  email_reports = false
+  exclude_ips   = ["1.2.3.4"]
+  lifecycle {
+    ignore_changes = [email_reports]
+  }
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "1.2.3.4\n1.2.3.4"; x.Email = ptr(1) })
+	w.MustRun(0, "apply", "-auto-approve")
+	stored, _ := env.Website(id)
+	if stored.ExcludeIPs != "1.2.3.4" {
+		t.Errorf("the configuration sets exclude_ips, yet the apply left the repeats: the server holds %q", stored.ExcludeIPs)
+	}
+	if stored.Email == nil || *stored.Email != 1 {
+		t.Errorf("email_reports is in ignore_changes, yet the write-back changed it: %v", shownInt(stored.Email))
+	}
+}
+
+// A write-back beside a change the plan applies without a request (the
+// provider's tracking_url) keeps updated_at as planned, so that its plan
+// does not depend on the decision, and the apply is consistent.
+func TestAccWebsite_rev44mWriteBackBesideLocalChange(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("beside-local")
+	w := acctest.NewWorkdir(t)
+	hcl := func(settings ...string) string {
+		return env.ProviderBlock(settings...) + fmt.Sprintf(`
+resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = ["1.2.3.4"]
+}
+`, domain)
+	}
+	w.Write("main.tf", hcl())
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "1.2.3.4\n1.2.3.4" })
+	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	plan := w.MustRun(0, "plan", "-no-color")
+	if !strings.Contains(strings.Join(strings.Fields(plan), " "), "Writing exclude_ips Back") {
+		t.Errorf("the plan does not announce the write-back:\n%s", strings.TrimSpace(plan))
+	}
+	w.MustRun(0, "apply", "-auto-approve")
+	if stored, _ := env.Website(id); stored.ExcludeIPs != "1.2.3.4" {
+		t.Errorf("the write-back beside a tracking_url change left %q on the server", stored.ExcludeIPs)
+	}
+	if out := w.MustRun(0, "plan", "-no-color", "-detailed-exitcode"); strings.Contains(out, "will be updated") {
+		t.Errorf("after the write-back, the plan is not empty:\n%s", strings.TrimSpace(out))
+	}
+}

@@ -118,7 +118,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 				notes = &r.data.ipsConfigured
 			}
 			if notes.planWriteBack(ctx, cfg, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) {
-				planFoldedIPs(ctx, plan.Domain, resp) // website_ips_folded.go
+				planFoldedIPs(ctx, plan.Domain, req.State.Raw, resp) // website_ips_folded.go
 			}
 		}
 	}

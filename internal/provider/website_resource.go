@@ -336,7 +336,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		// without a request does, until the next refresh reads the
 		// server's other fields.
 		plan = planned.appliedLocally(state)
-		plan.UpdatedAt = timeValue(w.UpdatedAt)
+		if planned.UpdatedAt.IsUnknown() { // else the plan keeps it (planFoldedIPs)
+			plan.UpdatedAt = timeValue(w.UpdatedAt)
+		}
 	}
 	if leftOut && !sameIPSet(ctx, w.ExcludeIPs, state.ExcludeIPs) {
 		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, false)
