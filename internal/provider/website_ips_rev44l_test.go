@@ -72,17 +72,8 @@ func TestAccWebsite_rev44lAmbiguousNoteFinalPlanDiffers(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("ambiguous-final")
-	old := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
-	seed := func(ips string) int64 {
-		return env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old,
-			Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: ips}}).ID
-	}
-	id1, id2 := seed("1.1.1.1"), seed("2.2.2.2")
-	t.Cleanup(func() {
-		for _, id := range []int64{id1, id2} {
-			_ = env.API(env.Key).DeleteWebsite(context.Background(), id)
-		}
-	})
+	ids, old := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
+	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
 	hcl := func(settings ...string) string {
 		return env.ProviderBlock(settings...) + fmt.Sprintf(`
@@ -183,12 +174,8 @@ func TestAccWebsite_rev44lAmbiguousNoteUpdateWritesBackUnplanned(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("ambiguous-note")
-	old := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
-	seed := func(ips string) int64 {
-		return env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old,
-			Settings: wire.Settings{Privacy: ptr(0), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: ips}}).ID
-	}
-	id1, id2 := seed("1.1.1.1"), seed("2.2.2.2")
+	ids, old := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
+	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
 	hcl := func(settings ...string) string {
 		return env.ProviderBlock(settings...) + fmt.Sprintf(`
@@ -220,9 +207,30 @@ resource "analytics_website" "b" {
 		t.Errorf("the apply of a tracking_url change (exit code %d) failed; its plan did not write exclude_ips "+
 			"back, yet the update did\nplan:\n%s\napply:\n%s", code, strings.TrimSpace(plan), strings.TrimSpace(out))
 	}
+}
+
+// seedSameDomain seeds one website with domain for each of settings (the
+// server has no unique index on the domain), created an hour before now,
+// and deletes them when the test ends. It returns their ids and when
+// they were created.
+func seedSameDomain(t *testing.T, env *acctest.Env, domain string, settings ...wire.Settings) ([]int64, time.Time) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	ids := make([]int64, len(settings))
+	for i, s := range settings {
+		ids[i] = env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old, Settings: s}).ID
+	}
 	t.Cleanup(func() {
-		for _, id := range []int64{id1, id2} {
+		for _, id := range ids {
 			_ = env.API(env.Key).DeleteWebsite(context.Background(), id)
 		}
 	})
+	return ids, old
+}
+
+// storedSettings are a website's settings as the web interface stores
+// them: privacy (0 public, 1 private), no e-mail reports, bots excluded,
+// and exclude_ips as typed.
+func storedSettings(privacy int, ips string) wire.Settings {
+	return wire.Settings{Privacy: ptr(privacy), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: ips}
 }

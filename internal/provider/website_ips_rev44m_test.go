@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // Review rev44m, A: two resources of one domain, X managing exclude_ips
@@ -118,17 +116,8 @@ func TestAccWebsite_rev44mAIgnoredTwinListNotWrittenBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("ignored-twin")
-	old := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
-	seed := func(privacy int) int64 {
-		return env.Seed(env.Key, emulator.Website{Domain: domain, CreatedAt: old,
-			Settings: wire.Settings{Privacy: ptr(privacy), Email: ptr(0), ExcludeBots: ptr(1), ExcludeIPs: "1.1.1.1"}}).ID
-	}
-	id1, id2 := seed(0), seed(1)
-	t.Cleanup(func() {
-		for _, id := range []int64{id1, id2} {
-			_ = env.API(env.Key).DeleteWebsite(context.Background(), id)
-		}
-	})
+	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "1.1.1.1"))
+	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
 	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 import {
