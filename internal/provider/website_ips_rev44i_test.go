@@ -1,11 +1,8 @@
 package provider
 
 import (
-	"fmt"
-	"net/http"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -33,54 +30,22 @@ func TestAccWebsite_rev44iStaleIdentityReadDropsWebChange(t *testing.T) {
 		{"write-back without repeats", true, "The update did not write it back without repeats"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var armed, changed atomic.Bool
-			var target atomic.Int64
-			var env *acctest.Env
-			env = acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(func(next http.Handler) http.Handler {
-				return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-					next.ServeHTTP(rw, r)
-					// The first list read of the apply: the web interface
-					// adds an address right after it.
-					if armed.Load() && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/websites") &&
-						!changed.Swap(true) {
-						env.UpdateWebsite(target.Load(), func(w *emulator.Website) { w.ExcludeIPs = "1.2.3.4\n5.6.7.8" })
-					}
-				})
-			}))
+			// The first list read of the apply: the web interface adds an
+			// address right after it.
+			env, change := newListReadChange(t, "1.2.3.4\n5.6.7.8")
 			b, a := env.Domain("stale-b"), env.Domain("stale-a")
 			w := acctest.NewWorkdir(t)
-			hcl := func(bots bool, withA bool) string {
-				dep := ""
-				if withA {
-					dep = "  depends_on   = [analytics_website.a]\n"
-				}
-				s := fmt.Sprintf(`resource "analytics_website" "b" {
-  domain       = %q
-  exclude_ips  = ["1.2.3.4"]
-  exclude_bots = %t
-%s}
-`, b, bots, dep)
-				if withA {
-					s += fmt.Sprintf("resource \"analytics_website\" \"a\" {\n  domain = %q\n}\n", a)
-				}
-				return env.Config(s)
-			}
-			w.Write("main.tf", hcl(true, false))
+			w.Write("main.tf", updateAfterCreateConfig(env, b, a, "1.2.3.4", true, false))
 			w.MustRun(0, "apply", "-auto-approve")
-			target.Store(env.MustWebsite(t, b).ID)
+			change.target.Store(env.MustWebsite(t, b).ID)
 			if tc.repeats {
-				env.UpdateWebsite(target.Load(), func(w *emulator.Website) { w.ExcludeIPs = "1.2.3.4\n1.2.3.4" })
+				env.UpdateWebsite(change.target.Load(), func(w *emulator.Website) { w.ExcludeIPs = "1.2.3.4\n1.2.3.4" })
 			}
 			// The plan: update b (exclude_bots, and the write-back) and
 			// create a.
-			w.Write("main.tf", hcl(false, true))
+			w.Write("main.tf", updateAfterCreateConfig(env, b, a, "1.2.3.4", false, true))
 			w.MustRun(0, "plan", "-out=tfplan")
-			armed.Store(true)
-			out, code := w.Run("apply", "tfplan", "-no-color")
-			armed.Store(false)
-			if !changed.Load() {
-				t.Fatalf("the apply read no list (the scenario did not happen; exit code %d):\n%s", code, out)
-			}
+			out, code := change.apply(t, w)
 			got := env.MustWebsite(t, b)
 			if !slices.Contains(got.ExcludeIPs, "5.6.7.8") {
 				t.Errorf("exclude_ips is %q on the server after an update whose plan did not change it: the address "+
@@ -109,18 +74,10 @@ func TestAccWebsite_rev44iNoRefreshWarningNamesARefreshThatDidNotRun(t *testing.
 	env := acctest.New(t)
 	domain := env.Domain("norefresh-ips")
 	w := acctest.NewWorkdir(t)
-	hcl := func(bots bool) string {
-		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  exclude_ips  = ["1.2.3.4"]
-  exclude_bots = %t
-}
-`, domain, bots))
-	}
-	w.Write("main.tf", hcl(true))
+	w.Write("main.tf", ipsBotsConfig(env, domain, "1.2.3.4", true))
 	w.MustRun(0, "apply", "-auto-approve")
 	env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"1.2.3.4", "5.6.7.8"} })
-	w.Write("main.tf", hcl(false))
+	w.Write("main.tf", ipsBotsConfig(env, domain, "1.2.3.4", false))
 	out, code := w.Run("apply", "-auto-approve", "-refresh=false", "-no-color")
 	flat := strings.Join(strings.Fields(out), " ")
 	if got := env.MustWebsite(t, domain).ExcludeIPs; !slices.Contains(got, "5.6.7.8") {

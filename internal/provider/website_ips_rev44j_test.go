@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -27,22 +26,11 @@ func TestAccWebsite_rev44jFollowedWebListRepeatNeverWrittenBack(t *testing.T) {
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("followed-web-list")
 	w := acctest.NewWorkdir(t)
-	hcl := func(ips string, bots bool) string {
-		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  exclude_ips  = [%q]
-  exclude_bots = %t
-}
-`, domain, ips, bots))
-	}
-	w.Write("main.tf", hcl("1.2.3.4", true))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	// The web interface: another address, typed twice.
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
-	// The user takes the web interface's list into the configuration, and
-	// changes another setting: an update.
-	w.Write("main.tf", hcl("5.6.7.8", false))
+	// The web interface: another address, typed twice. The user takes the
+	// web interface's list into the configuration, and changes another
+	// setting: an update.
+	id := webStoresIPs(t, env, w, domain, ipsBotsConfig(env, domain, "1.2.3.4", true), "5.6.7.8\n5.6.7.8",
+		ipsBotsConfig(env, domain, "5.6.7.8", false))
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	if got := env.MustWebsite(t, domain); got.ExcludeBotsValue() {
 		t.Fatalf("exclude_bots is still true: the update did not run:\n%s", out)

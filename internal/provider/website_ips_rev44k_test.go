@@ -2,9 +2,7 @@ package provider
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
@@ -32,11 +30,7 @@ func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
 }
 `, domain, ips))
 	}
-	w.Write("main.tf", hcl("1.2.3.4"))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
-	w.Write("main.tf", hcl("5.6.7.8"))
+	id := webStoresIPs(t, env, w, domain, hcl("1.2.3.4"), "5.6.7.8\n5.6.7.8", hcl("5.6.7.8"))
 	plan := w.MustRun(0, "plan", "-no-color")
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	out2 := w.MustRun(0, "apply", "-auto-approve", "-no-color")
@@ -63,19 +57,8 @@ func TestAccWebsite_rev44kFollowUpWriteBackKeepsLaterWebChange(t *testing.T) {
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("followup-later")
 	w := acctest.NewWorkdir(t)
-	hcl := func(ips string, bots bool) string {
-		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
-  domain       = %q
-  exclude_ips  = [%q]
-  exclude_bots = %t
-}
-`, domain, ips, bots))
-	}
-	w.Write("main.tf", hcl("1.2.3.4", true))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
-	w.Write("main.tf", hcl("5.6.7.8", false))
+	id := webStoresIPs(t, env, w, domain, ipsBotsConfig(env, domain, "1.2.3.4", true), "5.6.7.8\n5.6.7.8",
+		ipsBotsConfig(env, domain, "5.6.7.8", false))
 	w.MustRun(0, "plan", "-out=tfplan")
 	// After the plan, the web interface adds an address.
 	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8\n9.9.9.9" })
@@ -99,49 +82,14 @@ func TestAccWebsite_rev44kFollowUpWriteBackKeepsLaterWebChange(t *testing.T) {
 // write-back (passes on c3ba2e8).
 func TestAccWebsite_rev44kFollowUpWriteBackStaleList(t *testing.T) {
 	acctest.NeedsEmulator(t, "changes a website right after the apply's list request")
-	var armed, changed atomic.Bool
-	var target atomic.Int64
-	var env *acctest.Env
-	env = acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(rw, r)
-			if armed.Load() && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/websites") &&
-				!changed.Swap(true) {
-				env.UpdateWebsite(target.Load(), func(w *emulator.Website) { w.ExcludeIPs = "5.6.7.8\n5.6.7.8\n9.9.9.9" })
-			}
-		})
-	}))
+	env, change := newListReadChange(t, "5.6.7.8\n5.6.7.8\n9.9.9.9")
 	b, a := env.Domain("fu-stale-b"), env.Domain("fu-stale-a")
 	w := acctest.NewWorkdir(t)
-	hcl := func(ips string, bots, withA bool) string {
-		dep := ""
-		if withA {
-			dep = "  depends_on   = [analytics_website.a]\n"
-		}
-		s := fmt.Sprintf(`resource "analytics_website" "b" {
-  domain       = %q
-  exclude_ips  = [%q]
-  exclude_bots = %t
-%s}
-`, b, ips, bots, dep)
-		if withA {
-			s += fmt.Sprintf("resource \"analytics_website\" \"a\" {\n  domain = %q\n}\n", a)
-		}
-		return env.Config(s)
-	}
-	w.Write("main.tf", hcl("1.2.3.4", true, false))
-	w.MustRun(0, "apply", "-auto-approve")
-	target.Store(env.MustWebsite(t, b).ID)
-	env.UpdateWebsite(target.Load(), func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
-	w.Write("main.tf", hcl("5.6.7.8", false, true))
+	change.target.Store(webStoresIPs(t, env, w, b, updateAfterCreateConfig(env, b, a, "1.2.3.4", true, false),
+		"5.6.7.8\n5.6.7.8", updateAfterCreateConfig(env, b, a, "5.6.7.8", false, true)))
 	w.MustRun(0, "plan", "-out=tfplan")
-	armed.Store(true)
-	out, code := w.Run("apply", "tfplan", "-no-color")
-	armed.Store(false)
-	if !changed.Load() {
-		t.Fatalf("the apply read no list (the scenario did not happen; exit code %d):\n%s", code, out)
-	}
-	stored, _ := env.Website(target.Load())
+	out, code := change.apply(t, w)
+	stored, _ := env.Website(change.target.Load())
 	if !strings.Contains(stored.ExcludeIPs, "9.9.9.9") {
 		t.Errorf("exclude_ips is %q after the update: the address the web interface added after the apply's list "+
 			"read was dropped by the follow-up write-back (exit code %d):\n%s", stored.ExcludeIPs, code, out)

@@ -38,11 +38,7 @@ func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T
 }
 `, domain, ips, skip))
 	}
-	w.Write("main.tf", hcl("1.2.3.4", false))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
-	w.Write("main.tf", hcl("5.6.7.8", true))
+	id := webStoresIPs(t, env, w, domain, hcl("1.2.3.4", false), "5.6.7.8\n5.6.7.8", hcl("5.6.7.8", true))
 	plan := w.MustRun(0, "plan", "-out=tfplan", "-no-color")
 	// After the plan, the web interface turns exclude_bots off and makes
 	// the statistics private.
@@ -71,34 +67,7 @@ func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T
 func TestAccWebsite_rev44lAmbiguousNoteFinalPlanDiffers(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("ambiguous-final")
-	ids, old := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	hcl := func(settings ...string) string {
-		return env.ProviderBlock(settings...) + fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "a" {
-  domain      = %q
-  exclude_ips = ["1.1.1.1"]
-}
-resource "analytics_website" "b" {
-  domain      = %q
-  exclude_ips = ["2.2.2.2"]
-}
-`, id1, id2, domain, domain)
-	}
-	w.Write("main.tf", hcl())
-	w.MustRun(0, "apply", "-auto-approve")
-	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.UpdatedAt = old.Add(time.Minute) })
-	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	w := ambiguousRepeat(t, env, "ambiguous-final")
 	w.MustRun(0, "apply", "-auto-approve", "-target=analytics_website.b")
 	out, code := w.Run("apply", "-auto-approve", "-no-color")
 	if code != 0 || strings.Contains(out, "inconsistent") {
@@ -173,34 +142,7 @@ func shownInt(p *int) string {
 func TestAccWebsite_rev44lAmbiguousNoteUpdateWritesBackUnplanned(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("ambiguous-note")
-	ids, old := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	hcl := func(settings ...string) string {
-		return env.ProviderBlock(settings...) + fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "a" {
-  domain      = %q
-  exclude_ips = ["1.1.1.1"]
-}
-resource "analytics_website" "b" {
-  domain      = %q
-  exclude_ips = ["2.2.2.2"]
-}
-`, id1, id2, domain, domain)
-	}
-	w.Write("main.tf", hcl())
-	w.MustRun(0, "apply", "-auto-approve")
-	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.UpdatedAt = old.Add(time.Minute) })
-	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	w := ambiguousRepeat(t, env, "ambiguous-note")
 	plan := w.MustRun(0, "plan", "-no-color")
 	out, code := w.Run("apply", "-auto-approve", "-no-color")
 	if code != 0 || strings.Contains(out, "inconsistent") {
@@ -226,6 +168,35 @@ func seedSameDomain(t *testing.T, env *acctest.Env, domain string, settings ...w
 		}
 	})
 	return ids, old
+}
+
+// ambiguousRepeat seeds two websites with one domain (from name), whose
+// exclude_ips are 1.1.1.1 and 2.2.2.2, and imports them into
+// analytics_website.a and .b, each managing its list. Then the web
+// interface stores a's list with a repeat (a minute after the websites
+// were created), and the configuration changes the provider's
+// tracking_url, which applies without a request.
+func ambiguousRepeat(t *testing.T, env *acctest.Env, name string) *acctest.Workdir {
+	t.Helper()
+	domain := env.Domain(name)
+	ids, old := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
+	w := acctest.NewWorkdir(t)
+	hcl := func(settings ...string) string {
+		return env.ProviderBlock(settings...) + importPair(ids[0], ids[1]) + fmt.Sprintf(`resource "analytics_website" "a" {
+  domain      = %q
+  exclude_ips = ["1.1.1.1"]
+}
+resource "analytics_website" "b" {
+  domain      = %q
+  exclude_ips = ["2.2.2.2"]
+}
+`, domain, domain)
+	}
+	w.Write("main.tf", hcl())
+	w.MustRun(0, "apply", "-auto-approve")
+	env.UpdateWebsite(ids[0], func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.UpdatedAt = old.Add(time.Minute) })
+	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	return w
 }
 
 // storedSettings are a website's settings as the web interface stores

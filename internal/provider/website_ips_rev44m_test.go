@@ -85,11 +85,7 @@ resource "analytics_website" "test" {
 }
 `, domain, skip)
 	}
-	w.Write("main.tf", hcl(false))
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "5.6.7.8\n5.6.7.8" })
-	w.Write("main.tf", hcl(true))
+	webStoresIPs(t, env, w, domain, hcl(false), "5.6.7.8\n5.6.7.8", hcl(true))
 	if err := env.SetFaults(&emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetAfterRate: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -119,29 +115,20 @@ func TestAccWebsite_rev44mAIgnoredTwinListNotWrittenBack(t *testing.T) {
 	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "1.1.1.1"))
 	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "a" {
-  domain      = %[3]q
+	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`resource "analytics_website" "a" {
+  domain      = %[1]q
   privacy     = "public"
   exclude_ips = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain      = %[3]q
+  domain      = %[1]q
   privacy     = "private"
   exclude_ips = ["2.2.2.2"]
   lifecycle {
     ignore_changes = [exclude_ips]
   }
 }
-`, id1, id2, domain))
+`, domain))
 	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1" })
 	plan := w.MustRun(0, "plan", "-no-color")
@@ -203,11 +190,7 @@ resource "analytics_website" "test" {
 }
 `, domain)
 	}
-	w.Write("main.tf", hcl())
-	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeIPs = "1.2.3.4\n1.2.3.4" })
-	w.Write("main.tf", hcl(`tracking_url = "https://stats.example.net"`))
+	id := webStoresIPs(t, env, w, domain, hcl(), "1.2.3.4\n1.2.3.4", hcl(`tracking_url = "https://stats.example.net"`))
 	plan := w.MustRun(0, "plan", "-no-color")
 	if !strings.Contains(strings.Join(strings.Fields(plan), " "), "Writing exclude_ips Back") {
 		t.Errorf("the plan does not announce the write-back:\n%s", strings.TrimSpace(plan))
