@@ -3,9 +3,6 @@ package provider
 import (
 	"strings"
 	"testing"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Review rev44j (of d7b6064): the web interface changes exclude_ips to a
@@ -22,10 +19,7 @@ import (
 // exclude_ips. (On the tree before d7b6064 the update for exclude_bots
 // sent the list once each.)
 func TestAccWebsite_rev44jFollowedWebListRepeatNeverWrittenBack(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("followed-web-list")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "followed-web-list")
 	// The web interface: another address, typed twice. The user takes the
 	// web interface's list into the configuration, and changes another
 	// setting: an update.

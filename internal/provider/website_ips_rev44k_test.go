@@ -19,10 +19,7 @@ import (
 // (c3ba2e8's follow-up write-back). No apply of this configuration ever
 // writes it back.
 func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("followed-repeat")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "followed-repeat")
 	hcl := func(ips string) string {
 		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
   domain      = %q
@@ -53,10 +50,7 @@ func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
 // the update writes the state's list over the web interface's change.
 // This one holds it (passes on c3ba2e8).
 func TestAccWebsite_rev44kFollowUpWriteBackKeepsLaterWebChange(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("followup-later")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "followup-later")
 	id := webStoresIPs(t, env, w, domain, ipsBotsConfig(env, domain, "1.2.3.4", true), "5.6.7.8\n5.6.7.8",
 		ipsBotsConfig(env, domain, "5.6.7.8", false))
 	w.MustRun(0, "plan", "-out=tfplan")

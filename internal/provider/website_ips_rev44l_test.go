@@ -25,10 +25,8 @@ import (
 // skip_destroy alone: before 48da5e6 that change was applied without a
 // request; now it sends the whole record.
 func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line and changes a website after the plan")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("wb-other-field")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, "stores a repeated exclude_ips line and changes a website after the plan",
+		"wb-other-field")
 	hcl := func(ips string, skip bool) string {
 		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
   domain       = %q
@@ -87,10 +85,7 @@ func TestAccWebsite_rev44lAmbiguousNoteFinalPlanDiffers(t *testing.T) {
 // announced an update and a write-back that ignore_changes rules out and
 // that never happen.
 func TestAccWebsite_rev44lIgnoredListUnknownAtPlanAnnouncesWriteBack(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("ignored-unknown")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "ignored-unknown")
 	hcl := func(ip string, n int) string {
 		return env.Config(fmt.Sprintf(`resource "terraform_data" "ip" {
   input            = %q

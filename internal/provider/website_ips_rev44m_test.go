@@ -71,10 +71,8 @@ func TestAccWebsite_rev44mB(t *testing.T) {
 // exclude_params the update never sent, and the next plan shows
 // exclude_params to be set again: a change the server never had.
 func TestAccWebsite_rev44mC(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line and loses an update's answer")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("wb-lost-only-ips")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, "stores a repeated exclude_ips line and loses an update's answer",
+		"wb-lost-only-ips")
 	hcl := func(skip bool) string {
 		return env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
 resource "analytics_website" "test" {
@@ -148,10 +146,7 @@ resource "analytics_website" "b" {
 // (here email_reports, changed in the web interface) leaves the write-back
 // of the repeats the web interface stored in exclude_ips as it is.
 func TestAccWebsite_rev44mOtherIgnoredStillWritesBack(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("other-ignored")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "other-ignored")
 	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
   domain        = %q
   email_reports = false
@@ -178,10 +173,7 @@ func TestAccWebsite_rev44mOtherIgnoredStillWritesBack(t *testing.T) {
 // provider's tracking_url) keeps updated_at as planned, so that its plan
 // does not depend on the decision, and the apply is consistent.
 func TestAccWebsite_rev44mWriteBackBesideLocalChange(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("beside-local")
-	w := acctest.NewWorkdir(t)
+	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "beside-local")
 	hcl := func(settings ...string) string {
 		return env.ProviderBlock(settings...) + fmt.Sprintf(`
 resource "analytics_website" "test" {

@@ -13,6 +13,19 @@ import (
 
 // Helpers of the rev44 review tests: the setups several of them share.
 
+// storesWebRepeat is why a test needs the emulator: it stores a list the
+// web interface typed with a repeat, past the API's input handling.
+const storesWebRepeat = "stores a repeated exclude_ips line, as the web interface does"
+
+// emulatedWorkdir is the start of a test that needs the in-process
+// emulator (why): an emulator, a domain from name and a Workdir.
+func emulatedWorkdir(t *testing.T, why, name string) (*acctest.Env, string, *acctest.Workdir) {
+	t.Helper()
+	acctest.NeedsEmulator(t, why)
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	return env, env.Domain(name), acctest.NewWorkdir(t)
+}
+
 // importPair is the two import blocks that take the websites id1 and id2
 // into analytics_website.a and .b (a configuration's middle: it starts
 // and ends with a line break).
