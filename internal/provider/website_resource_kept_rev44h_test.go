@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -37,9 +39,7 @@ func TestAccWebsite_rev44hTwoKeptDuplicateSaysDeleteExtra(t *testing.T) {
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failStores(&on)))
 	w := acctest.NewWorkdir(t)
 	domain, id1, id2 := twoKeptPlan(t, env, w, "two-kept-dup", "max_retries = 0")
-	on.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	on.Store(false)
+	out, flat, code := applyArmed(w, &on)
 	all, err := env.TestWebsites(env.Key)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,6 @@ func TestAccWebsite_rev44hTwoKeptDuplicateSaysDeleteExtra(t *testing.T) {
 	if len(held) != 2 {
 		t.Fatalf("the server holds %v with the domain, want the two kept websites %d and %d", held, id1, id2)
 	}
-	flat := strings.Join(strings.Fields(out), " ")
 	if !strings.Contains(flat, "kept 2 websites") {
 		t.Fatalf("the apply (exit code %d) did not keep both websites (the scenario did not happen):\n%s", code, out)
 	}
@@ -144,6 +143,86 @@ func (c *cancelAt429) wrap(next http.Handler) http.Handler {
 			}()
 		}
 	})
+}
+
+// holdStore holds the stores (POST /websites) while armed (Store(true)):
+// each store reaches the application (its body is read), the first one
+// interrupts the Workdir's CLI (after onSent, when set: what happens
+// while the store runs), and each is answered 500 once the client gives
+// up on it (or after a minute). Once a store was sent, a website's read
+// (GET /websites/<id>) hangs likewise, a slow server, when slowRead is
+// set and says so. Set onSent and slowRead before arming it.
+type holdStore struct {
+	atomic.Bool // armed
+	sent        atomic.Bool
+	t           *testing.T
+	dir         string
+	onSent      func()
+	slowRead    func() bool
+}
+
+func newHoldStore(t *testing.T, w *acctest.Workdir) *holdStore {
+	return &holdStore{t: t, dir: w.Dir()}
+}
+
+var websiteReadPath = regexp.MustCompile(`/api/v1/websites/\d+$`)
+
+// wrap is the handler in front of the emulator (acctest.Wrap).
+func (h *holdStore) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if h.Load() && h.sent.Load() && r.Method == http.MethodGet && websiteReadPath.MatchString(r.URL.Path) &&
+			h.slowRead != nil && h.slowRead() {
+			untilGivenUp(r)
+			return
+		}
+		if !h.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
+			next.ServeHTTP(rw, r)
+			return
+		}
+		// The store reached the application; Ctrl-C while it works.
+		_, _ = io.Copy(io.Discard, r.Body) // then the server notices a closed connection
+		if !h.sent.Swap(true) {
+			if h.onSent != nil {
+				h.onSent()
+			}
+			if interruptChildCLI(h.t, &h.dir) == 0 {
+				h.t.Error("no CLI to interrupt")
+			}
+		}
+		untilGivenUp(r)
+		rw.Header().Set("Content-Type", "application/json")
+		rw.WriteHeader(http.StatusInternalServerError)
+		_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
+	})
+}
+
+// wantInterruptedKeepingBoth stops the test unless the apply (its output
+// out, flat and exit code) was interrupted during a store h held, after
+// keeping both websites.
+func (h *holdStore) wantInterruptedKeepingBoth(t *testing.T, out, flat string, code int) {
+	t.Helper()
+	if !h.sent.Load() || !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "kept 2 websites") {
+		t.Fatalf("the apply (exit code %d) was not interrupted during the store after keeping both websites (the "+
+			"scenario did not happen):\n%s", code, out)
+	}
+}
+
+// applyArmed applies w's tfplan with on armed (Store(true), Store(false)
+// after). It returns the apply's output, the same with its words joined
+// by single spaces, and its exit code.
+func applyArmed(w *acctest.Workdir, on interface{ Store(bool) }) (out, flat string, code int) {
+	on.Store(true)
+	out, code = w.Run("apply", "-no-color", "tfplan")
+	on.Store(false)
+	return out, strings.Join(strings.Fields(out), " "), code
+}
+
+// untilGivenUp waits until the client gives up on r, for at most a minute.
+func untilGivenUp(r *http.Request) {
+	select {
+	case <-r.Context().Done():
+	case <-time.After(time.Minute):
+	}
 }
 
 // awaitLogLine waits until the file at path holds line, for at most a
@@ -265,6 +344,18 @@ func TestAccWebsite_rev44hKeptUnreadAfterDuplicateSaysMayHaveBeenCreated(t *test
 	wantKeptInState(t, env, w, domain, id, out, code, "a duplicate outcome and an unread kept website")
 }
 
+// twoKeptEnv starts an emulator (its users on a plan without limits)
+// with wrap in front of it, and saves twoKeptPlan's plan (a domain from
+// name) in w. It returns the emulator and the two kept websites' ids.
+func twoKeptEnv(t *testing.T, w *acctest.Workdir, wrap func(http.Handler) http.Handler, name string) (*acctest.Env,
+	int64, int64,
+) {
+	t.Helper()
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(wrap))
+	_, id1, id2 := twoKeptPlan(t, env, w, name)
+	return env, id1, id2
+}
+
 // twoKeptPlan seeds two websites with one new domain, as an earlier race
 // can leave them, imports them into analytics_website.a and .b (both
 // skip_destroy), then leaves a alone in the configuration, tainted, and
@@ -284,21 +375,12 @@ func twoKeptPlan(t *testing.T, env *acctest.Env, w *acctest.Workdir, name string
   skip_destroy = true
 }
 `, domain)
-	w.Write("main.tf", env.ProviderBlock(settings...)+a+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "b" {
+	w.Write("main.tf", env.ProviderBlock(settings...)+a+importPair(id1, id2)+fmt.Sprintf(`resource "analytics_website" "b" {
   domain       = %q
   skip_destroy = true
   depends_on   = [analytics_website.a]
 }
-`, id1, id2, domain))
+`, domain))
 	w.MustRun(0, "apply", "-auto-approve")
 	w.Write("main.tf", env.ProviderBlock(settings...)+a)
 	w.MustRun(0, "taint", "analytics_website.a")

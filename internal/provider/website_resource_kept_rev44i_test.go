@@ -20,12 +20,8 @@ func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store, interrupts the CLI, seeds two websites with one domain")
 	w := acctest.NewWorkdir(t)
 	on := newCancelAt429(t, w)
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(on.wrap))
-	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-cancel")
-	on.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	on.Store(false)
-	flat := strings.Join(strings.Fields(out), " ")
+	_, id1, id2 := twoKeptEnv(t, w, on.wrap, "two-kept-cancel")
+	out, flat, code := applyArmed(w, on)
 	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "kept 2 websites") ||
 		!strings.Contains(flat, "Create Cancelled") {
 		t.Fatalf("the apply (exit code %d) was not cancelled during the create after keeping both websites (the "+
@@ -68,10 +64,7 @@ func TestAccWebsite_rev44iKeptOtherConfigCancelSaysApplyAgain(t *testing.T) {
 	w.MustRun(0, "taint", websiteAddr)
 	w.Write("main.tf", hcl(false))
 	w.MustRun(0, "plan", "-out=tfplan")
-	on.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	on.Store(false)
-	flat := strings.Join(strings.Fields(out), " ")
+	out, flat, code := applyArmed(w, on)
 	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "Create Cancelled") ||
 		!strings.Contains(flat, "does not hold it") {
 		t.Fatalf("the apply (exit code %d) was not cancelled during the create after keeping the website with "+

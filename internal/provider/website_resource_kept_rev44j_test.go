@@ -1,12 +1,8 @@
 package provider
 
 import (
-	"io"
-	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
@@ -27,38 +23,10 @@ import (
 func TestAccWebsite_rev44jTwoKeptCancelInFlightSaysApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store, interrupts the CLI, seeds two websites with one domain")
 	w := acctest.NewWorkdir(t)
-	dir := w.Dir()
-	var armed, sent atomic.Bool
-	hold := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if !armed.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				next.ServeHTTP(rw, r)
-				return
-			}
-			// The store reached the application; Ctrl-C while it works.
-			_, _ = io.Copy(io.Discard, r.Body) // then the server notices a closed connection
-			if !sent.Swap(true) && interruptChildCLI(t, &dir) == 0 {
-				t.Error("no CLI to interrupt")
-			}
-			select {
-			case <-r.Context().Done(): // the client gave up on it
-			case <-time.After(time.Minute):
-			}
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusInternalServerError)
-			_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(hold))
-	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-inflight")
-	armed.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	armed.Store(false)
-	flat := strings.Join(strings.Fields(out), " ")
-	if !sent.Load() || !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "kept 2 websites") {
-		t.Fatalf("the apply (exit code %d) was not interrupted during the store after keeping both websites (the "+
-			"scenario did not happen):\n%s", code, out)
-	}
+	hold := newHoldStore(t, w)
+	_, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-inflight")
+	out, flat, code := applyArmed(w, hold)
+	hold.wantInterruptedKeepingBoth(t, out, flat, code)
 	for _, lie := range []string{"otherwise apply again", "apply again to create it"} {
 		if strings.Contains(flat, lie) {
 			t.Errorf("websites %d and %d, kept by this apply, held the domain before the store was sent: a create "+

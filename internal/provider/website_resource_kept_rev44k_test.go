@@ -1,9 +1,6 @@
 package provider
 
 import (
-	"io"
-	"net/http"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -28,47 +25,14 @@ import (
 func TestAccWebsite_rev44kTwoKeptCancelUnreadSaysApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store and the reads after it, interrupts the CLI")
 	w := acctest.NewWorkdir(t)
-	dir := w.Dir()
-	var armed, sent atomic.Bool
+	hold := newHoldStore(t, w)
+	hold.slowRead = func() bool { return true } // the server is slow now
 	var interrupted atomic.Int64
-	hold := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if armed.Load() && sent.Load() && r.Method == http.MethodGet &&
-				regexp.MustCompile(`/api/v1/websites/\d+$`).MatchString(r.URL.Path) {
-				select { // the server is slow now
-				case <-r.Context().Done():
-				case <-time.After(time.Minute):
-				}
-				return
-			}
-			if !armed.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				next.ServeHTTP(rw, r)
-				return
-			}
-			_, _ = io.Copy(io.Discard, r.Body)
-			if !sent.Swap(true) {
-				interrupted.Store(time.Now().UnixNano())
-				if interruptChildCLI(t, &dir) == 0 {
-					t.Error("no CLI to interrupt")
-				}
-			}
-			select {
-			case <-r.Context().Done():
-			case <-time.After(time.Minute):
-			}
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusInternalServerError)
-			_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(hold))
-	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-slow")
-	armed.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
+	hold.onSent = func() { interrupted.Store(time.Now().UnixNano()) }
+	_, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-slow")
+	out, flat, code := applyArmed(w, hold)
 	took := time.Since(time.Unix(0, interrupted.Load()))
-	armed.Store(false)
-	flat := strings.Join(strings.Fields(out), " ")
-	if !sent.Load() || !strings.Contains(flat, "Interrupt received") {
+	if !hold.sent.Load() || !strings.Contains(flat, "Interrupt received") {
 		t.Fatalf("the apply (exit code %d) was not interrupted during the store (the scenario did not happen):\n%s",
 			code, out)
 	}

@@ -3,13 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
@@ -26,49 +22,18 @@ import (
 func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store, deletes the kept websites, interrupts the CLI")
 	w := acctest.NewWorkdir(t)
-	dir := w.Dir()
-	var armed, sent atomic.Bool
-	var ids [2]atomic.Int64
-	var env *acctest.Env
-	hold := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if !armed.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				next.ServeHTTP(rw, r)
-				return
+	hold := newHoldStore(t, w)
+	env, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-gone")
+	hold.onSent = func() {
+		// Another writer deletes both kept websites while the store runs.
+		for _, id := range []int64{id1, id2} {
+			if err := env.API(env.Key).DeleteWebsite(context.Background(), id); err != nil {
+				t.Errorf("delete %d: %v", id, err)
 			}
-			_, _ = io.Copy(io.Discard, r.Body)
-			if !sent.Swap(true) {
-				// Another writer deletes both kept websites while the store runs.
-				for i := range ids {
-					if err := env.API(env.Key).DeleteWebsite(context.Background(), ids[i].Load()); err != nil {
-						t.Errorf("delete %d: %v", ids[i].Load(), err)
-					}
-				}
-				if interruptChildCLI(t, &dir) == 0 {
-					t.Error("no CLI to interrupt")
-				}
-			}
-			select {
-			case <-r.Context().Done():
-			case <-time.After(time.Minute):
-			}
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusInternalServerError)
-			_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
-		})
+		}
 	}
-	env = acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(hold))
-	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-gone")
-	ids[0].Store(id1)
-	ids[1].Store(id2)
-	armed.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	armed.Store(false)
-	flat := strings.Join(strings.Fields(out), " ")
-	if !sent.Load() || !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "kept 2 websites") {
-		t.Fatalf("the apply (exit code %d) was not interrupted during the store after keeping both websites (the "+
-			"scenario did not happen):\n%s", code, out)
-	}
+	out, flat, code := applyArmed(w, hold)
+	hold.wantInterruptedKeepingBoth(t, out, flat, code)
 	// The errors only: the apply's plan warned, when both websites were
 	// there, to import one of them.
 	errs := flat[strings.Index(flat, "Error:"):]
@@ -96,42 +61,13 @@ func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
 func TestAccWebsite_rev44lTwoKeptSharedGraceLosesHeldAnswer(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store and the first read after it, interrupts the CLI")
 	w := acctest.NewWorkdir(t)
-	dir := w.Dir()
-	var armed, sent, firstRead atomic.Bool
-	hold := func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if armed.Load() && sent.Load() && r.Method == http.MethodGet &&
-				regexp.MustCompile(`/api/v1/websites/\d+$`).MatchString(r.URL.Path) && !firstRead.Swap(true) {
-				select { // this one website's read is slow; the other answers at once
-				case <-r.Context().Done():
-				case <-time.After(time.Minute):
-				}
-				return
-			}
-			if !armed.Load() || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/api/v1/websites") {
-				next.ServeHTTP(rw, r)
-				return
-			}
-			_, _ = io.Copy(io.Discard, r.Body)
-			if !sent.Swap(true) && interruptChildCLI(t, &dir) == 0 {
-				t.Error("no CLI to interrupt")
-			}
-			select {
-			case <-r.Context().Done():
-			case <-time.After(time.Minute):
-			}
-			rw.Header().Set("Content-Type", "application/json")
-			rw.WriteHeader(http.StatusInternalServerError)
-			_, _ = rw.Write([]byte(`{"message":"Server Error"}`))
-		})
-	}
-	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(hold))
-	_, id1, id2 := twoKeptPlan(t, env, w, "two-kept-grace")
-	armed.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	armed.Store(false)
-	flat := strings.Join(strings.Fields(out), " ")
-	if !sent.Load() || !firstRead.Load() || !strings.Contains(flat, "Interrupt received") {
+	hold := newHoldStore(t, w)
+	var firstRead atomic.Bool
+	// One website's read is slow; the other answers at once.
+	hold.slowRead = func() bool { return !firstRead.Swap(true) }
+	_, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-grace")
+	out, flat, code := applyArmed(w, hold)
+	if !hold.sent.Load() || !firstRead.Load() || !strings.Contains(flat, "Interrupt received") {
 		t.Fatalf("the apply (exit code %d) was not interrupted during the store, or read no kept website (the "+
 			"scenario did not happen):\n%s", code, out)
 	}
