@@ -132,23 +132,10 @@ func keptOtherSettingsUnknown(t *testing.T, readFails bool) {
 	w.MustRun(0, "taint", websiteAddr)
 	w.Write("main.tf", hcl("private"))
 	w.MustRun(0, "plan", "-out=tfplan")
-	on.Store(true)
-	out, code := w.Run("apply", "-no-color", "tfplan")
-	on.Store(false)
-	all, err := env.TestWebsites(env.Key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var held []int64
-	for _, ws := range all {
-		if ws.Domain == domain {
-			held = append(held, ws.ID)
-		}
-	}
-	if len(held) != 1 || held[0] != id {
+	out, flat, code := applyArmed(w, &on)
+	if held := domainHolders(t, env, domain); len(held) != 1 || held[0] != id {
 		t.Fatalf("the server holds %v with the domain, want only the kept website %d", held, id)
 	}
-	flat := strings.Join(strings.Fields(out), " ")
 	if strings.Contains(flat, "A new website may have been stored too") {
 		t.Errorf("the kept website %d is the only one with the domain, yet the error (exit code %d) says a new "+
 			"website may have been stored:\n%s", id, code, out)

@@ -40,16 +40,7 @@ func TestAccWebsite_rev44hTwoKeptDuplicateSaysDeleteExtra(t *testing.T) {
 	w := acctest.NewWorkdir(t)
 	domain, id1, id2 := twoKeptPlan(t, env, w, "two-kept-dup", "max_retries = 0")
 	out, flat, code := applyArmed(w, &on)
-	all, err := env.TestWebsites(env.Key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var held []int64
-	for _, ws := range all {
-		if ws.Domain == domain {
-			held = append(held, ws.ID)
-		}
-	}
+	held := domainHolders(t, env, domain)
 	if len(held) != 2 {
 		t.Fatalf("the server holds %v with the domain, want the two kept websites %d and %d", held, id1, id2)
 	}

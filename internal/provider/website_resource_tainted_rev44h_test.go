@@ -35,16 +35,7 @@ func TestAccWebsite_rev44hTaintedWithDuplicateWarnsReplacementSucceeds(t *testin
 	d, warned := planWarnings(w.PlanDiags(), heldSummary)[websiteAddr]
 	flat := strings.Join(strings.Fields(d.Detail), " ")
 	out, code := w.Run("apply", "-auto-approve")
-	var held []int64
-	all, err := env.TestWebsites(env.Key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ws := range all {
-		if ws.Domain == domain {
-			held = append(held, ws.ID)
-		}
-	}
+	held := domainHolders(t, env, domain)
 	deleted := !slices.Contains(held, id1)
 	if warned && strings.Contains(flat, "replacement succeeds") && code != 0 && deleted {
 		t.Errorf("the plan warned that, with skip_destroy = false, the replacement succeeds (websites %d and %d hold "+

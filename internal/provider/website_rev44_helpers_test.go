@@ -26,6 +26,23 @@ func emulatedWorkdir(t *testing.T, why, name string) (*acctest.Env, string, *acc
 	return env, env.Domain(name), acctest.NewWorkdir(t)
 }
 
+// domainHolders is the ids of the websites of env's key that hold domain
+// on the server.
+func domainHolders(t *testing.T, env *acctest.Env, domain string) []int64 {
+	t.Helper()
+	all, err := env.TestWebsites(env.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []int64
+	for _, ws := range all {
+		if ws.Domain == domain {
+			held = append(held, ws.ID)
+		}
+	}
+	return held
+}
+
 // importPair is the two import blocks that take the websites id1 and id2
 // into analytics_website.a and .b (a configuration's middle: it starts
 // and ends with a line break).
