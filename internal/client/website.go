@@ -199,7 +199,11 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 		v.Del("exclude_ips")
 	}
 	if in.OnlyExcludeIPs && !withDomain {
-		v = url.Values{"exclude_ips": v["exclude_ips"]}
+		only := url.Values{}
+		if ips, ok := v["exclude_ips"]; ok {
+			only["exclude_ips"] = ips
+		}
+		v = only
 	}
 	return v
 }

@@ -80,3 +80,19 @@ func TestSendsOnUpdate(t *testing.T) {
 		}
 	}
 }
+
+// Review rev44n: OnlyExcludeIPs with OmitExcludeIPs builds a form whose
+// exclude_ips key holds no value: url.Values.Encode sends nothing, yet
+// SendsOnUpdate reports the list sent (the key is present). The provider
+// does not combine the two today (the update applies locally instead),
+// but the bookkeeping that follows the request's form then records a list
+// that was never sent (recordWrittenIPs, keepUnsettled).
+func TestSendsOnUpdate_rev44nOnlyAndOmitSendNothing(t *testing.T) {
+	in := WebsiteInput{ExcludeIPs: []string{"1.2.3.4"}, OnlyExcludeIPs: true, OmitExcludeIPs: true}
+	if body := in.form(false).Encode(); body != "" {
+		t.Fatalf("the form encodes %q, want nothing", body)
+	}
+	if in.SendsOnUpdate("exclude_ips") {
+		t.Errorf("SendsOnUpdate(\"exclude_ips\") = true for a form that encodes nothing")
+	}
+}

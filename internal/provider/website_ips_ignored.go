@@ -23,18 +23,27 @@ import (
 // it asks for the plan; at apply time it sends the configuration as
 // written. It does validate each instance's configuration as written just
 // before it plans it. So ValidateConfig notes each configuration as
-// validated: its domain, the rest of it, and its exclude_ips. The plan
-// writes the list back only when a note of its domain holds the list it
-// is given; when the domain has notes of more than one configuration (two
-// resources), only when a note holds the configuration it is given, list
-// and all, since another resource's list may be the one the state holds.
-// The update compares its configuration with its plan.
+// validated, by domain: the rest of it (a digest) and its exclude_ips. A
+// plan is taken as given the list written in its configuration when a
+// note holds its configuration, list and all; not when a note holds the
+// rest of it with another list (its own, under ignore_changes, or a
+// second configuration that differs in exclude_ips alone: the plan cannot
+// tell which); and, when no note holds the rest of it (ignore_changes of
+// another attribute put the state's value there too), when a note of the
+// domain holds its list.
+// The update compares its configuration, as written, with its plan: when
+// they differ, it writes nothing, warns, and records the list as kept
+// (ipsKeptKey), so that no later plan announces the write-back again.
 //
 // What stays out of sight: a configuration whose list is the very list
 // the state holds. With or without ignore_changes, Terraform sends the
 // provider the same values, so the repeats are written back once; the
-// server excludes the same addresses. The same goes for two resources of
-// one domain whose configurations differ in exclude_ips alone.
+// server excludes the same addresses. And two resources of one domain,
+// one under ignore_changes of exclude_ips and of the attributes in which
+// their configurations differ, whose state holds the other's values:
+// Terraform hands both plans the same configuration, and the one under
+// ignore_changes shows in every plan a write-back that its apply does
+// not make (the plan made again at apply validates it alone).
 //
 // The notes of the plan made again at apply may differ from the plan's
 // (-target validates fewer configurations; a list unknown at plan is
@@ -79,27 +88,43 @@ func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
 }
 
 // written reports whether cfg, the configuration a plan is given, has the
-// exclude_ips written in its configuration: false when ignore_changes put
-// the state's list in their place, or when its list was not known at
-// validation. With one configuration noted for the domain (the plan's
-// own), the list decides, so that ignore_changes of other attributes does
-// not matter; with several, the configuration, list and all. With no note
-// of the domain (a configuration not validated in this run) it reports
-// true, as before notes were taken; noted says whether a note decided.
+// exclude_ips written in its configuration (see above); false for a list
+// unknown. With no note of the domain (a configuration not validated in
+// this run) it reports true, as before notes were taken; noted says
+// whether a note decided.
 func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (written, noted bool) {
 	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
 	if !ok {
 		return false, false
 	}
+	rest := restKey(cfg)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	notes, seen := c.byDomain[cfg.Domain.ValueString()]
-	if len(notes) == 1 {
-		for n := range notes {
-			return n.ips == key, true
-		}
+	if !seen {
+		return true, false
 	}
-	return !seen || notes[ipsNote{restKey(cfg), key}], seen
+	exact, ownRest, sameList := false, false, false
+	for n := range notes {
+		switch {
+		case n == ipsNote{rest, key}:
+			exact = true
+		case n.rest == rest && n.ips != ipsUnknown:
+			// Its own, with another list (ignore_changes); or a second
+			// configuration that differs in exclude_ips alone, which a
+			// plan cannot tell from it.
+			ownRest = true
+		}
+		sameList = sameList || n.ips == key
+	}
+	switch {
+	case ownRest:
+		return false, true
+	case exact:
+		return true, true
+	default:
+		return sameList, true
+	}
 }
 
 // restKey is a comparable form of a configuration but its exclude_ips
@@ -118,16 +143,18 @@ func restKey(cfg websiteResourceModel) string {
 }
 
 // planWriteBack reports whether a plan (cfg, plan and prior state) writes
-// back a list whose repeats the last read folded: when a note of the
-// configuration as validated says that it sets the list, always; without
-// a note, only the list Terraform wrote last (rewriteFoldedIPs).
+// back a list whose repeats the last read folded: never with the provider
+// not configured (no notes taken) or for a list an apply found kept by
+// ignore_changes (ipsKeptKey); when a note of the configuration as
+// validated says that it sets the list, always; without a note, only the
+// list Terraform wrote last (rewriteFoldedIPs).
 func (c *configuredIPs) planWriteBack(ctx context.Context, cfg websiteResourceModel, plan, prior types.Set,
 	private privateGetter, diags *diag.Diagnostics,
 ) bool {
-	written, noted := true, false
-	if c != nil {
-		written, noted = c.written(ctx, cfg)
+	if c == nil || keptIPs(ctx, prior, private, diags) {
+		return false
 	}
+	written, noted := c.written(ctx, cfg)
 	switch {
 	case !written: // ignore_changes
 		return false
@@ -136,6 +163,34 @@ func (c *configuredIPs) planWriteBack(ctx context.Context, cfg websiteResourceMo
 	default:
 		return rewriteFoldedIPs(ctx, plan, prior, private, diags)
 	}
+}
+
+// ipsKeptKey is the private state's record of an exclude_ips list (ipsKey)
+// that an update planned to write back and found kept by ignore_changes:
+// its configuration as written sets another list. No later plan writes
+// that list back.
+const ipsKeptKey = "exclude_ips_kept"
+
+// recordKeptIPs records ips as kept by ignore_changes (ipsKeptKey); a
+// null ips clears the record.
+func recordKeptIPs(ctx context.Context, ips types.Set, private privateSetter, diags *diag.Diagnostics) {
+	var raw []byte
+	if key, ok := ipsKey(ctx, ips); ok && !ips.IsNull() {
+		raw = []byte(key)
+	}
+	diags.Append(private.SetKey(ctx, ipsKeptKey, raw)...)
+}
+
+// keptIPs reports whether ips is the list an apply found kept by
+// ignore_changes (ipsKeptKey).
+func keptIPs(ctx context.Context, ips types.Set, private privateGetter, diags *diag.Diagnostics) bool {
+	if private == nil {
+		return false
+	}
+	raw, d := private.GetKey(ctx, ipsKeptKey)
+	diags.Append(d...)
+	key, ok := ipsKey(ctx, ips)
+	return raw != nil && ok && string(raw) == key
 }
 
 // ipsKey is a comparable form of exclude_ips as a configuration sets it: a
@@ -191,4 +246,14 @@ func addIPsChangedSincePlan(diags *diag.Diagnostics, domain string, rewrite bool
 		fmt.Sprintf("The exclude_ips of the website %q changed on the server since this resource's state was last "+
 			"read (in the web interface or by another client). %s, so that the server keeps the new list, and this resource's "+
 			"state holds the planned list until the next refresh. Run terraform plan to see the change.", domain, what))
+}
+
+// addIPsKept warns that an update did not write back the list its plan
+// announced: ignore_changes keeps it (recordKeptIPs).
+func addIPsKept(diags *diag.Diagnostics, domain string) {
+	diags.AddAttributeWarning(path.Root("exclude_ips"), "exclude_ips Kept by ignore_changes",
+		fmt.Sprintf("The plan announced that the exclude_ips of the website %q would be written back without repeats, "+
+			"because another resource of the same domain sets the list the server holds. This resource's configuration "+
+			"sets another list, which lifecycle ignore_changes keeps: nothing was written back, and later plans no "+
+			"longer announce it.", domain))
 }

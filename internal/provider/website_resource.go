@@ -212,6 +212,14 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	managedIPs := configSetsPlannedIPs(ctx, cfgIPs, plan.ExcludeIPs)
 	writeBack := managedIPs && plannedWriteBack &&
 		foldedUnchanged(ctx, plan.ExcludeIPs, state.ExcludeIPs, req.Private, &resp.Diagnostics)
+	if plannedWriteBack && !managedIPs {
+		// Another resource of the domain configures the state's list, so
+		// the plan took it for this one's: the configuration as written
+		// sets another list, which ignore_changes keeps. Recorded, so that
+		// no later plan announces the write-back again.
+		recordKeptIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
+		addIPsKept(&resp.Diagnostics, plan.Domain.ValueString())
+	}
 	localOnly := !reclear && onlyLocalChange(plan, state)
 	if !resp.Diagnostics.HasError() && localOnly && !writeBack {
 		// skip_destroy, timeouts or tracking_code: nothing to send.
@@ -285,6 +293,9 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	if writeBack && !sameIPSet(ctx, current.ExcludeIPs, state.ExcludeIPs) {
 		in.OmitExcludeIPs = true
 		addIPsChangedSincePlan(&resp.Diagnostics, in.Domain, true)
+		// The folded mark follows the list as read now, so that a plan
+		// without refresh does not announce the write-back again.
+		recordFoldedIPs(ctx, current, resp.Private, &resp.Diagnostics)
 	}
 	if writeBack && localOnly {
 		// The plan shows nothing else for the server: the write-back sends
@@ -363,6 +374,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	recordFoldedIPs(ctx, w, resp.Private, &resp.Diagnostics) // the server holds what was sent
 	if in.SendsOnUpdate("exclude_ips") {
 		recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
+		recordKeptIPs(ctx, types.SetNull(types.StringType), resp.Private, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }

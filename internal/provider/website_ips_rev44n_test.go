@@ -1,0 +1,266 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Review rev44n: two resources of one domain whose configurations differ
+// in exclude_ips alone, b under ignore_changes = [exclude_ips] with a's
+// list in its state (repeated on the server). The docs call this "out of
+// sight": the repeats are written back once. But only the plan takes b's
+// plan as written (a's note matches it); the plan made again at apply
+// validates b alone (a has no change), and the update compares b's
+// configuration as written with its plan: neither writes back. Every plan
+// then announces the same write-back and an update: a perpetual diff.
+func TestAccWebsite_rev44nTwinIgnoredPerpetualWriteBack(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("twin-perpetual")
+	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
+	id1, id2 := ids[0], ids[1]
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "a" {
+  domain      = %[3]q
+  exclude_ips = ["1.1.1.1"]
+}
+resource "analytics_website" "b" {
+  domain      = %[3]q
+  exclude_ips = ["2.2.2.2"]
+  depends_on  = [analytics_website.a] # a's note is taken before b's plan
+  lifecycle {
+    ignore_changes = [exclude_ips]
+  }
+}
+`, id1, id2, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1" })
+	first := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	stored, _ := env.Website(id2)
+	out, code := w.Run("plan", "-no-color", "-detailed-exitcode")
+	if code != 0 {
+		t.Errorf("after an apply, the plan is not empty (exit code %d; b's server list %q):\nfirst apply:\n%s\nplan:\n%s",
+			code, stored.ExcludeIPs, strings.TrimSpace(first), strings.TrimSpace(out))
+	}
+}
+
+// Review rev44n: configurations that differ in more than exclude_ips. b
+// ignores privacy and exclude_ips; the web interface made b public, like
+// a, and stored a's list with a repeat. Terraform hands b's plan a's
+// configuration exactly (privacy and list from b's state), so the plan
+// cannot tell b from a and announces a write-back, in every plan: a limit
+// website_ips_ignored.go and the docs state. What must hold: the apply
+// writes nothing under ignore_changes.
+func TestAccWebsite_rev44nOtherIgnoredTwinNeverWritten(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("twin-other")
+	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "2.2.2.2"))
+	id1, id2 := ids[0], ids[1]
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "a" {
+  domain      = %[3]q
+  privacy     = "public"
+  exclude_ips = ["1.1.1.1"]
+}
+resource "analytics_website" "b" {
+  domain      = %[3]q
+  privacy     = "private"
+  exclude_ips = ["2.2.2.2"]
+  depends_on  = [analytics_website.a] # a's note is taken before b's plan
+  lifecycle {
+    ignore_changes = [privacy, exclude_ips]
+  }
+}
+`, id1, id2, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Privacy = ptr(0) })
+	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	if stored, _ := env.Website(id2); stored.ExcludeIPs != "1.1.1.1\n1.1.1.1" || shownInt(stored.Privacy) != "0" {
+		t.Errorf("b's privacy and exclude_ips are in ignore_changes, yet the apply changed them: privacy %s, list %q\n%s",
+			shownInt(stored.Privacy), stored.ExcludeIPs, strings.TrimSpace(out))
+	}
+}
+
+// Review rev44n: f3e7049 lets the list decide for one configuration, so
+// that ignore_changes of another attribute does not stop the write-back
+// (TestAccWebsite_rev44mOtherIgnoredStillWritesBack). With a second
+// resource of the domain the whole configuration decides again: a manages
+// exclude_ips and ignores email_reports, which the web interface changed,
+// so a's plan (email_reports from the state) matches no note, and the
+// repeats stay for good, although the docs say the apply writes them back
+// whenever the configuration sets exclude_ips.
+func TestAccWebsite_rev44nTwinOtherIgnoredNeverWritesBack(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("twin-missed")
+	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
+	id1, id2 := ids[0], ids[1]
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+import {
+  to = analytics_website.a
+  id = "%d"
+}
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "analytics_website" "a" {
+  domain        = %[3]q
+  email_reports = false
+  exclude_ips   = ["1.1.1.1"]
+  depends_on    = [analytics_website.b] # b's note is taken before a's plan
+  lifecycle {
+    ignore_changes = [email_reports]
+  }
+}
+resource "analytics_website" "b" {
+  domain      = %[3]q
+  exclude_ips = ["2.2.2.2"]
+}
+`, id1, id2, domain))
+	w.MustRun(0, "apply", "-auto-approve")
+	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Email = ptr(1) })
+	w.MustRun(0, "apply", "-auto-approve")
+	if stored, _ := env.Website(id1); stored.ExcludeIPs != "1.1.1.1" {
+		t.Errorf("a's configuration sets exclude_ips, yet the apply left the repeats: the server holds %q", stored.ExcludeIPs)
+	}
+}
+
+// Review rev44n: when the provider's configuration is unknown at plan
+// (base_url from a resource this apply replaces) and the plan does not
+// refresh (-refresh=false), ValidateConfig takes no note (the provider is
+// not configured), and the plan falls back on the written-list record:
+// under ignore_changes = [exclude_ips], with another list configured, it
+// announces a write-back and plans an update that the apply never makes
+// (the same announcement TestAccWebsite_rev44lIgnoredListUnknownAtPlanAnnouncesWriteBack
+// refused for a list unknown at plan).
+func TestAccWebsite_rev44nUnknownProviderIgnoredAnnouncesWriteBack(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("unknown-provider")
+	w := acctest.NewWorkdir(t)
+	ref, decl := env.APIKeyRef(env.Key)
+	hcl := func(ips string, n int) string {
+		return decl + fmt.Sprintf(`
+resource "terraform_data" "url" {
+  input            = %q
+  triggers_replace = %d
+}
+provider "analytics" {
+  base_url = terraform_data.url.output
+  api_key  = %s
+}
+resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = [%q]
+  lifecycle {
+    ignore_changes = [exclude_ips]
+  }
+}
+`, env.URL, n, ref, domain, ips)
+	}
+	w.Write("main.tf", hcl("1.2.3.4", 1))
+	w.MustRun(0, "apply", "-auto-approve")
+	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
+	w.MustRun(0, "apply", "-refresh-only", "-auto-approve")
+	w.Write("main.tf", hcl("9.9.9.9", 2))
+	plan := w.MustRun(0, "plan", "-refresh=false", "-no-color")
+	if flat := strings.Join(strings.Fields(plan), " "); strings.Contains(flat, "Writing exclude_ips Back") ||
+		strings.Contains(flat, "analytics_website.test will be updated") {
+		out := w.MustRun(0, "apply", "-refresh=false", "-auto-approve", "-no-color")
+		stored, _ := env.WebsiteByDomain(domain)
+		t.Errorf("exclude_ips is in ignore_changes, yet the plan updates the website to write the list back; the "+
+			"apply then leaves it %q\nplan:\n%s\napply:\n%s", stored.ExcludeIPs, strings.TrimSpace(plan),
+			strings.TrimSpace(out))
+	}
+}
+
+// Review rev44n: with -refresh=false the folded mark of the last refresh
+// plans the write-back. The update's fresh read shows that the web
+// interface has since set another list, without repeats: it leaves the
+// list out and warns, but keeps the mark, so every later -refresh=false
+// plan announces the same write-back and an update that does nothing,
+// although the provider has read that the server holds no repeats.
+func TestAccWebsite_rev44nRefreshFalseStaleMarkPerpetual(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("stale-mark")
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = ["1.2.3.4"]
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
+	w.MustRun(0, "apply", "-refresh-only", "-auto-approve")
+	setStoredIPs(t, env, domain, "9.9.9.9")
+	first := w.MustRun(0, "apply", "-refresh=false", "-auto-approve", "-no-color")
+	wantStoredIPs(t, env, domain, "9.9.9.9", "after the apply whose read showed another list")
+	plan, code := w.Run("plan", "-refresh=false", "-no-color", "-detailed-exitcode")
+	if code != 0 || strings.Contains(plan, "Writing exclude_ips Back") {
+		t.Errorf("the update read a list without repeats, yet the next -refresh=false plan (exit %d) writes it "+
+			"back again:\n%s\nfirst apply:\n%s", code, strings.TrimSpace(plan), strings.TrimSpace(first))
+	}
+}
+
+// Review rev44n: the notes are keyed by the domain as written, but under
+// ignore_changes = all the plan is given the state's domain. With the
+// domain edited in the configuration (ignored), no note has the plan's
+// domain, and the plan falls back on the written-list record: the web
+// interface repeated the list Terraform wrote, so every plan announces a
+// write-back and an update that the apply never makes (the configuration
+// as written sets another list).
+func TestAccWebsite_rev44nIgnoreAllOtherDomainPerpetual(t *testing.T) {
+	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	domain := env.Domain("ignore-all")
+	w := acctest.NewWorkdir(t)
+	hcl := func(domain, ips string) string {
+		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = [%q]
+  lifecycle {
+    ignore_changes = all
+  }
+}
+`, domain, ips))
+	}
+	w.Write("main.tf", hcl(domain, "1.2.3.4"))
+	w.MustRun(0, "apply", "-auto-approve")
+	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
+	w.Write("main.tf", hcl(env.Domain("ignore-all-renamed"), "9.9.9.9"))
+	first := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	wantStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4", "under ignore_changes = all")
+	plan, code := w.Run("plan", "-no-color", "-detailed-exitcode")
+	if code != 0 {
+		t.Errorf("under ignore_changes = all, the plan after an apply is not empty (exit %d):\n%s\nfirst apply:\n%s",
+			code, strings.TrimSpace(plan), strings.TrimSpace(first))
+	}
+	w.Write("main.tf", hcl(domain, "1.2.3.4"))
+	w.MustRun(0, "destroy", "-auto-approve")
+}
