@@ -136,6 +136,26 @@ func lightChildGC() {
 // Go collects as usual.
 const childMemLimit = "1GiB"
 
+// CLIEnviron is the environment of a CLI that a test runs with the
+// provider built from this tree (cliConfig, from BuiltProvider): the
+// process's, the CLI configuration, no checkpoint calls and, against the
+// in-process emulators, no TLS between the CLI and the provider
+// (TF_DISABLE_PLUGIN_TLS, which Terraform and OpenTofu read). The CLI
+// starts the provider several times per command; with go-plugin's
+// automatic mutual TLS each start made a P-521 key and certificate on
+// both sides, which was about half of the CPU time of such a test's CLI
+// runs. What the tests check goes over the protocol, which is the same
+// with and without TLS. The TLS that users run stays checked where the
+// CLI runs as for them: in the live mode (make test's testacc-live-local)
+// and in internal/repotest's TestAccMakeInstall.
+func CLIEnviron(cliConfig string) []string {
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	if !LiveMode() {
+		env = append(env, "TF_DISABLE_PLUGIN_TLS=1")
+	}
+	return env
+}
+
 // Workdir is a working directory in which a test runs the CLI of
 // TF_ACC_TERRAFORM_PATH with the provider of this tree.
 type Workdir struct {
@@ -228,8 +248,7 @@ func (w *Workdir) RunSplit(args ...string) (stdout, stderr string, code int) {
 func (w *Workdir) command(args []string) *exec.Cmd {
 	cmd := exec.CommandContext(w.t.Context(), w.CLI, append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)...)
 	cmd.Dir = w.dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-	cmd.Env = append(cmd.Env, w.Env...)
+	cmd.Env = append(CLIEnviron(w.cliConfig), w.Env...)
 	return cmd
 }
 
@@ -255,8 +274,7 @@ func (w *Workdir) Stdout(args ...string) []byte {
 	w.t.Helper()
 	cmd := exec.CommandContext(w.t.Context(), w.CLI, args...)
 	cmd.Dir = w.dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+w.cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-	cmd.Env = append(cmd.Env, w.Env...)
+	cmd.Env = append(CLIEnviron(w.cliConfig), w.Env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -70,7 +70,7 @@ func TestAccExamplesValidate(t *testing.T) {
 			}
 			cmd := exec.Command(cli, args...)
 			cmd.Dir = work
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+			cmd.Env = acctest.CLIEnviron(cliConfig)
 			out, err := cmd.CombinedOutput()
 			if usesActions && !actionsSupported {
 				checkActionsRefused(t, string(out), err)
