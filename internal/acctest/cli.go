@@ -415,6 +415,30 @@ func (s *CLIEnv) Destroy(t *testing.T) {
 	}
 }
 
+// DestroyIfLive runs `destroy -auto-approve`, wanting exit code 0, in the
+// live mode only: it ends a test whose subject is not the destroy. An
+// installation outlives the test (the Env's cleanup and the sweepers back
+// it up); the in-process emulator goes away with the test, and there a
+// destroy, which starts the provider five times, would cost the CLI's CPU
+// and check nothing the test is about. The provider's Delete stays checked
+// by every terraform-plugin-testing test's destroy and CheckDestroy, and by
+// the tests whose subject is a destroy, which run it themselves.
+func (w *Workdir) DestroyIfLive() {
+	w.t.Helper()
+	if LiveMode() {
+		w.MustRun(0, "destroy", "-auto-approve")
+	}
+}
+
+// DestroyIfLive is Destroy in the live mode only (see
+// Workdir.DestroyIfLive).
+func (s *CLIEnv) DestroyIfLive(t *testing.T) {
+	t.Helper()
+	if LiveMode() {
+		s.Destroy(t)
+	}
+}
+
 // StateID is the id the state holds for the analytics_website called name.
 func (s *CLIEnv) StateID(t *testing.T, name string) int64 {
 	t.Helper()

@@ -59,7 +59,7 @@ func TestAccWebsite_rev44iStaleIdentityReadDropsWebChange(t *testing.T) {
 			if code != 0 || !strings.Contains(flat, "exclude_ips Changed Since the Plan") || !strings.Contains(flat, tc.warning) {
 				t.Errorf("want a successful apply that warns %q (exit code %d):\n%s", tc.warning, code, out)
 			}
-			w.MustRun(0, "destroy", "-auto-approve")
+			w.DestroyIfLive()
 		})
 	}
 }
@@ -89,5 +89,5 @@ func TestAccWebsite_rev44iNoRefreshWarningNamesARefreshThatDidNotRun(t *testing.
 	if strings.Contains(flat, "after this plan's refresh") {
 		t.Errorf("with -refresh=false the warning names a refresh that did not run (exit code %d):\n%s", code, out)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }

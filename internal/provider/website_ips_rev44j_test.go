@@ -37,5 +37,5 @@ func TestAccWebsite_rev44jFollowedWebListRepeatNeverWrittenBack(t *testing.T) {
 			"manages exclude_ips = [\"5.6.7.8\"]; want the list written back once each (\"5.6.7.8\")\nupdate:\n%s\nnext "+
 			"apply:\n%s", stored.ExcludeIPs, strings.TrimSpace(out), strings.TrimSpace(out2))
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }

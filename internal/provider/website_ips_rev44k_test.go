@@ -38,7 +38,7 @@ func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
 			"each\nplan:\n%s\napply:\n%s\nnext apply:\n%s", stored.ExcludeIPs, strings.TrimSpace(plan),
 			strings.TrimSpace(out), strings.TrimSpace(out2))
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // Review rev44k (of c3ba2e8): the follow-up write-back (an update for
@@ -65,7 +65,7 @@ func TestAccWebsite_rev44kFollowUpWriteBackKeepsLaterWebChange(t *testing.T) {
 	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "exclude_ips Changed Since the Plan") {
 		t.Errorf("no warning that exclude_ips changed since the plan:\n%s", out)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // Review rev44k (of c3ba2e8): the same, with the web change made right
@@ -88,5 +88,5 @@ func TestAccWebsite_rev44kFollowUpWriteBackStaleList(t *testing.T) {
 		t.Errorf("exclude_ips is %q after the update: the address the web interface added after the apply's list "+
 			"read was dropped by the follow-up write-back (exit code %d):\n%s", stored.ExcludeIPs, code, out)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }

@@ -113,7 +113,7 @@ resource "analytics_website" "test" {
 			"apply then leaves it %q\nplan:\n%s\napply:\n%s", stored.ExcludeIPs, strings.TrimSpace(plan),
 			strings.TrimSpace(out))
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 func shownInt(p *int) string {

@@ -55,5 +55,5 @@ resource "analytics_website" "test" {
 	if w, _ := env.WebsiteByDomain(domain); w.Password != "" {
 		t.Errorf("privacy public after a lost password change: the server still holds the password Terraform set")
 	}
-	s.Destroy(t)
+	s.DestroyIfLive(t)
 }

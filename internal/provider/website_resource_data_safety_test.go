@@ -668,5 +668,5 @@ func TestAccWebsite_refreshOnlyKeepsState(t *testing.T) {
 	}
 	w.Write("main.tf", configAt(env, env.URL, acctest.KeyOwner))
 	w.MustRun(0, "plan", "-detailed-exitcode")
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }

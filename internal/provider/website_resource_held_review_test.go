@@ -377,7 +377,7 @@ func TestAccWebsite_reviewHeldDeletedEarlierInApply(t *testing.T) {
 	if got := env.MustWebsite(t, domain); got.ID == old.ID {
 		t.Errorf("the old website %d still holds the domain", old.ID)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // A tainted website with a password and skip_destroy = true whose create is
@@ -505,7 +505,7 @@ func TestAccWebsite_reviewHeldCanonicalForms(t *testing.T) {
 		}
 	}
 	w.MustRun(0, "apply", "-auto-approve")
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // The apply of 150 creates with 120 websites held (unlimited plan): the

@@ -109,7 +109,7 @@ resource "analytics_website" "unset" {
 	if out, code := s.W.Run("plan", "-detailed-exitcode"); code != 0 {
 		t.Errorf("the plan after the write-back exits %d, want 0 (no change):\n%s", code, out)
 	}
-	s.Destroy(t)
+	s.DestroyIfLive(t)
 }
 
 // The read that folded exclude_ips marks the website; when the server's
@@ -150,7 +150,7 @@ resource "analytics_website" "test" {
 	if out, code := s.W.Run("plan", "-detailed-exitcode"); code != 0 {
 		t.Errorf("the plan exits %d, want 0 (no change):\n%s", code, out)
 	}
-	s.Destroy(t)
+	s.DestroyIfLive(t)
 }
 
 // With exclude_ips in ignore_changes, an update for another reason sent
@@ -184,5 +184,5 @@ func TestAccWebsite_foldedIPsIgnoredKeptByOtherUpdate(t *testing.T) {
 	if out, code := w.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
 		t.Errorf("the plan after the update exits %d, want 0 (no change):\n%s", code, out)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }

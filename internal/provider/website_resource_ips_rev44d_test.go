@@ -68,5 +68,5 @@ resource "analytics_website" "created" {
 	}
 	w.MustRun(0, "apply", "-auto-approve")
 	wantStoredIPs(t, env, created, repeated, "created, exclude_ips in ignore_changes, edited in the web interface")
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }

@@ -102,7 +102,7 @@ func TestAccWebsite_rev44cFoldedIPsWarningWithChange(t *testing.T) {
 			t.Errorf("the plan removes 1.2.3.4 from exclude_ips, yet warns: %s", d.Detail)
 		}
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // Defect 5: a configuration that hands exclude_ips to the web interface
@@ -130,7 +130,7 @@ func TestAccWebsite_rev44cFoldedIPsIgnoreChanges(t *testing.T) {
 	if out, code := w.Run("plan", "-detailed-exitcode", "-no-color"); code != 0 {
 		t.Errorf("exclude_ips is in ignore_changes, yet the plan exits %d (want 0, no change):\n%s", code, out)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // Defect 3, what the plan says: a website with a domain no new website may

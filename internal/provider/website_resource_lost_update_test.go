@@ -100,5 +100,5 @@ resource "analytics_website" "test" {
 		t.Errorf("after a lost update that cleared exclude_params, the plan exits %d (no change) and the server "+
 			"keeps exclude_params %q for good:\n%s", code, w.ExcludeParams, out)
 	}
-	s.Destroy(t)
+	s.DestroyIfLive(t)
 }

@@ -118,5 +118,5 @@ func TestAccWebsite_importByIDSaysDomain(t *testing.T) {
 	if !acctest.ExpectError(fmt.Sprintf(`Website Imported by ID.*Imported id %d: the website %q`, w.ID, domain)).MatchString(out) {
 		t.Errorf("import:\n%s", out)
 	}
-	s.Destroy(t)
+	s.DestroyIfLive(t)
 }

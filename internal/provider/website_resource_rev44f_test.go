@@ -49,7 +49,7 @@ func TestAccWebsite_rev44fIgnoredIPsEditedAfterPlan(t *testing.T) {
 	if out, code := w.Run("plan", "-detailed-exitcode"); code != 0 {
 		t.Errorf("the plan after the apply exits %d, want 0:\n%s", code, out)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // Review rev44f: the guide says that under ignore_changes = [exclude_ips]
@@ -85,7 +85,7 @@ func TestAccWebsite_rev44fIgnoredIPsSameAsStateDropsWebEntry(t *testing.T) {
 		t.Errorf("exclude_ips is %v on the server: the update for exclude_bots dropped the web interface's 5.6.7.8, "+
 			"although exclude_ips is in ignore_changes and the configuration's list is not the server's", got)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // Probe (rev44f): one domain claimed once per run. A tainted website's

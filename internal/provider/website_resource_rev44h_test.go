@@ -63,7 +63,7 @@ resource "analytics_website" "n" {
 	w.Write("main.tf", hcl("three", env.Domain("frc-c2"), 1))
 	w.MustRun(0, "plan", "-replace=analytics_website.a", "-out=tfplan")
 	check("a saved plan of -replace", "apply", "tfplan")
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
 
 // Review rev44h (of 4e51c14): the guide now says "An update never writes a
@@ -99,5 +99,5 @@ func TestAccWebsite_rev44hFoldedWriteBackDropsWebEntryAddedAfterPlan(t *testing.
 			"interface added after the plan was dropped by an update whose plan did not change exclude_ips:\n%s",
 			got, code, out)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }

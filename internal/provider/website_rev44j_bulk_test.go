@@ -62,5 +62,5 @@ resource "analytics_website" "bulk" {
 		t.Errorf("the write-back of %d websites cost %d requests besides GET /account (plan and apply), want at "+
 			"most %d (apply by route: %v)", n, got, 2*n+2*3, s.ByRoute)
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	w.DestroyIfLive()
 }
