@@ -50,9 +50,6 @@ func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T
 			"the plan were undone\nplan:\n%s\napply:\n%s", shownInt(stored.ExcludeBots), shownInt(stored.Privacy),
 			strings.TrimSpace(plan), strings.TrimSpace(out))
 	}
-	w.Write("main.tf", hcl("5.6.7.8", false))
-	w.MustRun(0, "apply", "-auto-approve")
-	w.MustRun(0, "destroy", "-auto-approve")
 }
 
 // Review rev44l (of 48da5e6): the same two resources, the provider's

@@ -70,9 +70,6 @@ resource "analytics_website" "test" {
 		t.Errorf("after a lost write-back that sent exclude_ips alone, the plan shows exclude_params, which the "+
 			"update never sent:\n%s", strings.TrimSpace(plan))
 	}
-	w.Write("main.tf", hcl(false))
-	w.MustRun(0, "apply", "-auto-approve")
-	w.MustRun(0, "destroy", "-auto-approve")
 }
 
 // Review rev44m, A: two resources of one domain, a managing exclude_ips

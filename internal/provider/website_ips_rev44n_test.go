@@ -261,6 +261,4 @@ func TestAccWebsite_rev44nIgnoreAllOtherDomainPerpetual(t *testing.T) {
 		t.Errorf("under ignore_changes = all, the plan after an apply is not empty (exit %d):\n%s\nfirst apply:\n%s",
 			code, strings.TrimSpace(plan), strings.TrimSpace(first))
 	}
-	w.Write("main.tf", hcl(domain, "1.2.3.4"))
-	w.MustRun(0, "destroy", "-auto-approve")
 }
