@@ -24,28 +24,20 @@ func TestAccWebsite_rev44nTwinIgnoredPerpetualWriteBack(t *testing.T) {
 	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
 	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
+	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`
 resource "analytics_website" "a" {
-  domain      = %[3]q
+  domain      = %[1]q
   exclude_ips = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain      = %[3]q
+  domain      = %[1]q
   exclude_ips = ["2.2.2.2"]
   depends_on  = [analytics_website.a] # a's note is taken before b's plan
   lifecycle {
     ignore_changes = [exclude_ips]
   }
 }
-`, id1, id2, domain))
+`, domain))
 	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1" })
 	first := w.MustRun(0, "apply", "-auto-approve", "-no-color")
@@ -71,22 +63,14 @@ func TestAccWebsite_rev44nOtherIgnoredTwinNeverWritten(t *testing.T) {
 	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "2.2.2.2"))
 	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
+	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`
 resource "analytics_website" "a" {
-  domain      = %[3]q
+  domain      = %[1]q
   privacy     = "public"
   exclude_ips = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain      = %[3]q
+  domain      = %[1]q
   privacy     = "private"
   exclude_ips = ["2.2.2.2"]
   depends_on  = [analytics_website.a] # a's note is taken before b's plan
@@ -94,7 +78,7 @@ resource "analytics_website" "b" {
     ignore_changes = [privacy, exclude_ips]
   }
 }
-`, id1, id2, domain))
+`, domain))
 	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Privacy = ptr(0) })
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
@@ -119,17 +103,9 @@ func TestAccWebsite_rev44nTwinOtherIgnoredNeverWritesBack(t *testing.T) {
 	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
 	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
+	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`
 resource "analytics_website" "a" {
-  domain        = %[3]q
+  domain        = %[1]q
   email_reports = false
   exclude_ips   = ["1.1.1.1"]
   depends_on    = [analytics_website.b] # b's note is taken before a's plan
@@ -138,10 +114,10 @@ resource "analytics_website" "a" {
   }
 }
 resource "analytics_website" "b" {
-  domain      = %[3]q
+  domain      = %[1]q
   exclude_ips = ["2.2.2.2"]
 }
-`, id1, id2, domain))
+`, domain))
 	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Email = ptr(1) })
 	w.MustRun(0, "apply", "-auto-approve")
