@@ -25,18 +25,15 @@ import (
 //
 // Terraform hands the provider no sign of lifecycle ignore_changes at plan
 // time: it puts the state's value in the configuration it sends. The
-// configuration as validated tells some (website_ips_ignored.go); the list
-// itself tells more: a create or an update records what it left on
-// the server (ipsWrittenKey), and a list that differs from it was changed
-// outside Terraform. A configuration that manages exclude_ips then plans
-// that change back anyway; one that equals the changed list follows the
-// server, as ignore_changes does, and is left alone. (A configuration
-// edited to the very list the web interface set is left alone too: the
-// server excludes the same addresses, and the next update writes the list
-// once each.)
+// configuration as validated tells (website_ips_ignored.go). Only when no
+// note of it was taken does the list itself decide: a create or an update
+// records what it left on the server (ipsWrittenKey), and a list that
+// differs from it was changed outside Terraform and may be one that
+// ignore_changes keeps (rewriteFoldedIPs).
 
 // ipsFoldedKey is the private state's mark of a website whose stored
-// exclude_ips the read folded.
+// exclude_ips the read folded: the list as folded (sortedFoldedKey), or
+// "true" from an older provider.
 const ipsFoldedKey = "exclude_ips_folded"
 
 // ipsWriteBackKey is the planned private state's mark of a plan that
@@ -51,14 +48,22 @@ const ipsWriteBackKey = "exclude_ips_write_back"
 const ipsWrittenKey = "exclude_ips_written"
 
 // recordFoldedIPs marks the website in the private state when the read of w
-// folded its exclude_ips, and clears the mark when it did not.
+// folded its exclude_ips, with the list as folded, and clears the mark
+// when it did not.
 func recordFoldedIPs(ctx context.Context, w *client.Website, private privateSetter, diags *diag.Diagnostics) {
 	if private == nil {
 		return
 	}
 	var mark []byte
-	if len(foldIPEntries(w.ExcludeIPs)) < len(w.ExcludeIPs) {
-		mark = []byte("true")
+	if folded := foldIPEntries(w.ExcludeIPs); len(folded) < len(w.ExcludeIPs) {
+		list := append([]string{}, folded...)
+		slices.Sort(list)
+		raw, err := json.Marshal(list)
+		if err != nil {
+			diags.AddError("Unable to Record exclude_ips", err.Error())
+			return
+		}
+		mark = raw
 	}
 	diags.Append(private.SetKey(ctx, ipsFoldedKey, mark)...)
 }
@@ -83,11 +88,17 @@ func recordWrittenIPs(ctx context.Context, ips types.Set, private privateSetter,
 }
 
 // foldedUnchanged reports whether the last read folded the server's
-// exclude_ips (ipsFoldedKey) and the plan leaves the list as the state has
-// it (a plan that changes it writes a list without repeats anyway): an
-// update that sends the list writes it back once each.
+// exclude_ips into the state's list (ipsFoldedKey) and the plan leaves the
+// list as the state has it (a plan that changes it writes a list without
+// repeats anyway): an update that sends the list writes it back once each.
 func foldedUnchanged(ctx context.Context, plan, state types.Set, private privateGetter, diags *diag.Diagnostics) bool {
-	return !plan.IsUnknown() && plan.Equal(state) && marked(ctx, private, ipsFoldedKey, diags)
+	if plan.IsUnknown() || !plan.Equal(state) || private == nil {
+		return false
+	}
+	mark, d := private.GetKey(ctx, ipsFoldedKey)
+	diags.Append(d...)
+	key, ok := ipsKey(ctx, state)
+	return string(mark) == "true" || (ok && mark != nil && string(mark) == key)
 }
 
 // rewriteFoldedIPs reports whether a plan must write exclude_ips back when

@@ -23,27 +23,20 @@ import (
 // it asks for the plan; at apply time it sends the configuration as
 // written. It does validate each instance's configuration as written just
 // before it plans it. So ValidateConfig notes each configuration as
-// validated, by domain: the rest of it (a digest) and its exclude_ips. A
-// plan is taken as given the list written in its configuration when a
-// note holds its configuration, list and all; not when a note holds the
-// rest of it with another list (its own, under ignore_changes, or a
-// second configuration that differs in exclude_ips alone: the plan cannot
-// tell which); and, when no note holds the rest of it (ignore_changes of
-// another attribute put the state's value there too), when a note of the
-// domain holds its list.
-// The update compares its configuration, as written, with its plan: when
-// they differ, it writes nothing, warns, and records the list as kept
-// (ipsKeptKey), so that no later plan announces the write-back again.
+// validated, by domain: the rest of it (a digest) and its exclude_ips.
+// When a plan comes, the note of its own configuration is among those of
+// its domain. With that one note alone, the plan is given the list
+// written in the configuration exactly when the note holds it. With more
+// than one configuration of the domain noted (two resources), no plan can
+// tell which note is its own: no write-back is planned. (A resource
+// planned before the other's configuration is noted still sees its own
+// note alone.) The update compares its configuration, as written, with
+// its plan, and writes only a list the configuration sets.
 //
 // What stays out of sight: a configuration whose list is the very list
 // the state holds. With or without ignore_changes, Terraform sends the
 // provider the same values, so the repeats are written back once; the
-// server excludes the same addresses. And two resources of one domain,
-// one under ignore_changes of exclude_ips and of the attributes in which
-// their configurations differ, whose state holds the other's values:
-// Terraform hands both plans the same configuration, and the one under
-// ignore_changes shows in every plan a write-back that its apply does
-// not make (the plan made again at apply validates it alone).
+// server excludes the same addresses.
 //
 // The notes of the plan made again at apply may differ from the plan's
 // (-target validates fewer configurations; a list unknown at plan is
@@ -88,43 +81,29 @@ func (c *configuredIPs) note(ctx context.Context, cfg websiteResourceModel) {
 }
 
 // written reports whether cfg, the configuration a plan is given, has the
-// exclude_ips written in its configuration (see above); false for a list
-// unknown. With no note of the domain (a configuration not validated in
-// this run) it reports true, as before notes were taken; noted says
-// whether a note decided.
+// exclude_ips written in its configuration (see above): false for a list
+// unknown, and for a domain with more than one configuration noted. With
+// no note of the domain (a configuration not validated in this run, or a
+// domain that ignore_changes keeps) it reports true; noted says whether a
+// note decided.
 func (c *configuredIPs) written(ctx context.Context, cfg websiteResourceModel) (written, noted bool) {
 	key, ok := ipsKey(ctx, cfg.ExcludeIPs)
 	if !ok {
 		return false, false
 	}
-	rest := restKey(cfg)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	notes, seen := c.byDomain[cfg.Domain.ValueString()]
 	if !seen {
 		return true, false
 	}
-	exact, ownRest, sameList := false, false, false
-	for n := range notes {
-		switch {
-		case n == ipsNote{rest, key}:
-			exact = true
-		case n.rest == rest && n.ips != ipsUnknown:
-			// Its own, with another list (ignore_changes); or a second
-			// configuration that differs in exclude_ips alone, which a
-			// plan cannot tell from it.
-			ownRest = true
-		}
-		sameList = sameList || n.ips == key
-	}
-	switch {
-	case ownRest:
+	if len(notes) != 1 {
 		return false, true
-	case exact:
-		return true, true
-	default:
-		return sameList, true
 	}
+	for n := range notes {
+		return n.ips == key, true
+	}
+	return false, true
 }
 
 // restKey is a comparable form of a configuration but its exclude_ips
@@ -144,31 +123,32 @@ func restKey(cfg websiteResourceModel) string {
 
 // planWriteBack reports whether a plan (cfg, plan and prior state) writes
 // back a list whose repeats the last read folded: never with the provider
-// not configured (no notes taken) or for a list an apply found kept by
-// ignore_changes (ipsKeptKey); when a note of the configuration as
-// validated says that it sets the list, always; without a note, only the
-// list Terraform wrote last (rewriteFoldedIPs).
+// not configured (no notes taken); when a note of the configuration as
+// validated tells, as it says; without a note, only the list Terraform
+// wrote last (rewriteFoldedIPs), unless an apply found it kept by
+// ignore_changes (ipsKeptKey).
 func (c *configuredIPs) planWriteBack(ctx context.Context, cfg websiteResourceModel, plan, prior types.Set,
 	private privateGetter, diags *diag.Diagnostics,
 ) bool {
-	if c == nil || keptIPs(ctx, prior, private, diags) {
+	if c == nil {
 		return false
 	}
 	written, noted := c.written(ctx, cfg)
 	switch {
-	case !written: // ignore_changes
+	case !written: // ignore_changes, or two configurations of the domain
 		return false
 	case noted:
 		return foldedUnchanged(ctx, plan, prior, private, diags)
 	default:
-		return rewriteFoldedIPs(ctx, plan, prior, private, diags)
+		return !keptIPs(ctx, prior, private, diags) && rewriteFoldedIPs(ctx, plan, prior, private, diags)
 	}
 }
 
 // ipsKeptKey is the private state's record of an exclude_ips list (ipsKey)
 // that an update planned to write back and found kept by ignore_changes:
-// its configuration as written sets another list. No later plan writes
-// that list back.
+// its configuration as written sets another list. A plan that no note
+// decides (the domain itself kept by ignore_changes) does not write that
+// list back.
 const ipsKeptKey = "exclude_ips_kept"
 
 // recordKeptIPs records ips as kept by ignore_changes (ipsKeptKey); a
@@ -252,8 +232,7 @@ func addIPsChangedSincePlan(diags *diag.Diagnostics, domain string, rewrite bool
 // announced: ignore_changes keeps it (recordKeptIPs).
 func addIPsKept(diags *diag.Diagnostics, domain string) {
 	diags.AddAttributeWarning(path.Root("exclude_ips"), "exclude_ips Kept by ignore_changes",
-		fmt.Sprintf("The plan announced that the exclude_ips of the website %q would be written back without repeats, "+
-			"because another resource of the same domain sets the list the server holds. This resource's configuration "+
-			"sets another list, which lifecycle ignore_changes keeps: nothing was written back, and later plans no "+
-			"longer announce it.", domain))
+		fmt.Sprintf("The plan announced that the exclude_ips of the website %q would be written back without repeats. "+
+			"This resource's configuration sets another list, which lifecycle ignore_changes keeps: nothing was "+
+			"written back, and later plans no longer announce it.", domain))
 }

@@ -52,30 +52,30 @@ func TestConfiguredIPsWritten(t *testing.T) {
 	}
 }
 
-// With the rest of each configuration noted too: a plan whose rest is a
-// note's, with another list, is that configuration under ignore_changes
-// (review rev44m, A: another resource of the domain sets the plan's
-// list); a plan whose rest no note holds (ignore_changes of another
-// attribute) is decided by the list.
+// A domain with more than one configuration noted (two resources) plans
+// no write-back: no plan can tell which note is its own (reviews rev44m,
+// rev44n, rev44o). With one, the list decides, whatever else the plan is
+// given (ignore_changes of another attribute).
 func TestConfiguredIPsWrittenByRest(t *testing.T) {
 	ctx := context.Background()
-	cfg := func(privacy string, ips ...string) websiteResourceModel {
-		return websiteResourceModel{Domain: types.StringValue("d.example"), Privacy: types.StringValue(privacy),
+	cfg := func(domain, privacy string, ips ...string) websiteResourceModel {
+		return websiteResourceModel{Domain: types.StringValue(domain), Privacy: types.StringValue(privacy),
 			ExcludeIPs: stringSetValue(ips)}
 	}
 	var c configuredIPs
-	c.note(ctx, cfg("public", "1.1.1.1"))  // a
-	c.note(ctx, cfg("private", "2.2.2.2")) // b
+	c.note(ctx, cfg("one.example", "public", "1.1.1.1"))
+	c.note(ctx, cfg("two.example", "public", "1.1.1.1"))  // a
+	c.note(ctx, cfg("two.example", "private", "2.2.2.2")) // b
 	for _, tc := range []struct {
 		name string
 		plan websiteResourceModel
 		want bool
 	}{
-		{"a as written", cfg("public", "1.1.1.1"), true},
-		{"b as written", cfg("private", "2.2.2.2"), true},
-		{"b under ignore_changes, a's list in its state", cfg("private", "1.1.1.1"), false},
-		{"privacy ignored too, a list noted", cfg("password", "2.2.2.2"), true},
-		{"privacy ignored too, a list not noted", cfg("password", "9.9.9.9"), false},
+		{"one: as written", cfg("one.example", "public", "1.1.1.1"), true},
+		{"one: privacy ignored", cfg("one.example", "private", "1.1.1.1"), true},
+		{"one: list ignored", cfg("one.example", "public", "2.2.2.2"), false},
+		{"two: a as written", cfg("two.example", "public", "1.1.1.1"), false},
+		{"two: b under ignore_changes, a's list in its state", cfg("two.example", "private", "1.1.1.1"), false},
 	} {
 		if got, noted := c.written(ctx, tc.plan); got != tc.want || !noted {
 			t.Errorf("%s: written = %v (noted %v), want %v", tc.name, got, noted, tc.want)
