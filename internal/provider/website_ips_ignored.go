@@ -140,37 +140,65 @@ func (c *configuredIPs) planWriteBack(ctx context.Context, cfg websiteResourceMo
 	case noted:
 		return foldedUnchanged(ctx, plan, prior, private, diags)
 	default:
-		return !keptIPs(ctx, prior, private, diags) && rewriteFoldedIPs(ctx, plan, prior, private, diags)
+		return !c.kept(ctx, prior, private, diags) && rewriteFoldedIPs(ctx, plan, prior, private, diags)
 	}
 }
 
-// ipsKeptKey is the private state's record of an exclude_ips list (ipsKey)
-// that an update planned to write back and found kept by ignore_changes:
-// its configuration as written sets another list. A plan that no note
-// decides (the domain itself kept by ignore_changes) does not write that
-// list back.
+// ipsKeptKey is the private state's record of an exclude_ips list that an
+// update planned to write back and found kept by ignore_changes, with the
+// list its configuration as written set then (a keptRecord). A plan that
+// no note decides (the domain itself kept by ignore_changes) does not
+// write that list back while a configuration of this run still sets that
+// other list.
 const ipsKeptKey = "exclude_ips_kept"
 
-// recordKeptIPs records ips as kept by ignore_changes (ipsKeptKey); a
-// null ips clears the record.
-func recordKeptIPs(ctx context.Context, ips types.Set, private privateSetter, diags *diag.Diagnostics) {
+// keptRecord is the value of ipsKeptKey: two ipsKey lists.
+type keptRecord struct {
+	Kept       string `json:"kept"`
+	Configured string `json:"configured"`
+}
+
+// recordKeptIPs records ips as kept by ignore_changes beside cfg, the list
+// the configuration as written sets (ipsKeptKey); a null ips clears the
+// record.
+func recordKeptIPs(ctx context.Context, ips, cfg types.Set, private privateSetter, diags *diag.Diagnostics) {
 	var raw []byte
-	if key, ok := ipsKey(ctx, ips); ok && !ips.IsNull() {
-		raw = []byte(key)
+	kept, ok := ipsKey(ctx, ips)
+	configured, okc := ipsKey(ctx, cfg)
+	if ok && okc && !ips.IsNull() {
+		var err error
+		if raw, err = json.Marshal(keptRecord{kept, configured}); err != nil {
+			diags.AddError("Unable to Record exclude_ips", err.Error())
+			return
+		}
 	}
 	diags.Append(private.SetKey(ctx, ipsKeptKey, raw)...)
 }
 
-// keptIPs reports whether ips is the list an apply found kept by
-// ignore_changes (ipsKeptKey).
-func keptIPs(ctx context.Context, ips types.Set, private privateGetter, diags *diag.Diagnostics) bool {
+// kept reports whether ips is the list an apply found kept by
+// ignore_changes (ipsKeptKey), and a configuration noted in this run still
+// sets the list that was configured then.
+func (c *configuredIPs) kept(ctx context.Context, ips types.Set, private privateGetter, diags *diag.Diagnostics) bool {
 	if private == nil {
 		return false
 	}
 	raw, d := private.GetKey(ctx, ipsKeptKey)
 	diags.Append(d...)
+	var rec keptRecord
 	key, ok := ipsKey(ctx, ips)
-	return raw != nil && ok && string(raw) == key
+	if raw == nil || !ok || json.Unmarshal(raw, &rec) != nil || rec.Kept != key {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, notes := range c.byDomain {
+		for n := range notes {
+			if n.ips == rec.Configured {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ipsKey is a comparable form of exclude_ips as a configuration sets it: a

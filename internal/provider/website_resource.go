@@ -217,7 +217,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		// the plan took it for this one's: the configuration as written
 		// sets another list, which ignore_changes keeps. Recorded, so that
 		// no later plan announces the write-back again.
-		recordKeptIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
+		recordKeptIPs(ctx, plan.ExcludeIPs, cfgIPs, resp.Private, &resp.Diagnostics)
 		addIPsKept(&resp.Diagnostics, plan.Domain.ValueString())
 	}
 	localOnly := !reclear && onlyLocalChange(plan, state)
@@ -374,7 +374,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	recordFoldedIPs(ctx, w, resp.Private, &resp.Diagnostics) // the server holds what was sent
 	if in.SendsOnUpdate("exclude_ips") {
 		recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics)
-		recordKeptIPs(ctx, types.SetNull(types.StringType), resp.Private, &resp.Diagnostics)
+		recordKeptIPs(ctx, types.SetNull(types.StringType), types.SetNull(types.StringType), resp.Private, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, plan.ID, &resp.Diagnostics)
 }

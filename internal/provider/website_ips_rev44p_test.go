@@ -1,0 +1,161 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Review rev44p: a single resource of its domain whose configuration sets
+// exclude_ips gets its repeats written back, whatever the shape of the
+// configuration (count, for_each, a module, variables, values known only
+// after another resource's apply).
+func TestAccWebsite_rev44pSingleWriteBackShapes(t *testing.T) {
+	for _, tc := range []struct{ name, hcl string }{
+		{"count", `resource "analytics_website" "test" {
+  count         = 1
+  domain        = %q
+  email_reports = count.index > 5
+  exclude_ips   = ["1.2.3.4"]
+}
+`},
+		{"for_each", `resource "analytics_website" "test" {
+  for_each    = { one = %q }
+  domain      = each.value
+  exclude_ips = [each.key == "one" ? "1.2.3.4" : "9.9.9.9"]
+}
+`},
+		{"module", `module "m" {
+  source = "./m"
+  domain = %q
+}
+`},
+		{"variable", `variable "ips" {
+  type    = list(string)
+  default = ["1.2.3.4"]
+}
+resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = var.ips
+}
+`},
+		{"other resource", `resource "terraform_data" "x" {
+  input = "1.2.3.4"
+}
+resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = [terraform_data.x.output]
+}
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, domain, w := emulatedWorkdir(t, storesWebRepeat, "shape")
+			if err := os.MkdirAll(filepath.Join(w.Dir(), "m"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			w.Write("m/main.tf", `variable "domain" { type = string }
+resource "analytics_website" "test" {
+  domain      = var.domain
+  exclude_ips = ["1.2.3.4"]
+}
+`)
+			w.Write("main.tf", env.Config(fmt.Sprintf(tc.hcl, domain)))
+			// The local module as terraform init records it (no registry here).
+			if err := os.MkdirAll(filepath.Join(w.Dir(), ".terraform", "modules"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			w.Write(".terraform/modules/modules.json",
+				`{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"m","Source":"./m","Dir":"m"}]}`)
+			w.MustRun(0, "apply", "-auto-approve")
+			setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
+			out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+			if stored, _ := env.WebsiteByDomain(domain); stored.ExcludeIPs != "1.2.3.4" {
+				t.Errorf("one resource of its domain sets exclude_ips, yet the apply left %q:\n%s", stored.ExcludeIPs,
+					strings.TrimSpace(out))
+			}
+			wantPlanEmpty(t, w, out)
+		})
+	}
+}
+
+// Review rev44p: the kept record counts when no note decides, that is
+// when ignore_changes keeps the domain and the configuration's differs.
+// After an apply under ignore_changes = all recorded the state's list as
+// kept (as in TestAccWebsite_rev44oKeptBlocksWriteBackAfterIgnoreRemoved),
+// the configuration manages exclude_ips again, that very list, and only
+// the domain stays in ignore_changes: a single resource whose
+// configuration sets the list, yet the record stops the write-back for
+// good, with no warning, and the docs say the apply writes it back.
+func TestAccWebsite_rev44pKeptBlocksWriteBackDomainStillIgnored(t *testing.T) {
+	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "kept-domain")
+	hcl := func(domain, ips, ignored string) string {
+		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = [%q]
+  lifecycle {
+    ignore_changes = %s
+  }
+}
+`, domain, ips, ignored))
+	}
+	w.Write("main.tf", hcl(domain, "1.2.3.4", "all"))
+	w.MustRun(0, "apply", "-auto-approve")
+	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
+	renamed := env.Domain("kept-domain-renamed")
+	w.Write("main.tf", hcl(renamed, "9.9.9.9", "all"))
+	first := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	wantStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4", "under ignore_changes = all")
+	// exclude_ips is managed again, with the list the state holds.
+	w.Write("main.tf", hcl(renamed, "1.2.3.4", "[domain]"))
+	second := w.MustRun(0, "apply", "-auto-approve", "-no-color")
+	if stored, _ := env.WebsiteByDomain(domain); stored.ExcludeIPs != "1.2.3.4" {
+		t.Errorf("the configuration manages exclude_ips again (only the domain ignored), yet the apply left the "+
+			"repeats %q (the kept record stops the write-back)\nfirst apply:\n%s\nsecond apply:\n%s",
+			stored.ExcludeIPs, strings.TrimSpace(first), strings.TrimSpace(second))
+	}
+}
+
+// Review rev44p: after a write-back whose answer was lost (committed or
+// not), an apply without refresh writes the list back once each, and the
+// next plan without refresh is empty.
+func TestAccWebsite_rev44pLostWriteBackThenRefreshFalse(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		faults emulator.Faults
+	}{
+		{"committed", emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetAfterRate: 1}},
+		{"not committed", emulator.Faults{Methods: []string{"PUT", "PATCH"}, ResetBeforeRate: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, domain, w := emulatedWorkdir(t, "stores a repeated exclude_ips line and loses an update's answer",
+				"lost-wb-norefresh")
+			cfg := env.ProviderBlock("max_retries = 0") + fmt.Sprintf(`
+resource "analytics_website" "test" {
+  domain      = %q
+  exclude_ips = ["5.6.7.8"]
+}
+`, domain)
+			webStoresIPs(t, env, w, domain, cfg, "5.6.7.8\n5.6.7.8", cfg)
+			faults := tc.faults
+			if err := env.SetFaults(&faults); err != nil {
+				t.Fatal(err)
+			}
+			if out, code := w.Run("apply", "-auto-approve", "-no-color"); code != 1 {
+				t.Fatalf("the write-back whose answer is lost: exit code %d:\n%s", code, out)
+			}
+			if err := env.SetFaults(nil); err != nil {
+				t.Fatal(err)
+			}
+			out := w.MustRun(0, "apply", "-refresh=false", "-auto-approve", "-no-color")
+			wantStoredIPs(t, env, domain, "5.6.7.8", "after the apply without refresh")
+			if plan, code := w.Run("plan", "-refresh=false", "-no-color", "-detailed-exitcode"); code != 0 {
+				t.Errorf("the plan without refresh is not empty (exit %d):\n%s\napply:\n%s", code,
+					strings.TrimSpace(plan), strings.TrimSpace(out))
+			}
+		})
+	}
+}
