@@ -30,7 +30,9 @@ import (
 // than one configuration of the domain noted (two resources), no plan can
 // tell which note is its own: no write-back is planned. (A resource
 // planned before the other's configuration is noted still sees its own
-// note alone.) The update compares its configuration, as written, with
+// note alone; when the plan made again at apply sees both, the update
+// becomes a no-op, and the plan announced a write-back the apply leaves
+// out.) The update compares its configuration, as written, with
 // its plan, and writes only a list the configuration sets.
 //
 // What stays out of sight: a configuration whose list is the very list
