@@ -56,14 +56,7 @@ func recordFoldedIPs(ctx context.Context, w *client.Website, private privateSett
 	}
 	var mark []byte
 	if folded := foldIPEntries(w.ExcludeIPs); len(folded) < len(w.ExcludeIPs) {
-		list := append([]string{}, folded...)
-		slices.Sort(list)
-		raw, err := json.Marshal(list)
-		if err != nil {
-			diags.AddError("Unable to Record exclude_ips", err.Error())
-			return
-		}
-		mark = raw
+		mark = []byte(listKey(folded))
 	}
 	diags.Append(private.SetKey(ctx, ipsFoldedKey, mark)...)
 }
@@ -78,11 +71,7 @@ func recordWrittenIPs(ctx context.Context, ips types.Set, private privateSetter,
 	}
 	var raw []byte
 	if list, ok := sortedIPs(ctx, ips, diags); ok {
-		var err error
-		if raw, err = json.Marshal(list); err != nil {
-			diags.AddError("Unable to Record exclude_ips", err.Error())
-			return
-		}
+		raw = []byte(listKey(list))
 	}
 	diags.Append(private.SetKey(ctx, ipsWrittenKey, raw)...)
 }
@@ -95,10 +84,9 @@ func foldedUnchanged(ctx context.Context, plan, state types.Set, private private
 	if plan.IsUnknown() || !plan.Equal(state) || private == nil {
 		return false
 	}
-	mark, d := private.GetKey(ctx, ipsFoldedKey)
-	diags.Append(d...)
+	mark := privateString(ctx, private, ipsFoldedKey, diags)
 	key, ok := ipsKey(ctx, state)
-	return string(mark) == "true" || (ok && mark != nil && string(mark) == key)
+	return mark == "true" || (ok && mark != "" && mark == key)
 }
 
 // rewriteFoldedIPs reports whether a plan must write exclude_ips back when
@@ -110,17 +98,25 @@ func rewriteFoldedIPs(ctx context.Context, plan, state types.Set, private privat
 	if !foldedUnchanged(ctx, plan, state, private, diags) {
 		return false
 	}
-	raw, d := private.GetKey(ctx, ipsWrittenKey)
-	diags.Append(d...)
-	if raw == nil {
+	raw := privateString(ctx, private, ipsWrittenKey, diags)
+	if raw == "" {
 		return true
 	}
 	var written []string
-	if err := json.Unmarshal(raw, &written); err != nil {
+	if err := json.Unmarshal([]byte(raw), &written); err != nil {
 		return true // an unreadable record is no record
 	}
 	now, ok := sortedIPs(ctx, state, diags)
 	return ok && slices.Equal(written, now)
+}
+
+// listKey is the comparable form of a list that the private state's
+// exclude_ips records hold: its entries sorted, as JSON ("[]" for none).
+func listKey(list []string) string {
+	sorted := append([]string{}, list...)
+	slices.Sort(sorted)
+	raw, _ := json.Marshal(sorted) // a []string always marshals
+	return string(raw)
 }
 
 // sortedIPs returns the entries of ips, sorted; false when ips is null or

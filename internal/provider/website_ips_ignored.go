@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -168,11 +167,7 @@ func recordKeptIPs(ctx context.Context, ips, cfg types.Set, private privateSette
 	kept, ok := ipsKey(ctx, ips)
 	configured, okc := ipsKey(ctx, cfg)
 	if ok && okc && !ips.IsNull() {
-		var err error
-		if raw, err = json.Marshal(keptRecord{kept, configured}); err != nil {
-			diags.AddError("Unable to Record exclude_ips", err.Error())
-			return
-		}
+		raw, _ = json.Marshal(keptRecord{kept, configured}) // two strings always marshal
 	}
 	diags.Append(private.SetKey(ctx, ipsKeptKey, raw)...)
 }
@@ -181,14 +176,10 @@ func recordKeptIPs(ctx context.Context, ips, cfg types.Set, private privateSette
 // ignore_changes (ipsKeptKey), and a configuration noted in this run still
 // sets the list that was configured then.
 func (c *configuredIPs) kept(ctx context.Context, ips types.Set, private privateGetter, diags *diag.Diagnostics) bool {
-	if private == nil {
-		return false
-	}
-	raw, d := private.GetKey(ctx, ipsKeptKey)
-	diags.Append(d...)
+	raw := privateString(ctx, private, ipsKeptKey, diags)
 	var rec keptRecord
 	key, ok := ipsKey(ctx, ips)
-	if raw == nil || !ok || json.Unmarshal(raw, &rec) != nil || rec.Kept != key {
+	if raw == "" || !ok || json.Unmarshal([]byte(raw), &rec) != nil || rec.Kept != key {
 		return false
 	}
 	c.mu.Lock()
@@ -210,15 +201,11 @@ func ipsKey(ctx context.Context, ips types.Set) (string, bool) {
 		return "", false
 	}
 	var diags diag.Diagnostics
-	list, ok := sortedIPs(ctx, ips, &diags)
-	if !ok {
-		list = []string{}
-	}
-	raw, err := json.Marshal(list)
-	if err != nil || diags.HasError() {
+	list, _ := sortedIPs(ctx, ips, &diags) // null: none
+	if diags.HasError() {
 		return "", false
 	}
-	return string(raw), true
+	return listKey(list), true
 }
 
 // configSetsPlannedIPs reports whether the configuration of an apply (as
@@ -238,10 +225,7 @@ func sameIPSet(ctx context.Context, server []string, state types.Set) bool {
 	if !ok {
 		return false
 	}
-	list := append([]string{}, foldIPEntries(server)...)
-	slices.Sort(list)
-	raw, err := json.Marshal(list)
-	return err == nil && string(raw) == s
+	return listKey(foldIPEntries(server)) == s
 }
 
 // addIPsChangedSincePlan warns that an update left exclude_ips as the

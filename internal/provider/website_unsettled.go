@@ -103,12 +103,18 @@ func unsettledClear(ctx context.Context, cfg types.Set, private privateGetter, d
 
 // marked reports whether private holds the mark key ("true").
 func marked(ctx context.Context, private privateGetter, key string, diags *diag.Diagnostics) bool {
+	return privateString(ctx, private, key, diags) == "true"
+}
+
+// privateString returns the value of key in private ("" when there is no
+// private state or no such key).
+func privateString(ctx context.Context, private privateGetter, key string, diags *diag.Diagnostics) string {
 	if private == nil {
-		return false
+		return ""
 	}
 	raw, d := private.GetKey(ctx, key)
 	diags.Append(d...)
-	return string(raw) == "true"
+	return string(raw)
 }
 
 // planUnsettledClear plans the update that sends the clear again
