@@ -84,10 +84,7 @@ func TestAccWebsite_rev44mAIgnoredTwinWriteBackOnce(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("ignored-twin")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "1.1.1.1"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`resource "analytics_website" "a" {
+	w, _, id2 := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "1.1.1.1"), fmt.Sprintf(`resource "analytics_website" "a" {
   domain      = %[1]q
   privacy     = "public"
   exclude_ips = ["1.1.1.1"]
@@ -101,7 +98,6 @@ resource "analytics_website" "b" {
   }
 }
 `, domain))
-	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1" })
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	if stored, _ := env.Website(id2); stored.ExcludeIPs != "1.1.1.1\n1.1.1.1" {

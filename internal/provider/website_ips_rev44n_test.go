@@ -21,10 +21,7 @@ func TestAccWebsite_rev44nTwinIgnoredPerpetualWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-perpetual")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`
+	w, _, id2 := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"), fmt.Sprintf(`
 resource "analytics_website" "a" {
   domain      = %[1]q
   exclude_ips = ["1.1.1.1"]
@@ -38,7 +35,6 @@ resource "analytics_website" "b" {
   }
 }
 `, domain))
-	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1" })
 	first := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	stored, _ := env.Website(id2)
@@ -60,10 +56,7 @@ func TestAccWebsite_rev44nOtherIgnoredTwinNeverWritten(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-other")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`
+	w, _, id2 := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "2.2.2.2"), fmt.Sprintf(`
 resource "analytics_website" "a" {
   domain      = %[1]q
   privacy     = "public"
@@ -79,7 +72,6 @@ resource "analytics_website" "b" {
   }
 }
 `, domain))
-	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Privacy = ptr(0) })
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	if stored, _ := env.Website(id2); stored.ExcludeIPs != "1.1.1.1\n1.1.1.1" || shownInt(stored.Privacy) != "0" {
@@ -103,10 +95,7 @@ func TestAccWebsite_rev44nTwinOtherIgnoredNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-missed")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+importPair(id1, id2)+fmt.Sprintf(`
+	w, id1, _ := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"), fmt.Sprintf(`
 resource "analytics_website" "a" {
   domain        = %[1]q
   email_reports = false
@@ -121,7 +110,6 @@ resource "analytics_website" "b" {
   exclude_ips = ["2.2.2.2"]
 }
 `, domain))
-	w.MustRun(0, "apply", "-auto-approve")
 	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Email = ptr(1) })
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	// Two resources of one domain: the repeats may stay (the documented
@@ -185,9 +173,19 @@ resource "analytics_website" "test" {
 // plan announces the same write-back and an update that does nothing,
 // although the provider has read that the server holds no repeats.
 func TestAccWebsite_rev44nRefreshFalseStaleMarkPerpetual(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
+	refreshFalseAfterWebChange(t, "stale-mark", "9.9.9.9")
+}
+
+// refreshFalseAfterWebChange: the read marks a repeated list (1.2.3.4
+// twice), the web interface then stores later, and an apply with
+// -refresh=false plans the write-back; its update's fresh read shows
+// later. The server keeps later, and the next -refresh=false plan is
+// empty: no write-back announced again.
+func refreshFalseAfterWebChange(t *testing.T, name, later string) {
+	t.Helper()
+	acctest.NeedsEmulator(t, storesWebRepeat)
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("stale-mark")
+	domain := env.Domain(name)
 	w := acctest.NewWorkdir(t)
 	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
   domain      = %q
@@ -197,13 +195,13 @@ func TestAccWebsite_rev44nRefreshFalseStaleMarkPerpetual(t *testing.T) {
 	w.MustRun(0, "apply", "-auto-approve")
 	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
 	w.MustRun(0, "apply", "-refresh-only", "-auto-approve")
-	setStoredIPs(t, env, domain, "9.9.9.9")
+	setStoredIPs(t, env, domain, later)
 	first := w.MustRun(0, "apply", "-refresh=false", "-auto-approve", "-no-color")
-	wantStoredIPs(t, env, domain, "9.9.9.9", "after the apply whose read showed another list")
+	wantStoredIPs(t, env, domain, later, "after the apply whose read showed another list")
 	plan, code := w.Run("plan", "-refresh=false", "-no-color", "-detailed-exitcode")
 	if code != 0 || strings.Contains(plan, "Writing exclude_ips Back") {
-		t.Errorf("the update read a list without repeats, yet the next -refresh=false plan (exit %d) writes it "+
-			"back again:\n%s\nfirst apply:\n%s", code, strings.TrimSpace(plan), strings.TrimSpace(first))
+		t.Errorf("the update read %q, yet the next -refresh=false plan (exit %d) writes the state's list back "+
+			"again:\n%s\nfirst apply:\n%s", later, code, strings.TrimSpace(plan), strings.TrimSpace(first))
 	}
 }
 

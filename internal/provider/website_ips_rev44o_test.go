@@ -60,25 +60,14 @@ func TestAccWebsite_rev44oTwinOtherRestPerpetualWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-rest")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
+	w, _, id2 := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(1, "2.2.2.2"), fmt.Sprintf(`
 resource "analytics_website" "a" {
-  domain      = %[3]q
+  domain      = %[1]q
   privacy     = "public"
   exclude_ips = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain        = %[3]q
+  domain        = %[1]q
   privacy       = "private"
   email_reports = false
   exclude_ips   = ["2.2.2.2"]
@@ -87,8 +76,7 @@ resource "analytics_website" "b" {
     ignore_changes = [email_reports, exclude_ips]
   }
 }
-`, id1, id2, domain))
-	w.MustRun(0, "apply", "-auto-approve")
+`, domain))
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Email = ptr(1) })
 	first := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	stored, _ := env.Website(id2)
@@ -111,26 +99,7 @@ resource "analytics_website" "b" {
 // -refresh=false plan announces the same write-back, which every apply
 // leaves out.
 func TestAccWebsite_rev44oRefreshFalseOtherRepeatedPerpetual(t *testing.T) {
-	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
-	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
-	domain := env.Domain("stale-mark-rep")
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
-  domain      = %q
-  exclude_ips = ["1.2.3.4"]
-}
-`, domain)))
-	w.MustRun(0, "apply", "-auto-approve")
-	setStoredIPs(t, env, domain, "1.2.3.4\n1.2.3.4")
-	w.MustRun(0, "apply", "-refresh-only", "-auto-approve")
-	setStoredIPs(t, env, domain, "9.9.9.9\n9.9.9.9")
-	first := w.MustRun(0, "apply", "-refresh=false", "-auto-approve", "-no-color")
-	wantStoredIPs(t, env, domain, "9.9.9.9\n9.9.9.9", "after the apply whose read showed another list")
-	plan, code := w.Run("plan", "-refresh=false", "-no-color", "-detailed-exitcode")
-	if code != 0 || strings.Contains(plan, "Writing exclude_ips Back") {
-		t.Errorf("the update read another list than the state's, yet the next -refresh=false plan (exit %d) writes "+
-			"the state's back again:\n%s\nfirst apply:\n%s", code, strings.TrimSpace(plan), strings.TrimSpace(first))
-	}
+	refreshFalseAfterWebChange(t, "stale-mark-rep", "9.9.9.9\n9.9.9.9")
 }
 
 // Review rev44o: a manages its list and ignores email_reports, which the
@@ -148,20 +117,9 @@ func TestAccWebsite_rev44oTwinRestOfOtherNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-blocked")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
+	w, id1, _ := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"), fmt.Sprintf(`
 resource "analytics_website" "a" {
-  domain        = %[3]q
+  domain        = %[1]q
   email_reports = false
   exclude_ips   = ["1.1.1.1"]
   depends_on    = [analytics_website.b] # b's note is taken before a's plan
@@ -170,12 +128,11 @@ resource "analytics_website" "a" {
   }
 }
 resource "analytics_website" "b" {
-  domain        = %[3]q
+  domain        = %[1]q
   email_reports = true
   exclude_ips   = ["2.2.2.2"]
 }
-`, id1, id2, domain))
-	w.MustRun(0, "apply", "-auto-approve")
+`, domain))
 	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1"; x.Email = ptr(1) })
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	// Two resources of one domain: the repeats may stay (the documented
@@ -198,29 +155,17 @@ func TestAccWebsite_rev44oTwinsInOrderNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and repeated exclude_ips lines")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-order")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
+	w, id1, id2 := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"), fmt.Sprintf(`
 resource "analytics_website" "a" {
-  domain      = %[3]q
+  domain      = %[1]q
   exclude_ips = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain      = %[3]q
+  domain      = %[1]q
   exclude_ips = ["2.2.2.2"]
   depends_on  = [analytics_website.a] # only the order of the plans
 }
-`, id1, id2, domain))
-	w.MustRun(0, "apply", "-auto-approve")
+`, domain))
 	env.UpdateWebsite(id1, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1" })
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "2.2.2.2\n2.2.2.2" })
 	out := w.MustRun(0, "apply", "-auto-approve", "-no-color")
@@ -246,29 +191,20 @@ func TestAccWebsite_rev44oTwinUnknownListAnnouncesWriteBack(t *testing.T) {
 	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
 	hcl := func(bIPs, extra string) string {
-		return env.ProviderBlock() + fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "a" {
-  domain      = %[3]q
+		return env.ProviderBlock() + importPair(id1, id2) + fmt.Sprintf(`resource "analytics_website" "a" {
+  domain      = %[1]q
   exclude_ips = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain      = %[3]q
-  exclude_ips = [%[4]s]
+  domain      = %[1]q
+  exclude_ips = [%[2]s]
   depends_on  = [analytics_website.a] # a's note is taken before b's plan
   lifecycle {
     ignore_changes = [exclude_ips]
   }
 }
-%[5]s
-`, id1, id2, domain, bIPs, extra)
+%[3]s
+`, domain, bIPs, extra)
 	}
 	w.Write("main.tf", hcl(`"2.2.2.2"`, ""))
 	w.MustRun(0, "apply", "-auto-approve")
@@ -304,27 +240,18 @@ func TestAccWebsite_rev44oTwinKeptNoPerpetualPlan(t *testing.T) {
 	id1, id2 := ids[0], ids[1]
 	w := acctest.NewWorkdir(t)
 	hcl := func(aEmail bool, b string) string {
-		return env.ProviderBlock() + fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
-resource "analytics_website" "a" {
-  domain        = %[3]q
+		return env.ProviderBlock() + importPair(id1, id2) + fmt.Sprintf(`resource "analytics_website" "a" {
+  domain        = %[1]q
   privacy       = "public"
-  email_reports = %[4]t
+  email_reports = %[2]t
   exclude_ips   = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain     = %[3]q
+  domain     = %[1]q
   depends_on = [analytics_website.a] # a's note is taken before b's plan
-  %[5]s
+  %[3]s
 }
-`, id1, id2, domain, aEmail, b)
+`, domain, aEmail, b)
 	}
 	const ignoring = `privacy     = "private"
   exclude_ips = ["2.2.2.2"]
@@ -368,32 +295,20 @@ func TestAccWebsite_rev44oTwinIgnoredUnsetPerpetualWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-unset")
-	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
-	id1, id2 := ids[0], ids[1]
-	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
-import {
-  to = analytics_website.a
-  id = "%d"
-}
-import {
-  to = analytics_website.b
-  id = "%d"
-}
+	w, _, id2 := twinWorkdir(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"), fmt.Sprintf(`
 resource "analytics_website" "a" {
-  domain      = %[3]q
+  domain      = %[1]q
   exclude_ips = ["1.1.1.1"]
 }
 resource "analytics_website" "b" {
-  domain      = %[3]q
+  domain      = %[1]q
   exclude_ips = ["2.2.2.2"]
   depends_on  = [analytics_website.a] # a's note is taken before b's plan
   lifecycle {
     ignore_changes = [skip_destroy, exclude_ips]
   }
 }
-`, id1, id2, domain))
-	w.MustRun(0, "apply", "-auto-approve")
+`, domain))
 	env.UpdateWebsite(id2, func(x *emulator.Website) { x.ExcludeIPs = "1.1.1.1\n1.1.1.1" })
 	first := w.MustRun(0, "apply", "-auto-approve", "-no-color")
 	stored, _ := env.Website(id2)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // Helpers of the rev44 review tests: the setups several of them share.
@@ -142,4 +143,17 @@ func (c *listReadChange) apply(t *testing.T, w *acctest.Workdir) (string, int) {
 		t.Fatalf("the apply read no list (the scenario did not happen; exit code %d):\n%s", code, out)
 	}
 	return out, code
+}
+
+// twinWorkdir seeds two websites with one domain, holding a and b
+// (seedSameDomain), and imports them into analytics_website.a and .b of
+// resources (the configuration but the provider block and the import
+// blocks) by a first apply. It returns the workdir and the two ids.
+func twinWorkdir(t *testing.T, env *acctest.Env, domain string, a, b wire.Settings, resources string) (*acctest.Workdir, int64, int64) {
+	t.Helper()
+	ids, _ := seedSameDomain(t, env, domain, a, b)
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+importPair(ids[0], ids[1])+resources)
+	w.MustRun(0, "apply", "-auto-approve")
+	return w, ids[0], ids[1]
 }
