@@ -30,7 +30,7 @@ func TestRev44rSearchSweepRenameInAndOut(t *testing.T) {
 	const dup = "dup.example.com"
 	seed := func(d string) int64 { return env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: d}).ID }
 	outsider := seed("o.other.org") // oldest, not matched by the search
-	x := seed(dup)                   // the oldest match
+	x := seed(dup)                  // the oldest match
 	for i := range 49 {
 		seed(fmt.Sprintf("a%03d.%s", i, dup))
 	}
