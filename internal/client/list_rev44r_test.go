@@ -3,8 +3,11 @@ package client_test
 // Review rev44r of issue 44 (defects 1 and 2): a sweep filtered by search.
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 
@@ -99,6 +102,69 @@ func TestRev44rListAllSearchRenameInAndOut(t *testing.T) {
 			if id != all[120] && !got[id] {
 				t.Errorf("website %d matched the search throughout, but the list of %d websites misses it", id, len(ws))
 			}
+		}
+	}
+}
+
+// A server that leaves meta.total out (a simple paginator: links.next
+// only; ListWebsites accepts it and sets Total to -1) takes away the only
+// check of a delete: a website of page 1 deleted between page 1 and page 2
+// shifts the first website of page 2 onto page 1, already read, and the
+// sweep hands over the list without it and without a word, although it
+// existed throughout. (The documented API sends meta.total; this is the
+// tolerance path ListWebsites keeps for servers that do not.)
+func TestRev44rListAllWithoutTotalDeleteBetweenPages(t *testing.T) {
+	t.Parallel()
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for i := range 150 {
+		ids = append(ids, emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("t%03d.example.com", i)}).ID)
+	}
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/v1/websites" || r.Method != http.MethodGet {
+			emu.ServeHTTP(w, r)
+			return
+		}
+		if r.URL.Query().Get("page") == "2" {
+			once.Do(func() { emu.DeleteWebsite(ids[140]) }) // on page 1 newest first
+		}
+		rec := httptest.NewRecorder()
+		emu.ServeHTTP(rec, r)
+		var body map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Error(err)
+			return
+		}
+		meta, _ := body["meta"].(map[string]any)
+		delete(meta, "total")
+		delete(meta, "last_page")
+		delete(meta, "to")
+		delete(meta, "links")
+		links, _ := body["links"].(map[string]any)
+		delete(links, "last")
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(body)
+	}))
+	t.Cleanup(srv.Close)
+	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
+	ws, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{})
+	if errors.Is(err, client.ErrListChanged) {
+		return // said so
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]bool{}
+	for _, w := range ws {
+		got[w.ID] = true
+	}
+	for _, id := range ids {
+		if id != ids[140] && !got[id] {
+			t.Errorf("website %d existed throughout, but the list of %d websites misses it without an error", id, len(ws))
 		}
 	}
 }
