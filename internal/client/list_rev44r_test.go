@@ -70,39 +70,57 @@ func TestRev44rSearchSweepRenameInAndOut(t *testing.T) {
 // without a word.
 func TestRev44rListAllSearchRenameInAndOut(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	seed := func(d string) int64 { return env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: d}).ID }
-	outsider := seed("o.other.org")
-	var all []int64
-	for i := range 150 {
-		all = append(all, seed(fmt.Sprintf("s%03d.shop.example", i)))
-	}
-	var once sync.Once
-	env.hook(func(page int, after bool) {
-		if page == 2 && !after {
-			once.Do(func() {
-				env.emu.UpdateWebsite(all[120], func(w *emulator.Website) { w.Domain = "renamed.other.org" })
-				env.emu.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o.shop.example" })
+	for _, opts := range []client.ListOptions{
+		{Search: "shop.example"},
+		{Search: "shop.example", SortBy: client.SortByID, Sort: client.SortAsc},
+		{Search: "shop.example", SortBy: client.SortByDomain, Sort: client.SortAsc},
+		{Search: "shop.example", SortBy: client.SortByDomain, Sort: client.SortDesc},
+	} {
+		t.Run(opts.SortBy+" "+opts.Sort, func(t *testing.T) {
+			t.Parallel()
+			env := newBulkEnv(t)
+			seed := func(d string) int64 { return env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: d}).ID }
+			outsider := seed("o.other.org")
+			var all []int64
+			for i := range 150 {
+				all = append(all, seed(fmt.Sprintf("s%03d.shop.example", i)))
+			}
+			// Renamed out: a website of page 1 in this order (by domain
+			// ascending the oldest, else the newest); renamed in: the
+			// oldest website, named to sort last in this order.
+			out, in := all[120], "o.shop.example"
+			switch {
+			case opts.SortBy == client.SortByDomain && opts.Sort == client.SortAsc:
+				out, in = all[20], "z.shop.example"
+			case opts.SortBy == client.SortByDomain:
+				in = "a.shop.example"
+			}
+			var once sync.Once
+			env.hook(func(page int, after bool) {
+				if page == 2 && !after {
+					once.Do(func() {
+						env.emu.UpdateWebsite(out, func(w *emulator.Website) { w.Domain = "renamed.other.org" })
+						env.emu.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = in })
+					})
+				}
 			})
-		}
-	})
-	for _, opts := range []client.ListOptions{{Search: "shop.example"}} {
-		ws, err := client.ListAllWebsites(env.c, ctx(t), opts)
-		if err != nil {
+			ws, err := client.ListAllWebsites(env.c, ctx(t), opts)
 			if errors.Is(err, client.ErrListChanged) {
-				continue // said so: fine
+				return // said so: fine
 			}
-			t.Fatal(err)
-		}
-		got := map[int64]bool{}
-		for _, w := range ws {
-			got[w.ID] = true
-		}
-		for _, id := range all {
-			if id != all[120] && !got[id] {
-				t.Errorf("website %d matched the search throughout, but the list of %d websites misses it", id, len(ws))
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			got := map[int64]bool{}
+			for _, w := range ws {
+				got[w.ID] = true
+			}
+			for _, id := range all {
+				if id != out && !got[id] {
+					t.Errorf("website %d matched the search throughout, but the list of %d websites misses it", id, len(ws))
+				}
+			}
+		})
 	}
 }
 
