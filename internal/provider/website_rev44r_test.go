@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Two websites share a domain (the application has no unique index on
@@ -69,4 +70,62 @@ output "x" {
 	// The same configuration in a fresh run: refused.
 	out2, code2 := w.Run("plan", "-no-color")
 	t.Logf("fresh plan (exit %d):\n%s", code2, out2)
+}
+
+// A replacement of a website with skip_destroy = true whose domain the
+// plan does not know yet (it comes from another resource replaced in the
+// same run, replace_triggered_by) but which turns out to be the same
+// domain. The plan cannot refuse it; the apply must not leave the website
+// out of the state.
+func TestAccWebsite_rev44rKeptReplaceUnknownSameDomain(t *testing.T) {
+	acctest.NeedsEmulator(t, "compares the stored record")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("rev44r-kept-unknown")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`
+resource "terraform_data" "d" {
+  input = %q
+}
+resource "analytics_website" "test" {
+  domain       = terraform_data.d.output
+  skip_destroy = true
+  lifecycle {
+    replace_triggered_by = [terraform_data.d]
+  }
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	plan, _ := w.Run("plan", "-no-color", "-replace=terraform_data.d")
+	out, code := w.Run("apply", "-auto-approve", "-no-color", "-replace=terraform_data.d")
+	if state := w.Read("terraform.tfstate"); !strings.Contains(state, `"type": "analytics_website"`) {
+		t.Errorf("after the apply (exit %d) the website is no longer in the state:\n%s\nplan:\n%s\napply:\n%s",
+			code, state, plan, out)
+	}
+	t.Logf("plan:\n%s\napply (exit %d):\n%s", plan, code, out)
+}
+
+// A website whose statistics hold rows of the names GET /stats/{id} lists
+// other than pageviews and event (here visitors and page, of a day whose
+// pageviews row is absent: a history the tracking endpoint would not
+// write alone, seeded) is destroyed with no word about them, though the
+// application deletes every statistic with the website.
+func TestAccWebsite_rev44rDestroyWarnsOtherStatistics(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const domain = "tf-acc-rev44r-other-stats.example.com"
+	s.Apply(websiteBlock("main", domain, ""))
+	ws, ok := s.WebsiteByDomain(domain)
+	if !ok {
+		t.Fatal("no website")
+	}
+	if !s.SeedStatistics(ws.ID, []emulator.Statistic{
+		{Name: "visitors", Value: "2024-01-05", Date: "2024-01-05", Count: 3},
+		{Name: "page", Value: "/", Date: "2024-01-05", Count: 3},
+	}) {
+		t.Fatal("SeedStatistics")
+	}
+	diags := s.W.PlanDiags("-destroy")
+	if loss := withSummary(diags, lossDestroy); len(loss) != 1 {
+		t.Errorf("a destroy of a website with visitors and page statistics (no pageviews, no events): want one %q "+
+			"warning, got %+v", lossDestroy, diags)
+	}
 }
