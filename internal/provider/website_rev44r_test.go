@@ -1,0 +1,131 @@
+package provider
+
+// Review rev44r of issue 44 (defect 1): what a run's list sweep answers
+// after the run changed a website.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// Two websites share a domain (the application has no unique index on
+// it). One apply lists every website (analytics_websites, read at apply:
+// a complete sweep), then updates one of the two (its domain stays), then
+// reads the website with the shared domain (analytics_website by domain,
+// after the update). The lookup is answered from the sweep minus the
+// website the update forgot: the other website alone, adopted silently,
+// where the same configuration read in a fresh run refuses the ambiguous
+// domain.
+func TestAccWebsite_rev44rLookupAfterUpdatePicksOne(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds two websites with one domain, which the server's validation refuses")
+	env := acctest.New(t)
+	domain := env.Domain("rev44r-shared")
+	ids, _ := seedSameDomain(t, env, domain, storedSettings(0, "1.1.1.1"), storedSettings(0, "2.2.2.2"))
+	w := acctest.NewWorkdir(t)
+	hcl := func(round, ips string, lookup bool) string {
+		s := env.ProviderBlock() + fmt.Sprintf(`
+import {
+  to = analytics_website.b
+  id = "%d"
+}
+resource "terraform_data" "gate" {
+  input = %q
+}
+data "analytics_websites" "all" {
+  depends_on = [terraform_data.gate]
+}
+resource "analytics_website" "b" {
+  domain      = %q
+  exclude_ips = [%q]
+  depends_on  = [data.analytics_websites.all]
+}
+`, ids[1], round, domain, ips)
+		if lookup {
+			s += fmt.Sprintf(`
+data "analytics_website" "x" {
+  domain     = %q
+  depends_on = [analytics_website.b]
+}
+output "x" {
+  value = data.analytics_website.x.id
+}
+`, domain)
+		}
+		return s
+	}
+	w.Write("main.tf", hcl("1", "2.2.2.2", false))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", hcl("2", "9.9.9.9", true))
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if code == 0 {
+		got, _ := w.Run("output", "-raw", "x")
+		t.Errorf("the apply read analytics_website by the domain %q, which websites %d and %d share, as website %s "+
+			"without an error (a fresh run refuses the domain as ambiguous)\n%s", domain, ids[0], ids[1],
+			strings.TrimSpace(got), out)
+	}
+	// The same configuration in a fresh run: refused.
+	out2, code2 := w.Run("plan", "-no-color")
+	t.Logf("fresh plan (exit %d):\n%s", code2, out2)
+}
+
+// A replacement of a website with skip_destroy = true whose domain the
+// plan does not know yet (it comes from another resource replaced in the
+// same run, replace_triggered_by) but which turns out to be the same
+// domain. The plan cannot refuse it; the apply must not leave the website
+// out of the state.
+func TestAccWebsite_rev44rKeptReplaceUnknownSameDomain(t *testing.T) {
+	acctest.NeedsEmulator(t, "compares the stored record")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("rev44r-kept-unknown")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`
+resource "terraform_data" "d" {
+  input = %q
+}
+resource "analytics_website" "test" {
+  domain       = terraform_data.d.output
+  skip_destroy = true
+  lifecycle {
+    replace_triggered_by = [terraform_data.d]
+  }
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	plan, _ := w.Run("plan", "-no-color", "-replace=terraform_data.d")
+	out, code := w.Run("apply", "-auto-approve", "-no-color", "-replace=terraform_data.d")
+	if state := w.Read("terraform.tfstate"); !strings.Contains(state, `"type": "analytics_website"`) {
+		t.Errorf("after the apply (exit %d) the website is no longer in the state:\n%s\nplan:\n%s\napply:\n%s",
+			code, state, plan, out)
+	}
+	t.Logf("plan:\n%s\napply (exit %d):\n%s", plan, code, out)
+}
+
+// A website whose statistics hold rows of the names GET /stats/{id} lists
+// other than pageviews and event (here visitors and page, of a day whose
+// pageviews row is absent: a history the tracking endpoint would not
+// write alone, seeded) is destroyed with no word about them, though the
+// application deletes every statistic with the website.
+func TestAccWebsite_rev44rDestroyWarnsOtherStatistics(t *testing.T) {
+	s := newStatsEnv(t, emulator.Options{})
+	const domain = "tf-acc-rev44r-other-stats.example.com"
+	s.Apply(websiteBlock("main", domain, ""))
+	ws, ok := s.WebsiteByDomain(domain)
+	if !ok {
+		t.Fatal("no website")
+	}
+	if !s.SeedStatistics(ws.ID, []emulator.Statistic{
+		{Name: "visitors", Value: "2024-01-05", Date: "2024-01-05", Count: 3},
+		{Name: "page", Value: "/", Date: "2024-01-05", Count: 3},
+	}) {
+		t.Fatal("SeedStatistics")
+	}
+	diags := s.W.PlanDiags("-destroy")
+	if loss := withSummary(diags, lossDestroy); len(loss) != 1 {
+		t.Errorf("a destroy of a website with visitors and page statistics (no pageviews, no events): want one %q "+
+			"warning, got %+v", lossDestroy, diags)
+	}
+}
