@@ -164,6 +164,7 @@ type BulkReader struct {
 	page1     bulkPage           // the latest first page
 	others    map[int]*Page      // later pages read after page1, by number
 	sweptAt   time.Time          // end of the latest complete sweep
+	sweptSeq  uint64             // seq when the latest complete sweep began
 	failedAt  time.Time          // end of the latest fetch with a failed page
 	changedAt time.Time          // end of the latest sweep whose pages disagreed
 	flight    *bulkFetch         // the fetch of list pages in progress

@@ -238,7 +238,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		for n := 2; n <= page1.lastPage; n++ {
 			ws = append(ws, others[n].Websites...)
 		}
-		b.completeLocked(ws, start, end)
+		b.completeLocked(ws, min(page1.seq, seq), start, end)
 	}
 	b.flight = nil
 }
@@ -266,8 +266,13 @@ func samePage(old bulkPage, p *Page) bool {
 }
 
 // sweepAgrees reports whether the later pages of a sweep (by number) make
-// one list with its first page (list_sweep.go).
+// one list with its first page (list_sweep.go). Without meta.total a
+// delete between two pages cannot be seen: such a sweep of several pages
+// never agrees, and the websites are read one by one.
 func sweepAgrees(page1 bulkPage, pages map[int]*Page) bool {
+	if page1.total < 0 && page1.lastPage > 1 {
+		return false
+	}
 	var check snapshotCheck
 	check.next(&Page{Websites: page1.websites, Total: page1.total}, true)
 	for n := 2; n <= page1.lastPage; n++ {
@@ -279,17 +284,18 @@ func sweepAgrees(page1 bulkPage, pages map[int]*Page) bool {
 }
 
 // completeLocked records that ws, already stored, are every website of
-// the user as the list was at the moment at: a website that it does not
-// hold and that was read before then is dropped (it was deleted), so that
-// the next read of it asks the server. The sweep is served as a read made
-// at that moment; end is when the sweep ended.
-func (b *BulkReader) completeLocked(ws []Website, at, end time.Time) {
+// the user as the list was at the moment at, when b.seq was seq: a
+// website that it does not hold and that was read before then is dropped
+// (it was deleted), so that the next read of it asks the server. The
+// sweep is served as a read made at that moment; end is when the sweep
+// ended.
+func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time) {
 	in := make(map[int64]bool, len(ws))
 	for _, w := range ws {
 		in[w.ID] = true
 	}
 	b.evictLocked(in, at)
-	b.sweptAt = at
+	b.sweptAt, b.sweptSeq = at, seq
 	b.reads = 0
 	b.stats.Sweeps++
 	for id, e := range b.entries {

@@ -76,17 +76,19 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		now = b.now()
 	}
 	var ws []Website
-	swept := false
+	swept, whole := false, false
 	// A fresh complete sweep settles the lookup: what it does not hold is
-	// searched for, unless settle.
+	// searched for, unless settle. Once this process created or changed a
+	// website since the sweep began (Write, Forget), the sweep no longer
+	// holds every website: a match it holds may not be the only one.
 	_, err := b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
 		if !b.sweptFreshLocked(now) {
 			return false
 		}
-		ws, swept = b.matchingLocked(match, now), true
+		ws, swept, whole = b.matchingLocked(match, now), true, b.seq == b.sweptSeq
 		return true
 	})
-	if err != nil || len(ws) > 0 || (settle && swept) {
+	if err != nil || (len(ws) > 0 && whole) || (settle && swept) {
 		if err == nil {
 			b.stats.LookupHits++
 		}
@@ -177,7 +179,7 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 	defer b.mu.Unlock()
 	end := b.now()
 	b.storeLocked(ws, seq, end)
-	b.completeLocked(ws, start, end)
+	b.completeLocked(ws, seq, start, end)
 	b.lastRead = end
 	return ws, nil
 }

@@ -174,6 +174,12 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		return c.sweepLocally(ctx, opts, yield)
 	}
 	byID := byIDDesc(opts)
+	// A search's list is not closed under "ids only grow": a website
+	// renamed into it brings an old id anywhere in it, and one renamed out
+	// keeps the total with it. Without meta.total, a delete is not seen
+	// either. Then the pages are read again and must be as they were
+	// (verify).
+	verify := opts.Search != ""
 	var before listMark
 	if !byID {
 		m, err := c.readMark(ctx, opts)
@@ -185,6 +191,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	var (
 		check    snapshotCheck
 		buffered []Website
+		pages    []*Page // with verify: the pages read, in order
 		seen     = map[int64]bool{}
 		twice    bool // a website came on two pages
 		yielded  bool
@@ -199,11 +206,15 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		if !check.next(p, byID) || (!byID && p.Total != before.total) {
 			return yielded, &listChangedError{}
 		}
+		verify = verify || p.Total < 0
 		last := !p.HasNext || len(p.Websites) == 0
 		if last && opts.Page <= 1 && !check.complete() {
 			return yielded, &listChangedError{}
 		}
-		if !byID {
+		if verify {
+			pages = append(pages, p)
+		}
+		if !byID || verify {
 			for _, w := range p.Websites {
 				twice = twice || seen[w.ID]
 				seen[w.ID] = true
@@ -221,8 +232,13 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 			break
 		}
 	}
+	if verify && len(pages) > 1 {
+		if err := c.pagesUnchanged(ctx, opts, pages); err != nil {
+			return false, err
+		}
+	}
 	if byID {
-		return yielded, nil
+		return yielded || len(buffered) > 0, yieldAll(buffered, yield)
 	}
 	after, err := c.readMark(ctx, opts)
 	if err != nil {
@@ -241,12 +257,36 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		}
 		return c.sweepLocally(ctx, opts, yield)
 	}
-	for _, w := range buffered {
+	return true, yieldAll(buffered, yield)
+}
+
+// yieldAll yields ws in order; errStop when yield asked to stop.
+func yieldAll(ws []Website, yield func(Website, error) bool) error {
+	for _, w := range ws {
 		if !yield(w, nil) {
-			return true, errStop
+			return errStop
 		}
 	}
-	return true, nil
+	return nil
+}
+
+// pagesUnchanged reads the pages of a sweep again, but the last, and
+// reports a *listChangedError unless each is as it was (samePage): a
+// website renamed into a search, or deleted where the server leaves
+// meta.total out, shifts a page read before it.
+func (c *Client) pagesUnchanged(ctx context.Context, opts ListOptions, pages []*Page) error {
+	for i, old := range pages[:len(pages)-1] {
+		o := opts
+		o.Page = max(opts.Page, 1) + i
+		p, err := c.ListWebsites(ctx, o)
+		if err != nil {
+			return err
+		}
+		if !samePage(bulkPage{websites: old.Websites, total: old.Total, lastPage: old.LastPage}, p) {
+			return &listChangedError{}
+		}
+	}
+	return nil
 }
 
 // sweepLocally is sweepWebsites for the whole list in opts's order, read

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Two websites share a domain (the application has no unique index on
@@ -102,30 +101,4 @@ resource "analytics_website" "test" {
 			code, state, plan, out)
 	}
 	t.Logf("plan:\n%s\napply (exit %d):\n%s", plan, code, out)
-}
-
-// A website whose statistics hold rows of the names GET /stats/{id} lists
-// other than pageviews and event (here visitors and page, of a day whose
-// pageviews row is absent: a history the tracking endpoint would not
-// write alone, seeded) is destroyed with no word about them, though the
-// application deletes every statistic with the website.
-func TestAccWebsite_rev44rDestroyWarnsOtherStatistics(t *testing.T) {
-	s := newStatsEnv(t, emulator.Options{})
-	const domain = "tf-acc-rev44r-other-stats.example.com"
-	s.Apply(websiteBlock("main", domain, ""))
-	ws, ok := s.WebsiteByDomain(domain)
-	if !ok {
-		t.Fatal("no website")
-	}
-	if !s.SeedStatistics(ws.ID, []emulator.Statistic{
-		{Name: "visitors", Value: "2024-01-05", Date: "2024-01-05", Count: 3},
-		{Name: "page", Value: "/", Date: "2024-01-05", Count: 3},
-	}) {
-		t.Fatal("SeedStatistics")
-	}
-	diags := s.W.PlanDiags("-destroy")
-	if loss := withSummary(diags, lossDestroy); len(loss) != 1 {
-		t.Errorf("a destroy of a website with visitors and page statistics (no pageviews, no events): want one %q "+
-			"warning, got %+v", lossDestroy, diags)
-	}
 }
