@@ -119,7 +119,7 @@ func byIDDesc(opts ListOptions) bool {
 // errListChanged is the error of a sweep that saw the list change.
 func errListChanged(what string) error {
 	return &APIError{Kind: ErrListChanged, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
-		Message: what + "; retry when no one else is creating or deleting websites"}
+		Message: what + "; retry when no one else is creating, deleting or renaming websites"}
 }
 
 // AllWebsites iterates over every matching website, page by page (always
@@ -151,7 +151,7 @@ func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[We
 				return
 			}
 			if yielded || attempt == 2 {
-				yield(Website{}, errListChanged("websites were created or deleted while the list was read"))
+				yield(Website{}, errListChanged("websites were created, deleted or renamed while the list was read"))
 				return
 			}
 		}

@@ -118,7 +118,7 @@ func reportAPIError(diags *diag.Diagnostics, op, what string, attrs map[string]s
 	case errors.Is(err, client.ErrListChanged):
 		diags.AddError("Website List Changed While Reading",
 			fmt.Sprintf("Could not %s the websites: %s. Rather than return an incomplete list, the provider stopped; "+
-				"apply again once no one else is creating or deleting websites.", op, apiErr.Message))
+				"apply again once no one else is creating, deleting or renaming websites.", op, apiErr.Message))
 	case errors.Is(err, client.ErrNotFound):
 		diags.AddError("Website Not Found",
 			fmt.Sprintf("Could not %s %s. %s. It may have been deleted, or belong to another user.", op, what, answered))
