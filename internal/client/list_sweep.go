@@ -177,8 +177,9 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	// A search's list is not closed under "ids only grow": a website
 	// renamed into it brings an old id anywhere in it, and one renamed out
 	// keeps the total with it. Without meta.total, a delete is not seen
-	// either. Then the pages are read again and must be as they were
-	// (verify).
+	// either. Then each page but the first is followed by a read of the
+	// page before it, which must be as it was (verify): a shift at the
+	// start of the page changed the page before.
 	verify := opts.Search != ""
 	var before listMark
 	if !byID {
@@ -191,7 +192,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	var (
 		check    snapshotCheck
 		buffered []Website
-		pages    []*Page // with verify: the pages read, in order
+		prev     *Page // with verify: the page before
 		seen     = map[int64]bool{}
 		twice    bool // a website came on two pages
 		yielded  bool
@@ -211,10 +212,13 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		if last && opts.Page <= 1 && !check.complete() {
 			return yielded, &listChangedError{}
 		}
-		if verify {
-			pages = append(pages, p)
+		if verify && prev != nil {
+			if err := c.pageUnchanged(ctx, opts, page-1, prev); err != nil {
+				return yielded, err
+			}
 		}
-		if !byID || verify {
+		prev = p
+		if !byID {
 			for _, w := range p.Websites {
 				twice = twice || seen[w.ID]
 				seen[w.ID] = true
@@ -232,13 +236,8 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 			break
 		}
 	}
-	if verify && len(pages) > 1 {
-		if err := c.pagesUnchanged(ctx, opts, pages); err != nil {
-			return false, err
-		}
-	}
 	if byID {
-		return yielded || len(buffered) > 0, yieldAll(buffered, yield)
+		return yielded, nil
 	}
 	after, err := c.readMark(ctx, opts)
 	if err != nil {
@@ -270,21 +269,17 @@ func yieldAll(ws []Website, yield func(Website, error) bool) error {
 	return nil
 }
 
-// pagesUnchanged reads the pages of a sweep again, but the last, and
-// reports a *listChangedError unless each is as it was (samePage): a
-// website renamed into a search, or deleted where the server leaves
-// meta.total out, shifts a page read before it.
-func (c *Client) pagesUnchanged(ctx context.Context, opts ListOptions, pages []*Page) error {
-	for i, old := range pages[:len(pages)-1] {
-		o := opts
-		o.Page = max(opts.Page, 1) + i
-		p, err := c.ListWebsites(ctx, o)
-		if err != nil {
-			return err
-		}
-		if !samePage(bulkPage{websites: old.Websites, total: old.Total, lastPage: old.LastPage}, p) {
-			return &listChangedError{}
-		}
+// pageUnchanged reads page n of the list again and reports a
+// *listChangedError unless it is as old, its earlier read (samePage).
+func (c *Client) pageUnchanged(ctx context.Context, opts ListOptions, n int, old *Page) error {
+	o := opts
+	o.Page = n
+	p, err := c.ListWebsites(ctx, o)
+	if err != nil {
+		return err
+	}
+	if !samePage(bulkPage{websites: old.Websites, total: old.Total, lastPage: old.LastPage}, p) {
+		return &listChangedError{}
 	}
 	return nil
 }

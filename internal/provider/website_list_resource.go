@@ -59,8 +59,8 @@ func (r *websiteListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"`analytics_website` as an import reads it (`exclude_params` and `password`, which the API never " +
 			"returns, unset: not managed). The provider reads the list 100 websites per request and stops once " +
 			"the list block's `limit` (Terraform's default: 100) is reached. Sorted otherwise than newest first, it reads " +
-			"every page, and with a `search` that matches more than 100 websites it reads them all twice, to check that " +
-			"no website was created, deleted or renamed while it read them.",
+			"every page; with a `search`, each page after the first is followed by the page before it again. So it " +
+			"checks that no website was created, deleted or renamed while it read them.",
 		Attributes: map[string]listschema.Attribute{
 			"search": listschema.StringAttribute{
 				MarkdownDescription: searchDescription,
