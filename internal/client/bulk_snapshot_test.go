@@ -130,15 +130,7 @@ func TestListAllWebsitesDeleteAndCreateBetweenPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[int64]bool{}
-			for _, w := range ws {
-				got[w.ID] = true
-			}
-			for _, id := range ids {
-				if id != gone && !got[id] {
-					t.Errorf("website %d, which existed throughout, is missing from the list (%d websites)", id, len(ws))
-				}
-			}
+			wantEveryListed(t, ws, ids, gone)
 		})
 	}
 }
@@ -169,5 +161,20 @@ func TestListAllWebsitesOldestFirstCostsThePages(t *testing.T) {
 	}
 	if n := requests.Load(); n != 3 {
 		t.Errorf("oldest first cost %d list requests for 250 websites, want 3 (its pages)", n)
+	}
+}
+
+// wantEveryListed fails t for each website of ids but except (one that
+// did not exist throughout) that the list ws misses.
+func wantEveryListed(t *testing.T, ws []client.Website, ids []int64, except int64) {
+	t.Helper()
+	got := map[int64]bool{}
+	for _, w := range ws {
+		got[w.ID] = true
+	}
+	for _, id := range ids {
+		if id != except && !got[id] {
+			t.Errorf("website %d, which existed throughout, is missing from the list (%d websites)", id, len(ws))
+		}
 	}
 }

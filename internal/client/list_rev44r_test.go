@@ -111,15 +111,7 @@ func TestRev44rListAllSearchRenameInAndOut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[int64]bool{}
-			for _, w := range ws {
-				got[w.ID] = true
-			}
-			for _, id := range all {
-				if id != out && !got[id] {
-					t.Errorf("website %d matched the search throughout, but the list of %d websites misses it", id, len(ws))
-				}
-			}
+			wantEveryListed(t, ws, all, out)
 		})
 	}
 }
@@ -176,13 +168,5 @@ func TestRev44rListAllWithoutTotalDeleteBetweenPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[int64]bool{}
-	for _, w := range ws {
-		got[w.ID] = true
-	}
-	for _, id := range ids {
-		if id != ids[140] && !got[id] {
-			t.Errorf("website %d existed throughout, but the list of %d websites misses it without an error", id, len(ws))
-		}
-	}
+	wantEveryListed(t, ws, ids, ids[140])
 }

@@ -256,17 +256,12 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		}
 		return c.sweepLocally(ctx, opts, yield)
 	}
-	return true, yieldAll(buffered, yield)
-}
-
-// yieldAll yields ws in order; errStop when yield asked to stop.
-func yieldAll(ws []Website, yield func(Website, error) bool) error {
-	for _, w := range ws {
+	for _, w := range buffered {
 		if !yield(w, nil) {
-			return errStop
+			return true, errStop
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // pageUnchanged reads page n of the list again and reports a
