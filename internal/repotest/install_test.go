@@ -25,7 +25,7 @@ func TestAccMakeInstall(t *testing.T) {
 	// or plugin cache, no make of ours around, the Go caches kept (so the
 	// build is incremental).
 	env := []string{"HOME=" + home, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}
-	for _, kv := range os.Environ() {
+	for _, kv := range acctest.GoCommandEnv() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
 		case name == "HOME", name == "TF_CLI_CONFIG_FILE", name == "TERRAFORM_CONFIG",
