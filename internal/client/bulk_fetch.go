@@ -245,7 +245,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 
 // samePage reports whether p, page 1 read again at the end of a sweep,
 // is old, the page 1 the sweep began with: the same total and the same
-// websites (ids and updated_at) in the same order. A create puts a new
+// websites (ids, domains and updated_at) in the same order. A create puts a new
 // id on page 1 and a delete lowers the total, so when neither moved, the
 // list held the same websites from old's read to p's, and the pages read
 // in between, which agree with old, are that list. Comparing ids alone
@@ -258,7 +258,7 @@ func samePage(old bulkPage, p *Page) bool {
 	}
 	for i, w := range p.Websites {
 		o := old.websites[i]
-		if w.ID != o.ID || !w.UpdatedAt.Equal(o.UpdatedAt) || !w.CreatedAt.Equal(o.CreatedAt) {
+		if w.ID != o.ID || w.Domain != o.Domain || !w.UpdatedAt.Equal(o.UpdatedAt) || !w.CreatedAt.Equal(o.CreatedAt) {
 			return false
 		}
 	}

@@ -161,18 +161,20 @@ func (b *BulkReader) matchingLocked(match func(string) bool, now time.Time) []We
 }
 
 // ListAll returns every matching website, as Client.AllWebsites yields
-// them. An unfiltered list is a complete sweep of the user's websites: the
-// reads and lookups that follow (the imports that a list data source feeds)
-// are served from it, as from a sweep of their own.
+// them. A list of every website (no search, no favorite filter, from page
+// 1) is a complete sweep of the user's websites: the reads and lookups
+// that follow (the imports that a list data source feeds) are served from
+// it, as from a sweep of their own.
 func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, error) {
+	whole := opts.Search == "" && opts.Favorite == nil && opts.Page <= 1
 	b.mu.Lock()
 	seq, start := b.seq, b.now()
-	if b.ttl >= 0 && opts.Search == "" {
+	if b.ttl >= 0 && whole {
 		b.countLocked(start)
 	}
 	b.mu.Unlock()
 	ws, err := b.c.listAllWebsites(ctx, opts)
-	if err != nil || b.ttl < 0 || opts.Search != "" {
+	if err != nil || b.ttl < 0 || !whole {
 		return ws, err
 	}
 	b.mu.Lock()

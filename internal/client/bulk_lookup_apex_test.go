@@ -15,9 +15,9 @@ import (
 // <tenant>.example.com that creates example.com itself reads them all,
 // one way or another. What holds: the lookup costs no more than a sweep
 // (ten pages) and the first page that told its size, and it finds nothing
-// that does not match exactly. Each page of a search after the first is
-// followed by the page before it again (a website renamed into the search
-// would shift a page read before), so the bound is twice a sweep's pages.
+// that does not match exactly. A search of several pages is read twice (a
+// website renamed into the search would shift a page read before), so
+// the bound is twice a sweep's pages and that first page.
 func TestRev44dFindHoldersApexSearchCost(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
@@ -30,7 +30,7 @@ func TestRev44dFindHoldersApexSearchCost(t *testing.T) {
 	if err != nil || len(ws) != 0 {
 		t.Fatalf("FindHolders: %v, %v", ids(ws), err)
 	}
-	if _, list, _ := env.requests(); list > 2*10 {
-		t.Errorf("one held-domain lookup cost %d GET /websites, want at most twice a sweep's 10", list)
+	if _, list, _ := env.requests(); list > 2*10+1 {
+		t.Errorf("one held-domain lookup cost %d GET /websites, want at most twice a sweep's 10 and one", list)
 	}
 }

@@ -130,7 +130,9 @@ func errListChanged(what string) error {
 // What it yields is the list at one moment (see the comment at the top of
 // this file). Newest first (sort_by id, sort desc: the API's default), each
 // page is checked before its websites are yielded, so a caller that stops
-// early reads only the pages it needs. In any other order, every page is
+// early reads only the pages it needs. A search, or a list without
+// meta.total, yields its first page at once and the others after every
+// page was read a second time and found unchanged (sweepWebsites). In any other order, every page is
 // read, between two reads of the list's newest website, before the first
 // is yielded. When the list changed while it was read, an ErrListChanged
 // error ends the iteration; nothing is yielded from a page that did not
@@ -177,9 +179,16 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	// A search's list is not closed under "ids only grow": a website
 	// renamed into it brings an old id anywhere in it, and one renamed out
 	// keeps the total with it. Without meta.total, a delete is not seen
-	// either. Then each page but the first is followed by a read of the
-	// page before it, which must be as it was (verify): a shift at the
-	// start of the page changed the page before.
+	// either. Then the pages are read twice, all of them and then all of
+	// them again (verify), and must be the same both times (samePage). A
+	// change that shifted a page at its first read changed a website that
+	// another page held at its first read: the second read finds that
+	// website gone, moved or with a later updated_at (unless it was changed
+	// and changed back within one second, which updated_at cannot tell).
+	// Checking each page only against the read of the page before it is
+	// not enough: a change undone before that read leaves no trace there.
+	// Page 1 alone is one read, the list's start at one moment: it is
+	// yielded at once, so a caller that needs no more reads one page.
 	verify := opts.Search != ""
 	var before listMark
 	if !byID {
@@ -192,12 +201,13 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	var (
 		check    snapshotCheck
 		buffered []Website
-		prev     *Page // with verify: the page before
+		pages    []*Page // every page read, for verify's second read
 		seen     = map[int64]bool{}
 		twice    bool // a website came on two pages
 		yielded  bool
 	)
-	for page := max(opts.Page, 1); ; page++ {
+	first := max(opts.Page, 1)
+	for page := first; ; page++ {
 		o := opts
 		o.Page = page
 		p, err := c.ListWebsites(ctx, o)
@@ -212,31 +222,41 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		if last && opts.Page <= 1 && !check.complete() {
 			return yielded, &listChangedError{}
 		}
-		if verify && prev != nil {
-			if err := c.pageUnchanged(ctx, opts, page-1, prev); err != nil {
-				return yielded, err
-			}
-		}
-		prev = p
+		pages = append(pages, p)
 		if !byID {
 			for _, w := range p.Websites {
 				twice = twice || seen[w.ID]
 				seen[w.ID] = true
 			}
 			buffered = append(buffered, p.Websites...)
-		} else {
+		} else if !verify || page == first {
 			for _, w := range p.Websites {
 				yielded = true
 				if !yield(w, nil) {
 					return true, errStop
 				}
 			}
+		} else {
+			buffered = append(buffered, p.Websites...)
 		}
 		if last {
 			break
 		}
 	}
+	if verify && len(pages) > 1 {
+		for i, p := range pages {
+			if err := c.pageUnchanged(ctx, opts, first+i, p); err != nil {
+				return yielded, err
+			}
+		}
+	}
 	if byID {
+		for _, w := range buffered {
+			yielded = true
+			if !yield(w, nil) {
+				return true, errStop
+			}
+		}
 		return yielded, nil
 	}
 	after, err := c.readMark(ctx, opts)

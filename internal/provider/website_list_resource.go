@@ -59,8 +59,8 @@ func (r *websiteListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"`analytics_website` as an import reads it (`exclude_params` and `password`, which the API never " +
 			"returns, unset: not managed). The provider reads the list 100 websites per request and stops once " +
 			"the list block's `limit` (Terraform's default: 100) is reached. Sorted otherwise than newest first, it reads " +
-			"every page; with a `search`, each page after the first is followed by the page before it again. So it " +
-			"checks that no website was created, deleted or renamed while it read them.",
+			"every page. With a `search` that spans several pages, it reads every page twice, and the two reads " +
+			"must agree. So it checks that no website was created, deleted or renamed while it read them.",
 		Attributes: map[string]listschema.Attribute{
 			"search": listschema.StringAttribute{
 				MarkdownDescription: searchDescription,
@@ -133,9 +133,10 @@ var errFavoritesUnsupported = errors.New("the server does not know favorites")
 // every page is read first (client.AllWebsites): oldest first, newest
 // first and then reversed; by domain, with the newest website read before
 // and after the pages (and, when a website came on two pages, every page
-// again newest first, ordered here by domain). An error (a wrong base_url
-// or api_key, maintenance) is
-// an error diagnostic in the stream, never an empty list.
+// again newest first, ordered here by domain). A search of several pages
+// yields its first page at once and the rest once every page was read
+// twice and found unchanged. An error (a wrong base_url or api_key,
+// maintenance) is an error diagnostic in the stream, never an empty list.
 func (r *websiteListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg websiteListModel
 	diags := req.Config.Get(ctx, &cfg)

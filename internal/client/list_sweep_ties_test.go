@@ -1,0 +1,94 @@
+package client_test
+
+// A search sorted by domain with a shared domain across a page boundary.
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+func TestSearchByDomainTieAcrossPages(t *testing.T) {
+	t.Parallel()
+	type site struct {
+		ID     int64  `json:"id"`
+		Domain string `json:"domain"`
+		Create string `json:"created_at"`
+	}
+	var sites []site
+	for i := range 150 {
+		d := fmt.Sprintf("s%03d.example.com", i)
+		if i == 100 {
+			d = "s099.example.com" // positions 99 and 100 share a domain
+		}
+		sites = append(sites, site{ID: int64(1000 - i), Domain: d, Create: "2024-01-01T00:00:00.000000Z"})
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if r.URL.Path != "/api/v1/websites" {
+			http.NotFound(w, r)
+			return
+		}
+		page, _ := strconv.Atoi(q.Get("page"))
+		page = max(page, 1)
+		per, _ := strconv.Atoi(q.Get("per_page"))
+		rows := slices.Clone(sites)
+		if q.Get("sort_by") == "domain" {
+			tie := 1
+			if page == 2 {
+				tie = -1 // another query, another order of equal keys
+			}
+			slices.SortFunc(rows, func(a, b site) int {
+				if c := cmp.Compare(a.Domain, b.Domain); c != 0 {
+					if q.Get("sort") == "desc" {
+						return -c
+					}
+					return c
+				}
+				return tie * cmp.Compare(a.ID, b.ID)
+			})
+		} else {
+			slices.SortFunc(rows, func(a, b site) int { return cmp.Compare(b.ID, a.ID) })
+		}
+		from := min((page-1)*per, len(rows))
+		last := (len(rows) + per - 1) / per
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"data":  rows[from:min(from+per, len(rows))],
+			"links": map[string]any{"next": nil},
+			"meta":  map[string]any{"current_page": page, "last_page": last, "per_page": per, "total": len(rows)},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
+	ws, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{Search: "example.com", SortBy: client.SortByDomain, Sort: client.SortAsc})
+	if err != nil {
+		t.Fatalf("nothing changed, yet: %v", err)
+	}
+	seen := map[int64]bool{}
+	for _, w := range ws {
+		if seen[w.ID] {
+			t.Errorf("website %d (%s) listed twice, and no error", w.ID, w.Domain)
+		}
+		seen[w.ID] = true
+	}
+	for _, s := range sites {
+		if !seen[s.ID] {
+			t.Errorf("website %d (%s) missing from the list of %d, and no error", s.ID, s.Domain, len(ws))
+		}
+	}
+	// Ordered by domain, the tie by id.
+	if !slices.IsSortedFunc(ws, func(a, b client.Website) int {
+		return cmp.Or(cmp.Compare(a.Domain, b.Domain), cmp.Compare(a.ID, b.ID))
+	}) {
+		t.Errorf("the list is not ordered by domain, then id: %v", ws)
+	}
+}

@@ -1,0 +1,198 @@
+package provider
+
+// analytics_websites and terraform query with search, while another
+// pipeline renames websites between the pages the provider reads.
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// 250 websites match the search (three pages of 100). The provider reads
+// page 1, page 2, page 1 again, page 3, page 2 again. Right before page 3,
+// another pipeline renames a website of page 1 out of the search and an
+// old website into it (meta.total stays); right before page 2 is read
+// again, it renames both back. Page 2 reads as it was; page 3 was read
+// shifted by one. The data source must list all 250 websites (or fail
+// saying the list changed): it lists 249, without a website that matched,
+// unchanged, throughout, and with one that matched at neither end.
+func TestAccWebsites_searchLastPageShiftedAndUndone(t *testing.T) {
+	acctest.NeedsEmulator(t, "renames websites between two list requests")
+	var (
+		mu            sync.Mutex
+		seen3, undone bool
+		armed         bool
+		act3, act2    func()
+	)
+	wrap := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && strings.Contains(r.URL.Query().Get("search"), "rev44t-shift") {
+				page := r.URL.Query().Get("page")
+				mu.Lock()
+				switch {
+				case armed && page == "3" && !seen3:
+					seen3 = true
+					act3()
+				case armed && page == "2" && seen3 && !undone:
+					undone = true
+					act2()
+				}
+				mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})), acctest.Wrap(wrap))
+	tag := env.Domain("rev44t-shift")
+	seed := func(d string) int64 { return env.Seed(env.Key, emulator.Website{Domain: d}).ID }
+	outsider := seed(env.Domain("rev44t-other"))
+	outsiderName := mustDomainOf(t, env, outsider)
+	var all []int64
+	for i := range 250 {
+		all = append(all, seed(fmt.Sprintf("s%03d.%s", i, tag)))
+	}
+	x := all[249]
+	mu.Lock()
+	armed = true
+	act3 = func() {
+		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = env.Domain("rev44t-x") })
+		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o." + tag })
+	}
+	act2 = func() {
+		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = fmt.Sprintf("s249.%s", tag) })
+		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = outsiderName })
+	}
+	mu.Unlock()
+	w := acctest.NewWorkdir(t)
+	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
+data "analytics_websites" "s" {
+  search = %q
+}
+output "n" {
+  value = length(data.analytics_websites.s.websites)
+}
+output "ids" {
+  value = join(",", [for w in data.analytics_websites.s.websites : w.id])
+}
+`, tag))
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if code != 0 {
+		if strings.Contains(out, "Website List Changed While Reading") {
+			return // said so
+		}
+		t.Fatalf("apply (exit %d):\n%s", code, out)
+	}
+	n, _ := w.Run("output", "-raw", "n")
+	ids, _ := w.Run("output", "-raw", "ids")
+	got := map[string]bool{}
+	for _, id := range strings.Split(strings.TrimSpace(ids), ",") {
+		got[id] = true
+	}
+	var missing []int64
+	for _, id := range all {
+		if !got[fmt.Sprint(id)] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 || got[fmt.Sprint(outsider)] {
+		t.Errorf("analytics_websites (search %q) lists %s websites; missing %v, which matched throughout; "+
+			"outsider %d listed: %v (want all 250, or an error saying the list changed)",
+			tag, strings.TrimSpace(n), missing, outsider, got[fmt.Sprint(outsider)])
+	}
+}
+
+func mustDomainOf(t *testing.T, env *acctest.Env, id int64) string {
+	t.Helper()
+	var d string
+	if !env.UpdateWebsite(id, func(w *emulator.Website) { d = w.Domain }) {
+		t.Fatalf("no website %d", id)
+	}
+	return d
+}
+
+// The same through terraform query (Terraform 1.16.4): the list resource
+// with a search, limit 1000, returns 250 results of which one is a website
+// that matched only between two page reads, and leaves out one that
+// matched throughout.
+func TestAccWebsiteList_searchLastPageShiftedAndUndone(t *testing.T) {
+	acctest.CLIDependent(t, "list resources and terraform query: Terraform 1.14; OpenTofu has none")
+	acctest.NeedsEmulator(t, "renames websites between two list requests")
+	w := acctest.NewWorkdir(t)
+	w.SkipBelowQuery()
+	var (
+		mu            sync.Mutex
+		seen3, undone bool
+		act3, act2    func()
+	)
+	wrap := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && strings.Contains(r.URL.Query().Get("search"), "rev44t-q") {
+				page := r.URL.Query().Get("page")
+				mu.Lock()
+				switch {
+				case act3 != nil && page == "3" && !seen3:
+					seen3 = true
+					act3()
+				case act2 != nil && page == "2" && seen3 && !undone:
+					undone = true
+					act2()
+				}
+				mu.Unlock()
+			}
+			h.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(wrap))
+	tag := "rev44t-q.example.com"
+	seed := func(d string) int64 { return env.Seed(env.Key, emulator.Website{Domain: d}).ID }
+	outsider := seed("o.rev44t-other.example.com")
+	var all []int64
+	for i := range 250 {
+		all = append(all, seed(fmt.Sprintf("s%03d.%s", i, tag)))
+	}
+	x := all[249]
+	mu.Lock()
+	act3 = func() {
+		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x.rev44t-other.example.com" })
+		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o." + tag })
+	}
+	act2 = func() {
+		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "s249." + tag })
+		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o.rev44t-other.example.com" })
+	}
+	mu.Unlock()
+	w.Write("main.tf", env.ProviderBlock())
+	w.Write("websites.tfquery.hcl", fmt.Sprintf(`
+list "analytics_website" "s" {
+  provider = analytics
+  limit    = 1000
+  config {
+    search = %q
+  }
+}
+`, tag))
+	out, code := w.Run("query", "-no-color")
+	if code != 0 {
+		if strings.Contains(out, "Website List Changed While Reading") {
+			return
+		}
+		t.Fatalf("query (exit %d):\n%s", code, out)
+	}
+	var missing []string
+	for i := range 250 {
+		if !strings.Contains(out, fmt.Sprintf("s%03d.%s", i, tag)) {
+			missing = append(missing, fmt.Sprintf("s%03d.%s", i, tag))
+		}
+	}
+	if len(missing) > 0 || strings.Contains(out, "o."+tag) {
+		t.Errorf("terraform query (search %q): %d results; missing %v, which matched throughout; "+
+			"o.%s (matched only between two page reads) listed: %v",
+			tag, strings.Count(out, "list.analytics_website.s "), missing, tag, strings.Contains(out, "o."+tag))
+	}
+}
