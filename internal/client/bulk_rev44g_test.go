@@ -13,14 +13,14 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44g: a lookup's cost is not estimated from page 1, which
+// A lookup's cost is not estimated from page 1, which
 // holds the NEWEST websites, the most biased sample of a list when the
 // websites a search matches were created together. A user holding 900
 // websites of other domains who recently added 100 tenant-N.example.com
 // creates example.com itself: the search answers its 100 matches in one
 // page, so the lookup costs page 1 and the search (an estimate from page
 // 1 made it sweep the list's ten pages).
-func TestRev44gFindHoldersRecentTenantsCost(t *testing.T) {
+func TestFindHoldersCostNotEstimatedFromNewestPage(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	for i := range 900 {
@@ -40,14 +40,14 @@ func TestRev44gFindHoldersRecentTenantsCost(t *testing.T) {
 	}
 }
 
-// Review rev44g: a fetch of list pages runs detached from every caller's
+// A fetch of list pages runs detached from every caller's
 // deadline (context.WithoutCancel), and a 503's Retry-After is honoured
 // whatever its length. A list page that the server (or a proxy in front
 // of it) answers with 503 and Retry-After: 3600 keeps the fetch sleeping
 // for an hour: a write waits for it only WriteWait, then is sent (the
 // server answers the delete at once); it failed with "context deadline
 // exceeded" at its own time limit.
-func TestRev44gWriteWaitsForStuckFetch(t *testing.T) {
+func TestBulkReaderWriteSentPastStuckFetch(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(250) // 3 pages

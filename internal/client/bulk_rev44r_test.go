@@ -1,6 +1,6 @@
 package client_test
 
-// Review rev44r of issue 44, defect 1: the bulk reader's lookups.
+// Issue 44, defect 1: the bulk reader's lookups.
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 // exact search (or the sweep before the change) refuses the ambiguous
 // domain. A forgotten website makes the sweep incomplete for every domain,
 // not only for the websites it still holds.
-func TestRev44rFindByDomainAfterForgetPicksOne(t *testing.T) {
+func TestFindByDomainAfterForgetRefusesSharedDomain(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(150)

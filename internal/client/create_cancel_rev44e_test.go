@@ -27,13 +27,13 @@ func (l cancelOnRetry) Warn(_ context.Context, msg string, _ map[string]any) {
 	}
 }
 
-// Review rev44e: a create whose only request was refused by the throttle
+// A create whose only request was refused by the throttle
 // (429, which runs before anything is stored) and that is cancelled while
 // it waits out the Retry-After (Ctrl-C during a throttle wait, the case the
 // fix of a create that sent nothing names) stored nothing. It must not
 // report CreateOutcomeUnknownError ("The website may exist on the server"),
 // which sends the user to look for a website that cannot exist.
-func TestCreateWebsite_rev44eCancelledDuringOwn429WaitIsNotUnknown(t *testing.T) {
+func TestCreateWebsite_cancelledDuringOwn429WaitIsNotUnknown(t *testing.T) {
 	t.Parallel()
 	s, u := serve(t, answer(http.StatusTooManyRequests, `{"message":"Too Many Attempts."}`, "Retry-After", "30"))
 	cx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -52,12 +52,12 @@ func TestCreateWebsite_rev44eCancelledDuringOwn429WaitIsNotUnknown(t *testing.T)
 	}
 }
 
-// Review rev44e: likewise a create whose attempt found no server
+// Likewise a create whose attempt found no server
 // (connection refused: nothing can have been stored, the transport repeats
 // it) and that is cancelled during the backoff before the next attempt.
 // The dialer refuses every connection itself, so no other process can
 // answer in its place.
-func TestCreateWebsite_rev44eCancelledWhileNoConnectionIsNotUnknown(t *testing.T) {
+func TestCreateWebsite_cancelledWhileNoConnectionIsNotUnknown(t *testing.T) {
 	t.Parallel()
 	var dials atomic.Int32
 	tr := client.NewPooledTransport()

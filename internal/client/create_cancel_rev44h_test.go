@@ -26,7 +26,7 @@ func (c *cancelOnWrite) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Review rev44h (of 4f13a41): a create cancelled (Ctrl-C) before its only
+// A create cancelled (Ctrl-C) before its only
 // request could be sent, during the connection's set-up, stored nothing,
 // yet it reports CreateOutcomeUnknownError, which the provider turns into
 // "Create Cancelled; Website May Have Been Created ... Check the analytics
@@ -38,7 +38,7 @@ func (c *cancelOnWrite) Write(p []byte) (int, error) {
 // handshake as "nothing stored" (classifyTLS); the two disagree.
 //
 // Both cases: the server never receives an HTTP request.
-func TestCreateWebsite_rev44hCancelledBeforeRequestSentIsNotUnknown(t *testing.T) {
+func TestCreateWebsite_cancelledBeforeRequestWrittenIsNotUnknown(t *testing.T) {
 	t.Parallel()
 	t.Run("TLS handshake", func(t *testing.T) {
 		t.Parallel()

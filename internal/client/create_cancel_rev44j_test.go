@@ -14,13 +14,13 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Review rev44j (of ab3703d, b993a52): an attempt counts as unsent when it
+// An attempt counts as unsent when it
 // asked for a connection (httptrace GetConn) and got none (GotConn). Over
 // HTTP/2, net/http leaves GotConn to its HTTP/2 transport. A store that
 // reached the application over HTTP/2, on a new connection or on one a
 // read opened before, and was then cancelled must stay an unknown outcome,
 // never a bare cancel ("nothing was stored").
-func TestCreateWebsite_rev44jHTTP2CancelInFlightIsUnknown(t *testing.T) {
+func TestCreateWebsite_http2CancelInFlightIsUnknown(t *testing.T) {
 	t.Parallel()
 	for _, warm := range []bool{false, true} {
 		name := "new connection"

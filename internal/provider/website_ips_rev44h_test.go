@@ -4,7 +4,7 @@ import (
 	"testing"
 )
 
-// Review rev44h (of 4e51c14): the update leaves exclude_ips out when the
+// The update leaves exclude_ips out when the
 // identity check's read shows a list other than the state's (sameIPSet),
 // so that it does not undo a change the web interface made after the plan.
 // But the read that made the state folds an entry stored in two spellings
@@ -16,7 +16,7 @@ import (
 // spelling, is read once and written back once by the next apply") does not
 // happen on an update that does not plan the rewrite itself (the state's
 // list differs from the one Terraform wrote last).
-func TestSameIPSet_rev44hTwoSpellingsOfTheStateListAreTheSameList(t *testing.T) {
+func TestSameIPSet_twoSpellingsOfTheStateListAreTheSameList(t *testing.T) {
 	ctx := t.Context()
 	server := []string{"2001:db8::1", "2001:DB8::1", "10.0.0.0/8"}
 	state := stringSetValue(foldIPEntries(server)) // what the read put into the state

@@ -10,7 +10,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44i (of a35b1b2): the update compared the server's exclude_ips
+// The update compared the server's exclude_ips
 // with the state through the bulk reader, whose cache (5 s) also holds what
 // the apply's own lookups read: the held-domain check of a create planned
 // again at apply time lists the websites. A change the web interface made
@@ -19,7 +19,7 @@ import (
 // only when its plan changes it or writes it back without repeats, and the
 // write-back reads the website afresh. (b depends on a, so b's update
 // starts after a's create, within the cache's 5 s of its list read.)
-func TestAccWebsite_rev44iStaleIdentityReadDropsWebChange(t *testing.T) {
+func TestAccWebsite_updateReadsAfreshKeepsWebChange(t *testing.T) {
 	acctest.NeedsEmulator(t, "changes a website right after the apply's list request")
 	for _, tc := range []struct {
 		name    string
@@ -64,13 +64,13 @@ func TestAccWebsite_rev44iStaleIdentityReadDropsWebChange(t *testing.T) {
 	}
 }
 
-// Review rev44i (of a35b1b2): with -refresh=false the plan has no refresh,
+// With -refresh=false the plan has no refresh,
 // so a list the web interface changed long before the plan is left out by
 // an update whose plan does not change exclude_ips (held: the server keeps
 // it), but the warning says it "changed on the server after this plan's
 // refresh", a refresh that never ran; what the user needs is to plan with
 // a refresh.
-func TestAccWebsite_rev44iNoRefreshWarningNamesARefreshThatDidNotRun(t *testing.T) {
+func TestAccWebsite_noRefreshWebChangeWarningAdvisesRefresh(t *testing.T) {
 	env := acctest.New(t)
 	domain := env.Domain("norefresh-ips")
 	w := acctest.NewWorkdir(t)

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Review rev44j (of d7b6064): the web interface changes exclude_ips to a
+// The web interface changes exclude_ips to a
 // list with a repeated line, and the user follows it: the configuration
 // now sets the very list the read folds it into. The plan does not write
 // it back (rewriteFoldedIPs: the state's list is not the one Terraform
@@ -18,7 +18,7 @@ import (
 // stays on the server for good, although the configuration manages
 // exclude_ips. (On the tree before d7b6064 the update for exclude_bots
 // sent the list once each.)
-func TestAccWebsite_rev44jFollowedWebListRepeatNeverWrittenBack(t *testing.T) {
+func TestAccWebsite_followedWebListRepeatWrittenBack(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "followed-web-list")
 	// The web interface: another address, typed twice. The user takes the
 	// web interface's list into the configuration, and changes another

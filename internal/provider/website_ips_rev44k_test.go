@@ -9,7 +9,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44k (of d7b6064, c3ba2e8): the resource guide says of an
+// The resource guide says of an
 // exclude_ips entry stored twice in the web interface: "when the
 // configuration sets exclude_ips, the next plan warns and the apply writes
 // the list back once each", and the schema says "written back once by the
@@ -18,7 +18,7 @@ import (
 // change, and the repeat stays until some update for another reason
 // (c3ba2e8's follow-up write-back). No apply of this configuration ever
 // writes it back.
-func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
+func TestAccWebsite_followedRepeatWrittenByNextApply(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "followed-repeat")
 	hcl := func(ips string) string {
 		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
@@ -41,7 +41,7 @@ func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
 	w.DestroyIfLive()
 }
 
-// Review rev44k (of c3ba2e8): the follow-up write-back (an update for
+// The follow-up write-back (an update for
 // another reason writes back a list the configuration follows after the
 // web interface stored it with a repeat) reads the website first and
 // leaves the list out when it changed after the plan. No test of
@@ -49,7 +49,7 @@ func TestAccWebsite_rev44kFollowedRepeatNotWrittenByNextApply(t *testing.T) {
 // limited to a planned write-back (rewrite), every test still passes and
 // the update writes the state's list over the web interface's change.
 // This one holds it (passes on c3ba2e8).
-func TestAccWebsite_rev44kFollowUpWriteBackKeepsLaterWebChange(t *testing.T) {
+func TestAccWebsite_followUpWriteBackKeepsLaterWebChange(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "followup-later")
 	id := webStoresIPs(t, env, w, domain, ipsBotsConfig(env, domain, "1.2.3.4", true), "5.6.7.8\n5.6.7.8",
 		ipsBotsConfig(env, domain, "5.6.7.8", false))
@@ -68,13 +68,13 @@ func TestAccWebsite_rev44kFollowUpWriteBackKeepsLaterWebChange(t *testing.T) {
 	w.DestroyIfLive()
 }
 
-// Review rev44k (of c3ba2e8): the same, with the web change made right
+// The same, with the web change made right
 // after the apply's list read (the held-domain check of a create planned
-// again at apply time), as in rev44i: the follow-up write-back must forget
+// again at apply time), as in TestAccWebsite_updateReadsAfreshKeepsWebChange: the follow-up write-back must forget
 // the bulk reader's record, or its read serves the list as it was before
 // the change. No test of e4def9e..c3ba2e8 covers the Forget of this
 // write-back (passes on c3ba2e8).
-func TestAccWebsite_rev44kFollowUpWriteBackStaleList(t *testing.T) {
+func TestAccWebsite_followUpWriteBackReadsAfresh(t *testing.T) {
 	acctest.NeedsEmulator(t, "changes a website right after the apply's list request")
 	env, change := newListReadChange(t, "5.6.7.8\n5.6.7.8\n9.9.9.9")
 	b, a := env.Domain("fu-stale-b"), env.Domain("fu-stale-a")

@@ -12,7 +12,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
-// Review rev44l (of 48da5e6, and the write-back before it): a write-back
+// A write-back
 // of exclude_ips is a full update that sends every field the
 // configuration manages, from the plan. The plan shows no change to
 // exclude_bots (only the write-back's warning and updated_at), yet a
@@ -24,7 +24,7 @@ import (
 // the web interface changed (and stored with a repeat) and changes
 // skip_destroy alone: before 48da5e6 that change was applied without a
 // request; now it sends the whole record.
-func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T) {
+func TestAccWebsite_writeBackKeepsLaterWebChangeOfOtherField(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, "stores a repeated exclude_ips line and changes a website after the plan",
 		"wb-other-field")
 	hcl := func(ips string, skip bool) string {
@@ -52,14 +52,14 @@ func TestAccWebsite_rev44lWriteBackUndoesLaterWebChangeOfOtherField(t *testing.T
 	}
 }
 
-// Review rev44l (of 48da5e6): the same two resources, the provider's
+// The same two resources, the provider's
 // tracking_url changed and applied first to b alone (-target). The full
 // apply's plan validates both configurations (the domain is ambiguous, no
 // write-back for a, updated_at known); its apply validates only a, the
 // one with a change, so there the note is a's alone and the plan made
 // again at apply writes back, with updated_at unknown: Terraform fails
 // with "Provider produced inconsistent final plan".
-func TestAccWebsite_rev44lAmbiguousNoteFinalPlanDiffers(t *testing.T) {
+func TestAccWebsite_ambiguousNoteFinalPlanConsistent(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	w := ambiguousRepeat(t, env, "ambiguous-final")
@@ -71,7 +71,7 @@ func TestAccWebsite_rev44lAmbiguousNoteFinalPlanDiffers(t *testing.T) {
 	}
 }
 
-// Review rev44l (of 48da5e6): with lifecycle ignore_changes = [exclude_ips]
+// With lifecycle ignore_changes = [exclude_ips]
 // and a configured list that is unknown at plan time (it depends on a
 // resource this apply replaces), ValidateConfig takes no note, and the
 // plan falls back on the written-list record: the web interface repeated
@@ -81,7 +81,7 @@ func TestAccWebsite_rev44lAmbiguousNoteFinalPlanDiffers(t *testing.T) {
 // the plan, finds the list not managed, and sends nothing: the plan
 // announced an update and a write-back that ignore_changes rules out and
 // that never happen.
-func TestAccWebsite_rev44lIgnoredListUnknownAtPlanAnnouncesWriteBack(t *testing.T) {
+func TestAccWebsite_ignoredListUnknownAtPlanNoWriteBack(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "ignored-unknown")
 	hcl := func(ip string, n int) string {
 		return env.Config(fmt.Sprintf(`resource "terraform_data" "ip" {
@@ -120,7 +120,7 @@ func shownInt(p *int) string {
 	return fmt.Sprint(*p)
 }
 
-// Review rev44l (of 48da5e6): two resources hold websites with one domain
+// Two resources hold websites with one domain
 // (the server has no unique index on the domain; the provider's kept and
 // duplicate paths deal with such websites), each with its own exclude_ips.
 // The notes of the configuration as validated then hold the domain as
@@ -131,7 +131,7 @@ func shownInt(p *int) string {
 // a request and planned with updated_at known, the update sends a request
 // that changes updated_at, and Terraform fails with "Provider produced
 // inconsistent result after apply".
-func TestAccWebsite_rev44lAmbiguousNoteUpdateWritesBackUnplanned(t *testing.T) {
+func TestAccWebsite_ambiguousNoteUpdateNoUnplannedWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	w := ambiguousRepeat(t, env, "ambiguous-note")

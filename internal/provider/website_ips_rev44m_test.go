@@ -12,7 +12,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44m, B: the notes of the plan walk and of the apply walk
+// The notes of the plan walk and of the apply walk
 // differ when a list is unknown at plan and known at apply (Terraform
 // validates each instance again, with the known configuration, right before
 // its final plan). X manages ["1.1.1.1"] (folded repeats on the server) and
@@ -21,7 +21,7 @@ import (
 // updated_at planned known. At apply Z's list is known: X's final plan
 // plans the write-back, updated_at becomes unknown, and Terraform stops
 // with "Provider produced inconsistent final plan".
-func TestAccWebsite_rev44mB(t *testing.T) {
+func TestAccWebsite_listUnknownAtPlanFinalPlanConsistent(t *testing.T) {
 	ctx := context.Background()
 	x := websiteResourceModel{Domain: types.StringValue("d.example"), ExcludeIPs: stringSetValue([]string{"1.1.1.1"})}
 	var atPlan, atApply configuredIPs
@@ -36,13 +36,13 @@ func TestAccWebsite_rev44mB(t *testing.T) {
 	}
 }
 
-// Review rev44m, C: a write-back planned with skip_destroy alone sends
+// A write-back planned with skip_destroy alone sends
 // exclude_ips alone (OnlyExcludeIPs). When its answer is lost, the update
 // keeps the prior state as if it had sent exclude_params
 // (keepUnsettled: in.OmitExcludeParams is false), so the state forgets
 // exclude_params the update never sent, and the next plan shows
 // exclude_params to be set again: a change the server never had.
-func TestAccWebsite_rev44mC(t *testing.T) {
+func TestAccWebsite_lostListOnlyWriteBackKeepsExcludeParams(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, "stores a repeated exclude_ips line and loses an update's answer",
 		"wb-lost-only-ips")
 	hcl := func(skip bool) string {
@@ -72,7 +72,7 @@ resource "analytics_website" "test" {
 	}
 }
 
-// Review rev44m, A: two resources of one domain, a managing exclude_ips
+// Two resources of one domain, a managing exclude_ips
 // ["1.1.1.1"] and b under lifecycle ignore_changes = [exclude_ips] with
 // ["2.2.2.2"] in its configuration and ["1.1.1.1"] in its state (repeated
 // on the server). Terraform hands b's plan the state's list, which a's
@@ -80,7 +80,7 @@ resource "analytics_website" "test" {
 // sees b's configuration as written, writes nothing, warns, and records
 // the list as kept: the next plan is empty, and the repeats stay (before,
 // every plan announced the write-back again).
-func TestAccWebsite_rev44mAIgnoredTwinWriteBackOnce(t *testing.T) {
+func TestAccWebsite_ignoredTwinWriteBackAnnouncedOnce(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("ignored-twin")
@@ -115,7 +115,7 @@ resource "analytics_website" "b" {
 // is given the configuration's list: ignore_changes of another attribute
 // (here email_reports, changed in the web interface) leaves the write-back
 // of the repeats the web interface stored in exclude_ips as it is.
-func TestAccWebsite_rev44mOtherIgnoredStillWritesBack(t *testing.T) {
+func TestAccWebsite_otherAttributeIgnoredStillWritesBack(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "other-ignored")
 	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
   domain        = %q
@@ -142,7 +142,7 @@ func TestAccWebsite_rev44mOtherIgnoredStillWritesBack(t *testing.T) {
 // A write-back beside a change the plan applies without a request (the
 // provider's tracking_url) keeps updated_at as planned, so that its plan
 // does not depend on the decision, and the apply is consistent.
-func TestAccWebsite_rev44mWriteBackBesideLocalChange(t *testing.T) {
+func TestAccWebsite_writeBackBesideLocalChangeConsistent(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "beside-local")
 	hcl := func(settings ...string) string {
 		return env.ProviderBlock(settings...) + fmt.Sprintf(`

@@ -9,7 +9,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44n: two resources of one domain whose configurations differ
+// Two resources of one domain whose configurations differ
 // in exclude_ips alone, b under ignore_changes = [exclude_ips] with a's
 // list in its state (repeated on the server). The docs call this "out of
 // sight": the repeats are written back once. But only the plan takes b's
@@ -17,7 +17,7 @@ import (
 // validates b alone (a has no change), and the update compares b's
 // configuration as written with its plan: neither writes back. Every plan
 // then announces the same write-back and an update: a perpetual diff.
-func TestAccWebsite_rev44nTwinIgnoredPerpetualWriteBack(t *testing.T) {
+func TestAccWebsite_twinIgnoredNoPerpetualWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-perpetual")
@@ -45,14 +45,14 @@ resource "analytics_website" "b" {
 	}
 }
 
-// Review rev44n: configurations that differ in more than exclude_ips. b
+// Configurations that differ in more than exclude_ips. b
 // ignores privacy and exclude_ips; the web interface made b public, like
 // a, and stored a's list with a repeat. Terraform hands b's plan a's
 // configuration exactly (privacy and list from b's state), so the plan
 // cannot tell b from a and announces a write-back, in every plan: a limit
 // website_ips_ignored.go and the docs state. What must hold: the apply
 // writes nothing under ignore_changes.
-func TestAccWebsite_rev44nOtherIgnoredTwinNeverWritten(t *testing.T) {
+func TestAccWebsite_otherIgnoredTwinNeverWritten(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-other")
@@ -80,18 +80,18 @@ resource "analytics_website" "b" {
 	}
 }
 
-// Review rev44n: f3e7049 lets the list decide for one configuration, so
+// Commit f3e7049 lets the list decide for one configuration, so
 // that ignore_changes of another attribute does not stop the write-back
-// (TestAccWebsite_rev44mOtherIgnoredStillWritesBack). With a second
+// (TestAccWebsite_otherAttributeIgnoredStillWritesBack). With a second
 // resource of the domain the whole configuration decides again: a manages
 // exclude_ips and ignores email_reports, which the web interface changed,
 // so a's plan (email_reports from the state) matches no note, and the
 // repeats stay for good, although the docs say the apply writes them back
 // whenever the configuration sets exclude_ips.
-// Since review rev44o: a domain with two configurations noted plans no write-back,
+// Since then a domain with two configurations noted plans no write-back,
 // and the docs say the repeats of two resources of one domain may stay.
 // What must hold: no plan announces what no apply makes.
-func TestAccWebsite_rev44nTwinOtherIgnoredNoPerpetualPlan(t *testing.T) {
+func TestAccWebsite_twinOtherIgnoredNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-missed")
@@ -117,15 +117,15 @@ resource "analytics_website" "b" {
 	wantPlanEmpty(t, w, out)
 }
 
-// Review rev44n: when the provider's configuration is unknown at plan
+// When the provider's configuration is unknown at plan
 // (base_url from a resource this apply replaces) and the plan does not
 // refresh (-refresh=false), ValidateConfig takes no note (the provider is
 // not configured), and the plan falls back on the written-list record:
 // under ignore_changes = [exclude_ips], with another list configured, it
 // announces a write-back and plans an update that the apply never makes
-// (the same announcement TestAccWebsite_rev44lIgnoredListUnknownAtPlanAnnouncesWriteBack
+// (the same announcement TestAccWebsite_ignoredListUnknownAtPlanNoWriteBack
 // refused for a list unknown at plan).
-func TestAccWebsite_rev44nUnknownProviderIgnoredAnnouncesWriteBack(t *testing.T) {
+func TestAccWebsite_unknownProviderIgnoredNoWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("unknown-provider")
@@ -166,13 +166,13 @@ resource "analytics_website" "test" {
 	}
 }
 
-// Review rev44n: with -refresh=false the folded mark of the last refresh
+// With -refresh=false the folded mark of the last refresh
 // plans the write-back. The update's fresh read shows that the web
 // interface has since set another list, without repeats: it leaves the
 // list out and warns, but keeps the mark, so every later -refresh=false
 // plan announces the same write-back and an update that does nothing,
 // although the provider has read that the server holds no repeats.
-func TestAccWebsite_rev44nRefreshFalseStaleMarkPerpetual(t *testing.T) {
+func TestAccWebsite_refreshFalseWebChangeClearsFoldedMark(t *testing.T) {
 	refreshFalseAfterWebChange(t, "stale-mark", "9.9.9.9")
 }
 
@@ -205,14 +205,14 @@ func refreshFalseAfterWebChange(t *testing.T, name, later string) {
 	}
 }
 
-// Review rev44n: the notes are keyed by the domain as written, but under
+// The notes are keyed by the domain as written, but under
 // ignore_changes = all the plan is given the state's domain. With the
 // domain edited in the configuration (ignored), no note has the plan's
 // domain, and the plan falls back on the written-list record: the web
 // interface repeated the list Terraform wrote, so every plan announces a
 // write-back and an update that the apply never makes (the configuration
 // as written sets another list).
-func TestAccWebsite_rev44nIgnoreAllOtherDomainPerpetual(t *testing.T) {
+func TestAccWebsite_ignoreAllOtherDomainNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("ignore-all")

@@ -9,14 +9,14 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44o: the kept record (ipsKeptKey) is cleared only by an update
+// The kept record (ipsKeptKey) is cleared only by an update
 // that sends exclude_ips. Under ignore_changes = all with the domain edited
-// (TestAccWebsite_rev44nIgnoreAllOtherDomainPerpetual), the apply records
+// (TestAccWebsite_ignoreAllOtherDomainNoPerpetualPlan), the apply records
 // the state's list as kept. When the configuration then manages that very
 // list again (lifecycle removed, domain as before), the plan equals the
 // state, nothing clears the record, and the write-back the configuration
 // asks for never comes: the repeats stay for good.
-func TestAccWebsite_rev44oKeptBlocksWriteBackAfterIgnoreRemoved(t *testing.T) {
+func TestAccWebsite_ignoreRemovedWritesBackKeptList(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores a repeated exclude_ips line, as the web interface does")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("kept-sticks")
@@ -47,7 +47,7 @@ func TestAccWebsite_rev44oKeptBlocksWriteBackAfterIgnoreRemoved(t *testing.T) {
 	}
 }
 
-// Review rev44o: the third tier (no note holds the rest of a plan's
+// The third tier (no note holds the rest of a plan's
 // configuration) lets any note of the domain with the plan's list decide.
 // b ignores email_reports and exclude_ips, and differs from a in privacy,
 // which it does not ignore: Terraform hands b's plan a configuration that
@@ -56,7 +56,7 @@ func TestAccWebsite_rev44oKeptBlocksWriteBackAfterIgnoreRemoved(t *testing.T) {
 // b's email_reports and stored a's list in b with a repeat: b's plan finds
 // a's note of that list and announces a write-back; the plan made again at
 // apply validates b alone and plans none. Every plan shows the update.
-func TestAccWebsite_rev44oTwinOtherRestPerpetualWriteBack(t *testing.T) {
+func TestAccWebsite_twinOtherRestNoPerpetualWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-rest")
@@ -90,7 +90,7 @@ resource "analytics_website" "b" {
 	}
 }
 
-// Review rev44o: 59cc923 makes the update's fresh read record the folded
+// 59cc923 makes the update's fresh read record the folded
 // mark as it reads the list now, so that -refresh=false plans stop
 // announcing a write-back of a list the server no longer holds. But the
 // mark says whether the server holds the state's list with repeats: when
@@ -98,11 +98,11 @@ resource "analytics_website" "b" {
 // the mark stays set for a list the state does not hold, and every
 // -refresh=false plan announces the same write-back, which every apply
 // leaves out.
-func TestAccWebsite_rev44oRefreshFalseOtherRepeatedPerpetual(t *testing.T) {
+func TestAccWebsite_refreshFalseOtherRepeatedListNoPerpetualPlan(t *testing.T) {
 	refreshFalseAfterWebChange(t, "stale-mark-rep", "9.9.9.9\n9.9.9.9")
 }
 
-// Review rev44o: a manages its list and ignores email_reports, which the
+// Resource a manages its list and ignores email_reports, which the
 // web interface changed to what b configures; b, of the same domain,
 // differs from a in email_reports and exclude_ips. Terraform hands a's
 // plan b's configuration with a's list, so a note of b holds the rest of
@@ -110,10 +110,10 @@ func TestAccWebsite_rev44oRefreshFalseOtherRepeatedPerpetual(t *testing.T) {
 // repeats in a's list stay for good, although a's configuration sets it.
 // The docs' limits name configurations that differ in exclude_ips alone,
 // and a resource that ignores the list; neither is this.
-// Since review rev44o: a domain with two configurations noted plans no write-back,
+// Since then a domain with two configurations noted plans no write-back,
 // and the docs say the repeats of two resources of one domain may stay.
 // What must hold: no plan announces what no apply makes.
-func TestAccWebsite_rev44oTwinRestOfOtherNoPerpetualPlan(t *testing.T) {
+func TestAccWebsite_twinRestOfOtherNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-blocked")
@@ -140,7 +140,7 @@ resource "analytics_website" "b" {
 	wantPlanEmpty(t, w, out)
 }
 
-// Review rev44o: the docs say of two resources of one domain whose
+// The docs say of two resources of one domain whose
 // configurations differ in exclude_ips alone that neither list is written
 // back. But a plan decides from the notes taken so far in the walk: a
 // resource planned before its twin's configuration is validated finds
@@ -148,10 +148,10 @@ resource "analytics_website" "b" {
 // repeated on the server, and the apply writes a's back and leaves b's:
 // two resources alike in all but order are treated unlike, and which is
 // written back depends on the order Terraform plans them.
-// Since review rev44o: a domain with two configurations noted plans no write-back,
+// Since then a domain with two configurations noted plans no write-back,
 // and the docs say the repeats of two resources of one domain may stay.
 // What must hold: no plan announces what no apply makes.
-func TestAccWebsite_rev44oTwinsInOrderNoPerpetualPlan(t *testing.T) {
+func TestAccWebsite_twinsInOrderNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and repeated exclude_ips lines")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-order")
@@ -175,15 +175,15 @@ resource "analytics_website" "b" {
 	wantPlanEmpty(t, w, out)
 }
 
-// Review rev44o: a list unknown at plan is noted as unknown, so that no
+// A list unknown at plan is noted as unknown, so that no
 // write-back is announced under ignore_changes
-// (TestAccWebsite_rev44lIgnoredListUnknownAtPlanAnnouncesWriteBack). With
+// (TestAccWebsite_ignoredListUnknownAtPlanNoWriteBack). With
 // a second resource of the domain whose configuration is b's rest with
 // the list b's state holds, the unknown note is passed over and a's note
 // matches b's plan exactly: the plan announces a write-back of b's list,
 // which the plan made again at apply (b's list known, a not planned) does
 // not make.
-func TestAccWebsite_rev44oTwinUnknownListAnnouncesWriteBack(t *testing.T) {
+func TestAccWebsite_twinUnknownListNoWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-unknown")
@@ -223,16 +223,16 @@ resource "analytics_website" "b" {
 	}
 }
 
-// Review rev44o: the kept record also comes from the documented limit of
+// The kept record also comes from the documented limit of
 // two resources that Terraform hands the same configuration, once the
 // other resource changes in the same apply (the plan made again at apply
 // then has its note): b's update records a's list as kept. When b later
 // manages exclude_ips, with that very list, the record still stops the
 // write-back, with no warning: the repeats stay for good.
-// Since review rev44o: a domain with two configurations noted plans no write-back,
+// Since then a domain with two configurations noted plans no write-back,
 // and the docs say the repeats of two resources of one domain may stay.
 // What must hold: no plan announces what no apply makes.
-func TestAccWebsite_rev44oTwinKeptNoPerpetualPlan(t *testing.T) {
+func TestAccWebsite_twinKeptNoPerpetualPlan(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-kept")
@@ -285,13 +285,13 @@ func wantPlanEmpty(t *testing.T, w *acctest.Workdir, applied string) {
 	}
 }
 
-// Review rev44o: the third tier needs no web-interface change but the
+// The third tier needs no web-interface change but the
 // list. b ignores skip_destroy (unset in its configuration) with
 // exclude_ips: Terraform hands b's plan the state's skip_destroy (false),
 // not null as validated, so no note holds the rest of b's plan, and a's
 // note of the list b's state holds decides. Every plan shows b's update,
 // which no apply makes.
-func TestAccWebsite_rev44oTwinIgnoredUnsetPerpetualWriteBack(t *testing.T) {
+func TestAccWebsite_twinIgnoredUnsetNoPerpetualWriteBack(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain and a repeated exclude_ips line")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
 	domain := env.Domain("twin-unset")

@@ -10,11 +10,11 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44p: a single resource of its domain whose configuration sets
+// A single resource of its domain whose configuration sets
 // exclude_ips gets its repeats written back, whatever the shape of the
 // configuration (count, for_each, a module, variables, values known only
 // after another resource's apply).
-func TestAccWebsite_rev44pSingleWriteBackShapes(t *testing.T) {
+func TestAccWebsite_singleWriteBackShapes(t *testing.T) {
 	for _, tc := range []struct{ name, hcl string }{
 		{"count", `resource "analytics_website" "test" {
   count         = 1
@@ -82,15 +82,15 @@ resource "analytics_website" "test" {
 	}
 }
 
-// Review rev44p: the kept record counts when no note decides, that is
+// The kept record counts when no note decides, that is
 // when ignore_changes keeps the domain and the configuration's differs.
 // After an apply under ignore_changes = all recorded the state's list as
-// kept (as in TestAccWebsite_rev44oKeptBlocksWriteBackAfterIgnoreRemoved),
+// kept (as in TestAccWebsite_ignoreRemovedWritesBackKeptList),
 // the configuration manages exclude_ips again, that very list, and only
 // the domain stays in ignore_changes: a single resource whose
 // configuration sets the list, yet the record stops the write-back for
 // good, with no warning, and the docs say the apply writes it back.
-func TestAccWebsite_rev44pKeptBlocksWriteBackDomainStillIgnored(t *testing.T) {
+func TestAccWebsite_domainStillIgnoredWritesBackKeptList(t *testing.T) {
 	env, domain, w := emulatedWorkdir(t, storesWebRepeat, "kept-domain")
 	hcl := func(domain, ips, ignored string) string {
 		return env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
@@ -119,10 +119,10 @@ func TestAccWebsite_rev44pKeptBlocksWriteBackDomainStillIgnored(t *testing.T) {
 	}
 }
 
-// Review rev44p: after a write-back whose answer was lost (committed or
+// After a write-back whose answer was lost (committed or
 // not), an apply without refresh writes the list back once each, and the
 // next plan without refresh is empty.
-func TestAccWebsite_rev44pLostWriteBackThenRefreshFalse(t *testing.T) {
+func TestAccWebsite_lostWriteBackThenRefreshFalse(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		faults emulator.Faults

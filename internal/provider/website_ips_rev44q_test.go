@@ -8,12 +8,12 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
-// Review rev44q: what the web interface can store in exclude_ips beyond a
+// What the web interface can store in exclude_ips beyond a
 // plain repeated line: CRLF line ends (a browser's textarea), blank lines,
 // and a second spelling that comes first (a range with host bits, an
 // upper-case IPv6 address). A single resource that sets the list gets it
 // written back as configured, and the plan after the apply is empty.
-func TestAccWebsite_rev44qWebSpellingsWrittenBack(t *testing.T) {
+func TestAccWebsite_webSpellingsWrittenBack(t *testing.T) {
 	for _, tc := range []struct{ name, stored, cfg string }{
 		{"crlf", "1.2.3.4\r\n1.2.3.4\r\n", "1.2.3.4"},
 		{"blank lines", "1.2.3.4\n\n1.2.3.4\n", "1.2.3.4"},
@@ -40,10 +40,10 @@ func TestAccWebsite_rev44qWebSpellingsWrittenBack(t *testing.T) {
 	}
 }
 
-// Review rev44q: a write-back whose update fails (maintenance, a lost
+// A write-back whose update fails (maintenance, a lost
 // answer after commit, throttling) is planned again, and the next apply
 // finishes it; no error from Terraform, no perpetual diff.
-func TestAccWebsite_rev44qWriteBackFaults(t *testing.T) {
+func TestAccWebsite_writeBackFaultsPlannedAgain(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		f    emulator.Faults
@@ -83,26 +83,26 @@ func TestAccWebsite_rev44qWriteBackFaults(t *testing.T) {
 	}
 }
 
-// Review rev44q: a saved plan that announces the write-back is applied
+// A saved plan that announces the write-back is applied
 // as planned; a -refresh-only apply records the fold, and the next plan
 // and apply write back.
-// Review rev44q: a single resource whose exclude_ips is unknown at plan
+// A single resource whose exclude_ips is unknown at plan
 // (from a resource replaced in the same apply) and turns out to be the
 // list the state holds folded: the apply must neither fail with an
 // inconsistent final plan nor leave a perpetual diff.
-// Review rev44q: terraform query -generate-config-out over a website whose
+// A terraform query -generate-config-out over a website whose
 // exclude_ips the web interface stored with a repeat: the generated
 // configuration adopts it, the apply loses no entry, and the plan after
 // it is empty.
-// Review rev44q: the write-back survives a moved block in the same plan, a
+// The write-back survives a moved block in the same plan, a
 // -target apply of another resource first, and an import with terraform
 // import followed by a -refresh=false apply.
-// Review rev44q: a website whose other settings hold what the provider
+// A website whose other settings hold what the provider
 // never writes (NULL privacy, email and exclude_bots; email 2), with a
 // repeated exclude_ips line, imported by an import block into a
 // configuration that sets the list: the apply settles it and the plan
 // after it is empty.
-func TestAccWebsite_rev44qImportNullSettingsWithRepeats(t *testing.T) {
+func TestAccWebsite_importNullSettingsWithRepeats(t *testing.T) {
 	two := 2
 	for _, tc := range []struct {
 		name string
@@ -133,9 +133,9 @@ resource "analytics_website" "a" {
 	}
 }
 
-// Review rev44q: twins under two provider configurations (an alias of the
+// Twins under two provider configurations (an alias of the
 // same installation): each provider instance notes only its own
 // configuration. The one that ignores exclude_ips never writes; the one
 // that manages the list writes it back; the plan after is empty.
-// Review rev44q: the list from a sensitive variable: written back when
+// The list from a sensitive variable: written back when
 // managed, never under ignore_changes (config list differs).

@@ -10,7 +10,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
-// Review rev44d, defect 5 (exclude_ips write-back and ignore_changes). The
+// Defect 5 (exclude_ips write-back and ignore_changes). The
 // write-back runs when the plan keeps the list and it is the one Terraform
 // wrote last, or Terraform never wrote one. Both hold under lifecycle
 // ignore_changes = [exclude_ips] in the two most common cases of a list
@@ -28,7 +28,7 @@ import (
 // it validates before the plan (website_ips_ignored.go). The second case
 // is therefore checked with a configuration edited since the create; a
 // configuration still equal to the server's list is not told apart.
-func TestAccWebsite_rev44dFoldedIPsIgnoreChangesImportedOrSameList(t *testing.T) {
+func TestAccWebsite_foldedIPsIgnoreChangesImportedOrSameList(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
 	acctest.CLIDependent(t, "ignore_changes: the CLI validates the configuration as written before it plans")
 	env := acctest.New(t)

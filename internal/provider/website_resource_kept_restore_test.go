@@ -46,7 +46,7 @@ func unknownCreates(on *atomic.Bool) func(http.Handler) http.Handler {
 // unknown, the missing-website guard lets one website go), and the new
 // one is left for an import, as the error says. While the kept website
 // exists, no new website can hold its domain, and it is put back
-// (TestAccWebsite_rev44dKeptCreateMaintenanceStartsAtPost).
+// (TestAccWebsite_keptRestoredWhenMaintenanceStartsAtPost).
 func TestAccWebsite_keptNotRestoredWhenCreateOutcomeUnknown(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the lookups")
 	var on atomic.Bool

@@ -12,7 +12,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review of issue 44 (third round), defect 3: what still drops a website
+// Issue 44, defect 3: what still drops a website
 // that skip_destroy kept, or puts the wrong one into a state.
 
 // A tainted website with skip_destroy = true and unchanged settings, the
@@ -23,7 +23,7 @@ import (
 // restore runs only on "already taken", so the website, which the apply
 // knows is on the server (it kept it a moment ago), leaves the state on a
 // transient failure: no evidence at all that it is gone.
-func TestAccWebsite_rev44cKeptCreateThrottled(t *testing.T) {
+func TestAccWebsite_keptRestoredWhenCreateThrottled(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the stores")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttleRoute(&on, http.MethodPost, "/api/v1/websites", "60")))
@@ -36,7 +36,7 @@ func TestAccWebsite_rev44cKeptCreateThrottled(t *testing.T) {
 // The destroy half sends nothing, so it succeeds; the create fails before
 // the server could say whether the domain is taken. The website, kept on
 // the server a moment ago, leaves the state.
-func TestAccWebsite_rev44cKeptCreateDuringMaintenance(t *testing.T) {
+func TestAccWebsite_keptRestoredWhenCreateInMaintenance(t *testing.T) {
 	acctest.NeedsEmulator(t, "puts the installation into maintenance mode")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
 	w, domain, id, out, code := keptApply(t, env, "kept-maintenance", env.SetMaintenance)
@@ -54,7 +54,7 @@ func TestAccWebsite_rev44cKeptCreateDuringMaintenance(t *testing.T) {
 // kept: the list's first page, which tells what a sweep would cost (and is
 // the whole list for up to 100 websites), and one search: 2 at plan and 2
 // at apply, however many websites the user holds.
-func TestAccWebsite_rev44cHeldOneCreateManyWebsitesCost(t *testing.T) {
+func TestAccWebsite_heldCheckOneCreateCostsAFewRequests(t *testing.T) {
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 1000 websites")
 	opts := planUsers(t, keyUnlimitedPlan)
 	opts.RateLimit, opts.RateWindow = 100000, time.Second
@@ -85,7 +85,7 @@ func TestAccWebsite_rev44cHeldOneCreateManyWebsitesCost(t *testing.T) {
 // server excludes the same addresses": after this apply it no longer
 // excludes 1.2.3.4. The warning is true only when the write-back is all
 // the update does to exclude_ips.
-func TestAccWebsite_rev44cFoldedIPsWarningWithChange(t *testing.T) {
+func TestAccWebsite_foldedIPsWarningNotBesideRemoval(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
@@ -112,7 +112,7 @@ func TestAccWebsite_rev44cFoldedIPsWarningWithChange(t *testing.T) {
 // (the configuration's value is not the plan's: the state's is). The
 // update writes what the last refresh read, over any edit made in the web
 // interface since. Nothing should be planned.
-func TestAccWebsite_rev44cFoldedIPsIgnoreChanges(t *testing.T) {
+func TestAccWebsite_foldedIPsIgnoreChangesPlansNothing(t *testing.T) {
 	acctest.NeedsEmulator(t, "stores exclude_ips as the web interface does, past the API's input handling")
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
@@ -140,7 +140,7 @@ func TestAccWebsite_rev44cFoldedIPsIgnoreChanges(t *testing.T) {
 // Tainted Website" and tells the user to run terraform untaint: the
 // website is not tainted (untaint fails), and it is this resource's own,
 // in its state, not one held elsewhere.
-func TestAccWebsite_rev44cStoredOnlyReplaceSaysTainted(t *testing.T) {
+func TestAccWebsite_storedOnlyReplaceNotCalledTainted(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds a website with a domain the provider refuses for a new website")
 	wantReplaceNotCalledTainted(t, acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan))))
 }
@@ -180,7 +180,7 @@ import {
 // its statistics are gone, and nothing replaced them. The plan must say
 // the create will be refused (the list it needs is the one the creates
 // share).
-func TestAccWebsite_rev44cDomainChangeToHeldDomain(t *testing.T) {
+func TestAccWebsite_domainChangeToHeldDomainWarnsRefused(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds a website the configuration does not manage")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
 	w := acctest.NewWorkdir(t)

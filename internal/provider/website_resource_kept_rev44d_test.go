@@ -13,8 +13,8 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44d, defect 3: the kept website and a create refused by
-// maintenance mode. rev44c's maintenance test starts the maintenance
+// Defect 3: the kept website and a create refused by
+// maintenance mode. TestAccWebsite_keptRestoredWhenCreateInMaintenance starts the maintenance
 // before the apply, so its first request (GET /account) fails and the
 // create never sends its POST. An upgrade that starts during the apply,
 // after the apply's plan read the account, answers the POST itself 503
@@ -24,7 +24,7 @@ import (
 // can have been stored: the maintenance answer runs before the
 // application, and the kept website, which holds the domain, makes any
 // store of it refused.
-func TestAccWebsite_rev44dKeptCreateMaintenanceStartsAtPost(t *testing.T) {
+func TestAccWebsite_keptRestoredWhenMaintenanceStartsAtPost(t *testing.T) {
 	acctest.NeedsEmulator(t, "puts the installation into maintenance mode at the first POST")
 	var armed atomic.Bool
 	var env *acctest.Env
@@ -48,7 +48,7 @@ func TestAccWebsite_rev44dKeptCreateMaintenanceStartsAtPost(t *testing.T) {
 // failures that put the kept website back. The POST's outcome is unknown
 // to the client, and the lookups fail, so the kept website leaves the
 // state, though it holds the domain and no store of it can succeed.
-func TestAccWebsite_rev44dKeptCreateNetworkDropsAtPost(t *testing.T) {
+func TestAccWebsite_keptRestoredWhenNetworkDropsAtPost(t *testing.T) {
 	acctest.NeedsEmulator(t, "drops the connections from the first POST on")
 	var armed, down atomic.Bool
 	drop := func(next http.Handler) http.Handler {
@@ -73,18 +73,18 @@ func TestAccWebsite_rev44dKeptCreateNetworkDropsAtPost(t *testing.T) {
 	wantKeptInState(t, env, w, domain, id, out, code, "a network failure at the POST")
 }
 
-// Review rev44d: the second plan of a -replace was told from a tainted
+// The second plan of a -replace was told from a tainted
 // website's create by the owner the first plan remembered. On an older
 // build without GET /account no owner is remembered, so -replace of a
 // website with a stored-only domain (a trailing dot, imported) was called
 // a tainted website, with the advice to run terraform untaint, which
 // fails: the website was never tainted.
-func TestAccWebsite_rev44dStoredOnlyReplaceNoAccountSaysTainted(t *testing.T) {
+func TestAccWebsite_storedOnlyReplaceWithoutAccountNotCalledTainted(t *testing.T) {
 	acctest.NeedsEmulator(t, "emulates a build without GET /account; seeds a website with a stored-only domain")
 	wantReplaceNotCalledTainted(t, acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true})))
 }
 
-// Review rev44d, defect 3's sibling (fix44h's domain-change warning): two
+// Defect 3's sibling (fix44h's domain-change warning): two
 // resources of one configuration end with the same domain, a copy-paste
 // slip: website a changes its domain to x (a replacement: a is deleted
 // with its statistics, then x is created) and a new resource b creates x.
@@ -93,7 +93,7 @@ func TestAccWebsite_rev44dStoredOnlyReplaceNoAccountSaysTainted(t *testing.T) {
 // replacement race for x: when b won, a's website was deleted and its
 // create refused. The plan now fails, whichever plan comes second, and
 // nothing is deleted.
-func TestAccWebsite_rev44dTwoResourcesOneNewDomain(t *testing.T) {
+func TestAccWebsite_twoResourcesOneNewDomainRefusedAtPlan(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	from, to := env.Domain("dup-from"), env.Domain("dup-to")
@@ -135,7 +135,7 @@ resource "analytics_website" "b" {
 	}
 }
 
-// Review rev44d, truthful plans: terraform taint of an ordinary website
+// Truthful plans: terraform taint of an ordinary website
 // (skip_destroy = false), the common way to recreate one. The destroy
 // half deletes the website before the create, so the create cannot be
 // refused for the domain; yet the plan warned "Domain Already Held: Create
@@ -144,7 +144,7 @@ resource "analytics_website" "b" {
 // state, so the provider cannot tell its own website from another's: the
 // warning stays, but says that for this resource's own tainted website
 // whose state says skip_destroy = false the replacement succeeds.
-func TestAccWebsite_rev44dTaintedOrdinaryWebsiteWarnsHeld(t *testing.T) {
+func TestAccWebsite_taintedWithoutSkipDestroySaysReplacementSucceeds(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("tainted-ordinary")

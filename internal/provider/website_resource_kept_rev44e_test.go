@@ -12,7 +12,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44e (of e497ae9): a tainted website kept by skip_destroy whose
+// A tainted website kept by skip_destroy whose
 // replacement's create ends with no clear answer (a 500 to the POST, the
 // lookups 503) while the kept website still answers its read. The restore
 // reasons that no new website can have been stored while the kept one
@@ -23,7 +23,7 @@ import (
 // again". The website the user then finds in the web interface is the one
 // in the state: the import the message asks for fails ("Resource already
 // managed"), and the user is sent to look for a website that cannot exist.
-func TestAccWebsite_rev44eKeptRestoredAfterUnknownSaysMayHaveBeenCreated(t *testing.T) {
+func TestAccWebsite_keptRestoredAfterUnknownOutcomeNoImportAdvice(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the lookups")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(unknownCreates(&on)))
@@ -44,7 +44,7 @@ func TestAccWebsite_rev44eKeptRestoredAfterUnknownSaysMayHaveBeenCreated(t *test
 	wantKeptInState(t, env, w, domain, id, out, code, "a create with no clear answer")
 }
 
-// Review rev44e (of e497ae9): the kept website and another website of the
+// The kept website and another website of the
 // user with its domain (the application has no unique index on domains: a
 // duplicate left by an earlier race). The replacement's POST gets a 500;
 // the lookup finds both, made before this create: a DuplicateCreateError,
@@ -55,7 +55,7 @@ func TestAccWebsite_rev44eKeptRestoredAfterUnknownSaysMayHaveBeenCreated(t *test
 // told to delete one of two websites, one of which the state now holds
 // (deleting a website deletes its statistics), and that the create stored
 // one twice, which it did not.
-func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T) {
+func TestAccWebsite_keptRestoredAfterDuplicateNoDeleteAdvice(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores; seeds a website with a domain the user holds")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failStores(&on)))
@@ -85,7 +85,7 @@ func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T
 	wantKeptInState(t, env, w, domain, id, out, code, "a create that found a duplicate")
 }
 
-// Review rev44e (of e497ae9): the same create with no clear answer, but the
+// The same create with no clear answer, but the
 // tainted website's configuration changed (privacy) before the apply, so
 // the kept website is not put back: it was kept with other settings. The
 // error gives a reason the fix itself rules out: "A new website may have
@@ -94,7 +94,7 @@ func TestAccWebsite_rev44eKeptRestoredAfterDuplicateSaysDeleteExtra(t *testing.T
 // reason a refused create gets (kept "with another configuration"). The
 // kept website is still on the server, and no other website has its domain.
 // Also when the read of the kept website fails (503): the reason stands.
-func TestAccWebsite_rev44eKeptOtherSettingsUnknownBlamesNewWebsite(t *testing.T) {
+func TestAccWebsite_keptOtherSettingsUnknownOutcomeGivesOwnReason(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the lookups")
 	for name, readFails := range map[string]bool{"kept read": false, "kept read fails": true} {
 		t.Run(name, func(t *testing.T) { keptOtherSettingsUnknown(t, readFails) })

@@ -19,7 +19,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44h (of f104544): the kept-restore errors say what the read
+// The kept-restore errors say what the read
 // showed, for one kept website. Two websites kept with one domain (the
 // application has no unique index on domains: a duplicate an earlier race
 // left, both managed, both skip_destroy) get the create's own error in
@@ -33,7 +33,7 @@ import (
 // websites held the domain before it was sent), and the user is told to
 // delete one of two websites that were managed a moment ago, with their
 // statistics.
-func TestAccWebsite_rev44hTwoKeptDuplicateSaysDeleteExtra(t *testing.T) {
+func TestAccWebsite_twoKeptDuplicateNoDeleteAdvice(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores; seeds two websites with one domain")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failStores(&on)))
@@ -236,7 +236,7 @@ func awaitLogLine(t *testing.T, path, line string) bool {
 	}
 }
 
-// Review rev44h (of 500e8bb): a create cancelled (Ctrl-C) while its only
+// A create cancelled (Ctrl-C) while its only
 // request waits out a 429's Retry-After stored nothing, and says so:
 // "Create Cancelled ... no website was stored. Nothing was recorded in the
 // state; apply again to create it." When skip_destroy kept the tainted
@@ -245,7 +245,7 @@ func awaitLogLine(t *testing.T, path, line string) bool {
 // error: the error says both that nothing was recorded in the state and
 // that the website is in it, and tells the user to apply again "to create
 // it", which replaces the tainted website again and is refused again.
-func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.T) {
+func TestAccWebsite_keptRestoredAfterCancelSaysBackInState(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
 	w := acctest.NewWorkdir(t)
 	on := newCancelAt429(t, w)
@@ -279,7 +279,7 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 	wantKeptInState(t, env, w, domain, id, out, code, "a cancelled create")
 }
 
-// Review rev44h (of f104544): the kept website and a duplicate with its
+// The kept website and a duplicate with its
 // domain; the replacement's POST gets a 500, the lookup afterwards finds
 // both (made before the create): a DuplicateCreateError whose ids include
 // the kept website. The read of the kept website then fails (503), so the
@@ -289,7 +289,7 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 // it held the domain throughout, so nothing was stored, which the error
 // could say (as the readable branch does); and the other website the
 // lookup found is not named apart, as otherHolders does in that branch.
-func TestAccWebsite_rev44hKeptUnreadAfterDuplicateSaysMayHaveBeenCreated(t *testing.T) {
+func TestAccWebsite_keptUnreadAfterDuplicateSaysNothingStored(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the kept website's read")
 	var on atomic.Bool
 	wrap := func(next http.Handler) http.Handler {

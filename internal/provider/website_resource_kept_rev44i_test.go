@@ -8,7 +8,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
-// Review rev44i (of 2259bf4): a create cancelled before any request
+// A create cancelled before any request
 // reached the application, after skip_destroy kept its domain's website,
 // no longer says "apply again to create it" (the replacement cannot
 // succeed while the kept website holds the domain). With two websites kept
@@ -16,7 +16,7 @@ import (
 // skip_destroy), the cancel still gets the create's own error: "Create
 // Cancelled ... apply again to create it", followed by "kept 2 websites".
 // Applying again creates the domain again, and the server refuses it.
-func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
+func TestAccWebsite_twoKeptCancelNotToldApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store, interrupts the CLI, seeds two websites with one domain")
 	w := acctest.NewWorkdir(t)
 	on := newCancelAt429(t, w)
@@ -29,7 +29,7 @@ func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
 	}
 	// The cancel came during the 429 wait: no request reached the
 	// application, and no create can succeed while the kept websites
-	// hold the domain (review rev44j: "Create Cancelled" alone also
+	// hold the domain ("Create Cancelled" alone also
 	// matched the in-flight error).
 	for _, wrong := range []string{"apply again", "May Have Been Created"} {
 		if strings.Contains(flat, wrong) {
@@ -39,12 +39,12 @@ func TestAccWebsite_rev44iTwoKeptCancelSaysApplyAgain(t *testing.T) {
 	}
 }
 
-// Review rev44i (of 2259bf4): the same with one kept website that this
+// The same with one kept website that this
 // resource does not hold as kept: tainted and given another setting in the
 // same plan (exclude_bots), so the restore finds another configuration.
 // The cancelled create's own error says "apply again to create it", though
 // the kept website holds the domain and the create is refused again.
-func TestAccWebsite_rev44iKeptOtherConfigCancelSaysApplyAgain(t *testing.T) {
+func TestAccWebsite_keptOtherConfigCancelNotToldApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
 	w := acctest.NewWorkdir(t)
 	on := newCancelAt429(t, w)

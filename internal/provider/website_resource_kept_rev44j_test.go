@@ -7,7 +7,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
-// Review rev44j (of 02f8f6d, e300732): rev44i made a cancelled create that
+// TestAccWebsite_twoKeptCancelNotToldApplyAgain made a cancelled create that
 // reached no one stop saying "apply again to create it" while websites
 // skip_destroy kept hold its domain. A cancel that comes once the store has
 // reached the application (Ctrl-C while the server works on it) is an
@@ -20,7 +20,7 @@ import (
 // refuses a held domain), so applying again is refused again, and the
 // import by domain it suggested is ambiguous. The reads now get a grace
 // after a cancel (restoreContext).
-func TestAccWebsite_rev44jTwoKeptCancelInFlightSaysApplyAgain(t *testing.T) {
+func TestAccWebsite_twoKeptCancelInFlightNotToldApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store, interrupts the CLI, seeds two websites with one domain")
 	w := acctest.NewWorkdir(t)
 	hold := newHoldStore(t, w)

@@ -9,7 +9,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
-// Review rev44k (of c3ba2e8): rev44j's case (two websites kept, Ctrl-C
+// TestAccWebsite_twoKeptCancelInFlightNotToldApplyAgain's case (two websites kept, Ctrl-C
 // while the store is in flight) with a server that is slow right then (the
 // reason one presses Ctrl-C): the reads of the kept websites, given
 // cancelGrace (5 s) each, time out. keptStillHeld then finds nothing, and
@@ -22,7 +22,7 @@ import (
 // with it"); the two-kept path does not. The apply ends 2 x cancelGrace
 // after the interrupt (logged). Now the error says what it knows, and
 // the reads share one grace.
-func TestAccWebsite_rev44kTwoKeptCancelUnreadSaysApplyAgain(t *testing.T) {
+func TestAccWebsite_twoKeptCancelUnreadSaysDomainHeld(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store and the reads after it, interrupts the CLI")
 	w := acctest.NewWorkdir(t)
 	hold := newHoldStore(t, w)

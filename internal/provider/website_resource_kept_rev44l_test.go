@@ -10,7 +10,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
-// Review rev44l (of c1bf106 and the several-kept restore before it): two
+// Two
 // websites kept by skip_destroy, a create cancelled in flight, and both
 // kept websites deleted by another writer meanwhile. The restore reads
 // them (keptStillHeld): both answer 404 for the key's user, who made
@@ -19,7 +19,7 @@ import (
 // create's own error "To manage it with this resource, import it: an
 // import block with id = "<id1>" or "<id2>"", ids that the reads just
 // showed gone: that import fails.
-func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
+func TestAccWebsite_twoKeptGoneNoImportOfGoneIDs(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store, deletes the kept websites, interrupts the CLI")
 	w := acctest.NewWorkdir(t)
 	hold := newHoldStore(t, w)
@@ -48,7 +48,7 @@ func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
 	}
 }
 
-// Review rev44l (of c1bf106): the reads of the kept websites after a create
+// The reads of the kept websites after a create
 // cancelled in flight now share one grace (5 s), one after the other. When
 // the first kept website's read hangs (a slow server), it uses the whole
 // grace, and the second read, which would answer at once and show its
@@ -58,7 +58,7 @@ func TestAccWebsite_rev44lTwoKeptGoneAdvisesImportOfGoneIDs(t *testing.T) {
 // it said that a read shows a kept website still there, so no new website
 // can have been stored. Reads made at once within the one grace would
 // keep both the bound and the answer.
-func TestAccWebsite_rev44lTwoKeptSharedGraceLosesHeldAnswer(t *testing.T) {
+func TestAccWebsite_twoKeptHungReadKeepsHeldAnswer(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds the store and the first read after it, interrupts the CLI")
 	w := acctest.NewWorkdir(t)
 	hold := newHoldStore(t, w)

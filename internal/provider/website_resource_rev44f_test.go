@@ -9,7 +9,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Review rev44f. With exclude_ips in ignore_changes, the update for
+// With exclude_ips in ignore_changes, the update for
 // another reason leaves exclude_ips out (fix44n) and sets the state from
 // the server's answer. The plan it applies holds the state's list, so when
 // the web interface changed the list after the plan was made (a saved plan,
@@ -17,7 +17,7 @@ import (
 // fails the apply with "Provider produced inconsistent result after apply".
 // ignore_changes = [exclude_ips] is meant for exactly that list: one the
 // web interface edits at any time.
-func TestAccWebsite_rev44fIgnoredIPsEditedAfterPlan(t *testing.T) {
+func TestAccWebsite_ignoredIPsEditedAfterPlanApplyConsistent(t *testing.T) {
 	acctest.CLIDependent(t, "ignore_changes: what the CLI sends the provider at plan and apply")
 	env := acctest.New(t)
 	domain := env.Domain("ign-after-plan")
@@ -52,7 +52,7 @@ func TestAccWebsite_rev44fIgnoredIPsEditedAfterPlan(t *testing.T) {
 	w.DestroyIfLive()
 }
 
-// Review rev44f: the guide says that under ignore_changes = [exclude_ips]
+// The guide says that under ignore_changes = [exclude_ips]
 // "an update for another reason leaves it out, except when the
 // configuration's list is the very list the server holds". The exception
 // is wider: it is the list the state holds (the last refresh), so an entry
@@ -60,7 +60,7 @@ func TestAccWebsite_rev44fIgnoredIPsEditedAfterPlan(t *testing.T) {
 // another reason, although the configuration's list is not the server's.
 // Either the guide says so (the state's list, and what it costs), or the
 // update refuses to overwrite a list that changed since the plan.
-func TestAccWebsite_rev44fIgnoredIPsSameAsStateDropsWebEntry(t *testing.T) {
+func TestAccWebsite_ignoredIPsUpdateKeepsWebEntryAddedAfterPlan(t *testing.T) {
 	env := acctest.New(t)
 	domain := env.Domain("ign-same-state")
 	w := acctest.NewWorkdir(t)
@@ -88,11 +88,11 @@ func TestAccWebsite_rev44fIgnoredIPsSameAsStateDropsWebEntry(t *testing.T) {
 	w.DestroyIfLive()
 }
 
-// Probe (rev44f): one domain claimed once per run. A tainted website's
+// One domain claimed once per run. A tainted website's
 // replacement, a for_each key renamed, and a domain handed from a website
 // that changes domain to a new one plan without "Two Websites Planned With
 // One Domain"; two new websites with one domain get it.
-func TestAccWebsite_rev44fNewDomainClaims(t *testing.T) {
+func TestAccWebsite_newDomainClaimedOncePerRun(t *testing.T) {
 	env := acctest.New(t)
 	x, y, z := env.Domain("claim-x"), env.Domain("claim-y"), env.Domain("claim-z")
 	w := acctest.NewWorkdir(t)
@@ -131,14 +131,14 @@ resource "analytics_website" "b" {
 	w.MustRun(0, "destroy", "-auto-approve")
 }
 
-// Review rev44f: fix44u's claim of a new domain covers a new resource, a
+// Fix44u's claim of a new domain covers a new resource, a
 // tainted one and a new domain, but not a forced replacement (-replace,
 // replace_triggered_by): its first plan keeps the domain and its second
 // plan claims nothing. A forced replacement of a and a new resource b with
 // a's domain then plan without "Two Websites Planned With One Domain";
 // the apply deletes a's website (and its statistics), and one of the two
 // creates is refused.
-func TestAccWebsite_rev44fForcedReplaceAndNewResourceOneDomain(t *testing.T) {
+func TestAccWebsite_forcedReplaceAndNewResourceOneDomainRefused(t *testing.T) {
 	acctest.CLIDependent(t, "-replace: the CLI plans a forced replacement's create a second time")
 	env := acctest.New(t)
 	domain := env.Domain("forced-dup")
@@ -171,13 +171,13 @@ resource "analytics_website" "b" {
 	_, _ = w.Run("apply", "-auto-approve")
 }
 
-// Review rev44f: the held-domain warning of a tainted website is hedged by
+// The held-domain warning of a tainted website is hedged by
 // the configuration's skip_destroy (fix44u), but the destroy half of the
 // replacement follows the state's. A website with skip_destroy = false,
 // tainted, then configured with skip_destroy = true: the plan warns "the
 // replacement cannot succeed" and to untaint, yet the apply deletes it and
 // the replacement succeeds (deleting its statistics).
-func TestAccWebsite_rev44fTaintedSkipDestroyTurnedOnWarnsCannotSucceed(t *testing.T) {
+func TestAccWebsite_taintedSkipDestroyTurnedOnWarningFollowsState(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("tainted-turned-on")

@@ -10,11 +10,11 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Probe (rev44h, of 4e51c14): a forced replacement now claims its domain in
+// A forced replacement now claims its domain in
 // its second plan. Legitimate forced replacements must still plan and
 // apply: two at once, one with a count change beside it, one triggered by
 // replace_triggered_by, and one whose domain changes in the same run.
-func TestAccWebsite_rev44hForcedReplacementsStillPlan(t *testing.T) {
+func TestAccWebsite_forcedReplacementsStillPlan(t *testing.T) {
 	acctest.CLIDependent(t, "-replace and replace_triggered_by: the CLI plans a forced replacement twice")
 	env := acctest.New(t)
 	a, b, c, d := env.Domain("frc-a"), env.Domain("frc-b"), env.Domain("frc-c"), env.Domain("frc-d")
@@ -66,7 +66,7 @@ resource "analytics_website" "n" {
 	w.DestroyIfLive()
 }
 
-// Review rev44h (of 4e51c14): the guide now says "An update never writes a
+// The guide now says "An update never writes a
 // list that its plan does not change over one the web interface changed
 // after the plan's refresh: the server keeps that list". The folded-list
 // write-back is such an update: its plan leaves exclude_ips as the state
@@ -74,7 +74,7 @@ resource "analytics_website" "n" {
 // the update sends the state's list. The identity check's read is not
 // consulted for it (the omission requires !rewrite), so an address the web
 // interface added after the plan is dropped by the write-back.
-func TestAccWebsite_rev44hFoldedWriteBackDropsWebEntryAddedAfterPlan(t *testing.T) {
+func TestAccWebsite_foldedWriteBackKeepsWebEntryAddedAfterPlan(t *testing.T) {
 	env := acctest.New(t)
 	domain := env.Domain("fold-after-plan")
 	w := acctest.NewWorkdir(t)

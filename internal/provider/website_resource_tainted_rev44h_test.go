@@ -11,7 +11,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44h (of 4e51c14): the held-domain warning of a tainted website
+// The held-domain warning of a tainted website
 // now says, for a state with skip_destroy = false, "the apply deletes it
 // and its statistics before the create ..., and the replacement succeeds",
 // also when it found two websites with the domain (a duplicate an earlier
@@ -19,7 +19,7 @@ import (
 // resource's own website leaves the other one holding the domain: the
 // create is refused, after the delete. The apply deletes the website and
 // its statistics and fails, and the plan said it would succeed.
-func TestAccWebsite_rev44hTaintedWithDuplicateWarnsReplacementSucceeds(t *testing.T) {
+func TestAccWebsite_taintedWithDuplicateNotPromisedToSucceed(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain")
 	env := acctest.New(t)
 	domain := env.Domain("tainted-dup")

@@ -9,7 +9,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44j (of d7b6064): the write-back of a folded exclude_ips forgets
+// The write-back of a folded exclude_ips forgets
 // the bulk reader's record of the website before its identity check, so
 // that the check reads it afresh (a list read earlier in the apply may be
 // 5 s old, and the write-back must not undo a web change made since). That
@@ -17,7 +17,7 @@ import (
 // update's budget (TestAccWebsite_bulk: one PUT each, and the sweeps of the
 // plan's refresh and of the apply's identity checks); the guide on
 // performance says so. This test holds the write-back to that cost.
-func TestAccWebsite_rev44jBulkWriteBackBudget(t *testing.T) {
+func TestAccWebsite_bulkWriteBackBudget(t *testing.T) {
 	acctest.Serial(t, "counts requests of many websites (client.BulkReader)")
 	acctest.NeedsEmulator(t, "counts the emulator's requests per operation with the throttle off; stores repeats")
 	const n = 40

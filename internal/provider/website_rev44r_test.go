@@ -1,6 +1,6 @@
 package provider
 
-// Review rev44r of issue 44 (defect 1): what a run's list sweep answers
+// Issue 44 (defect 1): what a run's list sweep answers
 // after the run changed a website.
 
 import (
@@ -19,7 +19,7 @@ import (
 // website the update forgot: the other website alone, adopted silently,
 // where the same configuration read in a fresh run refuses the ambiguous
 // domain.
-func TestAccWebsite_rev44rLookupAfterUpdatePicksOne(t *testing.T) {
+func TestAccWebsite_lookupAfterUpdateRefusesSharedDomain(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain, which the server's validation refuses")
 	env := acctest.New(t)
 	domain := env.Domain("rev44r-shared")
@@ -76,7 +76,7 @@ output "x" {
 // same run, replace_triggered_by) but which turns out to be the same
 // domain. The plan cannot refuse it; the apply must not leave the website
 // out of the state.
-func TestAccWebsite_rev44rKeptReplaceUnknownSameDomain(t *testing.T) {
+func TestAccWebsite_keptReplaceUnknownSameDomainStays(t *testing.T) {
 	acctest.NeedsEmulator(t, "compares the stored record")
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
