@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,85 +9,6 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
-
-// With exclude_ips in ignore_changes, the update for
-// another reason leaves exclude_ips out (fix44n) and sets the state from
-// the server's answer. The plan it applies holds the state's list, so when
-// the web interface changed the list after the plan was made (a saved plan,
-// or apply -refresh=false), the answer differs from the plan: Terraform
-// fails the apply with "Provider produced inconsistent result after apply".
-// ignore_changes = [exclude_ips] is meant for exactly that list: one the
-// web interface edits at any time.
-func TestAccWebsite_ignoredIPsEditedAfterPlanApplyConsistent(t *testing.T) {
-	acctest.CLIDependent(t, "ignore_changes: what the CLI sends the provider at plan and apply")
-	env := acctest.New(t)
-	domain := env.Domain("ign-after-plan")
-	w := acctest.NewWorkdir(t)
-	const config = `resource "analytics_website" "test" {
-  domain       = %q
-  exclude_ips  = [%q]
-  exclude_bots = %t
-  lifecycle {
-    ignore_changes = [exclude_ips]
-  }
-}
-`
-	w.Write("main.tf", env.Config(fmt.Sprintf(config, domain, "1.2.3.4", true)))
-	w.MustRun(0, "apply", "-auto-approve")
-
-	// Ignored: the configuration's list differs from the state's.
-	w.Write("main.tf", env.Config(fmt.Sprintf(config, domain, "9.9.9.9", false)))
-	w.MustRun(0, "plan", "-out=tfplan")
-	// The web interface adds an address after the plan.
-	env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"1.2.3.4", "5.6.7.8"} })
-	if out, code := w.Run("apply", "tfplan"); code != 0 {
-		t.Errorf("the saved plan's apply exits %d, want 0:\n%s", code, out)
-	}
-	got := env.MustWebsite(t, domain).ExcludeIPs
-	if !strings.Contains(strings.Join(got, ","), "5.6.7.8") {
-		t.Errorf("exclude_ips is %v on the server, want the web interface's 5.6.7.8 kept", got)
-	}
-	if out, code := w.Run("plan", "-detailed-exitcode"); code != 0 {
-		t.Errorf("the plan after the apply exits %d, want 0:\n%s", code, out)
-	}
-	w.DestroyIfLive()
-}
-
-// The guide says that under ignore_changes = [exclude_ips]
-// "an update for another reason leaves it out, except when the
-// configuration's list is the very list the server holds". The exception
-// is wider: it is the list the state holds (the last refresh), so an entry
-// the web interface added after the plan is dropped by an update for
-// another reason, although the configuration's list is not the server's.
-// Either the guide says so (the state's list, and what it costs), or the
-// update refuses to overwrite a list that changed since the plan.
-func TestAccWebsite_ignoredIPsUpdateKeepsWebEntryAddedAfterPlan(t *testing.T) {
-	env := acctest.New(t)
-	domain := env.Domain("ign-same-state")
-	w := acctest.NewWorkdir(t)
-	const config = `resource "analytics_website" "test" {
-  domain       = %q
-  exclude_ips  = ["1.2.3.4"]
-  exclude_bots = %t
-  lifecycle {
-    ignore_changes = [exclude_ips]
-  }
-}
-`
-	w.Write("main.tf", env.Config(fmt.Sprintf(config, domain, true)))
-	w.MustRun(0, "apply", "-auto-approve")
-	w.Write("main.tf", env.Config(fmt.Sprintf(config, domain, false)))
-	w.MustRun(0, "plan", "-out=tfplan")
-	// The web interface adds an address after the plan: the server's list
-	// is no longer the configuration's.
-	env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = []string{"1.2.3.4", "5.6.7.8"} })
-	w.MustRun(0, "apply", "tfplan")
-	if got := env.MustWebsite(t, domain).ExcludeIPs; !strings.Contains(strings.Join(got, ","), "5.6.7.8") {
-		t.Errorf("exclude_ips is %v on the server: the update for exclude_bots dropped the web interface's 5.6.7.8, "+
-			"although exclude_ips is in ignore_changes and the configuration's list is not the server's", got)
-	}
-	w.DestroyIfLive()
-}
 
 // One domain claimed once per run. A tainted website's
 // replacement, a for_each key renamed, and a domain handed from a website
@@ -171,28 +93,109 @@ resource "analytics_website" "b" {
 	_, _ = w.Run("apply", "-auto-approve")
 }
 
-// The held-domain warning of a tainted website is hedged by
-// the configuration's skip_destroy (fix44u), but the destroy half of the
-// replacement follows the state's. A website with skip_destroy = false,
-// tainted, then configured with skip_destroy = true: the plan warns "the
-// replacement cannot succeed" and to untaint, yet the apply deletes it and
-// the replacement succeeds (deleting its statistics).
-func TestAccWebsite_taintedSkipDestroyTurnedOnWarningFollowsState(t *testing.T) {
+// A forced replacement now claims its domain in
+// its second plan. Legitimate forced replacements must still plan and
+// apply: two at once, one with a count change beside it, one triggered by
+// replace_triggered_by, and one whose domain changes in the same run.
+func TestAccWebsite_forcedReplacementsStillPlan(t *testing.T) {
+	acctest.CLIDependent(t, "-replace and replace_triggered_by: the CLI plans a forced replacement twice")
+	env := acctest.New(t)
+	a, b, c, d := env.Domain("frc-a"), env.Domain("frc-b"), env.Domain("frc-c"), env.Domain("frc-d")
+	w := acctest.NewWorkdir(t)
+	const twoErr = "Two Websites Planned With One Domain"
+	hcl := func(trigger, cDomain string, n int) string {
+		return env.Config(fmt.Sprintf(`
+resource "terraform_data" "t" {
+  input = %q
+}
+resource "analytics_website" "a" {
+  domain = %q
+}
+resource "analytics_website" "b" {
+  domain = %q
+}
+resource "analytics_website" "c" {
+  domain = %q
+  lifecycle {
+    replace_triggered_by = [terraform_data.t]
+  }
+}
+resource "analytics_website" "n" {
+  count  = %d
+  domain = "n${count.index}-%s"
+}
+`, trigger, a, b, cDomain, n, d))
+	}
+	w.Write("main.tf", hcl("one", c, 1))
+	w.MustRun(0, "apply", "-auto-approve")
+	check := func(what string, args ...string) {
+		t.Helper()
+		out, code := w.Run(args...)
+		if code != 0 || strings.Contains(out, twoErr) {
+			t.Errorf("%s: exit code %d:\n%s", what, code, out)
+		}
+	}
+	w.Write("main.tf", hcl("one", c, 2))
+	check("-replace of a and b, a count grown beside them", "apply", "-auto-approve",
+		"-replace=analytics_website.a", "-replace=analytics_website.b", "-replace=analytics_website.n[0]")
+	w.Write("main.tf", hcl("two", c, 2))
+	check("replace_triggered_by and -replace of a", "apply", "-auto-approve", "-replace=analytics_website.a")
+	w.Write("main.tf", hcl("three", env.Domain("frc-c2"), 1))
+	check("replace_triggered_by with a new domain, -replace of it, a count shrunk", "apply", "-auto-approve",
+		"-replace=analytics_website.c")
+	w.Write("main.tf", hcl("three", env.Domain("frc-c2"), 1))
+	w.MustRun(0, "plan", "-replace=analytics_website.a", "-out=tfplan")
+	check("a saved plan of -replace", "apply", "tfplan")
+	w.DestroyIfLive()
+}
+
+// Defect 3's sibling (fix44h's domain-change warning): two
+// resources of one configuration end with the same domain, a copy-paste
+// slip: website a changes its domain to x (a replacement: a is deleted
+// with its statistics, then x is created) and a new resource b creates x.
+// No website holds x at plan, so the held-domain checks see nothing; the
+// provider sees both plans (one instance). At apply, b's create and a's
+// replacement race for x: when b won, a's website was deleted and its
+// create refused. The plan now fails, whichever plan comes second, and
+// nothing is deleted.
+func TestAccWebsite_twoResourcesOneNewDomainRefusedAtPlan(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
-	domain := env.Domain("tainted-turned-on")
-	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", domain))))
+	from, to := env.Domain("dup-from"), env.Domain("dup-to")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+`, from)))
 	w.MustRun(0, "apply", "-auto-approve")
-	id := env.MustWebsite(t, domain).ID
-	w.MustRun(0, "taint", websiteAddr)
-	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n  skip_destroy = true\n", domain))))
-	d, warned := planWarnings(w.PlanDiags(), heldSummary)[websiteAddr]
-	out, code := w.Run("apply", "-auto-approve")
-	replaced := code == 0 && env.MustWebsite(t, domain).ID != id
-	if flat := strings.Join(strings.Fields(d.Detail), " "); warned && replaced && strings.Contains(flat, "cannot succeed") &&
-		!strings.Contains(flat, "skip_destroy = false") {
-		t.Errorf("the plan warned that the replacement cannot succeed, and the apply replaced website %d:\n%s\n%s",
-			id, d.Detail, out)
+	fromID := env.MustWebsite(t, from).ID
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+resource "analytics_website" "b" {
+  domain = %q
+}
+`, to, to)))
+	for _, cmd := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+		out := w.MustRun(1, cmd...)
+		flat := strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(flat, "Two Websites Planned With One Domain") || !strings.Contains(flat, to) {
+			t.Errorf("terraform %s: two resources create %q (one replacing %q), and it does not say so:\n%s",
+				cmd[0], to, from, out)
+		}
 	}
-	w.MustRun(0, "destroy", "-auto-approve")
+	if got, err := env.FindWebsite(env.Key, from); err != nil || got.ID != fromID {
+		t.Errorf("the failed apply deleted website %q (id %d): %v", from, fromID, err)
+	}
+	if got, err := env.FindWebsite(env.Key, to); !errors.Is(err, client.ErrNotFound) {
+		t.Errorf("the failed apply created a website %q (%v, %v)", to, got, err)
+	}
+	// Each resource its own domain again: the plan goes through.
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "a" {
+  domain = %q
+}
+`, from)))
+	w.MustRun(0, "plan", "-no-color")
+	if acctest.LiveMode() { // the in-process emulator goes away with the test
+		_, _ = w.Run("destroy", "-auto-approve")
+	}
 }

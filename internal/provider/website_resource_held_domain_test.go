@@ -574,3 +574,39 @@ import {
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), s.ID)
 }
+
+// One new website for a user who holds 1000: the held-domain check of the
+// create reads the whole list of the user's websites (ten pages of 100)
+// at plan, and again when the apply plans the create, where one search by
+// the domain (one request) tells the same. The throttle allows 60 requests
+// a minute to every client of the IP; a user with 5000 websites spends 50
+// of them at plan and 50 at apply to create one website, which before
+// cost none. The shared list pays when creates are many; for a few, a
+// search each is cheaper (the bulk reader's ski-rental choice). The floor
+// kept: the list's first page, which tells what a sweep would cost (and is
+// the whole list for up to 100 websites), and one search: 2 at plan and 2
+// at apply, however many websites the user holds.
+func TestAccWebsite_heldCheckOneCreateCostsAFewRequests(t *testing.T) {
+	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 1000 websites")
+	opts := planUsers(t, keyUnlimitedPlan)
+	opts.RateLimit, opts.RateWindow = 100000, time.Second
+	env := acctest.New(t, acctest.Emulator(opts))
+	w := acctest.NewWorkdir(t)
+	for i := range 1000 {
+		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("many", i))})
+	}
+	domain := env.Domain("one-new")
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", domain))))
+	env.ResetStats()
+	w.MustRun(0, "plan", "-out=tfplan")
+	atPlan := env.Stats().ByRoute["GET /api/v1/websites"]
+	env.ResetStats()
+	w.MustRun(0, "apply", "tfplan")
+	atApply := env.Stats().ByRoute["GET /api/v1/websites"]
+	t.Logf("GET /websites: plan %d, apply %d", atPlan, atApply)
+	if atPlan > 2 || atApply > 2 {
+		t.Errorf("one create with 1000 websites held sent %d GET /websites at plan and %d at apply; want a few",
+			atPlan, atApply)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), env.MustWebsite(t, domain).ID)
+}
