@@ -9,7 +9,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44d: the search of the held-domain check is a substring match
+// The search of the held-domain check is a substring match
 // (LIKE %q%), and the API has no exact one, so the lookup of an apex domain
 // answers every subdomain the user holds: a SaaS with 1000 tenants at
 // <tenant>.example.com that creates example.com itself reads them all,
@@ -18,7 +18,7 @@ import (
 // that does not match exactly. A search of several pages is read twice (a
 // website renamed into the search would shift a page read before), so
 // the bound is twice a sweep's pages and that first page.
-func TestRev44dFindHoldersApexSearchCost(t *testing.T) {
+func TestFindHoldersApexSearchCost(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	for i := range 1000 {

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -277,5 +278,32 @@ func TestFindHoldersSearchThenSweep(t *testing.T) {
 		if _, list, _ := env.requests(); !reflect.DeepEqual(got, s.want) || list != s.lists {
 			t.Errorf("FindHolders(%q) = %v after %d GET /websites; want %v after %d", s.domain, got, list, s.want, s.lists)
 		}
+	}
+}
+
+// A lookup's cost is not estimated from page 1, which
+// holds the NEWEST websites, the most biased sample of a list when the
+// websites a search matches were created together. A user holding 900
+// websites of other domains who recently added 100 tenant-N.example.com
+// creates example.com itself: the search answers its 100 matches in one
+// page, so the lookup costs page 1 and the search (an estimate from page
+// 1 made it sweep the list's ten pages).
+func TestFindHoldersCostNotEstimatedFromNewestPage(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	for i := range 900 {
+		env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("shop-%04d.other.org", i)})
+	}
+	for i := range 100 {
+		env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("tenant-%04d.example.com", i)})
+	}
+	env.emu.ResetStats()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: newFakeClock().Now, Linger: -1})
+	ws, err := b.FindHolders(ctx(t), "example.com", func(d string) bool { return strings.EqualFold(d, "example.com") })
+	if err != nil || len(ws) != 0 {
+		t.Fatalf("FindHolders: %v, %v", ids(ws), err)
+	}
+	if _, list, _ := env.requests(); list > 2 {
+		t.Errorf("one held-domain lookup cost %d GET /websites; its search answers in one page: want at most 2 (page 1 and the search)", list)
 	}
 }

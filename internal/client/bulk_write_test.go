@@ -1,11 +1,16 @@
 package client_test
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // This process's own deletes between the first page and the rest of the
@@ -65,5 +70,55 @@ func TestBulkReaderFetchHoldsWrites(t *testing.T) {
 	}
 	if client.WritesHeld(b) {
 		t.Error("writes still held after the reads")
+	}
+}
+
+// A fetch of list pages runs detached from every caller's
+// deadline (context.WithoutCancel), and a 503's Retry-After is honoured
+// whatever its length. A list page that the server (or a proxy in front
+// of it) answers with 503 and Retry-After: 3600 keeps the fetch sleeping
+// for an hour: a write waits for it only WriteWait, then is sent (the
+// server answers the delete at once); it failed with "context deadline
+// exceeded" at its own time limit.
+func TestBulkReaderWriteSentPastStuckFetch(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(250) // 3 pages
+	entered := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && r.URL.Query().Get("page") != "" {
+			select {
+			case entered <- struct{}{}:
+			default:
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"message":"Service Unavailable"}`))
+			return
+		}
+		env.emu.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	c := newRetryClient(t, srv.URL, emulator.DefaultAPIKey, fastRetry(2), nil)
+	b := client.NewBulkReader(c, client.BulkReaderOptions{Linger: -1, WriteWait: 100 * time.Millisecond})
+	for _, id := range ids[:3] {
+		go func() {
+			// The probe GET, then the first page: a fetch.
+			rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, _ = b.Read(rctx, id)
+		}()
+	}
+	select {
+	case <-entered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no fetch of list pages began")
+	}
+	wctx, cancel := context.WithTimeout(ctx(t), time.Minute)
+	defer cancel()
+	err := b.Write(wctx, ids[100], func() error { return c.DeleteWebsite(wctx, ids[100]) })
+	if err != nil {
+		t.Errorf("a delete while a list page waits out a Retry-After of an hour: %v; want it sent (the server answers it at once)", err)
 	}
 }

@@ -54,7 +54,7 @@ func TestFormOnlyExcludeIPs(t *testing.T) {
 
 // SendsOnUpdate tells what an update's form holds, so that what the
 // provider records about a request it lost the answer of follows what was
-// sent (review rev44m: a write-back of exclude_ips alone).
+// sent (a write-back of exclude_ips alone).
 func TestSendsOnUpdate(t *testing.T) {
 	pw := "secret"
 	full := WebsiteInput{Domain: "example.com", Password: &pw, ExcludeParams: []string{"utm"}, ExcludeIPs: []string{"1.2.3.4"}}
@@ -81,13 +81,13 @@ func TestSendsOnUpdate(t *testing.T) {
 	}
 }
 
-// Review rev44n: OnlyExcludeIPs with OmitExcludeIPs builds a form whose
+// OnlyExcludeIPs with OmitExcludeIPs builds a form whose
 // exclude_ips key holds no value: url.Values.Encode sends nothing, yet
 // SendsOnUpdate reports the list sent (the key is present). The provider
 // does not combine the two today (the update applies locally instead),
 // but the bookkeeping that follows the request's form then records a list
 // that was never sent (recordWrittenIPs, keepUnsettled).
-func TestSendsOnUpdate_rev44nOnlyAndOmitSendNothing(t *testing.T) {
+func TestSendsOnUpdate_onlyAndOmitSendNothing(t *testing.T) {
 	in := WebsiteInput{ExcludeIPs: []string{"1.2.3.4"}, OnlyExcludeIPs: true, OmitExcludeIPs: true}
 	if body := in.form(false).Encode(); body != "" {
 		t.Fatalf("the form encodes %q, want nothing", body)

@@ -12,7 +12,7 @@ import (
 // whose list was not known at validation, is not written back; a domain
 // not validated in this run is, as before the notes. A domain configured
 // twice with configurations that differ in exclude_ips alone matches
-// neither: the plan cannot tell which is its own (review rev44n).
+// neither: the plan cannot tell which is its own.
 func TestConfiguredIPsWritten(t *testing.T) {
 	ctx := context.Background()
 	cfg := func(domain string, ips ...string) websiteResourceModel {
@@ -53,8 +53,8 @@ func TestConfiguredIPsWritten(t *testing.T) {
 }
 
 // A domain with more than one configuration noted (two resources) plans
-// no write-back: no plan can tell which note is its own (reviews rev44m,
-// rev44n, rev44o). With one, the list decides, whatever else the plan is
+// no write-back: no plan can tell which note is its own.
+// With one, the list decides, whatever else the plan is
 // given (ignore_changes of another attribute).
 func TestConfiguredIPsWrittenByRest(t *testing.T) {
 	ctx := context.Background()

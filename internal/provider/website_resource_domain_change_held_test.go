@@ -52,3 +52,35 @@ func TestAccWebsite_domainChangeHeldOwnAndKept(t *testing.T) {
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), env.MustWebsite(t, kept).ID)
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), held.ID)
 }
+
+// The held-domain check covers creates only, not the create half of a
+// replacement for a new domain. A managed website (skip_destroy = false,
+// with statistics) gets, as its new domain, one the user already holds
+// (made in the web interface): the plan warns that the replacement
+// deletes the statistics, and says nothing of the domain. The apply
+// deletes the website first, then the create is refused: the website and
+// its statistics are gone, and nothing replaced them. The plan must say
+// the create will be refused (the list it needs is the one the creates
+// share).
+func TestAccWebsite_domainChangeToHeldDomainWarnsRefused(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds a website the configuration does not manage")
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
+	w := acctest.NewWorkdir(t)
+	from, to := env.Domain("change-from"), env.Domain("change-to")
+	held := env.Seed(env.Key, emulator.Website{Domain: to})
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", from))))
+	w.MustRun(0, "apply", "-auto-approve")
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", to))))
+	var said bool
+	for _, d := range w.PlanDiags() {
+		said = said || strings.Contains(d.Detail, fmt.Sprint(held.ID)) && strings.Contains(d.Detail, "refused")
+	}
+	if !said {
+		t.Errorf("the plan replaces %q with %q, held by website %d, and does not say the create will be refused",
+			from, to, held.ID)
+	}
+	out, code := w.Run("apply", "-auto-approve", "-no-color")
+	if _, ok := env.WebsiteByDomain(from); !ok && code != 0 {
+		t.Logf("as feared: the apply deleted %q, then failed (exit code %d):\n%s", from, code, out)
+	}
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
-// Review rev44e (of e497ae9 and the restore it extends): the restore takes
+// The restore takes
 // a 404 to the kept website's read as proof that it is gone. But the API
 // answers 404 for another user's website too. A tainted website kept by
 // skip_destroy, applied with another user's key (a saved plan applied by a
@@ -18,7 +18,7 @@ import (
 // private state the kept website carries) is not this key's user: the 404
 // proves nothing, as the refresh's owner check knows ("Website Belongs to
 // Another User ... the state was kept as it is").
-func TestAccWebsite_rev44eKeptOtherKeyNotFoundDropsIt(t *testing.T) {
+func TestAccWebsite_keptOtherKeyNotFoundStaysInState(t *testing.T) {
 	acctest.NeedsEmulator(t, "needs two users of one installation")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
 	w := acctest.NewWorkdir(t)
@@ -42,7 +42,7 @@ func TestAccWebsite_rev44eKeptOtherKeyNotFoundDropsIt(t *testing.T) {
 // saved plan (made with the right key, its refresh fine) replaces the
 // tainted website; at apply the kept website's read answers 404 to the
 // other key, and the website leaves the state.
-func TestAccWebsite_rev44eKeptSavedPlanOtherKeyDropsIt(t *testing.T) {
+func TestAccWebsite_keptSavedPlanOtherKeyStaysInState(t *testing.T) {
 	acctest.NeedsEmulator(t, "needs two users of one installation")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
 	w := acctest.NewWorkdir(t)

@@ -244,3 +244,35 @@ func privateState(t *testing.T, state string) string {
 	}
 	return b.String()
 }
+
+// A replacement of a website with skip_destroy = true whose domain the
+// plan does not know yet (it comes from another resource replaced in the
+// same run, replace_triggered_by) but which turns out to be the same
+// domain. The plan cannot refuse it; the apply must not leave the website
+// out of the state.
+func TestAccWebsite_keptReplaceUnknownSameDomainStays(t *testing.T) {
+	acctest.NeedsEmulator(t, "compares the stored record")
+	env := acctest.New(t)
+	w := acctest.NewWorkdir(t)
+	domain := env.Domain("rev44r-kept-unknown")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`
+resource "terraform_data" "d" {
+  input = %q
+}
+resource "analytics_website" "test" {
+  domain       = terraform_data.d.output
+  skip_destroy = true
+  lifecycle {
+    replace_triggered_by = [terraform_data.d]
+  }
+}
+`, domain)))
+	w.MustRun(0, "apply", "-auto-approve")
+	plan, _ := w.Run("plan", "-no-color", "-replace=terraform_data.d")
+	out, code := w.Run("apply", "-auto-approve", "-no-color", "-replace=terraform_data.d")
+	if state := w.Read("terraform.tfstate"); !strings.Contains(state, `"type": "analytics_website"`) {
+		t.Errorf("after the apply (exit %d) the website is no longer in the state:\n%s\nplan:\n%s\napply:\n%s",
+			code, state, plan, out)
+	}
+	t.Logf("plan:\n%s\napply (exit %d):\n%s", plan, code, out)
+}

@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
-
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // Websites whose stored domain is in Unicode or ends with a dot (made in
@@ -143,4 +142,77 @@ list "analytics_website" "all" {
 	if got, ok := env.WebsiteByDomain(seeded.Domain); !ok || got.ID != seeded.ID {
 		t.Errorf("the website is gone or replaced: %+v", got)
 	}
+}
+
+// A plan that creates a new website in Unicode fails with "Domain Records
+// No Pageviews". It must not also carry the adoption warning meant for an
+// existing website ("A website's domain cannot change. ... export them
+// first ...: deleting the website deletes them"): there is no website, no
+// statistics and nothing to delete. Today the domain validator adds that
+// warning (twice) to every configuration naming such a domain.
+func TestAccWebsite_newUnicodeDomainHasNoAdoptionWarning(t *testing.T) {
+	acctest.NeedsEmulator(t, "plans against an empty emulator")
+	w := acctest.NewWorkdir(t)
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	w.Write("main.tf", env.ProviderBlock()+`
+resource "analytics_website" "n" {
+  domain = "neu-bücher.example"
+}
+`)
+	out, code := w.Run("plan", "-no-color")
+	if code == 0 || !strings.Contains(out, "Error: Domain Records No Pageviews") {
+		t.Fatalf("exit code %d, no refusal:\n%s", code, out)
+	}
+	if strings.Contains(out, "Warning: Website Records No Pageviews") || strings.Contains(out, "deleting the website deletes them") {
+		t.Errorf("a plan creating a website warns as if it existed:\n%s", out)
+	}
+}
+
+// Defect 3, what the plan says: a website with a domain no new website may
+// have (a trailing dot: imported), skip_destroy = false, planned with
+// -replace. Refusing the replacement is right (the create could not have
+// that domain), but the plan also says "Domain Already Held: Probably a
+// Tainted Website" and tells the user to run terraform untaint: the
+// website is not tainted (untaint fails), and it is this resource's own,
+// in its state, not one held elsewhere.
+func TestAccWebsite_storedOnlyReplaceNotCalledTainted(t *testing.T) {
+	acctest.NeedsEmulator(t, "seeds a website with a domain the provider refuses for a new website")
+	wantReplaceNotCalledTainted(t, acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan))))
+}
+
+// wantReplaceNotCalledTainted imports a website with a stored-only domain
+// (a trailing dot) into env and plans its -replace: the plan must not call
+// it a tainted website nor say to untaint it, which fails.
+func wantReplaceNotCalledTainted(t *testing.T, env *acctest.Env) {
+	t.Helper()
+	w := acctest.NewWorkdir(t)
+	domain := fmt.Sprintf("shop-%s.example.com.", strings.ToLower(strings.Split(env.Domain("x"), "-")[2]))
+	s := env.Seed(env.Key, emulator.Website{Domain: domain})
+	w.Write("main.tf", env.Config(fmt.Sprintf(`resource "analytics_website" "test" {
+  domain = %q
+}
+import {
+  to = analytics_website.test
+  id = "%d"
+}
+`, domain, s.ID)))
+	w.MustRun(0, "apply", "-auto-approve")
+	out, code := w.Run("plan", "-no-color", "-replace="+websiteAddr)
+	if strings.Contains(out, "Probably a Tainted Website") || strings.Contains(out, "terraform untaint") {
+		t.Errorf("the plan of -replace (exit code %d) calls the website tainted and says to untaint it:\n%s", code, out)
+	}
+	if _, code := w.Run("untaint", websiteAddr); code == 0 {
+		t.Errorf("terraform untaint succeeded on a website that was never tainted")
+	}
+}
+
+// The second plan of a -replace was told from a tainted
+// website's create by the owner the first plan remembered. On an older
+// build without GET /account no owner is remembered, so -replace of a
+// website with a stored-only domain (a trailing dot, imported) was called
+// a tainted website, with the advice to run terraform untaint, which
+// fails: the website was never tainted.
+func TestAccWebsite_storedOnlyReplaceWithoutAccountNotCalledTainted(t *testing.T) {
+	acctest.NeedsEmulator(t, "emulates a build without GET /account; seeds a website with a stored-only domain")
+	wantReplaceNotCalledTainted(t, acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true})))
 }

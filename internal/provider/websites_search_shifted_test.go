@@ -32,7 +32,7 @@ func TestAccWebsites_searchLastPageShiftedAndUndone(t *testing.T) {
 	)
 	wrap := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && strings.Contains(r.URL.Query().Get("search"), "rev44t-shift") {
+			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && strings.Contains(r.URL.Query().Get("search"), "search-shift") {
 				page := r.URL.Query().Get("page")
 				mu.Lock()
 				switch {
@@ -49,9 +49,9 @@ func TestAccWebsites_searchLastPageShiftedAndUndone(t *testing.T) {
 		})
 	}
 	env := acctest.New(t, acctest.Emulator(acctest.TwoUsers(emulator.Options{})), acctest.Wrap(wrap))
-	tag := env.Domain("rev44t-shift")
+	tag := env.Domain("search-shift")
 	seed := func(d string) int64 { return env.Seed(env.Key, emulator.Website{Domain: d}).ID }
-	outsider := seed(env.Domain("rev44t-other"))
+	outsider := seed(env.Domain("shift-other"))
 	outsiderName := mustDomainOf(t, env, outsider)
 	var all []int64
 	for i := range 250 {
@@ -61,7 +61,7 @@ func TestAccWebsites_searchLastPageShiftedAndUndone(t *testing.T) {
 	mu.Lock()
 	armed = true
 	act3 = func() {
-		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = env.Domain("rev44t-x") })
+		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = env.Domain("shift-x") })
 		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o." + tag })
 	}
 	act2 = func() {
@@ -132,7 +132,7 @@ func TestAccWebsiteList_searchLastPageShiftedAndUndone(t *testing.T) {
 	)
 	wrap := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && strings.Contains(r.URL.Query().Get("search"), "rev44t-q") {
+			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && strings.Contains(r.URL.Query().Get("search"), "query-shift") {
 				page := r.URL.Query().Get("page")
 				mu.Lock()
 				switch {
@@ -149,9 +149,9 @@ func TestAccWebsiteList_searchLastPageShiftedAndUndone(t *testing.T) {
 		})
 	}
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(wrap))
-	tag := "rev44t-q.example.com"
+	tag := "query-shift.example.com"
 	seed := func(d string) int64 { return env.Seed(env.Key, emulator.Website{Domain: d}).ID }
-	outsider := seed("o.rev44t-other.example.com")
+	outsider := seed("o.shift-other.example.com")
 	var all []int64
 	for i := range 250 {
 		all = append(all, seed(fmt.Sprintf("s%03d.%s", i, tag)))
@@ -159,12 +159,12 @@ func TestAccWebsiteList_searchLastPageShiftedAndUndone(t *testing.T) {
 	x := all[249]
 	mu.Lock()
 	act3 = func() {
-		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x.rev44t-other.example.com" })
+		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x.shift-other.example.com" })
 		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o." + tag })
 	}
 	act2 = func() {
 		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "s249." + tag })
-		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o.rev44t-other.example.com" })
+		env.UpdateWebsite(outsider, func(w *emulator.Website) { w.Domain = "o.shift-other.example.com" })
 	}
 	mu.Unlock()
 	w.Write("main.tf", env.ProviderBlock())

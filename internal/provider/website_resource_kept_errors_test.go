@@ -19,7 +19,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review rev44h (of f104544): the kept-restore errors say what the read
+// The kept-restore errors say what the read
 // showed, for one kept website. Two websites kept with one domain (the
 // application has no unique index on domains: a duplicate an earlier race
 // left, both managed, both skip_destroy) get the create's own error in
@@ -33,7 +33,7 @@ import (
 // websites held the domain before it was sent), and the user is told to
 // delete one of two websites that were managed a moment ago, with their
 // statistics.
-func TestAccWebsite_rev44hTwoKeptDuplicateSaysDeleteExtra(t *testing.T) {
+func TestAccWebsite_twoKeptDuplicateNoDeleteAdvice(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores; seeds two websites with one domain")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failStores(&on)))
@@ -236,7 +236,7 @@ func awaitLogLine(t *testing.T, path, line string) bool {
 	}
 }
 
-// Review rev44h (of 500e8bb): a create cancelled (Ctrl-C) while its only
+// A create cancelled (Ctrl-C) while its only
 // request waits out a 429's Retry-After stored nothing, and says so:
 // "Create Cancelled ... no website was stored. Nothing was recorded in the
 // state; apply again to create it." When skip_destroy kept the tainted
@@ -245,7 +245,7 @@ func awaitLogLine(t *testing.T, path, line string) bool {
 // error: the error says both that nothing was recorded in the state and
 // that the website is in it, and tells the user to apply again "to create
 // it", which replaces the tainted website again and is refused again.
-func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.T) {
+func TestAccWebsite_keptRestoredAfterCancelSaysBackInState(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
 	w := acctest.NewWorkdir(t)
 	on := newCancelAt429(t, w)
@@ -279,7 +279,7 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 	wantKeptInState(t, env, w, domain, id, out, code, "a cancelled create")
 }
 
-// Review rev44h (of f104544): the kept website and a duplicate with its
+// The kept website and a duplicate with its
 // domain; the replacement's POST gets a 500, the lookup afterwards finds
 // both (made before the create): a DuplicateCreateError whose ids include
 // the kept website. The read of the kept website then fails (503), so the
@@ -289,7 +289,7 @@ func TestAccWebsite_rev44hKeptRestoredAfterCancelSaysNothingRecorded(t *testing.
 // it held the domain throughout, so nothing was stored, which the error
 // could say (as the readable branch does); and the other website the
 // lookup found is not named apart, as otherHolders does in that branch.
-func TestAccWebsite_rev44hKeptUnreadAfterDuplicateSaysMayHaveBeenCreated(t *testing.T) {
+func TestAccWebsite_keptUnreadAfterDuplicateSaysNothingStored(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the kept website's read")
 	var on atomic.Bool
 	wrap := func(next http.Handler) http.Handler {
@@ -382,4 +382,209 @@ func twoKeptPlan(t *testing.T, env *acctest.Env, w *acctest.Workdir, name string
 		}
 	})
 	return domain, id1, id2
+}
+
+// A create cancelled before any request
+// reached the application, after skip_destroy kept its domain's website,
+// no longer says "apply again to create it" (the replacement cannot
+// succeed while the kept website holds the domain). With two websites kept
+// with the domain (a duplicate an earlier race left, both managed, both
+// skip_destroy), the cancel still gets the create's own error: "Create
+// Cancelled ... apply again to create it", followed by "kept 2 websites".
+// Applying again creates the domain again, and the server refuses it.
+func TestAccWebsite_twoKeptCancelNotToldApplyAgain(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 429 to the store, interrupts the CLI, seeds two websites with one domain")
+	w := acctest.NewWorkdir(t)
+	on := newCancelAt429(t, w)
+	_, id1, id2 := twoKeptEnv(t, w, on.wrap, "two-kept-cancel")
+	out, flat, code := applyArmed(w, on)
+	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "kept 2 websites") ||
+		!strings.Contains(flat, "Create Cancelled") {
+		t.Fatalf("the apply (exit code %d) was not cancelled during the create after keeping both websites (the "+
+			"scenario did not happen):\n%s", code, out)
+	}
+	// The cancel came during the 429 wait: no request reached the
+	// application, and no create can succeed while the kept websites
+	// hold the domain ("Create Cancelled" alone also
+	// matched the in-flight error).
+	for _, wrong := range []string{"apply again", "May Have Been Created"} {
+		if strings.Contains(flat, wrong) {
+			t.Errorf("websites %d and %d, kept by this apply, hold the domain, and the create was cancelled before "+
+				"its request was sent, yet the error (exit code %d) says %q:\n%s", id1, id2, code, wrong, out)
+		}
+	}
+}
+
+// The same with one kept website that this
+// resource does not hold as kept: tainted and given another setting in the
+// same plan (exclude_bots), so the restore finds another configuration.
+// The cancelled create's own error says "apply again to create it", though
+// the kept website holds the domain and the create is refused again.
+func TestAccWebsite_keptOtherConfigCancelNotToldApplyAgain(t *testing.T) {
+	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
+	w := acctest.NewWorkdir(t)
+	on := newCancelAt429(t, w)
+	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(on.wrap))
+	domain := env.Domain("kept-other-cancel")
+	hcl := func(bots bool) string {
+		return env.ProviderBlock() + fmt.Sprintf(`resource "analytics_website" "test" {
+  domain       = %q
+  skip_destroy = true
+  exclude_bots = %t
+}
+`, domain, bots)
+	}
+	w.Write("main.tf", hcl(true))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, domain).ID
+	w.MustRun(0, "taint", websiteAddr)
+	w.Write("main.tf", hcl(false))
+	w.MustRun(0, "plan", "-out=tfplan")
+	out, flat, code := applyArmed(w, on)
+	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "Create Cancelled") ||
+		!strings.Contains(flat, "does not hold it") {
+		t.Fatalf("the apply (exit code %d) was not cancelled during the create after keeping the website with "+
+			"another configuration (the scenario did not happen):\n%s", code, out)
+	}
+	if strings.Contains(flat, "apply again to create it") {
+		t.Errorf("website %d, kept by this apply, holds the domain: a create cannot succeed, yet the error "+
+			"(exit code %d) says \"apply again to create it\":\n%s", id, code, out)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), id)
+}
+
+// TestAccWebsite_twoKeptCancelNotToldApplyAgain made a cancelled create that
+// reached no one stop saying "apply again to create it" while websites
+// skip_destroy kept hold its domain. A cancel that comes once the store has
+// reached the application (Ctrl-C while the server works on it) is an
+// unknown outcome, and with two kept websites the restore reads them to
+// learn whether they held the domain throughout (keptStillHeld). After a
+// Ctrl-C those reads ran on the cancelled context, so they failed at once,
+// and the error was the create's own: "Create Cancelled; Website May Have
+// Been Created ... otherwise apply again", followed by "kept 2 websites".
+// Both kept websites held the domain before the store was sent (the server
+// refuses a held domain), so applying again is refused again, and the
+// import by domain it suggested is ambiguous. The reads now get a grace
+// after a cancel (restoreContext).
+func TestAccWebsite_twoKeptCancelInFlightNotToldApplyAgain(t *testing.T) {
+	acctest.NeedsEmulator(t, "holds the store, interrupts the CLI, seeds two websites with one domain")
+	w := acctest.NewWorkdir(t)
+	hold := newHoldStore(t, w)
+	_, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-inflight")
+	out, flat, code := applyArmed(w, hold)
+	hold.wantInterruptedKeepingBoth(t, out, flat, code)
+	for _, lie := range []string{"otherwise apply again", "apply again to create it"} {
+		if strings.Contains(flat, lie) {
+			t.Errorf("websites %d and %d, kept by this apply, held the domain before the store was sent: a create "+
+				"is refused while they hold it, yet the error (exit code %d) says %q:\n%s", id1, id2, code, lie, out)
+		}
+	}
+}
+
+// TestAccWebsite_twoKeptCancelInFlightNotToldApplyAgain's case (two websites kept, Ctrl-C
+// while the store is in flight) with a server that is slow right then (the
+// reason one presses Ctrl-C): the reads of the kept websites, given
+// cancelGrace (5 s) each, time out. keptStillHeld then finds nothing, and
+// the error is again the create's own: "import it (terraform import
+// <address> <domain> ...) before applying again; otherwise apply again".
+// Both kept websites held the domain before the store was sent, so the
+// create is refused again, and the import by domain is ambiguous. The
+// one-kept path says what it knows when its read fails ("It could not be
+// read ... While it holds the domain, the server stores no other website
+// with it"); the two-kept path does not. The apply ends 2 x cancelGrace
+// after the interrupt (logged). Now the error says what it knows, and
+// the reads share one grace.
+func TestAccWebsite_twoKeptCancelUnreadSaysDomainHeld(t *testing.T) {
+	acctest.NeedsEmulator(t, "holds the store and the reads after it, interrupts the CLI")
+	w := acctest.NewWorkdir(t)
+	hold := newHoldStore(t, w)
+	hold.slowRead = func() bool { return true } // the server is slow now
+	var interrupted atomic.Int64
+	hold.onSent = func() { interrupted.Store(time.Now().UnixNano()) }
+	_, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-slow")
+	out, flat, code := applyArmed(w, hold)
+	took := time.Since(time.Unix(0, interrupted.Load()))
+	if !hold.sent.Load() || !strings.Contains(flat, "Interrupt received") {
+		t.Fatalf("the apply (exit code %d) was not interrupted during the store (the scenario did not happen):\n%s",
+			code, out)
+	}
+	t.Logf("interrupted apply ended %s after the interrupt (exit code %d):\n%s", took.Round(time.Millisecond), code, out)
+	if !strings.Contains(flat, "Not all of them could be read") || !strings.Contains(flat, "stores no other website") {
+		t.Errorf("the error (exit code %d) does not say that the kept websites could not be read, and that while "+
+			"one holds the domain no other website is stored:\n%s", code, out)
+	}
+	for _, lie := range []string{"otherwise apply again", "apply again to create it"} {
+		if strings.Contains(flat, lie) {
+			t.Errorf("websites %d and %d, kept by this apply, held the domain before the store was sent, yet the "+
+				"error (exit code %d) says %q", id1, id2, code, lie)
+		}
+	}
+}
+
+// Two
+// websites kept by skip_destroy, a create cancelled in flight, and both
+// kept websites deleted by another writer meanwhile. The restore reads
+// them (keptStillHeld): both answer 404 for the key's user, who made
+// them. The one-kept path then says that the kept website is gone, so a
+// new website may have been stored. The several-kept path appends to the
+// create's own error "To manage it with this resource, import it: an
+// import block with id = "<id1>" or "<id2>"", ids that the reads just
+// showed gone: that import fails.
+func TestAccWebsite_twoKeptGoneNoImportOfGoneIDs(t *testing.T) {
+	acctest.NeedsEmulator(t, "holds the store, deletes the kept websites, interrupts the CLI")
+	w := acctest.NewWorkdir(t)
+	hold := newHoldStore(t, w)
+	env, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-gone")
+	hold.onSent = func() {
+		// Another writer deletes both kept websites while the store runs.
+		for _, id := range []int64{id1, id2} {
+			if err := env.API(env.Key).DeleteWebsite(context.Background(), id); err != nil {
+				t.Errorf("delete %d: %v", id, err)
+			}
+		}
+	}
+	out, flat, code := applyArmed(w, hold)
+	hold.wantInterruptedKeepingBoth(t, out, flat, code)
+	// The errors only: the apply's plan warned, when both websites were
+	// there, to import one of them.
+	errs := flat[strings.Index(flat, "Error:"):]
+	if !strings.Contains(errs, "Reads show them gone now") {
+		t.Errorf("the error (exit code %d) does not say that the kept websites are gone:\n%s", code, out)
+	}
+	for _, id := range []int64{id1, id2} {
+		if c := fmt.Sprintf("id = \"%d\"", id); strings.Contains(errs, c) {
+			t.Errorf("website %d was deleted, and the restore's read answered 404, yet the error (exit code %d) "+
+				"advises an import block with %s:\n%s", id, code, c, out)
+		}
+	}
+}
+
+// The reads of the kept websites after a create
+// cancelled in flight now share one grace (5 s), one after the other. When
+// the first kept website's read hangs (a slow server), it uses the whole
+// grace, and the second read, which would answer at once and show its
+// website still holding the domain, fails unsent. The error then says
+// "Not all of them could be read ... the create may have stored a new
+// website: check the web interface" where, with a grace per read (c3ba2e8),
+// it said that a read shows a kept website still there, so no new website
+// can have been stored. Reads made at once within the one grace would
+// keep both the bound and the answer.
+func TestAccWebsite_twoKeptHungReadKeepsHeldAnswer(t *testing.T) {
+	acctest.NeedsEmulator(t, "holds the store and the first read after it, interrupts the CLI")
+	w := acctest.NewWorkdir(t)
+	hold := newHoldStore(t, w)
+	var firstRead atomic.Bool
+	// One website's read is slow; the other answers at once.
+	hold.slowRead = func() bool { return !firstRead.Swap(true) }
+	_, id1, id2 := twoKeptEnv(t, w, hold.wrap, "two-kept-grace")
+	out, flat, code := applyArmed(w, hold)
+	if !hold.sent.Load() || !firstRead.Load() || !strings.Contains(flat, "Interrupt received") {
+		t.Fatalf("the apply (exit code %d) was not interrupted during the store, or read no kept website (the "+
+			"scenario did not happen):\n%s", code, out)
+	}
+	if !strings.Contains(flat, "No new website can have been stored") {
+		t.Errorf("websites %d and %d were kept; one read hung, the other would have shown its website still "+
+			"there, yet the error (exit code %d) does not say that no new website can have been stored:\n%s",
+			id1, id2, code, out)
+	}
 }

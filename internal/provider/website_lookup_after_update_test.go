@@ -1,6 +1,6 @@
 package provider
 
-// Review rev44r of issue 44 (defect 1): what a run's list sweep answers
+// Issue 44 (defect 1): what a run's list sweep answers
 // after the run changed a website.
 
 import (
@@ -19,7 +19,7 @@ import (
 // website the update forgot: the other website alone, adopted silently,
 // where the same configuration read in a fresh run refuses the ambiguous
 // domain.
-func TestAccWebsite_rev44rLookupAfterUpdatePicksOne(t *testing.T) {
+func TestAccWebsite_lookupAfterUpdateRefusesSharedDomain(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain, which the server's validation refuses")
 	env := acctest.New(t)
 	domain := env.Domain("rev44r-shared")
@@ -69,36 +69,4 @@ output "x" {
 	// The same configuration in a fresh run: refused.
 	out2, code2 := w.Run("plan", "-no-color")
 	t.Logf("fresh plan (exit %d):\n%s", code2, out2)
-}
-
-// A replacement of a website with skip_destroy = true whose domain the
-// plan does not know yet (it comes from another resource replaced in the
-// same run, replace_triggered_by) but which turns out to be the same
-// domain. The plan cannot refuse it; the apply must not leave the website
-// out of the state.
-func TestAccWebsite_rev44rKeptReplaceUnknownSameDomain(t *testing.T) {
-	acctest.NeedsEmulator(t, "compares the stored record")
-	env := acctest.New(t)
-	w := acctest.NewWorkdir(t)
-	domain := env.Domain("rev44r-kept-unknown")
-	w.Write("main.tf", env.Config(fmt.Sprintf(`
-resource "terraform_data" "d" {
-  input = %q
-}
-resource "analytics_website" "test" {
-  domain       = terraform_data.d.output
-  skip_destroy = true
-  lifecycle {
-    replace_triggered_by = [terraform_data.d]
-  }
-}
-`, domain)))
-	w.MustRun(0, "apply", "-auto-approve")
-	plan, _ := w.Run("plan", "-no-color", "-replace=terraform_data.d")
-	out, code := w.Run("apply", "-auto-approve", "-no-color", "-replace=terraform_data.d")
-	if state := w.Read("terraform.tfstate"); !strings.Contains(state, `"type": "analytics_website"`) {
-		t.Errorf("after the apply (exit %d) the website is no longer in the state:\n%s\nplan:\n%s\napply:\n%s",
-			code, state, plan, out)
-	}
-	t.Logf("plan:\n%s\napply (exit %d):\n%s", plan, code, out)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Review rev44g: a 302 to the login page means the key was refused
+// A 302 to the login page means the key was refused
 // (ErrUnauthenticated). The client now decides that from the Location as
 // redact.URL cuts it for messages, and redact.URL, for an authority with a
 // port, takes an "@" anywhere after it for the end of a password cut short
@@ -18,7 +18,7 @@ import (
 // key's refusal becomes "the server redirects the API elsewhere; set
 // base_url to https://mail.test", a host the server never named. Before
 // the change the whole Location was judged (passes on 1f859a8).
-func TestRev44gLoginRedirectOnPortWithAtInQuery(t *testing.T) {
+func TestRedirectToLoginOnPortWithAtInQueryIsUnauthenticated(t *testing.T) {
 	t.Parallel()
 	for _, loc := range []string{
 		"https://analytics.example.com:8443/login?email=me@mail.test",

@@ -12,7 +12,8 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
-// Helpers of the rev44 review tests: the setups several of them share.
+// Helpers of the skip_destroy, kept-website and exclude_ips write-back
+// acceptance tests: the setups several of them share.
 
 // storesWebRepeat is why a test needs the emulator: it stores a list the
 // web interface typed with a repeat, past the API's input handling.

@@ -1,6 +1,6 @@
 package client_test
 
-// Review rev44r of issue 44 (defects 1 and 2): a sweep filtered by search.
+// Issue 44 (defects 1 and 2): a sweep filtered by search.
 
 import (
 	"encoding/json"
@@ -27,7 +27,7 @@ import (
 // Here that website shares its domain with another: the exact lookup by
 // domain then silently returns the other one instead of refusing the
 // ambiguous domain.
-func TestRev44rSearchSweepRenameInAndOut(t *testing.T) {
+func TestFindWebsiteByDomainSearchSweepNoticesRenames(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	const dup = "dup.example.com"
@@ -68,7 +68,7 @@ func TestRev44rSearchSweepRenameInAndOut(t *testing.T) {
 // The same through a full list filtered by search (analytics_websites with
 // search, terraform query): a website that matched throughout is missing
 // without a word.
-func TestRev44rListAllSearchRenameInAndOut(t *testing.T) {
+func TestListAllWebsitesSearchNoticesRenames(t *testing.T) {
 	t.Parallel()
 	for _, opts := range []client.ListOptions{
 		{Search: "shop.example"},
@@ -123,7 +123,7 @@ func TestRev44rListAllSearchRenameInAndOut(t *testing.T) {
 // sweep hands over the list without it and without a word, although it
 // existed throughout. (The documented API sends meta.total; this is the
 // tolerance path ListWebsites keeps for servers that do not.)
-func TestRev44rListAllWithoutTotalDeleteBetweenPages(t *testing.T) {
+func TestListAllWebsitesWithoutTotalNoticesDelete(t *testing.T) {
 	t.Parallel()
 	emu, err := emulator.New(emulator.Options{})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review of issue 44, defect 3: ways the state still loses a website that
+// Issue 44, defect 3: ways the state still loses a website that
 // skip_destroy kept, or a resource adopts one it never held.
 
 // A tainted website whose state has skip_destroy = true, and whose
@@ -22,7 +22,7 @@ import (
 // sees skip_destroy differ and does not put the website back: it leaves
 // the state, which is defect 3 as filed. The plan must say the
 // replacement cannot succeed, or the apply must keep the website.
-func TestAccWebsite_reviewKeptTaintedSkipDestroyTurnedOff(t *testing.T) {
+func TestAccWebsite_keptTaintedSkipDestroyTurnedOff(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-off")
@@ -82,7 +82,7 @@ func keptPairHCL(env *acctest.Env, round, domain string, names ...string) string
 // (the lead's decision), but the error must be true of both cases: never
 // "was to be replaced", and it says how to let go of it (state rm).
 // Nothing on the server may change.
-func TestAccWebsite_reviewKeptAdoptedByRenamedResource(t *testing.T) {
+func TestAccWebsite_keptAdoptedByRenamedResource(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-renamed")
@@ -119,7 +119,7 @@ func TestAccWebsite_reviewKeptAdoptedByRenamedResource(t *testing.T) {
 // b's website into a's state; a's own website leaves the state. (In the
 // first state, a depends on b and both on terraform_data.order, so that
 // the order is fixed: a's destroy, b's, order's replacement, a's create.)
-func TestAccWebsite_reviewKeptDuplicateDomainSwapped(t *testing.T) {
+func TestAccWebsite_keptDuplicateDomainNotSwapped(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds two websites with one domain")
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
@@ -171,7 +171,7 @@ import {
 // the plan must say so before the apply: its warning for b names b's
 // website and says that it may leave the state when the create does not
 // run, and how to avoid it (untaint). The website stays on the server.
-func TestAccWebsite_reviewKeptDependentLeavesState(t *testing.T) {
+func TestAccWebsite_keptDependentWarnedItMayLeaveState(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	da, db := env.Domain("kept-dep-a"), env.Domain("kept-dep-b")
@@ -248,7 +248,7 @@ func stateIDs(t *testing.T, state string) map[string]string {
 // minute that every client of the IP shares. A complete fresh list is
 // enough for a warning; a plan of many new websites should cost a few
 // requests, not one per website.
-func TestAccWebsite_reviewKeptLookupCostPerCreate(t *testing.T) {
+func TestAccWebsite_keptLookupCostNotPerCreate(t *testing.T) {
 	acctest.NeedsEmulator(t, "counts the emulator's requests")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
 	w := acctest.NewWorkdir(t)

@@ -13,7 +13,7 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Review of issue 44, defect 3, second round: the held-domain check that
+// Issue 44, defect 3: the held-domain check that
 // every create's plan runs, in one list of the user's websites shared by
 // the run.
 
@@ -36,7 +36,7 @@ func manyCreatesHCL(env *acctest.Env, n int, prefix string, more ...string) stri
 // for that one create only, with its id, and the shared list costs the
 // list's pages once per plan (with a website limit, the count's page
 // more), never a request per create.
-func TestAccWebsite_reviewHeldManyCreatesCost(t *testing.T) {
+func TestAccWebsite_heldManyCreatesCost(t *testing.T) {
 	acctest.Serial(t, "plans of 150 creates with 120 websites, whose requests it counts")
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
 	acctest.Parent(t)
@@ -88,7 +88,7 @@ func TestAccWebsite_reviewHeldManyCreatesCost(t *testing.T) {
 // imports' reads sweep the list (the bulk reader), and the creates' shared
 // held-domain list is a second sweep of the same list moments later.
 // Measured: how many GET /websites the plan sends.
-func TestAccWebsite_reviewHeldImportAndCreateCost(t *testing.T) {
+func TestAccWebsite_heldImportAndCreateCost(t *testing.T) {
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
 	opts := planUsers(t, keyUnlimitedPlan)
 	opts.RateLimit, opts.RateWindow = 100000, time.Second
@@ -159,7 +159,7 @@ func throttleRoute(on *atomic.Bool, method, path, retryAfter string) func(http.H
 // state, defect 3 as filed. The plan that could not look the domain up
 // said nothing at all (the failed lookup is only logged at debug level):
 // it must say that it could not check, or the website must stay.
-func TestAccWebsite_reviewHeldListThrottledPlanSilent(t *testing.T) {
+func TestAccWebsite_heldListThrottledPlanSaysUnchecked(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the list of websites only")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(throttleRoute(&on, http.MethodGet, "/api/v1/websites", "1")))
@@ -220,7 +220,7 @@ func failReads(on *atomic.Bool) func(http.Handler) http.Handler {
 // evidence that it is gone, and the kept state alone is a sound state for
 // a website that was in the state a moment ago (Terraform refreshes it
 // next time). The website must stay in the state.
-func TestAccWebsite_reviewKeptRestoreReadFails(t *testing.T) {
+func TestAccWebsite_keptRestoreReadFailsStaysInState(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 503 to the reads of one website by id")
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)), acctest.Wrap(failReads(&on)))
@@ -254,7 +254,7 @@ func TestAccWebsite_reviewKeptRestoreReadFails(t *testing.T) {
 // is another website than the one kept, which every other operation
 // (refresh, update, delete: otherWebsite) refuses to treat as the managed
 // one. Nothing of the other website may come into the state.
-func TestAccWebsite_reviewKeptRestoreReusedID(t *testing.T) {
+func TestAccWebsite_keptRestoreRefusesReusedID(t *testing.T) {
 	acctest.NeedsEmulator(t, "gives the kept website's id and domain to another website")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyUnlimitedPlan)))
 	w := acctest.NewWorkdir(t)
@@ -286,7 +286,7 @@ func TestAccWebsite_reviewKeptRestoreReusedID(t *testing.T) {
 // skip_destroy = true, tainted. Their replacement is planned as a create
 // of that domain. What the plan says must be true of a tainted website
 // (the held-domain check names it), not only "this plan creates".
-func TestAccWebsite_reviewHeldStoredOnlyTainted(t *testing.T) {
+func TestAccWebsite_heldStoredOnlyTaintedNamed(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds websites with domains the provider refuses for a new website")
 	acctest.Parent(t)
 	for _, c := range []struct{ name, domain string }{
@@ -323,7 +323,7 @@ import {
 // A tainted website with skip_destroy = true on an older build without
 // GET /account, planned with and without -refresh=false: the held-domain
 // check still runs (one list) and names the website.
-func TestAccWebsite_reviewHeldNoAccountNoRefresh(t *testing.T) {
+func TestAccWebsite_heldCheckWithoutAccountOrRefresh(t *testing.T) {
 	acctest.NeedsEmulator(t, "emulates a build without GET /account")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{NoAccountEndpoint: true}))
 	w := acctest.NewWorkdir(t)
@@ -353,7 +353,7 @@ func TestAccWebsite_reviewHeldNoAccountNoRefresh(t *testing.T) {
 // shared list early. The plan warns (true: the create is refused unless
 // the delete runs first); the apply must create the website without a
 // warning that it will be refused.
-func TestAccWebsite_reviewHeldDeletedEarlierInApply(t *testing.T) {
+func TestAccWebsite_heldDeletedEarlierInApplyCreates(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain, free := env.Domain("held-moved"), env.Domain("held-free")
@@ -384,7 +384,7 @@ func TestAccWebsite_reviewHeldDeletedEarlierInApply(t *testing.T) {
 // refused and which is put back, at TF_LOG=trace: neither the password nor
 // the API key appears in Terraform's log or output (the restore, the
 // held-domain list and its debug line included).
-func TestAccWebsite_reviewKeptRestoreTraceSecrets(t *testing.T) {
+func TestAccWebsite_keptRestoreTraceHidesSecrets(t *testing.T) {
 	const password = "kept-canary-password-7f3a9c"
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
@@ -426,7 +426,7 @@ resource "analytics_website" "test" {
 // create runs first and is refused; the old object must stay in the state
 // (Terraform keeps the deposed object), and the error must not tell the
 // user to import a website their state still holds.
-func TestAccWebsite_reviewKeptTaintedCreateBeforeDestroy(t *testing.T) {
+func TestAccWebsite_keptTaintedCreateBeforeDestroy(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-cbd")
@@ -459,7 +459,7 @@ func TestAccWebsite_reviewKeptTaintedCreateBeforeDestroy(t *testing.T) {
 // counting it as a replacement that deletes first: nothing is deleted (the
 // website held is not managed here, or skip_destroy keeps it), and the
 // server refuses the create at 3 of 3. The plan must not promise either.
-func TestAccWebsite_reviewHeldLimitLeadContradicts(t *testing.T) {
+func TestAccWebsite_heldAtLimitWarningsAgree(t *testing.T) {
 	acctest.NeedsEmulator(t, "a user whose plan allows three websites")
 	env := acctest.New(t, acctest.Emulator(planUsers(t, keyThreePlan)))
 	w := acctest.NewWorkdir(t)
@@ -485,7 +485,7 @@ func TestAccWebsite_reviewHeldLimitLeadContradicts(t *testing.T) {
 // (a trailing dot, Unicode); creates of their ASCII, dotless forms are
 // other domains to the server (it compares the stored strings): no
 // held-domain warning, and the creates succeed.
-func TestAccWebsite_reviewHeldCanonicalForms(t *testing.T) {
+func TestAccWebsite_heldCanonicalFormsAreOtherDomains(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds websites with domains the provider refuses for a new website")
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
@@ -513,7 +513,7 @@ func TestAccWebsite_reviewHeldCanonicalForms(t *testing.T) {
 // create, nothing else. How many sweeps a walk makes depends on when the
 // CLI's calls arrive (a create stored between two lookups can cost one
 // more sweep): at most two a walk, never a request per create.
-func TestAccWebsite_reviewHeldManyCreatesApplyCost(t *testing.T) {
+func TestAccWebsite_heldManyCreatesApplyCost(t *testing.T) {
 	acctest.Serial(t, "150 creates and 120 websites: a heavy apply, whose requests it counts")
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
 	opts := planUsers(t, keyUnlimitedPlan)
@@ -542,7 +542,7 @@ func TestAccWebsite_reviewHeldManyCreatesApplyCost(t *testing.T) {
 // message counts one website as two. One website kept twice is one
 // website: it should be put back (into the first create refused), or the
 // message should name it once.
-func TestAccWebsite_reviewKeptSameWebsiteTwice(t *testing.T) {
+func TestAccWebsite_keptSameWebsiteTwiceCountedOnce(t *testing.T) {
 	env := acctest.New(t)
 	w := acctest.NewWorkdir(t)
 	domain := env.Domain("kept-twice")
@@ -573,4 +573,40 @@ import {
 			s.ID, ids["a"], ids["b"], out)
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), s.ID)
+}
+
+// One new website for a user who holds 1000: the held-domain check of the
+// create reads the whole list of the user's websites (ten pages of 100)
+// at plan, and again when the apply plans the create, where one search by
+// the domain (one request) tells the same. The throttle allows 60 requests
+// a minute to every client of the IP; a user with 5000 websites spends 50
+// of them at plan and 50 at apply to create one website, which before
+// cost none. The shared list pays when creates are many; for a few, a
+// search each is cheaper (the bulk reader's ski-rental choice). The floor
+// kept: the list's first page, which tells what a sweep would cost (and is
+// the whole list for up to 100 websites), and one search: 2 at plan and 2
+// at apply, however many websites the user holds.
+func TestAccWebsite_heldCheckOneCreateCostsAFewRequests(t *testing.T) {
+	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 1000 websites")
+	opts := planUsers(t, keyUnlimitedPlan)
+	opts.RateLimit, opts.RateWindow = 100000, time.Second
+	env := acctest.New(t, acctest.Emulator(opts))
+	w := acctest.NewWorkdir(t)
+	for i := range 1000 {
+		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("many", i))})
+	}
+	domain := env.Domain("one-new")
+	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", domain))))
+	env.ResetStats()
+	w.MustRun(0, "plan", "-out=tfplan")
+	atPlan := env.Stats().ByRoute["GET /api/v1/websites"]
+	env.ResetStats()
+	w.MustRun(0, "apply", "tfplan")
+	atApply := env.Stats().ByRoute["GET /api/v1/websites"]
+	t.Logf("GET /websites: plan %d, apply %d", atPlan, atApply)
+	if atPlan > 2 || atApply > 2 {
+		t.Errorf("one create with 1000 websites held sent %d GET /websites at plan and %d at apply; want a few",
+			atPlan, atApply)
+	}
+	_ = env.API(env.Key).DeleteWebsite(t.Context(), env.MustWebsite(t, domain).ID)
 }
