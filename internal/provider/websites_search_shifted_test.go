@@ -14,14 +14,14 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// 250 websites match the search (three pages of 100). The provider reads
-// page 1, page 2, page 1 again, page 3, page 2 again. Right before page 3,
-// another pipeline renames a website of page 1 out of the search and an
-// old website into it (meta.total stays); right before page 2 is read
-// again, it renames both back. Page 2 reads as it was; page 3 was read
-// shifted by one. The data source must list all 250 websites (or fail
-// saying the list changed): it lists 249, without a website that matched,
-// unchanged, throughout, and with one that matched at neither end.
+// 250 websites match the search (three pages of 100). Right before page 3
+// is first read, another pipeline renames a website of page 1 out of the
+// search and an old website into it (meta.total stays); right before the
+// next request, it renames both back. Page 3 was read shifted by one. The
+// data source must list all 250 websites (or fail saying the list
+// changed). When each page was checked only against a second read of the
+// page before it, it listed 249, without a website that matched,
+// unchanged, throughout, and with one that matched only for a moment.
 func TestAccWebsites_searchLastPageShiftedAndUndone(t *testing.T) {
 	acctest.NeedsEmulator(t, "renames websites between two list requests")
 	var (
@@ -39,7 +39,7 @@ func TestAccWebsites_searchLastPageShiftedAndUndone(t *testing.T) {
 				case armed && page == "3" && !seen3:
 					seen3 = true
 					act3()
-				case armed && page == "2" && seen3 && !undone:
+				case armed && seen3 && !undone: // the request after page 3's first read
 					undone = true
 					act2()
 				}
@@ -117,9 +117,10 @@ func mustDomainOf(t *testing.T, env *acctest.Env, id int64) string {
 }
 
 // The same through terraform query (Terraform 1.16.4): the list resource
-// with a search, limit 1000, returns 250 results of which one is a website
-// that matched only between two page reads, and leaves out one that
-// matched throughout.
+// with a search, limit 1000, must return the 250 websites that matched
+// throughout (or fail saying the list changed). The earlier design
+// returned one that matched only between two page reads instead of one
+// that matched throughout.
 func TestAccWebsiteList_searchLastPageShiftedAndUndone(t *testing.T) {
 	acctest.CLIDependent(t, "list resources and terraform query: Terraform 1.14; OpenTofu has none")
 	acctest.NeedsEmulator(t, "renames websites between two list requests")
@@ -139,7 +140,7 @@ func TestAccWebsiteList_searchLastPageShiftedAndUndone(t *testing.T) {
 				case act3 != nil && page == "3" && !seen3:
 					seen3 = true
 					act3()
-				case act2 != nil && page == "2" && seen3 && !undone:
+				case act2 != nil && seen3 && !undone: // the request after page 3's first read
 					undone = true
 					act2()
 				}
