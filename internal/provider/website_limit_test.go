@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 )
 
 // limitWarnings plans events in order against limit and have, as one

@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // Websites whose stored domain is in Unicode or ends with a dot (made in
