@@ -251,7 +251,8 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 // in between, which agree with old, are that list. Comparing ids alone
 // would miss a website of page 1 changed meanwhile (or deleted and
 // created again under its id after a restart, see listMark); the
-// sweep serves p's websites, never old's.
+// sweep serves p's websites, never old's. pageUnchanged compares any page
+// of a list read twice (list_sweep.go) the same way.
 func samePage(old bulkPage, p *Page) bool {
 	if p.Total != old.total || p.LastPage != old.lastPage || len(p.Websites) != len(old.websites) {
 		return false

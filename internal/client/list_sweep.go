@@ -132,9 +132,9 @@ func errListChanged(what string) error {
 // page is checked before its websites are yielded, so a caller that stops
 // early reads only the pages it needs. A search, or a list without
 // meta.total, yields its first page at once and the others after every
-// page was read a second time and found unchanged (sweepWebsites). In any other order, every page is
-// read, between two reads of the list's newest website, before the first
-// is yielded. When the list changed while it was read, an ErrListChanged
+// page was read a second time and found unchanged (sweepWebsites). In any
+// other order, every page is read, between two reads of the list's newest
+// website, before the first is yielded. When the list changed while it was read, an ErrListChanged
 // error ends the iteration; nothing is yielded from a page that did not
 // agree with the others. A sweep that saw a change before it yielded
 // anything starts again, once. Sorted by domain, a website that comes on
@@ -162,6 +162,17 @@ func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[We
 
 // errStop is sweepWebsites's answer when yield asked to stop.
 var errStop = errors.New("stop")
+
+// yieldEach yields ws in order, and reports errStop when yield asked to
+// stop.
+func yieldEach(ws []Website, yield func(Website, error) bool) error {
+	for _, w := range ws {
+		if !yield(w, nil) {
+			return errStop
+		}
+	}
+	return nil
+}
 
 // listChangedError is sweepWebsites's answer when the pages did not agree.
 type listChangedError struct{}
@@ -230,11 +241,9 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 			}
 			buffered = append(buffered, p.Websites...)
 		} else if !verify || page == first {
-			for _, w := range p.Websites {
-				yielded = true
-				if !yield(w, nil) {
-					return true, errStop
-				}
+			yielded = yielded || len(p.Websites) > 0
+			if err := yieldEach(p.Websites, yield); err != nil {
+				return true, err
 			}
 		} else {
 			buffered = append(buffered, p.Websites...)
@@ -251,13 +260,10 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		}
 	}
 	if byID {
-		for _, w := range buffered {
-			yielded = true
-			if !yield(w, nil) {
-				return true, errStop
-			}
+		if err := yieldEach(buffered, yield); err != nil {
+			return true, err
 		}
-		return yielded, nil
+		return yielded || len(buffered) > 0, nil
 	}
 	after, err := c.readMark(ctx, opts)
 	if err != nil {
@@ -276,10 +282,8 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		}
 		return c.sweepLocally(ctx, opts, yield)
 	}
-	for _, w := range buffered {
-		if !yield(w, nil) {
-			return true, errStop
-		}
+	if err := yieldEach(buffered, yield); err != nil {
+		return true, err
 	}
 	return true, nil
 }
@@ -316,10 +320,8 @@ func (c *Client) sweepLocally(ctx context.Context, opts ListOptions, yield func(
 		return false, err
 	}
 	slices.SortStableFunc(all, localOrder(opts))
-	for _, w := range all {
-		if !yield(w, nil) {
-			return true, errStop
-		}
+	if err := yieldEach(all, yield); err != nil {
+		return true, err
 	}
 	return len(all) > 0, nil
 }
