@@ -1,0 +1,81 @@
+package client_test
+
+// Review rev44u of issue 44 (commit 4659085): the sweep of every website,
+// newest first with meta.total, still streams page by page because "ids
+// only grow". That proves which ids the list held, not what domains they
+// held: a lookup by domain served from that sweep is a search by another
+// name, and renames make it read page 1 at one moment and page 2 at
+// another, as for a search (list_sweep.go's own argument).
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// 150 websites: page 1 holds the newest 100, page 2 the oldest 50. Two
+// websites hold dup.example.com: x (page 1) and z (page 2). Just before
+// page 2 is read, another pipeline renames x, then z, away from it. At
+// every moment the holders of dup.example.com were {x, z}, {z} or none:
+// the lookup must refuse the ambiguous domain, find z, find none, or say
+// the list changed. The sweep (analytics_websites without a search, whose
+// ListAll serves the imports that follow) holds x with its old domain
+// (page 1 read before the rename) and z with its new one (page 2 read
+// after): the lookup adopts x, which never was the only holder and no
+// longer holds the domain at all.
+func TestRev44uListAllThenLookupMixesRenames(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	const dup = "dup.example.com"
+	seed := func(d string) int64 { return env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: d}).ID }
+	var ids []int64 // oldest first
+	for i := range 150 {
+		ids = append(ids, seed(fmt.Sprintf("w%03d.example.org", i)))
+	}
+	z, x := ids[10], ids[120] // z on page 2, x on page 1
+	env.emu.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = dup })
+	env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = dup })
+	var once sync.Once
+	var mu sync.Mutex
+	var reads []int
+	env.hook(func(page int, after bool) {
+		if after {
+			return
+		}
+		mu.Lock()
+		reads = append(reads, page)
+		mu.Unlock()
+		if page == 2 {
+			once.Do(func() {
+				env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x-now.example.org" })
+				env.emu.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = "z-now.example.org" })
+			})
+		}
+	})
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: newFakeClock().Now})
+	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
+		if errors.Is(err, client.ErrListChanged) {
+			return // said so
+		}
+		t.Fatal(err)
+	}
+	mu.Lock()
+	t.Logf("list requests by page: %v", reads)
+	mu.Unlock()
+	w, err := b.FindByDomain(ctx(t), dup)
+	var de *client.DuplicateDomainError
+	switch {
+	case errors.As(err, &de), errors.Is(err, client.ErrNotFound), errors.Is(err, client.ErrListChanged):
+		return
+	case err == nil && w.ID == z:
+		return
+	case err != nil:
+		t.Fatal(err)
+	}
+	t.Errorf("FindByDomain(%q) after ListAll = website %d (%s); at no moment was it the only holder: "+
+		"the holders were {%d, %d}, then {%d}, then none", dup, w.ID, w.Domain, x, z, z)
+}
