@@ -79,3 +79,56 @@ func TestRev44uListAllThenLookupMixesRenames(t *testing.T) {
 	t.Errorf("FindByDomain(%q) after ListAll = website %d (%s); at no moment was it the only holder: "+
 		"the holders were {%d, %d}, then {%d}, then none", dup, w.ID, w.Domain, x, z, z)
 }
+
+// The same through the bulk reader's own sweep (the imports of one run
+// looking their domains up together): page 1 is reused and read again at
+// the end (samePage), but pages 2..N are read once each. x (page 2) and z
+// (page 4) hold dup.example.com; right before page 3 is read, another
+// pipeline renames x, then z, away from it. The sweep holds x with its
+// old domain and z with its new one, and the lookup adopts x.
+func TestRev44uBulkSweepThenLookupMixesRenames(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(450) // 5 pages; newest first, page 2 is ids[349..250]
+	const dup = "dup.example.com"
+	z, x := ids[100], ids[300] // page 4 and page 2
+	env.emu.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = dup })
+	env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = dup })
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: newFakeClock().Now})
+	if _, err := b.FindByDomain(ctx(t), "site-00001.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	var mu sync.Mutex
+	var reads []int
+	env.hook(func(page int, after bool) {
+		if after {
+			return
+		}
+		mu.Lock()
+		reads = append(reads, page)
+		mu.Unlock()
+		if page == 3 {
+			once.Do(func() {
+				env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x-now.example.org" })
+				env.emu.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = "z-now.example.org" })
+			})
+		}
+	})
+	lookupAll(t, b, domainsOf(env, ids[400:410]), 10)
+	mu.Lock()
+	t.Logf("list requests by page: %v; stats %+v", reads, b.Stats())
+	mu.Unlock()
+	w, err := b.FindByDomain(ctx(t), dup)
+	var de *client.DuplicateDomainError
+	switch {
+	case errors.As(err, &de), errors.Is(err, client.ErrNotFound), errors.Is(err, client.ErrListChanged):
+		return
+	case err == nil && w.ID == z:
+		return
+	case err != nil:
+		t.Fatal(err)
+	}
+	t.Errorf("FindByDomain(%q) after the sweep = website %d (%s); at no moment was it the only holder: "+
+		"the holders were {%d, %d}, then {%d}, then none", dup, w.ID, w.Domain, x, z, z)
+}
