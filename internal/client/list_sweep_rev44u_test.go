@@ -132,3 +132,50 @@ func TestRev44uBulkSweepThenLookupMixesRenames(t *testing.T) {
 	t.Errorf("FindByDomain(%q) after the sweep = website %d (%s); at no moment was it the only holder: "+
 		"the holders were {%d, %d}, then {%d}, then none", dup, w.ID, w.Domain, x, z, z)
 }
+
+// Latent (no caller in the provider sends Favorite today): a list
+// filtered by favorite is no more closed under "ids only grow" than a
+// search (a website favorited joins it with an old id, one unfavorited
+// leaves it, meta.total kept), yet sweepWebsites reads it once, page by
+// page, as the unfiltered list. Just before page 2, another client
+// unfavorites a website of page 1 and favorites the oldest website: page 2
+// is read shifted by one, and its first website, a favorite throughout, is
+// never returned.
+func TestRev44uFavoriteSweepShifted(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	seed := func(d string, fav bool) int64 {
+		return env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: d, Favorite: fav}).ID
+	}
+	outsider := seed("o.example.org", false)
+	var favs []int64 // oldest first
+	for i := range 150 {
+		favs = append(favs, seed(fmt.Sprintf("f%03d.example.org", i), true))
+	}
+	yes := true
+	probe, err := env.c.ListWebsites(ctx(t), client.ListOptions{Favorite: &yes, PerPage: client.MaxPerPage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if probe.Total != 150 {
+		t.Skipf("the emulator did not filter by favorite: total %d", probe.Total)
+	}
+	x := favs[149] // page 1
+	var once sync.Once
+	env.hook(func(page int, after bool) {
+		if page == 2 && !after {
+			once.Do(func() {
+				env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Favorite = false })
+				env.emu.UpdateWebsite(outsider, func(w *emulator.Website) { w.Favorite = true })
+			})
+		}
+	})
+	ws, err := client.ListAllWebsites(env.c, ctx(t), client.ListOptions{Favorite: &yes, PerPage: client.MaxPerPage})
+	if errors.Is(err, client.ErrListChanged) {
+		return // said so
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEveryListed(t, ws, favs, x)
+}
