@@ -84,3 +84,78 @@ output "id" {
 			dup, got, x, z, z, out)
 	}
 }
+
+// The same through terraform query (Terraform 1.16.4), whose list resource
+// documents that "it checks that no website was created, deleted or
+// renamed while it read them": the whole list newest first, limit 1000.
+// x (page 1) holds a domain; right before page 2 is read, another pipeline
+// renames x away and then z (page 2) to x's old domain. At no moment did
+// two websites hold that domain; the query lists two results with it, and
+// none with x's new one, without an error.
+func TestAccWebsiteList_rev44uRenamesAcrossPages(t *testing.T) {
+	acctest.CLIDependent(t, "list resources and terraform query: Terraform 1.14; OpenTofu has none")
+	acctest.NeedsEmulator(t, "renames websites between two list requests")
+	w := acctest.NewWorkdir(t)
+	w.SkipBelowQuery()
+	var (
+		mu   sync.Mutex
+		done bool
+		act  func()
+	)
+	wrap := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			q := r.URL.Query()
+			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && q.Get("search") == "" && q.Get("page") == "2" {
+				mu.Lock()
+				if act != nil && !done {
+					done = true
+					act()
+				}
+				mu.Unlock()
+			}
+			h.ServeHTTP(rw, r)
+		})
+	}
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(wrap))
+	var ids []int64
+	for i := range 150 {
+		ids = append(ids, env.Seed(env.Key, emulator.Website{Domain: fmt.Sprintf("w%03d.rev44u-q.example.com", i)}).ID)
+	}
+	x, z := ids[120], ids[10]
+	held := "w120.rev44u-q.example.com"
+	mu.Lock()
+	act = func() {
+		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x-now.rev44u-q.example.com" })
+		env.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = held })
+	}
+	mu.Unlock()
+	w.Write("main.tf", env.ProviderBlock())
+	w.Write("websites.tfquery.hcl", `
+list "analytics_website" "all" {
+  provider = analytics
+  limit    = 1000
+}
+`)
+	out, code := w.Run("query", "-no-color")
+	if code != 0 {
+		if strings.Contains(out, "Website List Changed While Reading") {
+			return
+		}
+		t.Fatalf("query (exit %d):\n%s", code, out)
+	}
+	t.Logf("query lines with %s:\n%s", held, grepLines(out, held))
+	if n := strings.Count(out, " "+held); n > 1 || !strings.Contains(out, "x-now.rev44u-q.example.com") {
+		t.Errorf("terraform query lists %s %d times (websites %d and %d; at no moment did both hold it), "+
+			"and x's current domain: %v", held, n, x, z, strings.Contains(out, "x-now.rev44u-q.example.com"))
+	}
+}
+
+func grepLines(out, s string) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
