@@ -120,7 +120,9 @@ type BulkStats struct {
 // FindByDomain resolves domains the same way, for imports by domain: the
 // sweep that answers it is also an index by domain, and the reads that follow
 // each import are served from it, so adopting many websites costs the
-// list's pages.
+// list's pages, read twice: a lookup needs the domains of one moment, and
+// each page shows its websites as they were when it was read
+// (verifyPages).
 //
 // Only one fetch of list pages runs at a time, and one GET per id;
 // concurrent reads wait for them instead of starting their own. A website
@@ -165,6 +167,10 @@ type BulkReader struct {
 	others    map[int]*Page      // later pages read after page1, by number
 	sweptAt   time.Time          // end of the latest complete sweep
 	sweptSeq  uint64             // seq when the latest complete sweep began
+	swept     []Website          // the latest complete sweep's websites
+	sweptBy   []bulkPage         // its pages as first read, by number (nil for ListAll's)
+	verified  bool               // swept's websites held their values at one moment
+	lookupAt  time.Time          // time of the latest lookup counted
 	failedAt  time.Time          // end of the latest fetch with a failed page
 	changedAt time.Time          // end of the latest sweep whose pages disagreed
 	flight    *bulkFetch         // the fetch of list pages in progress
@@ -211,6 +217,9 @@ const (
 	fetchFirst // the first page (and the others if the reads pay for them)
 	fetchLast  // the last page, where the oldest websites are
 	fetchSweep // every page not read yet
+	// fetchVerify: every page of the latest complete sweep again, for a
+	// lookup by domain (see verifyPages).
+	fetchVerify
 )
 
 // NewBulkReader returns a reader of c's websites configured by opts.

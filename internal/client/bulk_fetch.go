@@ -39,6 +39,14 @@ func (b *BulkReader) planLocked(now time.Time, id int64, probe int) fetchKind {
 	return fetchFirst
 }
 
+// unverifiedLocked reports whether the latest complete sweep is fresh but
+// its pages were read once (verifyPages would read them again), and no
+// page failed recently.
+func (b *BulkReader) unverifiedLocked(now time.Time) bool {
+	return b.sweptFreshLocked(now) && !b.verified && len(b.sweptBy) > 1 &&
+		(b.failedAt.IsZero() || now.Sub(b.failedAt) > b.ttl)
+}
+
 // onLastPageLocked reports whether the website id may be on the last page
 // of the sweep that the first page began, and that page is not read yet.
 // Read newest first, the last page holds the oldest websites, where a
@@ -68,6 +76,9 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 	f := b.flight
 	if f == nil {
 		kind := b.planLocked(now, id, probe)
+		if id == 0 && b.unverifiedLocked(now) {
+			kind = fetchVerify
+		}
 		if kind < fetchFirst {
 			return false, nil
 		}
@@ -88,6 +99,10 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch {
 	f := &bulkFetch{kind: kind, done: make(chan struct{})}
 	b.flight = f
+	if kind == fetchVerify {
+		go b.verify(context.WithoutCancel(ctx), f, b.sweptBy, b.sweptAt)
+		return f
+	}
 	var reuse bulkPage
 	others := map[int]*Page{}
 	if kind != fetchFirst && b.page1.lastPage > 0 && b.freshLocked(b.page1.at, b.now()) {
@@ -149,9 +164,11 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		b.mu.Unlock()
 	}
 	var (
-		fresh   []Website // websites of the pages read now, after the first
-		changed bool
-		swept   bool
+		fresh    []Website // websites of the pages read now, after the first
+		changed  bool
+		swept    bool
+		verify   bool // the pages are read twice (verifyPages)
+		verified bool // and held at one moment
 	)
 	switch {
 	case failed:
@@ -185,7 +202,16 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		if !failed {
 			changed = !sweepAgrees(page1, others)
 		}
-		if !failed && !changed && reused {
+		b.mu.Lock()
+		verify = !failed && !changed && page1.lastPage > 1 && b.lookupInBurstLocked()
+		b.mu.Unlock()
+		if verify {
+			// A lookup by domain waits for this sweep: read every page
+			// again, page 1 first (verifyPages).
+			ws, same, ok := b.verifyPages(ctx, sweepPages(page1, others))
+			fresh = append(fresh, ws...)
+			failed, changed, verified = !ok, ok && !same, ok && same
+		} else if !failed && !changed && reused {
 			// Page 1 came from an earlier fetch: read it again, after
 			// the others, and compare (see samePage).
 			p, err := b.listPage(ctx, 1)
@@ -198,6 +224,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 			}
 		}
 		swept = !failed && !changed
+		verified = verified || (swept && page1.lastPage == 1)
 	}
 
 	b.mu.Lock()
@@ -234,34 +261,44 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		b.changedAt = end
 		b.stats.Changed++
 	case swept:
-		ws := slices.Clone(page1.websites)
-		for n := 2; n <= page1.lastPage; n++ {
-			ws = append(ws, others[n].Websites...)
+		pages := sweepPages(page1, others)
+		var ws []Website
+		for _, p := range pages {
+			ws = append(ws, p.websites...)
 		}
 		b.completeLocked(ws, min(page1.seq, seq), start, end)
+		b.sweptBy, b.verified = pages, verified
 	}
 	b.flight = nil
 }
 
-// samePage reports whether p, page 1 read again at the end of a sweep,
-// is old, the page 1 the sweep began with: the same total and the same
-// websites (ids, domains and updated_at) in the same order. A create puts a new
-// id on page 1 and a delete lowers the total, so when neither moved, the
-// list held the same websites from old's read to p's, and the pages read
-// in between, which agree with old, are that list. Comparing ids alone
-// would miss a website of page 1 changed meanwhile (or deleted and
-// created again under its id after a restart, see listMark); the
-// sweep serves p's websites, never old's. pageUnchanged compares any page
-// of a list read twice (list_sweep.go) the same way.
+// samePage reports whether p, a page read again, is old, its earlier
+// read: the same total, last page and websites (ids, domains, created_at
+// and updated_at). The websites may come in another order, as a page
+// sorted by domain orders a shared domain from one query to the next;
+// sorted by id, the order is the ids'. For page 1 of a sweep newest
+// first, read again at its end: a create puts a new id on page 1 and a
+// delete lowers the total, so when neither moved, the list held the same
+// websites from old's read to p's, and the pages read in between, which
+// agree with old, are that list. Comparing ids alone would miss a website
+// changed meanwhile (or deleted and created again under its id after a
+// restart, see listMark); the sweep serves p's websites, never old's.
+// pageUnchanged compares any page of a list read twice (list_sweep.go)
+// the same way.
 func samePage(old bulkPage, p *Page) bool {
 	if p.Total != old.total || p.LastPage != old.lastPage || len(p.Websites) != len(old.websites) {
 		return false
 	}
-	for i, w := range p.Websites {
-		o := old.websites[i]
-		if w.ID != o.ID || w.Domain != o.Domain || !w.UpdatedAt.Equal(o.UpdatedAt) || !w.CreatedAt.Equal(o.CreatedAt) {
+	was := make(map[int64]Website, len(old.websites))
+	for _, w := range old.websites {
+		was[w.ID] = w
+	}
+	for _, w := range p.Websites {
+		o, ok := was[w.ID]
+		if !ok || w.Domain != o.Domain || !w.UpdatedAt.Equal(o.UpdatedAt) || !w.CreatedAt.Equal(o.CreatedAt) {
 			return false
 		}
+		delete(was, w.ID) // an id twice in p is not old's
 	}
 	return true
 }
@@ -284,6 +321,88 @@ func sweepAgrees(page1 bulkPage, pages map[int]*Page) bool {
 	return check.complete()
 }
 
+// sweepPages returns the pages of a sweep by number: page1 and the others.
+func sweepPages(page1 bulkPage, others map[int]*Page) []bulkPage {
+	pages := []bulkPage{page1}
+	for n := 2; n <= page1.lastPage; n++ {
+		p := others[n]
+		pages = append(pages, bulkPage{websites: p.Websites, lastPage: p.LastPage, total: p.Total})
+	}
+	return pages
+}
+
+// verifyPages reads the pages of a sweep (by number, as first read) once
+// more: page 1 first, then the others. It returns the websites read, and
+// whether every page is the same as its first read (samePage) and every
+// request succeeded.
+//
+// A sweep newest first proves which websites the list held when its first
+// page was read (list_sweep.go), but each later page shows its websites
+// as they were when it was read: a website renamed between two page reads
+// makes the sweep hold a domain twice or never, although no moment did.
+// A lookup by domain needs the holders at one moment. When every page
+// reads the same again, each website held what its page says from its
+// first read to its second, so at the second read of page 1, after every
+// first read and before the other second reads, all of them did; and the
+// list held those websites then: a website created before it would be on
+// page 1, one deleted before it missing from its page's second read.
+func (b *BulkReader) verifyPages(ctx context.Context, pages []bulkPage) ([]Website, bool, bool) {
+	p, err := b.listPage(ctx, 1)
+	if err != nil {
+		return nil, false, false
+	}
+	ws := slices.Clone(p.Websites)
+	same := samePage(pages[0], p)
+	nums := make([]int, 0, len(pages)-1)
+	for n := 2; n <= len(pages); n++ {
+		nums = append(nums, n)
+	}
+	ps, ok := b.listPages(ctx, nums...)
+	for _, n := range nums {
+		if p := ps[n]; p != nil {
+			ws = append(ws, p.Websites...)
+			same = same && samePage(pages[n-1], p)
+		}
+	}
+	return ws, same && ok, ok
+}
+
+// verify is the fetch of fetchVerify: it reads the pages of the sweep made
+// at `at` again (verifyPages). When they are the same, that sweep's
+// websites answer lookups by domain; when not, the sweep is dropped, as a
+// sweep whose pages disagree.
+func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage, at time.Time) {
+	defer close(f.done)
+	defer b.holdWrites()()
+	b.mu.Lock()
+	seq := b.seq
+	b.mu.Unlock()
+	ws, same, ok := b.verifyPages(ctx, pages)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	end := b.now()
+	b.storeLocked(ws, seq, end)
+	switch {
+	case !b.sweptAt.Equal(at):
+	case !ok:
+		b.failedAt = end
+	case same:
+		b.verified = true
+	default:
+		b.sweptAt, b.swept, b.sweptBy = time.Time{}, nil, nil
+		b.page1, b.others = bulkPage{}, nil
+		b.changedAt = end
+		b.stats.Changed++
+	}
+	b.flight = nil
+}
+
+// lookupInBurstLocked reports whether a lookup by domain was counted in
+// the current burst of reads: a sweep then reads its pages twice.
+func (b *BulkReader) lookupInBurstLocked() bool {
+	return !b.lookupAt.IsZero() && !b.lookupAt.Before(b.burst)
+}
+
 // completeLocked records that ws, already stored, are every website of
 // the user as the list was at the moment at, when b.seq was seq: a
 // website that it does not hold and that was read before then is dropped
@@ -297,6 +416,7 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	}
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
+	b.swept, b.sweptBy, b.verified = ws, nil, false
 	b.reads = 0
 	b.stats.Sweeps++
 	for id, e := range b.entries {

@@ -23,9 +23,10 @@ func (b *BulkReader) FindByDomain(ctx context.Context, domain string) (*Website,
 // id, like Client.findWebsitesByDomain, from a list sweep when many domains
 // are being looked up (the imports of one Terraform run).
 //
-// Only a complete sweep answers: a domain on page 1 may also be on a later
-// page (the application has no unique index on domains), so a partial read
-// never does. The first lookup of a burst requests page 1, which is the
+// Only a complete sweep whose pages were read twice and found the same
+// answers (verifyPages): a domain on page 1 may also be on a later page
+// (the application has no unique index on domains), so a partial read
+// never does, and pages read once may each show another moment. The first lookup of a burst requests page 1, which is the
 // whole list for up to 100 websites and otherwise tells the sweep's cost;
 // once the reads and lookups counted exceed the pages still to read, the
 // other pages follow, as for Read. A domain that the sweep does not hold (a
@@ -68,6 +69,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	}
 	now := b.now()
 	b.countLocked(now)
+	b.lookupAt = now
 	if settle {
 		if err := b.gatherLocked(ctx, now); err != nil {
 			b.mu.Unlock()
@@ -82,10 +84,10 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	// website since the sweep began (Write, Forget), the sweep no longer
 	// holds every website: a match it holds may not be the only one.
 	_, err := b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
-		if !b.sweptFreshLocked(now) {
+		if !b.sweptFreshLocked(now) || !b.verified {
 			return false
 		}
-		ws, swept, whole = b.matchingLocked(match, now), true, b.seq == b.sweptSeq
+		ws, swept, whole = b.matchingLocked(match), true, b.seq == b.sweptSeq
 		return true
 	})
 	if err != nil || (len(ws) > 0 && whole) || (settle && swept) {
@@ -147,13 +149,15 @@ func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error 
 	return nil
 }
 
-// matchingLocked returns the fresh websites whose domain match accepts,
-// by id.
-func (b *BulkReader) matchingLocked(match func(string) bool, now time.Time) []Website {
+// matchingLocked returns the websites of the latest complete sweep whose
+// domain match accepts, by id, but those this process changed since
+// (Forget): the sweep's websites all held their domains at one moment,
+// where websites read one by one each hold theirs at another.
+func (b *BulkReader) matchingLocked(match func(string) bool) []Website {
 	var out []Website // nil when none, as findWebsitesByDomain
-	for _, e := range b.entries {
-		if match(e.w.Domain) && b.freshLocked(e.at, now) {
-			out = append(out, *e.w.clone())
+	for _, w := range b.swept {
+		if match(w.Domain) && b.forgotten[w.ID] <= b.sweptSeq {
+			out = append(out, *w.clone())
 		}
 	}
 	slices.SortFunc(out, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
@@ -182,6 +186,7 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 	end := b.now()
 	b.storeLocked(ws, seq, end)
 	b.completeLocked(ws, seq, start, end)
+	b.verified = true // AllWebsites read its pages twice (list_sweep.go)
 	b.lastRead = end
 	return ws, nil
 }

@@ -33,9 +33,15 @@ import (
 // and after the pages: when both are unchanged, no website was created (it
 // would be newer) or deleted (the total would be lower) in between, and a
 // page that carries that total was read while nothing else existed either.
-// The pages after the first may be read long after it: they are then the
-// list as it was when the first page was read, and the bulk reader serves
-// them as a read made at that moment.
+//
+// Both prove which websites the list held, not what each held at one
+// moment: a page read later shows a website as it is then, renamed perhaps
+// after an earlier page was read, so the pages together can hold a domain
+// twice, or never, although no moment did. A list of several pages is
+// therefore read twice (sweepWebsites), and the bulk reader reads its
+// sweep's pages again before a lookup by domain trusts them (verifyPages);
+// reads by id need no more: each website read is as true as a read of it
+// alone at that moment.
 
 // snapshotCheck follows pages of one sweep by id descending.
 type snapshotCheck struct {
@@ -128,13 +134,12 @@ func errListChanged(what string) error {
 // Iteration stops at the first error, which is yielded with a zero Website.
 //
 // What it yields is the list at one moment (see the comment at the top of
-// this file). Newest first (sort_by id, sort desc: the API's default), each
-// page is checked before its websites are yielded, so a caller that stops
-// early reads only the pages it needs. A search, or a list without
-// meta.total, yields its first page at once and the others after every
-// page was read a second time and found unchanged (sweepWebsites). In any
-// other order, every page is read, between two reads of the list's newest
-// website, before the first is yielded. When the list changed while it was read, an ErrListChanged
+// this file). Newest first (sort_by id, sort desc: the API's default), it
+// yields its first page at once, so a caller that needs no more reads one
+// page, and the others after every page was read a second time and found
+// unchanged (sweepWebsites). In any other order, every page is read twice,
+// between two reads of the list's newest website, before the first is
+// yielded. When the list changed while it was read, an ErrListChanged
 // error ends the iteration; nothing is yielded from a page that did not
 // agree with the others. A sweep that saw a change before it yielded
 // anything starts again, once. Sorted by domain, a website that comes on
@@ -187,20 +192,24 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		return c.sweepLocally(ctx, opts, yield)
 	}
 	byID := byIDDesc(opts)
-	// A search's list is not closed under "ids only grow": a website
-	// renamed into it brings an old id anywhere in it, and one renamed out
-	// keeps the total with it. Without meta.total, a delete is not seen
-	// either. Then the pages are read twice, all of them and then all of
-	// them again (verify), and must be the same both times (samePage). A
-	// change that shifted a page at its first read changed a website that
-	// another page held at its first read: the second read finds that
-	// website gone, moved or with a later updated_at (unless it was changed
-	// and changed back within one second, which updated_at cannot tell).
-	// Checking each page only against the read of the page before it is
-	// not enough: a change undone before that read leaves no trace there.
-	// Page 1 alone is one read, the list's start at one moment: it is
-	// yielded at once, so a caller that needs no more reads one page.
-	verify := opts.Search != ""
+	// Ids only grow proves which websites the pages hold, not what they
+	// held at one moment: a page read later shows a website renamed after
+	// an earlier page was read, so the pages together may hold a domain
+	// twice, or never, although no moment did. A search (or a favorite
+	// filter) is not even closed under ids only grow: a website renamed
+	// into it brings an old id anywhere in it, and one renamed out keeps
+	// the total with it. Without meta.total, a delete is not seen either.
+	// So a list of several pages is read twice: every page, then every page
+	// again from the first (verify), and each must be the same both times
+	// (samePage). Each website then held what the pages say from its first
+	// read to its second, so at the second read of the first page, after
+	// every first read, all of them did. A change that shifted a page at its
+	// first read changed a website that another page held at its first
+	// read: the second read finds that website gone, moved or with a later
+	// updated_at (unless it was changed and changed back within one second,
+	// which updated_at cannot tell). Page 1 alone is one read, the list's
+	// start at one moment: it is yielded at once, so a caller that needs no
+	// more reads one page.
 	var before listMark
 	if !byID {
 		m, err := c.readMark(ctx, opts)
@@ -228,7 +237,6 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		if !check.next(p, byID) || (!byID && p.Total != before.total) {
 			return yielded, &listChangedError{}
 		}
-		verify = verify || p.Total < 0
 		last := !p.HasNext || len(p.Websites) == 0
 		if last && opts.Page <= 1 && !check.complete() {
 			return yielded, &listChangedError{}
@@ -240,7 +248,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 				seen[w.ID] = true
 			}
 			buffered = append(buffered, p.Websites...)
-		} else if !verify || page == first {
+		} else if page == first {
 			yielded = yielded || len(p.Websites) > 0
 			if err := yieldEach(p.Websites, yield); err != nil {
 				return true, err
@@ -252,7 +260,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 			break
 		}
 	}
-	if verify && len(pages) > 1 {
+	if len(pages) > 1 {
 		for i, p := range pages {
 			if err := c.pageUnchanged(ctx, opts, first+i, p); err != nil {
 				return yielded, err

@@ -57,10 +57,10 @@ func (r *websiteListResource) ListResourceConfigSchema(_ context.Context, _ list
 			"to find websites made outside Terraform and adopt them: each result is a website's identity (its id) " +
 			"with its domain as display name and, with `include_resource = true` or `-generate-config-out`, the " +
 			"`analytics_website` as an import reads it (`exclude_params` and `password`, which the API never " +
-			"returns, unset: not managed). The provider reads the list 100 websites per request and stops once " +
-			"the list block's `limit` (Terraform's default: 100) is reached. Sorted otherwise than newest first, it reads " +
-			"every page. With a `search` that spans several pages, it reads every page twice, and the two reads " +
-			"must agree. So it checks that no website was created, deleted or renamed while it read them.",
+			"returns, unset: not managed). The provider reads the list 100 websites per request. Newest first, a " +
+			"list block whose `limit` (Terraform's default: 100) the first page meets reads that page alone. " +
+			"Otherwise it reads every page twice, and the two reads must agree. So it checks that no website " +
+			"was created, deleted or renamed while it read them.",
 		Attributes: map[string]listschema.Attribute{
 			"search": listschema.StringAttribute{
 				MarkdownDescription: searchDescription,
@@ -127,15 +127,14 @@ func (m websiteListModel) matches(w *client.Website) (bool, error) {
 
 var errFavoritesUnsupported = errors.New("the server does not know favorites")
 
-// List streams the websites of the API key's user, page by page as the
-// results are consumed: one request per 100 websites, and none after the
-// limit is reached, newest first (the default order). In another order,
-// every page is read first (client.AllWebsites): oldest first, newest
-// first and then reversed; by domain, with the newest website read before
-// and after the pages (and, when a website came on two pages, every page
-// again newest first, ordered here by domain). A search of several pages
-// yields its first page at once and the rest once every page was read
-// twice and found unchanged. An error (a wrong base_url or api_key,
+// List streams the websites of the API key's user as the results are
+// consumed (client.AllWebsites): newest first (the default order), the
+// first page at once, and none after when the limit is reached; the rest
+// once every page was read twice and found unchanged. In another order,
+// every page is read twice first: oldest first, newest first and then
+// reversed; by domain, with the newest website read before and after the
+// pages (and, when a website came on two pages, every page again newest
+// first, ordered here by domain). An error (a wrong base_url or api_key,
 // maintenance) is an error diagnostic in the stream, never an empty list.
 func (r *websiteListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg websiteListModel

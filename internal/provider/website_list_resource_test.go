@@ -136,9 +136,10 @@ func newListEmulator(t *testing.T, opts emulator.Options, n int) (*emulator.Emul
 	return e, srv.URL
 }
 
-// TestWebsiteList_pages: the list costs one request per 100 websites, reads
-// no page past the limit (newest first), and streams the websites in the
-// requested order.
+// TestWebsiteList_pages: the list costs one request per 100 websites, read
+// twice when it needs more than page 1 (so that what it lists held at one
+// moment), reads no page past page 1 when the limit does not need one, and
+// streams the websites in the requested order.
 func TestWebsiteList_pages(t *testing.T) {
 	t.Parallel()
 	e, url := newListEmulator(t, emulator.Options{}, 250)
@@ -149,22 +150,22 @@ func TestWebsiteList_pages(t *testing.T) {
 		cfg          map[string]tftypes.Value
 		want, before int // results, list requests
 	}{
-		{limit: 1000, want: 250, before: 3},
-		{limit: 250, want: 250, before: 3},
-		{limit: 150, want: 150, before: 2},
+		{limit: 1000, want: 250, before: 6},
+		{limit: 250, want: 250, before: 6},
+		{limit: 150, want: 150, before: 6},
 		{limit: 100, want: 100, before: 1},
 		{limit: 1, want: 1, before: 1},
 		{limit: 0, want: 0, before: 0},
 		// Oldest first: every page, read newest first and handed over in
 		// reverse (client.AllWebsites), so a limit stops nothing early.
-		{limit: 1000, cfg: asc, want: 250, before: 3},
-		{limit: 1, cfg: asc, want: 1, before: 3},
+		{limit: 1000, cfg: asc, want: 250, before: 6},
+		{limit: 1, cfg: asc, want: 1, before: 6},
 		// By domain: every page, and the newest website before and after
 		// them.
-		{limit: 1000, cfg: byDomain, want: 250, before: 5},
+		{limit: 1000, cfg: byDomain, want: 250, before: 8},
 		{limit: 1000, cfg: map[string]tftypes.Value{"search": tftypes.NewValue(tftypes.String, "list-1")}, want: 100, before: 1},
 		// privacy is filtered by the provider: every page is read.
-		{limit: 1000, cfg: map[string]tftypes.Value{"privacy": tftypes.NewValue(tftypes.String, "password")}, want: 83, before: 3},
+		{limit: 1000, cfg: map[string]tftypes.Value{"privacy": tftypes.NewValue(tftypes.String, "password")}, want: 83, before: 6},
 		{limit: 10, cfg: map[string]tftypes.Value{"privacy": tftypes.NewValue(tftypes.String, "password")}, want: 10, before: 1},
 	}
 	for _, c := range cases {

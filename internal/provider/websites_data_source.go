@@ -36,7 +36,9 @@ func (d *websitesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	element["domain"] = schema.StringAttribute{MarkdownDescription: "Domain of the website (API field `domain`).", Computed: true}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the websites of the API key's user, optionally filtered and sorted. " +
-			"Every match is returned: the provider pages through the results 100 at a time.",
+			"Every match is returned: the provider pages through the results 100 at a time. A list of several " +
+			"pages is read twice, and the two reads must agree, so that it is the list at one moment: when " +
+			"another client creates, deletes or renames websites meanwhile, it is read once more, then fails.",
 		Attributes: map[string]schema.Attribute{
 			"search": schema.StringAttribute{
 				MarkdownDescription: searchDescription,

@@ -1,16 +1,16 @@
 package client_test
 
-// Review rev44u of issue 44 (commit 4659085): the sweep of every website,
-// newest first with meta.total, still streams page by page because "ids
-// only grow". That proves which ids the list held, not what domains they
-// held: a lookup by domain served from that sweep is a search by another
-// name, and renames make it read page 1 at one moment and page 2 at
-// another, as for a search (list_sweep.go's own argument).
+// A sweep of every website newest first, with renames between its pages:
+// "ids only grow" proves which ids the list held, not what domains they
+// held, and a lookup by domain served from the sweep needs the domains of
+// one moment. Also a list filtered by favorite, which, as a search, is not
+// closed under "ids only grow".
 
 import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
@@ -27,7 +27,7 @@ import (
 // (page 1 read before the rename) and z with its new one (page 2 read
 // after): the lookup adopts x, which never was the only holder and no
 // longer holds the domain at all.
-func TestRev44uListAllThenLookupMixesRenames(t *testing.T) {
+func TestListAllThenLookupAfterRenamesAcrossPages(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	const dup = "dup.example.com"
@@ -86,7 +86,7 @@ func TestRev44uListAllThenLookupMixesRenames(t *testing.T) {
 // (page 4) hold dup.example.com; right before page 3 is read, another
 // pipeline renames x, then z, away from it. The sweep holds x with its
 // old domain and z with its new one, and the lookup adopts x.
-func TestRev44uBulkSweepThenLookupMixesRenames(t *testing.T) {
+func TestBulkSweepThenLookupAfterRenamesAcrossPages(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(450) // 5 pages; newest first, page 2 is ids[349..250]
@@ -141,7 +141,7 @@ func TestRev44uBulkSweepThenLookupMixesRenames(t *testing.T) {
 // unfavorites a website of page 1 and favorites the oldest website: page 2
 // is read shifted by one, and its first website, a favorite throughout, is
 // never returned.
-func TestRev44uFavoriteSweepShifted(t *testing.T) {
+func TestListAllFavoriteShifted(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	seed := func(d string, fav bool) int64 {
@@ -178,4 +178,76 @@ func TestRev44uFavoriteSweepShifted(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantEveryListed(t, ws, favs, x)
+}
+
+// A refresh sweeps the list by reading every website (its pages read
+// once: reads by id need no more), and lookups by domain follow in the
+// same burst. The first lookup reads every page again (verifyPages) before
+// the sweep answers it. Unchanged, that costs the pages once more and the
+// lookups nothing else. When another pipeline renamed x (page 2) and then
+// z (page 4) away from their shared domain between the sweep's page reads,
+// the pages read differently, the sweep answers no lookup, and the lookup
+// searches: the domain is held by none.
+func TestBulkSweepVerifiedForLookupsAfterReads(t *testing.T) {
+	t.Parallel()
+	for _, renamed := range []bool{false, true} {
+		t.Run(fmt.Sprint("renamed=", renamed), func(t *testing.T) {
+			t.Parallel()
+			env := newBulkEnv(t)
+			ids := env.seed(450) // 5 pages; newest first, page 2 is ids[349..250]
+			const dup = "dup.example.com"
+			z, x := ids[100], ids[300] // page 4 and page 2
+			env.emu.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = dup })
+			env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = dup })
+			var once sync.Once
+			var lists atomic.Int64
+			env.hook(func(page int, after bool) {
+				if after {
+					return
+				}
+				lists.Add(1)
+				if renamed && page == 3 {
+					once.Do(func() {
+						env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x-now.example.org" })
+						env.emu.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = "z-now.example.org" })
+					})
+				}
+			})
+			// One page at a time: page 2 is read before the renames, page 4
+			// after them.
+			b := client.NewBulkReader(env.c, client.BulkReaderOptions{PageConcurrency: 1, Linger: -1, Clock: newFakeClock().Now})
+			if _, err := b.Read(ctx(t), ids[0]); err != nil { // the probe
+				t.Fatal(err)
+			}
+			for id, r := range readAll(t, b, ids[1:], 50) {
+				if r.err != nil {
+					t.Fatalf("read %d: %v", id, r.err)
+				}
+			}
+			swept := lists.Load()
+			st := b.Stats()
+			if st.Sweeps != 1 || swept != 5 {
+				t.Fatalf("the refresh sent %d list requests, stats %+v; want one sweep of 5 pages", swept, st)
+			}
+			w, err := b.FindByDomain(ctx(t), dup)
+			st = b.Stats()
+			t.Logf("list requests after the refresh %d, stats %+v", lists.Load()-swept, st)
+			if !renamed {
+				var de *client.DuplicateDomainError
+				if !errors.As(err, &de) {
+					t.Errorf("FindByDomain(%q) = %v, %v; want a DuplicateDomainError (%d and %d)", dup, w, err, x, z)
+				}
+				if n := lists.Load() - swept; n != 5 || st.Searches != 0 {
+					t.Errorf("the lookup after the sweep sent %d list requests (%d searches); want its 5 pages again, no search", n, st.Searches)
+				}
+				return
+			}
+			if !errors.Is(err, client.ErrNotFound) {
+				t.Errorf("FindByDomain(%q) = %v, %v; want not found (x and z were both renamed away)", dup, w, err)
+			}
+			if st.Searches != 1 || st.Changed != 1 {
+				t.Errorf("stats %+v; want the pages found changed and one search", st)
+			}
+		})
+	}
 }

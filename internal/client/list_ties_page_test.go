@@ -1,7 +1,7 @@
 package client_test
 
-// Review rev44u: a search sorted by domain, read twice, on a server that
-// orders equal domains differently from one query to the next.
+// A search sorted by domain, read twice, on a server that orders equal
+// domains differently from one query to the next.
 
 import (
 	"cmp"
@@ -29,7 +29,7 @@ import (
 // orders the tie the other way, so samePage refuses it, twice (retry), and
 // the fallback that list_sweep.go keeps for ties (sweepLocally) is never
 // reached.
-func TestRev44uSearchByDomainTieWithinPage(t *testing.T) {
+func TestSearchByDomainTieWithinPage(t *testing.T) {
 	t.Parallel()
 	type site struct {
 		ID     int64  `json:"id"`
