@@ -118,16 +118,16 @@ func TestAccGuide_adoptAll(t *testing.T) {
 	if !regexp.MustCompile(`Plan: 150 to import, 0 to add, 0 to change, 0 to destroy`).MatchString(out) {
 		t.Fatalf("the plan does more than import:\n%s", out)
 	}
-	// 2 list pages and GET /account; the imports and reads come from the
-	// data source's list.
+	// 2 list pages, read twice (so that the list is one moment's), and
+	// GET /account; the imports and reads come from the data source's list.
 	t.Logf("plan of 150 imports: %v", env.Stats().ByRoute)
-	if s := env.Stats(); s.Total > 3 {
-		t.Errorf("the plan of 150 imports cost %d requests, want at most 3: %v", s.Total, s.ByRoute)
+	if s := env.Stats(); s.Total > 5 {
+		t.Errorf("the plan of 150 imports cost %d requests, want at most 5: %v", s.Total, s.ByRoute)
 	}
 	env.ResetStats()
 	w.MustRun(0, "apply", "-auto-approve")
-	if s := env.Stats(); env.Writes() != 0 || s.Total > 3 {
-		t.Errorf("the apply cost %d requests (%d writes), want at most 3 and no write: %v", s.Total, env.Writes(), s.ByRoute)
+	if s := env.Stats(); env.Writes() != 0 || s.Total > 5 {
+		t.Errorf("the apply cost %d requests (%d writes), want at most 5 and no write: %v", s.Total, env.Writes(), s.ByRoute)
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
 	checkUnchanged(t, env, seeded)

@@ -199,7 +199,7 @@ func TestEvaluate(t *testing.T) {
 	res.Runs[2].Steps[0].Wall = 17                  // 1.7 times terraform_data, 0.85 times time_static
 	res.Runs[2].Steps[1].Requests.Total = 7         // refresh
 	res.Runs[4].Steps[2].Error = "terraform exited" // throttled update
-	res.Runs[5].Steps[0].Requests.Total = 7         // adoption plan: 13 in all
+	res.Runs[5].Steps[0].Requests.Total = 17        // adoption plan: 23 in all
 	res.Runs[6].Steps[1].ThrottleWait = 3.1         // 31 s at the real window
 	got = targets(res)
 	for _, name := range []string{tgRefresh, tgAdopt, tgAdoptThrottl, tgCreateTime, tgCreateData, tgThrottledErr, tgThrottledT} {
