@@ -122,7 +122,9 @@ type BulkStats struct {
 // each import are served from it, so adopting many websites costs the
 // list's pages, read twice: a lookup needs the domains of one moment, and
 // each page shows its websites as they were when it was read
-// (verifyPages).
+// (verifyPages). A sweep's fetch reads its pages twice when lookups wait
+// for it; after a sweep that reads alone caused, lookups search until
+// they outnumber its pages, then read them again (ski rental once more).
 //
 // Only one fetch of list pages runs at a time, and one GET per id;
 // concurrent reads wait for them instead of starting their own. A website
@@ -170,7 +172,8 @@ type BulkReader struct {
 	swept     []Website          // the latest complete sweep's websites
 	sweptBy   []bulkPage         // its pages as first read, by number (nil for ListAll's)
 	verified  bool               // swept's websites held their values at one moment
-	lookupAt  time.Time          // time of the latest lookup counted
+	waiting   int                // lookups waiting for a fetch (verify inline when any)
+	since     int                // lookups since the latest complete sweep
 	failedAt  time.Time          // end of the latest fetch with a failed page
 	changedAt time.Time          // end of the latest sweep whose pages disagreed
 	flight    *bulkFetch         // the fetch of list pages in progress

@@ -76,7 +76,9 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 	f := b.flight
 	if f == nil {
 		kind := b.planLocked(now, id, probe)
-		if id == 0 && b.unverifiedLocked(now) {
+		if id == 0 && b.unverifiedLocked(now) && b.since > len(b.sweptBy) {
+			// Ski rental again: the lookups since the sweep, each a
+			// search so far, now outnumber its pages.
 			kind = fetchVerify
 		}
 		if kind < fetchFirst {
@@ -203,11 +205,12 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 			changed = !sweepAgrees(page1, others)
 		}
 		b.mu.Lock()
-		verify = !failed && !changed && page1.lastPage > 1 && b.lookupInBurstLocked()
+		verify = !failed && !changed && page1.lastPage > 1 && b.waiting > 0
 		b.mu.Unlock()
 		if verify {
 			// A lookup by domain waits for this sweep: read every page
-			// again, page 1 first (verifyPages).
+			// again, page 1 first (verifyPages). Reads by id alone need
+			// no more.
 			ws, same, ok := b.verifyPages(ctx, sweepPages(page1, others))
 			fresh = append(fresh, ws...)
 			failed, changed, verified = !ok, ok && !same, ok && same
@@ -397,12 +400,6 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	b.flight = nil
 }
 
-// lookupInBurstLocked reports whether a lookup by domain was counted in
-// the current burst of reads: a sweep then reads its pages twice.
-func (b *BulkReader) lookupInBurstLocked() bool {
-	return !b.lookupAt.IsZero() && !b.lookupAt.Before(b.burst)
-}
-
 // completeLocked records that ws, already stored, are every website of
 // the user as the list was at the moment at, when b.seq was seq: a
 // website that it does not hold and that was read before then is dropped
@@ -416,7 +413,7 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	}
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
-	b.swept, b.sweptBy, b.verified = ws, nil, false
+	b.swept, b.sweptBy, b.verified, b.since = ws, nil, false, 0
 	b.reads = 0
 	b.stats.Sweeps++
 	for id, e := range b.entries {

@@ -69,7 +69,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	}
 	now := b.now()
 	b.countLocked(now)
-	b.lookupAt = now
+	b.since++
 	if settle {
 		if err := b.gatherLocked(ctx, now); err != nil {
 			b.mu.Unlock()
@@ -83,6 +83,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	// searched for, unless settle. Once this process created or changed a
 	// website since the sweep began (Write, Forget), the sweep no longer
 	// holds every website: a match it holds may not be the only one.
+	b.waiting++
 	_, err := b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
 		if !b.sweptFreshLocked(now) || !b.verified {
 			return false
@@ -90,6 +91,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		ws, swept, whole = b.matchingLocked(match), true, b.seq == b.sweptSeq
 		return true
 	})
+	b.waiting--
 	if err != nil || (len(ws) > 0 && whole) || (settle && swept) {
 		if err == nil {
 			b.stats.LookupHits++
@@ -185,8 +187,8 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 	defer b.mu.Unlock()
 	end := b.now()
 	b.storeLocked(ws, seq, end)
-	b.completeLocked(ws, seq, start, end)
-	b.verified = true // AllWebsites read its pages twice (list_sweep.go)
+	b.completeLocked(slices.Clone(ws), seq, start, end) // the caller owns ws
+	b.verified = true                                   // AllWebsites read its pages twice (list_sweep.go)
 	b.lastRead = end
 	return ws, nil
 }

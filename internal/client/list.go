@@ -153,24 +153,25 @@ func (c *Client) ListWebsites(ctx context.Context, opts ListOptions) (*Page, err
 	return p, nil
 }
 
-// listAllWebsites collects AllWebsites into a slice; when the list
-// changed while it was read, it reads it once more.
+// listAllWebsites collects what AllWebsites yields into a slice. When
+// the list changed while it was read, it reads it once more, not more:
+// it calls sweepWebsites itself, so that AllWebsites's own second attempt
+// does not come on top of its own.
 func (c *Client) listAllWebsites(ctx context.Context, opts ListOptions) ([]Website, error) {
 	for attempt := 1; ; attempt++ {
 		var out []Website
-		var err error
-		for w, e := range c.AllWebsites(ctx, opts) {
-			if e != nil {
-				err = e
-				break
-			}
+		_, err := c.sweepWebsites(ctx, opts, func(w Website, _ error) bool {
 			out = append(out, w)
-		}
+			return true
+		})
 		if err == nil {
 			return out, nil
 		}
-		if attempt == 2 || !errors.Is(err, ErrListChanged) {
+		if !errors.As(err, new(*listChangedError)) {
 			return nil, err
+		}
+		if attempt == 2 {
+			return nil, errListChanged("websites were created, deleted or renamed while the list was read")
 		}
 	}
 }

@@ -29,8 +29,10 @@ import (
 // all of them; no shift, with the same total, means nothing after its start
 // was deleted, so the page is that list's too.
 //
-// Any other order is checked by the list's newest website and total before
-// and after the pages: when both are unchanged, no website was created (it
+// Any other order is read newest first and ordered here (sweepLocally);
+// only a list that starts past page 1 is read in the server's order, and
+// checked by the list's newest website and total before and after the
+// pages: when both are unchanged, no website was created (it
 // would be newer) or deleted (the total would be lower) in between, and a
 // page that carries that total was read while nothing else existed either.
 //
@@ -137,15 +139,12 @@ func errListChanged(what string) error {
 // this file). Newest first (sort_by id, sort desc: the API's default), it
 // yields its first page at once, so a caller that needs no more reads one
 // page, and the others after every page was read a second time and found
-// unchanged (sweepWebsites). In any other order, every page is read twice,
-// between two reads of the list's newest website, before the first is
-// yielded. When the list changed while it was read, an ErrListChanged
-// error ends the iteration; nothing is yielded from a page that did not
-// agree with the others. A sweep that saw a change before it yielded
-// anything starts again, once. Sorted by domain, a website that comes on
-// two pages although nothing changed (the server orders a shared domain
-// differently from one page to the next) makes the whole list read newest
-// first and ordered here by domain, then id (sweepLocally).
+// unchanged (sweepWebsites). In any other order, the whole list is read
+// so, and ordered here (sweepLocally: by id, or by domain in lower case
+// and then id), before the first is yielded. When the list changed while
+// it was read, an ErrListChanged error ends the iteration; nothing is
+// yielded from a page that did not agree with the others. A sweep that
+// saw a change before it yielded anything starts again, once.
 func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[Website, error] {
 	return func(yield func(Website, error) bool) {
 		for attempt := 1; ; attempt++ {
@@ -188,7 +187,7 @@ func (*listChangedError) Error() string { return "the list changed while it was 
 // whether it yielded any, and a *listChangedError when the pages did not
 // agree.
 func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
-	if opts.Page <= 1 && (opts.SortBy == "" || opts.SortBy == SortByID) && opts.Sort == SortAsc {
+	if opts.Page <= 1 && (opts.SortBy == SortByDomain || opts.Sort == SortAsc) {
 		return c.sweepLocally(ctx, opts, yield)
 	}
 	byID := byIDDesc(opts)
@@ -313,10 +312,13 @@ func (c *Client) pageUnchanged(ctx context.Context, opts ListOptions, n int, old
 
 // sweepLocally is sweepWebsites for the whole list in opts's order, read
 // newest first, whose pages check each other, and ordered here
-// (localOrder). Oldest first, that costs the list pages alone, where
-// reading oldest first would need the list's newest website read before
-// and after them. By domain, it is the answer when the server's pages put
-// one website of a shared domain twice and the other never.
+// (localOrder): every list from page 1 that is not newest first. Read in
+// the server's order, it would need the list's newest website read before
+// and after the pages; by domain, the server orders websites that share a
+// domain differently from one query to the next, so a tie that a page
+// boundary splits comes on two pages (and the other website on none), or
+// makes a page read differently the second time, although nothing
+// changed.
 func (c *Client) sweepLocally(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
 	desc := opts
 	desc.SortBy, desc.Sort, desc.Page = SortByID, SortDesc, 0

@@ -182,9 +182,10 @@ func TestListAllFavoriteShifted(t *testing.T) {
 
 // A refresh sweeps the list by reading every website (its pages read
 // once: reads by id need no more), and lookups by domain follow in the
-// same burst. The first lookup reads every page again (verifyPages) before
-// the sweep answers it. Unchanged, that costs the pages once more and the
-// lookups nothing else. When another pipeline renamed x (page 2) and then
+// same burst. The first five search (one request each, as a lookup alone
+// would); the sixth outnumbers the sweep's pages and reads every page again
+// (verifyPages) before the sweep answers it. Unchanged, that costs the
+// pages once more and the lookups nothing else. When another pipeline renamed x (page 2) and then
 // z (page 4) away from their shared domain between the sweep's page reads,
 // the pages read differently, the sweep answers no lookup, and the lookup
 // searches: the domain is held by none.
@@ -229,6 +230,14 @@ func TestBulkSweepVerifiedForLookupsAfterReads(t *testing.T) {
 			if st.Sweeps != 1 || swept != 5 {
 				t.Fatalf("the refresh sent %d list requests, stats %+v; want one sweep of 5 pages", swept, st)
 			}
+			for _, d := range domainsOf(env, ids[200:205]) {
+				if _, err := b.FindByDomain(ctx(t), d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if st := b.Stats(); st.Searches != 5 {
+				t.Fatalf("stats %+v; want five searches before the sweep is read again", st)
+			}
 			w, err := b.FindByDomain(ctx(t), dup)
 			st = b.Stats()
 			t.Logf("list requests after the refresh %d, stats %+v", lists.Load()-swept, st)
@@ -237,16 +246,16 @@ func TestBulkSweepVerifiedForLookupsAfterReads(t *testing.T) {
 				if !errors.As(err, &de) {
 					t.Errorf("FindByDomain(%q) = %v, %v; want a DuplicateDomainError (%d and %d)", dup, w, err, x, z)
 				}
-				if n := lists.Load() - swept; n != 5 || st.Searches != 0 {
-					t.Errorf("the lookup after the sweep sent %d list requests (%d searches); want its 5 pages again, no search", n, st.Searches)
+				if n := lists.Load() - swept; n != 10 || st.Searches != 5 {
+					t.Errorf("the lookups after the sweep sent %d list requests (%d searches); want 5 searches and the 5 pages again", n, st.Searches)
 				}
 				return
 			}
 			if !errors.Is(err, client.ErrNotFound) {
 				t.Errorf("FindByDomain(%q) = %v, %v; want not found (x and z were both renamed away)", dup, w, err)
 			}
-			if st.Searches != 1 || st.Changed != 1 {
-				t.Errorf("stats %+v; want the pages found changed and one search", st)
+			if st.Searches != 6 || st.Changed != 1 {
+				t.Errorf("stats %+v; want the pages found changed and a sixth search", st)
 			}
 		})
 	}

@@ -16,7 +16,7 @@ import (
 const (
 	searchDescription = "Only websites whose domain contains this text, case-insensitively (API parameter `search`; " +
 		"a substring match, not an exact one). Defaults to every website."
-	sortByDescription = "Sort key: `id` (date created) or `domain` (API parameter `sort_by`). Defaults to `id`. When the server orders websites that share a domain differently on two pages, the provider reads the list by id and orders it by domain (in lower case, by code point), then by id."
+	sortByDescription = "Sort key: `id` (date created) or `domain` (API parameter `sort_by`). Defaults to `id`. The provider reads the list by id and orders it itself: by domain in lower case (by code point), then by id. The server orders websites that share a domain differently from one request to the next, so its own pages would not read the same twice."
 	sortDescription   = "Sort order: `asc` or `desc` (API parameter `sort`). Defaults to `desc`, as the API does."
 )
 

@@ -130,11 +130,9 @@ var errFavoritesUnsupported = errors.New("the server does not know favorites")
 // List streams the websites of the API key's user as the results are
 // consumed (client.AllWebsites): newest first (the default order), the
 // first page at once, and none after when the limit is reached; the rest
-// once every page was read twice and found unchanged. In another order,
-// every page is read twice first: oldest first, newest first and then
-// reversed; by domain, with the newest website read before and after the
-// pages (and, when a website came on two pages, every page again newest
-// first, ordered here by domain). An error (a wrong base_url or api_key,
+// once every page was read twice and found unchanged. In another order
+// (oldest first, or by domain), every page is read twice newest first and
+// the list ordered here. An error (a wrong base_url or api_key,
 // maintenance) is an error diagnostic in the stream, never an empty list.
 func (r *websiteListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var cfg websiteListModel
