@@ -8,36 +8,76 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// The application has no unique index on domains, so
-// two websites can share one, and it sorts by domain alone (ORDER BY
-// domain LIMIT/OFFSET): MySQL and MariaDB may order rows with equal keys
-// differently from one query to the next, so a tie split by a page
-// boundary can come back as one website twice and the other never,
-// although nothing was created or deleted (the marks and totals agree).
-// Here the server orders the tie by id on page 1 and the other way on
-// page 2. A full list sorted by domain must then not hand over one
-// website twice and miss the other without a word.
-func TestListAllByDomainTieAcrossPages(t *testing.T) {
+// The application has no unique index on domains, so two websites can
+// share one, and it sorts by domain alone (ORDER BY domain LIMIT/OFFSET):
+// MySQL and MariaDB may order rows with equal keys differently from one
+// query to the next. A tie split by a page boundary can then come back as
+// one website twice and the other never, or a page can read differently
+// the second time, although nothing was created, deleted or renamed. A
+// full list sorted by domain, with or without a search, must hand over
+// every website once, ordered by domain and then id, without an error.
+func TestListAllByDomainTies(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		at   int // positions at-1 and at share a domain
+		// reversed reports whether the server orders the tie of a query
+		// for page, asked for the n-th time, by id descending.
+		reversed func(page, n int) bool
+	}{
+		{"across pages, page 2 the other way", 100, func(page, _ int) bool { return page == 2 }},
+		{"across pages, each repeat the other way", 100, func(_, n int) bool { return n%2 == 0 }},
+		{"within a page, each repeat the other way", 51, func(_, n int) bool { return n%2 == 0 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sites, url := tieServer(t, tc.at, tc.reversed)
+			c := newClient(t, url, emulator.DefaultAPIKey)
+			for _, search := range []string{"", "example.com"} {
+				ws, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{Search: search, SortBy: client.SortByDomain, Sort: client.SortAsc})
+				if err != nil {
+					t.Fatalf("search %q: nothing changed, yet: %v", search, err)
+				}
+				checkTieList(t, sites, ws)
+			}
+		})
+	}
+}
+
+// tieServer serves 150 websites (ids 1000 down to 851, domains
+// s000.example.com up, positions at-1 and at sharing a domain). Sorted by
+// domain, it orders that tie by id, or by id descending when reversed says
+// so for the page and the number of times that query was asked; sorted by
+// id, newest first. It returns the ids and the server's URL.
+func tieServer(t *testing.T, at int, reversed func(page, n int) bool) ([]int64, string) {
+	t.Helper()
 	type site struct {
 		ID     int64  `json:"id"`
 		Domain string `json:"domain"`
 		Create string `json:"created_at"`
+		Update string `json:"updated_at"`
 	}
-	var sites []site
+	var (
+		sites []site
+		ids   []int64
+	)
 	for i := range 150 {
 		d := fmt.Sprintf("s%03d.example.com", i)
-		if i == 100 {
-			d = "s099.example.com" // positions 99 and 100 share a domain
+		if i == at {
+			d = fmt.Sprintf("s%03d.example.com", at-1)
 		}
-		sites = append(sites, site{ID: int64(1000 - i), Domain: d, Create: "2024-01-01T00:00:00.000000Z"})
+		sites = append(sites, site{ID: int64(1000 - i), Domain: d, Create: "2024-01-01T00:00:00.000000Z", Update: "2024-01-01T00:00:00.000000Z"})
+		ids = append(ids, int64(1000-i))
 	}
+	var mu sync.Mutex
+	asked := map[string]int{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if r.URL.Path != "/api/v1/websites" {
@@ -49,10 +89,13 @@ func TestListAllByDomainTieAcrossPages(t *testing.T) {
 		per, _ := strconv.Atoi(q.Get("per_page"))
 		rows := slices.Clone(sites)
 		if q.Get("sort_by") == "domain" {
+			mu.Lock()
+			asked[r.URL.RawQuery]++
 			tie := 1
-			if page == 2 {
+			if reversed(page, asked[r.URL.RawQuery]) {
 				tie = -1 // another query, another order of equal keys
 			}
+			mu.Unlock()
 			slices.SortFunc(rows, func(a, b site) int {
 				if c := cmp.Compare(a.Domain, b.Domain); c != 0 {
 					if q.Get("sort") == "desc" {
@@ -75,19 +118,7 @@ func TestListAllByDomainTieAcrossPages(t *testing.T) {
 		})
 	}))
 	t.Cleanup(srv.Close)
-	c := newClient(t, srv.URL, emulator.DefaultAPIKey)
-	// A search is read twice and must come out the same.
-	for _, search := range []string{"", "example.com"} {
-		ws, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{Search: search, SortBy: client.SortByDomain, Sort: client.SortAsc})
-		if err != nil {
-			t.Fatalf("search %q: nothing changed, yet: %v", search, err)
-		}
-		var want []int64
-		for _, s := range sites {
-			want = append(want, s.ID)
-		}
-		checkTieList(t, want, ws)
-	}
+	return ids, srv.URL
 }
 
 // checkTieList fails t unless ws holds each of the websites want names
