@@ -204,29 +204,12 @@ list "analytics_website" "s" {
 // pipeline renames x, then z, away from it: the domain's holders were
 // {x, z}, then {z}, then none. analytics_website by that domain, read after
 // analytics_websites (whose sweep it is served from), must refuse the
-// ambiguous domain, name z, find none, or say the list changed; it names x,
-// which never held the domain alone and no longer holds it at all.
+// ambiguous domain, name z, find none, or say the list changed. When the
+// list's pages were read once, it named x, which never held the domain
+// alone and no longer held it at all.
 func TestAccWebsite_lookupAfterListWithRenamesAcrossPages(t *testing.T) {
 	acctest.NeedsEmulator(t, "renames websites between two list requests")
-	var (
-		mu   sync.Mutex
-		done bool
-		act  func()
-	)
-	wrap := func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			q := r.URL.Query()
-			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && q.Get("search") == "" && q.Get("page") == "2" {
-				mu.Lock()
-				if act != nil && !done {
-					done = true
-					act()
-				}
-				mu.Unlock()
-			}
-			h.ServeHTTP(w, r)
-		})
-	}
+	wrap, arm := beforeFirstPage2()
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(wrap))
 	dup := env.Domain("renames-dup")
 	var ids []int64 // oldest first
@@ -236,12 +219,10 @@ func TestAccWebsite_lookupAfterListWithRenamesAcrossPages(t *testing.T) {
 	z, x := ids[10], ids[120]
 	env.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = dup })
 	env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = dup })
-	mu.Lock()
-	act = func() {
+	arm(func() {
 		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = env.Domain("renames-x-now") })
 		env.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = env.Domain("renames-z-now") })
-	}
-	mu.Unlock()
+	})
 	w := acctest.NewWorkdir(t)
 	w.Write("main.tf", env.ProviderBlock()+fmt.Sprintf(`
 data "analytics_websites" "all" {}
@@ -272,32 +253,15 @@ output "id" {
 // renamed while it read them": the whole list newest first, limit 1000.
 // x (page 1) holds a domain; right before page 2 is read, another pipeline
 // renames x away and then z (page 2) to x's old domain. At no moment did
-// two websites hold that domain; the query lists two results with it, and
-// none with x's new one, without an error.
+// two websites hold that domain. When the list's pages were read once,
+// the query listed two results with it, and none with x's new one,
+// without an error.
 func TestAccWebsiteList_renamesAcrossPages(t *testing.T) {
 	acctest.CLIDependent(t, "list resources and terraform query: Terraform 1.14; OpenTofu has none")
 	acctest.NeedsEmulator(t, "renames websites between two list requests")
 	w := acctest.NewWorkdir(t)
 	w.SkipBelowQuery()
-	var (
-		mu   sync.Mutex
-		done bool
-		act  func()
-	)
-	wrap := func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			q := r.URL.Query()
-			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && q.Get("search") == "" && q.Get("page") == "2" {
-				mu.Lock()
-				if act != nil && !done {
-					done = true
-					act()
-				}
-				mu.Unlock()
-			}
-			h.ServeHTTP(rw, r)
-		})
-	}
+	wrap, arm := beforeFirstPage2()
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}), acctest.Wrap(wrap))
 	var ids []int64
 	for i := range 150 {
@@ -305,12 +269,10 @@ func TestAccWebsiteList_renamesAcrossPages(t *testing.T) {
 	}
 	x, z := ids[120], ids[10]
 	held := "w120.renames-q.example.com"
-	mu.Lock()
-	act = func() {
+	arm(func() {
 		env.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = "x-now.renames-q.example.com" })
 		env.UpdateWebsite(z, func(w *emulator.Website) { w.Domain = held })
-	}
-	mu.Unlock()
+	})
 	w.Write("main.tf", env.ProviderBlock())
 	w.Write("websites.tfquery.hcl", `
 list "analytics_website" "all" {
@@ -340,4 +302,35 @@ func grepLines(out, s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// beforeFirstPage2 returns a wrap for acctest.Wrap that runs the action
+// given to arm, once, just before the first request for page 2 of the
+// unfiltered list (no search).
+func beforeFirstPage2() (wrap func(http.Handler) http.Handler, arm func(func())) {
+	var (
+		mu   sync.Mutex
+		done bool
+		act  func()
+	)
+	wrap = func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			q := r.URL.Query()
+			if r.Method == http.MethodGet && r.URL.Path == "/api/v1/websites" && q.Get("search") == "" && q.Get("page") == "2" {
+				mu.Lock()
+				if act != nil && !done {
+					done = true
+					act()
+				}
+				mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	arm = func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		act = f
+	}
+	return wrap, arm
 }
