@@ -26,8 +26,9 @@ func (b *BulkReader) FindByDomain(ctx context.Context, domain string) (*Website,
 // Only a complete sweep whose pages were read twice and found the same
 // answers (verifyPages): a domain on page 1 may also be on a later page
 // (the application has no unique index on domains), so a partial read
-// never does, and pages read once may each show another moment. The first lookup of a burst requests page 1, which is the
-// whole list for up to 100 websites and otherwise tells the sweep's cost;
+// never does, and pages read once may each show another moment. The
+// first lookup of a burst requests page 1, which is the whole list for up
+// to 100 websites and otherwise tells the sweep's cost;
 // once the reads and lookups counted exceed the pages still to read, the
 // other pages follow, as for Read. A domain that the sweep does not hold (a
 // website created since, another user's, or none at all) is looked up with
