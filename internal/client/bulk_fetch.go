@@ -39,6 +39,15 @@ func (b *BulkReader) planLocked(now time.Time, id int64, probe int) fetchKind {
 	return fetchFirst
 }
 
+// pagesLeftLocked is the number of list pages a sweep would still read:
+// those after a fresh first page not read yet, or all of them.
+func (b *BulkReader) pagesLeftLocked(now time.Time) int {
+	if b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now) {
+		return b.page1.lastPage - 1 - len(b.others)
+	}
+	return b.page1.lastPage
+}
+
 // unverifiedLocked reports whether the latest complete sweep is fresh but
 // its pages were read once (verifyPages would read them again), and no
 // page failed recently.
@@ -76,6 +85,11 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 	f := b.flight
 	if f == nil {
 		kind := b.planLocked(now, id, probe)
+		if id == 0 && kind == fetchSweep && b.reads <= 2*b.pagesLeftLocked(now)+1 {
+			// A sweep for lookups is read twice (verifyPages): the
+			// lookups counted must pay for that, else they search.
+			kind = fetchNothing
+		}
 		if id == 0 && b.unverifiedLocked(now) && b.since > len(b.sweptBy) {
 			// Ski rental again: the lookups since the sweep, each a
 			// search so far, now outnumber its pages.
@@ -285,7 +299,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 // websites from old's read to p's, and the pages read in between, which
 // agree with old, are that list. Comparing ids alone would miss a website
 // changed meanwhile (or deleted and created again under its id after a
-// restart, see listMark); the sweep serves p's websites, never old's.
+// restart); the sweep serves p's websites, never old's.
 // pageUnchanged compares any page of a list read twice (list_sweep.go)
 // the same way.
 func samePage(old bulkPage, p *Page) bool {
@@ -315,9 +329,9 @@ func sweepAgrees(page1 bulkPage, pages map[int]*Page) bool {
 		return false
 	}
 	var check snapshotCheck
-	check.next(&Page{Websites: page1.websites, Total: page1.total}, true)
+	check.next(&Page{Websites: page1.websites, Total: page1.total})
 	for n := 2; n <= page1.lastPage; n++ {
-		if p := pages[n]; p == nil || !check.next(p, true) {
+		if p := pages[n]; p == nil || !check.next(p) {
 			return false
 		}
 	}

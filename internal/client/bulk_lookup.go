@@ -3,6 +3,7 @@ package client
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"time"
 )
@@ -49,9 +50,11 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 // found). Lookups count toward a sweep as FindByDomain's do (the first of
 // a burst requests page 1, which is the whole list for up to 100
 // websites), and they wait a moment (Linger) for more lookups before they
-// search; a fresh complete sweep answers them either way, a website it
-// does not hold included: a website changed by the caller since the sweep
-// (Forget) is not found until the sweep is old.
+// search; a fresh complete sweep whose pages read the same twice answers
+// them either way, a website it does not hold included. A website of the
+// sweep that the caller changed since (Write, Forget) is read again (Read)
+// and answers as it is now; one the caller created since is not found
+// until the sweep is old.
 func (b *BulkReader) FindHolders(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
 	return b.lookup(ctx, search, match, true)
 }
@@ -78,7 +81,10 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		}
 		now = b.now()
 	}
-	var ws []Website
+	var (
+		ws      []Website
+		changed []int64 // the sweep's websites this process changed since (settle)
+	)
 	swept, whole := false, false
 	// A fresh complete sweep settles the lookup: what it does not hold is
 	// searched for, unless settle. Once this process created or changed a
@@ -90,15 +96,38 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 			return false
 		}
 		ws, swept, whole = b.matchingLocked(match), true, b.seq == b.sweptSeq
+		changed = b.changedSinceSweepLocked()
 		return true
 	})
 	b.waiting--
-	if err != nil || (len(ws) > 0 && whole) || (settle && swept) {
+	if err != nil || (whole && (len(ws) > 0 || (settle && swept))) {
 		if err == nil {
 			b.stats.LookupHits++
 		}
 		b.mu.Unlock()
 		return ws, err
+	}
+	if settle && swept {
+		// This process changed websites since the sweep: it answers
+		// with what they hold now (Read), and every other website as
+		// the sweep held it. A website it created since is not found
+		// until the sweep is old.
+		b.stats.LookupHits++
+		b.mu.Unlock()
+		for _, id := range changed {
+			w, err := b.Read(ctx, id)
+			if errors.Is(err, ErrNotFound) {
+				continue // deleted since
+			}
+			if err != nil {
+				return nil, err
+			}
+			if match(w.Domain) {
+				ws = append(ws, *w)
+			}
+		}
+		slices.SortFunc(ws, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
+		return ws, nil
 	}
 	b.stats.Searches++
 	seq := b.seq
@@ -167,6 +196,18 @@ func (b *BulkReader) matchingLocked(match func(string) bool) []Website {
 	return out
 }
 
+// changedSinceSweepLocked returns the ids of the latest complete sweep's
+// websites that this process changed since it began (Forget, Write).
+func (b *BulkReader) changedSinceSweepLocked() []int64 {
+	var ids []int64
+	for _, w := range b.swept {
+		if b.forgotten[w.ID] > b.sweptSeq {
+			ids = append(ids, w.ID)
+		}
+	}
+	return ids
+}
+
 // ListAll returns every matching website, as Client.AllWebsites yields
 // them. A list of every website (no search, no favorite filter, from page
 // 1) is a complete sweep of the user's websites: the reads and lookups
@@ -180,7 +221,11 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 		b.countLocked(start)
 	}
 	b.mu.Unlock()
+	// The list is read twice, and must read the same: this process's own
+	// writes wait, as for a sweep's fetch (bulk_write.go).
+	release := b.holdWrites()
 	ws, err := b.c.listAllWebsites(ctx, opts)
+	release()
 	if err != nil || b.ttl < 0 || !whole {
 		return ws, err
 	}

@@ -243,8 +243,9 @@ func TestBulkReaderListAll(t *testing.T) {
 
 // FindHolders, as the held-domain check of many creates uses it, with a
 // match that ignores case: the first lookup reads page 1 (which tells the
-// sweep's cost) and searches; lookups search while they are fewer than
-// the pages left, then sweep once; a fresh sweep then answers every lookup,
+// sweep's cost) and searches; lookups search while they are at most twice
+// the pages left, plus one (the sweep reads its pages twice for them), then
+// sweep once; a fresh sweep then answers every lookup,
 // a domain it does not hold included, with no request more. Each answer is
 // the one a search would give (a stored domain in another case included).
 func TestFindHoldersSearchThenSweep(t *testing.T) {
@@ -267,12 +268,16 @@ func TestFindHoldersSearchThenSweep(t *testing.T) {
 		want   []int64
 		lists  int // GET /websites sent so far
 	}{
-		{"mixed.example.com", []int64{mixed}, 2},          // page 1, then a search
-		{"nobody.example.net", []int64{}, 3},              // a search: 2 lookups, 2 pages left
-		{domainsOf(env, own[5:6])[0], []int64{own[5]}, 8}, // pages 2 and 3, then all three again
-		{"nobody-else.example.net", []int64{}, 8},         // the sweep answers
-		{domainsOf(env, own[240:241])[0], []int64{own[240]}, 8},
-		{"MIXED.example.COM", []int64{mixed}, 8},
+		// Searches while the lookups are at most twice the pages left
+		// (2), plus one: a sweep for lookups reads its pages twice.
+		{"mixed.example.com", []int64{mixed}, 2},                // page 1, then a search
+		{"nobody.example.net", []int64{}, 3},                    // a search
+		{domainsOf(env, own[5:6])[0], []int64{own[5]}, 4},       // a search
+		{"nobody-else.example.net", []int64{}, 5},               // a search
+		{domainsOf(env, own[240:241])[0], []int64{own[240]}, 6}, // a search: 5 lookups
+		{"MIXED.example.COM", []int64{mixed}, 11},               // pages 2 and 3, then all three again
+		{"nobody-at-all.example.net", []int64{}, 11},            // the sweep answers
+		{domainsOf(env, own[7:8])[0], []int64{own[7]}, 11},
 	}
 	for _, s := range steps {
 		got := holders(s.domain)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 )
 
 // How a list read page by page is known to be one snapshot.
@@ -29,14 +28,9 @@ import (
 // all of them; no shift, with the same total, means nothing after its start
 // was deleted, so the page is that list's too.
 //
-// Any other order is read newest first and ordered here (sweepLocally);
-// only a list that starts past page 1 is read in the server's order, and
-// checked by the list's newest website and total before and after the
-// pages: when both are unchanged, no website was created (it
-// would be newer) or deleted (the total would be lower) in between, and a
-// page that carries that total was read while nothing else existed either.
+// Any other order is read newest first and ordered here (sweepLocally).
 //
-// Both prove which websites the list held, not what each held at one
+// That proves which websites the list held, not what each held at one
 // moment: a page read later shows a website as it is then, renamed perhaps
 // after an earlier page was read, so the pages together can hold a domain
 // twice, or never, although no moment did. A list of several pages is
@@ -54,9 +48,8 @@ type snapshotCheck struct {
 }
 
 // next reports whether p, the page after those already seen, agrees with
-// them. It reports true for a page whose websites come in any order when
-// byID is false (only the totals are compared then).
-func (s *snapshotCheck) next(p *Page, byID bool) bool {
+// them.
+func (s *snapshotCheck) next(p *Page) bool {
 	if s.pages == 0 {
 		s.total = p.Total
 	} else if p.Total != s.total {
@@ -64,7 +57,7 @@ func (s *snapshotCheck) next(p *Page, byID bool) bool {
 	}
 	s.pages++
 	for _, w := range p.Websites {
-		if byID && s.last != 0 && w.ID >= s.last {
+		if s.last != 0 && w.ID >= s.last {
 			return false
 		}
 		s.last = w.ID
@@ -76,53 +69,6 @@ func (s *snapshotCheck) next(p *Page, byID bool) bool {
 // complete reports whether the pages seen hold as many websites as
 // meta.total says (always true when the server leaves it out).
 func (s *snapshotCheck) complete() bool { return s.total < 0 || s.n == s.total }
-
-// listMark is the newest website of a list and its total: two equal
-// marks, read before and after other pages of the same list, prove that
-// no website was created or deleted in between.
-//
-// The id alone is not enough: MySQL before 8.0 recomputes AUTO_INCREMENT
-// as max(id)+1 when it restarts, so deleting the newest website, a
-// restart and a create give the same id back. The new website has another
-// created_at (unless both fall in the same second) or domain.
-type listMark struct {
-	newest  int64
-	created time.Time
-	domain  string
-	total   int
-}
-
-// equal reports whether m and o are the same mark.
-func (m listMark) equal(o listMark) bool {
-	return m.newest == o.newest && m.created.Equal(o.created) && m.domain == o.domain && m.total == o.total
-}
-
-// markOf returns the mark of p, a first page by id descending.
-func markOf(p *Page) listMark {
-	m := listMark{total: p.Total}
-	if len(p.Websites) > 0 {
-		w := p.Websites[0]
-		m.newest, m.created, m.domain = w.ID, w.CreatedAt, w.Domain
-	}
-	return m
-}
-
-// readMark reads the mark of the list opts filters (one small page).
-func (c *Client) readMark(ctx context.Context, opts ListOptions) (listMark, error) {
-	o := opts
-	o.SortBy, o.Sort, o.PerPage, o.Page = SortByID, SortDesc, PerPageValues[0], 1
-	p, err := c.ListWebsites(ctx, o)
-	if err != nil {
-		return listMark{}, err
-	}
-	return markOf(p), nil
-}
-
-// byIDDesc reports whether opts lists the websites newest first, the
-// order whose pages check each other.
-func byIDDesc(opts ListOptions) bool {
-	return (opts.SortBy == "" || opts.SortBy == SortByID) && (opts.Sort == "" || opts.Sort == SortDesc)
-}
 
 // errListChanged is the error of a sweep that saw the list change.
 func errListChanged(what string) error {
@@ -183,14 +129,13 @@ type listChangedError struct{}
 
 func (*listChangedError) Error() string { return "the list changed while it was read" }
 
-// sweepWebsites reads the pages once and yields their websites. It reports
-// whether it yielded any, and a *listChangedError when the pages did not
-// agree.
+// sweepWebsites reads the pages twice and yields their websites. It
+// reports whether it yielded any, and a *listChangedError when the pages
+// did not agree.
 func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
-	if opts.Page <= 1 && (opts.SortBy == SortByDomain || opts.Sort == SortAsc) {
+	if opts.SortBy == SortByDomain || opts.Sort == SortAsc {
 		return c.sweepLocally(ctx, opts, yield)
 	}
-	byID := byIDDesc(opts)
 	// Ids only grow proves which websites the pages hold, not what they
 	// held at one moment: a page read later shows a website renamed after
 	// an earlier page was read, so the pages together may hold a domain
@@ -199,7 +144,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	// into it brings an old id anywhere in it, and one renamed out keeps
 	// the total with it. Without meta.total, a delete is not seen either.
 	// So a list of several pages is read twice: every page, then every page
-	// again from the first (verify), and each must be the same both times
+	// again from the first, and each must be the same both times
 	// (samePage). Each website then held what the pages say from its first
 	// read to its second, so at the second read of the first page, after
 	// every first read, all of them did. A change that shifted a page at its
@@ -209,20 +154,10 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 	// which updated_at cannot tell). Page 1 alone is one read, the list's
 	// start at one moment: it is yielded at once, so a caller that needs no
 	// more reads one page.
-	var before listMark
-	if !byID {
-		m, err := c.readMark(ctx, opts)
-		if err != nil {
-			return false, err
-		}
-		before = m
-	}
 	var (
 		check    snapshotCheck
 		buffered []Website
-		pages    []*Page // every page read, for verify's second read
-		seen     = map[int64]bool{}
-		twice    bool // a website came on two pages
+		pages    []*Page // every page read, for the second read
 		yielded  bool
 	)
 	first := max(opts.Page, 1)
@@ -233,7 +168,7 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 		if err != nil {
 			return yielded, err
 		}
-		if !check.next(p, byID) || (!byID && p.Total != before.total) {
+		if !check.next(p) {
 			return yielded, &listChangedError{}
 		}
 		last := !p.HasNext || len(p.Websites) == 0
@@ -241,14 +176,8 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 			return yielded, &listChangedError{}
 		}
 		pages = append(pages, p)
-		if !byID {
-			for _, w := range p.Websites {
-				twice = twice || seen[w.ID]
-				seen[w.ID] = true
-			}
-			buffered = append(buffered, p.Websites...)
-		} else if page == first {
-			yielded = yielded || len(p.Websites) > 0
+		if page == first {
+			yielded = len(p.Websites) > 0
 			if err := yieldEach(p.Websites, yield); err != nil {
 				return true, err
 			}
@@ -266,33 +195,10 @@ func (c *Client) sweepWebsites(ctx context.Context, opts ListOptions, yield func
 			}
 		}
 	}
-	if byID {
-		if err := yieldEach(buffered, yield); err != nil {
-			return true, err
-		}
-		return yielded || len(buffered) > 0, nil
-	}
-	after, err := c.readMark(ctx, opts)
-	if err != nil {
-		return false, err
-	}
-	if !after.equal(before) {
-		return false, &listChangedError{}
-	}
-	if twice {
-		// Nothing was created or deleted, yet a website came twice (and
-		// so another never): the server ordered websites that share a
-		// domain differently for two pages (ORDER BY domain alone).
-		if opts.Page > 1 {
-			return false, &APIError{Kind: ErrListChanged, Method: http.MethodGet, Path: "/websites", StatusCode: http.StatusOK,
-				Message: "a website came on two pages: the server orders websites that share a domain differently from one page to the next; list from the first page, or sorted by id"}
-		}
-		return c.sweepLocally(ctx, opts, yield)
-	}
 	if err := yieldEach(buffered, yield); err != nil {
 		return true, err
 	}
-	return true, nil
+	return yielded || len(buffered) > 0, nil
 }
 
 // pageUnchanged reads page n of the list again and reports a
@@ -312,13 +218,13 @@ func (c *Client) pageUnchanged(ctx context.Context, opts ListOptions, n int, old
 
 // sweepLocally is sweepWebsites for the whole list in opts's order, read
 // newest first, whose pages check each other, and ordered here
-// (localOrder): every list from page 1 that is not newest first. Read in
-// the server's order, it would need the list's newest website read before
-// and after the pages; by domain, the server orders websites that share a
-// domain differently from one query to the next, so a tie that a page
-// boundary splits comes on two pages (and the other website on none), or
-// makes a page read differently the second time, although nothing
-// changed.
+// (localOrder): every list that is not newest first, from page
+// opts.Page as the server would page it. Read in the server's order, it
+// would need the list's newest website read before and after the pages;
+// by domain, the server orders websites that share a domain differently
+// from one query to the next, so a tie that a page boundary splits comes
+// on two pages (and the other website on none), or makes a page read
+// differently the second time, although nothing changed.
 func (c *Client) sweepLocally(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
 	desc := opts
 	desc.SortBy, desc.Sort, desc.Page = SortByID, SortDesc, 0
@@ -330,6 +236,12 @@ func (c *Client) sweepLocally(ctx context.Context, opts ListOptions, yield func(
 		return false, err
 	}
 	slices.SortStableFunc(all, localOrder(opts))
+	if opts.Page > 1 {
+		// The list from page opts.Page of opts.PerPage (MaxPerPage
+		// when zero), as the server would page it.
+		per := cmp.Or(opts.PerPage, MaxPerPage)
+		all = all[min((opts.Page-1)*per, len(all)):]
+	}
 	if err := yieldEach(all, yield); err != nil {
 		return true, err
 	}

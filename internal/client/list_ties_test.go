@@ -144,3 +144,21 @@ func checkTieList(t *testing.T, want []int64, ws []client.Website) {
 		t.Errorf("the list is not ordered by domain, then id: %v", ws)
 	}
 }
+
+// From page 2 of 50, sorted by domain: the tie at positions 99 and 100
+// (the last of page 2, the first of page 3) comes back the other way on
+// each repeat of a query. The list from page 2 is the websites from
+// position 50 on, each once, without an error.
+func TestListFromPage2ByDomainTie(t *testing.T) {
+	t.Parallel()
+	ids, url := tieServer(t, 100, func(_, n int) bool { return n%2 == 0 })
+	c := newClient(t, url, emulator.DefaultAPIKey)
+	ws, err := client.ListAllWebsites(c, ctx(t), client.ListOptions{SortBy: client.SortByDomain, Sort: client.SortAsc, PerPage: 50, Page: 2})
+	if err != nil {
+		t.Fatalf("from page 2 by domain: nothing changed, yet: %v", err)
+	}
+	checkTieList(t, ids[50:], ws)
+	if len(ws) != 100 {
+		t.Errorf("%d websites, want 100", len(ws))
+	}
+}
