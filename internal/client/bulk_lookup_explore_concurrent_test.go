@@ -1,7 +1,8 @@
 package client_test
 
 // Randomized exploration with concurrent reads and lookups
-// (LOOKUP_EXPLORE_CONC=1; timing-dependent, outside any gate).
+// (LOOKUP_EXPLORE_CONC=1, LOOKUP_SEED=n for another seed than the
+// default; timing-dependent, outside any gate).
 
 import (
 	"context"
@@ -12,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,6 +28,13 @@ func TestBulkLookupExploreConcurrent(t *testing.T) {
 		t.Skip("exploration")
 	}
 	rng := rand.New(rand.NewPCG(44, 22))
+	if seed := os.Getenv("LOOKUP_SEED"); seed != "" {
+		n, err := strconv.ParseUint(seed, 10, 64)
+		if err != nil {
+			t.Fatalf("LOOKUP_SEED=%q: want a whole number", seed)
+		}
+		rng = rand.New(rand.NewPCG(n+1000, 23))
+	}
 	runs := 300
 	if os.Getenv("LOOKUP_FAULTS") != "" {
 		runs = 80
