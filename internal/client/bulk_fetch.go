@@ -150,7 +150,9 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch
 // meanwhile pay for them, and needs no second read of page 1.
 func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, others map[int]*Page) {
 	defer close(f.done)
-	defer b.holdWrites()()
+	if release, err := b.holdWrites(ctx, writeSlots); err == nil {
+		defer release()
+	}
 	b.mu.Lock()
 	if reuse.lastPage > 0 && b.seq != reuse.seq {
 		// This process wrote since page 1 was read: read it again first,
@@ -390,7 +392,9 @@ func (b *BulkReader) verifyPages(ctx context.Context, pages []bulkPage) ([]Websi
 // sweep whose pages disagree.
 func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage, at time.Time) {
 	defer close(f.done)
-	defer b.holdWrites()()
+	if release, err := b.holdWrites(ctx, writeSlots); err == nil {
+		defer release()
+	}
 	b.mu.Lock()
 	seq := b.seq
 	b.mu.Unlock()
@@ -428,6 +432,11 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
 	b.swept, b.sweptBy, b.verified, b.since = ws, nil, false, 0
+	for id, o := range b.own {
+		if o.seq <= seq {
+			delete(b.own, id) // the sweep holds it
+		}
+	}
 	b.reads = 0
 	b.stats.Sweeps++
 	for id, e := range b.entries {

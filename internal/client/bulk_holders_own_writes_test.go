@@ -31,9 +31,9 @@ func TestHoldersAfterOwnUpdate(t *testing.T) {
 	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Write(ctx(t), holder, func() error {
+	if err := b.Write(ctx(t), holder, func() (*client.Website, error) {
 		env.emu.UpdateWebsite(holder, func(w *emulator.Website) { p := 2; w.Privacy, w.Password = &p, "pw" })
-		return nil
+		return env.c.GetWebsite(ctx(t), holder) // the update's answer
 	}); err != nil {
 		t.Fatal(err)
 	}

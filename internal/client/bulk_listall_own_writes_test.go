@@ -42,7 +42,7 @@ func TestListAllWithOwnWrites(t *testing.T) {
 		case 5, 10: // each attempt's second read of page 2
 			done := make(chan error, 1)
 			go func() {
-				done <- b.Write(ctx(t), ids[150], func() error {
+				done <- b.Write(ctx(t), ids[150], func() (*client.Website, error) {
 					env.emu.UpdateWebsite(ids[150], func(w *emulator.Website) {
 						p := 1
 						if w.Privacy != nil && *w.Privacy == 1 {
@@ -51,7 +51,7 @@ func TestListAllWithOwnWrites(t *testing.T) {
 						w.Privacy = &p
 						w.UpdatedAt = w.UpdatedAt.Add(time.Second)
 					})
-					return nil
+					return env.c.GetWebsite(ctx(t), ids[150]) // the update's answer
 				})
 			}()
 			select {

@@ -51,10 +51,11 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 // a burst requests page 1, which is the whole list for up to 100
 // websites), and they wait a moment (Linger) for more lookups before they
 // search; a fresh complete sweep whose pages read the same twice answers
-// them either way, a website it does not hold included. A website of the
-// sweep that the caller changed since (Write, Forget) is read again (Read)
-// and answers as it is now; one the caller created since is not found
-// until the sweep is old.
+// them either way, a website it does not hold included. The caller's own
+// writes since the sweep (Write) answer as they left the website, a
+// website created since included; a website it changed without learning
+// the outcome (Forget, a failed Write) is read again once (Read), and a
+// create that failed makes lookups search until the next sweep.
 func (b *BulkReader) FindHolders(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
 	return b.lookup(ctx, search, match, true)
 }
@@ -83,46 +84,41 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	}
 	var (
 		ws      []Website
-		changed []int64 // the sweep's websites this process changed since (settle)
+		unknown []int64 // websites this process changed since the sweep, outcome unknown
 	)
-	swept, whole := false, false
-	// A fresh complete sweep settles the lookup: what it does not hold is
-	// searched for, unless settle. Once this process created or changed a
-	// website since the sweep began (Write, Forget), the sweep no longer
-	// holds every website: a match it holds may not be the only one.
+	swept := false
+	// A fresh complete sweep settles the lookup, as this process's own
+	// writes since left it (Write); what it does not hold is searched
+	// for, unless settle. A website this process changed since without
+	// learning what the server holds (Forget, a failed Write) is read
+	// again, or, for a create that failed, the search answers.
 	b.waiting++
 	_, err := b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
 		if !b.sweptFreshLocked(now) || !b.verified {
 			return false
 		}
-		ws, swept, whole = b.matchingLocked(match), true, b.seq == b.sweptSeq
-		changed = b.changedSinceSweepLocked()
+		ws, unknown = b.matchingLocked(match)
+		swept = true
 		return true
 	})
 	b.waiting--
-	if err != nil || (whole && (len(ws) > 0 || (settle && swept))) {
+	whole := swept && len(unknown) == 0 && b.lostCreate <= b.sweptSeq
+	if err != nil || (whole && (len(ws) > 0 || settle)) {
 		if err == nil {
 			b.stats.LookupHits++
 		}
 		b.mu.Unlock()
 		return ws, err
 	}
-	if settle && swept {
-		// This process changed websites since the sweep: it answers
-		// with what they hold now (Read), and every other website as
-		// the sweep held it. A website it created since is not found
-		// until the sweep is old.
+	if settle && swept && b.lostCreate <= b.sweptSeq {
 		b.stats.LookupHits++
 		b.mu.Unlock()
-		for _, id := range changed {
-			w, err := b.Read(ctx, id)
-			if errors.Is(err, ErrNotFound) {
-				continue // deleted since
-			}
+		for _, id := range unknown {
+			w, err := b.readAgain(ctx, id)
 			if err != nil {
 				return nil, err
 			}
-			if match(w.Domain) {
+			if w != nil && match(w.Domain) {
 				ws = append(ws, *w)
 			}
 		}
@@ -137,7 +133,12 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		return nil, err
 	}
 	b.mu.Lock()
-	b.storeLocked(ws, seq, b.now())
+	now = b.now()
+	for _, w := range ws {
+		if b.forgotten[w.ID] <= seq { // as storeLocked
+			b.entries[w.ID] = bulkEntry{w: w, at: now, searched: true}
+		}
+	}
 	b.mu.Unlock()
 	var out []Website
 	for _, w := range ws {
@@ -181,31 +182,54 @@ func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error 
 	return nil
 }
 
-// matchingLocked returns the websites of the latest complete sweep whose
-// domain match accepts, by id, but those this process changed since
-// (Forget): the sweep's websites all held their domains at one moment,
-// where websites read one by one each hold theirs at another.
-func (b *BulkReader) matchingLocked(match func(string) bool) []Website {
-	var out []Website // nil when none, as findWebsitesByDomain
+// matchingLocked returns the websites whose domain match accepts, by
+// id, as the latest complete sweep held them (all at one moment) and as
+// this process's writes since left them (Write), and the ids of the
+// websites this process changed since without learning the outcome
+// (Forget, a failed Write).
+func (b *BulkReader) matchingLocked(match func(string) bool) (ws []Website, unknown []int64) {
 	for _, w := range b.swept {
 		if match(w.Domain) && b.forgotten[w.ID] <= b.sweptSeq {
-			out = append(out, *w.clone())
+			ws = append(ws, *w.clone())
 		}
 	}
-	slices.SortFunc(out, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
-	return out
+	for id, seq := range b.forgotten {
+		if seq <= b.sweptSeq {
+			continue
+		}
+		switch o, ok := b.own[id]; {
+		case !ok:
+			unknown = append(unknown, id)
+		case o.w != nil && match(o.w.Domain):
+			ws = append(ws, *o.w.clone())
+		}
+	}
+	slices.SortFunc(ws, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
+	slices.Sort(unknown)
+	return ws, unknown // ws nil when none, as findWebsitesByDomain
 }
 
-// changedSinceSweepLocked returns the ids of the latest complete sweep's
-// websites that this process changed since it began (Forget, Write).
-func (b *BulkReader) changedSinceSweepLocked() []int64 {
-	var ids []int64
-	for _, w := range b.swept {
-		if b.forgotten[w.ID] > b.sweptSeq {
-			ids = append(ids, w.ID)
-		}
+// readAgain reads the website id, which this process changed since the
+// latest sweep without learning the outcome, and keeps what it found for
+// the lookups that follow: the website, or nil when it is gone.
+func (b *BulkReader) readAgain(ctx context.Context, id int64) (*Website, error) {
+	b.mu.Lock()
+	seq := b.forgotten[id]
+	b.mu.Unlock()
+	w, err := b.Read(ctx, id)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
 	}
-	return ids
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.forgotten[id] == seq { // not changed again meanwhile
+		o := ownWrite{seq: b.seq}
+		if w != nil {
+			o.w = w.clone()
+		}
+		b.own[id] = o
+	}
+	return w, nil
 }
 
 // ListAll returns every matching website, as Client.AllWebsites yields
@@ -215,15 +239,18 @@ func (b *BulkReader) changedSinceSweepLocked() []int64 {
 // it, as from a sweep of their own.
 func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, error) {
 	whole := opts.Search == "" && opts.Favorite == nil && opts.Page <= 1
+	// The list is read twice, and must read the same: this process's own
+	// writes wait, as for a sweep's fetch (bulk_write.go).
+	release, err := b.holdWrites(ctx, writeSlots)
+	if err != nil {
+		return nil, err
+	}
 	b.mu.Lock()
 	seq, start := b.seq, b.now()
 	if b.ttl >= 0 && whole {
 		b.countLocked(start)
 	}
 	b.mu.Unlock()
-	// The list is read twice, and must read the same: this process's own
-	// writes wait, as for a sweep's fetch (bulk_write.go).
-	release := b.holdWrites()
 	ws, err := b.c.listAllWebsites(ctx, opts)
 	release()
 	if err != nil || b.ttl < 0 || !whole {

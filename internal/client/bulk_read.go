@@ -25,6 +25,15 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	b.mu.Lock()
 	now := b.now()
 	b.stats.Reads++
+	b.touchLocked(now)
+	if e, ok := b.entries[id]; ok && e.searched && b.freshLocked(e.at, now) {
+		// An import's read of what its lookup's search found: the lookup
+		// counted toward a sweep, and this read would cost nothing
+		// without one either.
+		b.stats.Hits++
+		b.mu.Unlock()
+		return e.w.clone(), nil
+	}
 	b.countLocked(now)
 	var hit *Website
 	found, err := b.waitLocked(ctx, now, now, id, b.probe, true, func(now time.Time) bool {
@@ -85,17 +94,23 @@ func (b *BulkReader) waitLocked(ctx context.Context, now, started time.Time, id 
 // countLocked counts a read (or a lookup) toward the next sweep, in the
 // current burst of reads.
 func (b *BulkReader) countLocked(now time.Time) {
-	if now.Sub(b.lastRead) > b.ttl {
-		b.reads = 0 // a new burst of reads
-		b.burst = now
-	}
-	b.lastRead = now
+	b.touchLocked(now)
 	if !b.sweptFreshLocked(now) {
 		b.reads++
 		b.arrived = now
 		close(b.arrival)
 		b.arrival = make(chan struct{})
 	}
+}
+
+// touchLocked records a read (or lookup) at now in the current burst of
+// reads, or begins a new burst.
+func (b *BulkReader) touchLocked(now time.Time) {
+	if now.Sub(b.lastRead) > b.ttl {
+		b.reads = 0 // a new burst of reads
+		b.burst = now
+	}
+	b.lastRead = now
 }
 
 // lingerLocked waits, for a read that awaitFetchLocked left to be read

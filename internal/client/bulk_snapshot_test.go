@@ -202,9 +202,8 @@ func TestFindByDomainAfterForgetRefusesSharedDomain(t *testing.T) {
 		t.Fatalf("FindByDomain(%q) before the change = %v; want a DuplicateDomainError", shared, err)
 	}
 	// This process updates one of them; its domain stays.
-	if err := b.Write(ctx(t), ids[120], func() error {
-		_, err := env.c.GetWebsite(ctx(t), ids[120]) // stands for the PUT: the server keeps the domain
-		return err
+	if err := b.Write(ctx(t), ids[120], func() (*client.Website, error) {
+		return env.c.GetWebsite(ctx(t), ids[120]) // stands for the PUT: the server keeps the domain
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -79,9 +79,9 @@ func TestVerifyFetchWithWritesAndCancel(t *testing.T) {
 	}
 	wrote := make(chan error, 1)
 	go func() {
-		wrote <- b.Write(ctx(t), ids[300], func() error {
+		wrote <- b.Write(ctx(t), ids[300], func() (*client.Website, error) {
 			env.emu.UpdateWebsite(ids[300], func(w *emulator.Website) { w.Domain = target })
-			return nil
+			return env.c.GetWebsite(ctx(t), ids[300]) // the update's answer
 		})
 	}()
 	b.Forget(ids[10])

@@ -27,7 +27,7 @@ func TestBulkReaderOwnWritesKeepTheSweep(t *testing.T) {
 	readAll(t, b, ids[200:202], 1) // the probe GET, then the first page alone
 	deleted := []int64{ids[5], ids[445]}
 	for _, id := range deleted {
-		if err := b.Write(ctx(t), id, func() error { return env.c.DeleteWebsite(ctx(t), id) }); err != nil {
+		if err := b.Write(ctx(t), id, func() (*client.Website, error) { return nil, env.c.DeleteWebsite(ctx(t), id) }); err != nil {
 			t.Fatalf("Write(delete %d): %v", id, err)
 		}
 	}
@@ -117,7 +117,7 @@ func TestBulkReaderWriteSentPastStuckFetch(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(ctx(t), time.Minute)
 	defer cancel()
-	err := b.Write(wctx, ids[100], func() error { return c.DeleteWebsite(wctx, ids[100]) })
+	err := b.Write(wctx, ids[100], func() (*client.Website, error) { return nil, c.DeleteWebsite(wctx, ids[100]) })
 	if err != nil {
 		t.Errorf("a delete while a list page waits out a Retry-After of an hour: %v; want it sent (the server answers it at once)", err)
 	}

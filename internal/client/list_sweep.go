@@ -227,7 +227,8 @@ func (c *Client) pageUnchanged(ctx context.Context, opts ListOptions, n int, old
 // differently the second time, although nothing changed.
 func (c *Client) sweepLocally(ctx context.Context, opts ListOptions, yield func(Website, error) bool) (bool, error) {
 	desc := opts
-	desc.SortBy, desc.Sort, desc.Page = SortByID, SortDesc, 0
+	// The caller's per_page only decides the cut: read 100 a page.
+	desc.SortBy, desc.Sort, desc.Page, desc.PerPage = SortByID, SortDesc, 0, MaxPerPage
 	var all []Website
 	if _, err := c.sweepWebsites(ctx, desc, func(w Website, _ error) bool {
 		all = append(all, w)

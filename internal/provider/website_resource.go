@@ -81,9 +81,12 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	// A create whose answer is lost is settled by looking the domain up,
 	// never blindly sent twice (see client.CreateWebsite).
 	var res *client.CreateResult
-	err = r.data.websites.Write(ctx, 0, func() (err error) {
-		res, err = c.CreateWebsite(ctx, in)
-		return err
+	err = r.data.websites.Write(ctx, 0, func() (*client.Website, error) {
+		var err error
+		if res, err = c.CreateWebsite(ctx, in); err != nil {
+			return nil, err
+		}
+		return res.Website, nil
 	})
 	if err != nil {
 		report := func(diags *diag.Diagnostics) { addCreateError(diags, in.Domain, wo != nil, err) }
@@ -310,7 +313,8 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	// A 500 is checked with a read: the website is gone, or the update is
 	// retried (see client.UpdateWebsite).
 	var w *client.Website
-	err = r.data.websites.Write(ctx, id, func() (err error) {
+	err = r.data.websites.Write(ctx, id, func() (*client.Website, error) {
+		var err error
 		w, err = c.UpdateWebsite(ctx, id, in)
 		if err == nil && !in.OnlyExcludeIPs && writeOnlyPasswordLost(w, in.Password, wo) {
 			tflog.Warn(ctx, "the server reports no password although password_wo is configured (removed outside "+
@@ -318,7 +322,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 			in.Password = wo
 			w, err = c.UpdateWebsite(ctx, id, in)
 		}
-		return err
+		return w, err
 	})
 	if errors.Is(err, client.ErrNotFound) {
 		// UpdateWebsite has confirmed with a read that the website is
@@ -420,7 +424,7 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	if err == nil {
-		err = r.data.websites.Write(ctx, id, func() error { return c.DeleteWebsite(ctx, id) })
+		err = r.data.websites.Write(ctx, id, func() (*client.Website, error) { return nil, c.DeleteWebsite(ctx, id) })
 	} else {
 		r.data.websites.Forget(id)
 	}
