@@ -12,7 +12,7 @@ import (
 // websites' privacy (an apply), then ONE create checks its domain
 // (FindHolders): it reads each of the 50 again, one GET after the other,
 // where one search (1 request) answers the same question.
-func TestRev44xOneHeldCheckAfterOwnUpdates(t *testing.T) {
+func TestOneHeldCheckAfterOwnUpdates(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(300)

@@ -12,7 +12,7 @@ import (
 // 200 requests (from page 1 or from page 95 alike), where the same whole
 // list read 100 per page costs 20, and it is ordered and cut here anyway
 // (the caller's per_page only decides the cut).
-func TestRev44xLocalSweepPerPageCost(t *testing.T) {
+func TestLocalSweepPerPageCost(t *testing.T) {
 	t.Parallel()
 	for _, page := range []int{1, 95} {
 		t.Run(fmt.Sprint(page), func(t *testing.T) {

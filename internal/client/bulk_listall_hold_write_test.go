@@ -15,7 +15,7 @@ import (
 // write holds one until its callback returns. Before 8de607c it listed.
 // The ctx given to ListAll (ended after 2s here) does not end the wait.
 // The 10s guard only bounds the failing test.
-func TestRev44xListAllInsideWrite(t *testing.T) {
+func TestListAllInsideWrite(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	env.seed(150)
@@ -45,7 +45,7 @@ func TestRev44xListAllInsideWrite(t *testing.T) {
 // (forgotten > sweptSeq) and does not store it. So the Read of that
 // website right after is a GET, not a hit, and FindByDomain of its domain
 // searches instead of answering from the sweep.
-func TestRev44xListAllSeqBeforeHold(t *testing.T) {
+func TestListAllSeqBeforeHold(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(250)

@@ -9,7 +9,7 @@ import (
 )
 
 // Reads and lookups mixed: sequential alternation, and concurrent.
-func TestRev44xMixedCosts(t *testing.T) {
+func TestMixedCosts(t *testing.T) {
 	t.Parallel()
 	for _, size := range []int{500, 1000} {
 		pages := size / 100

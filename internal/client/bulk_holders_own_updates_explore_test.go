@@ -12,12 +12,12 @@ import (
 
 // An apply with -parallelism=1 on 1000 websites: n times, a held-domain
 // check (FindHolders) then an update of an existing website through the
-// reader (Write). Explorer (REV44X_EXPLORE=1): its bound, twice
+// reader (Write). Explorer (BULK_EXPLORE=1): its bound, twice
 // min(n searches, 20 pages), leaves out the GET that each website updated
 // since the sweep costs at the next check (40 checks: 21 pages, 19
 // searches, 20 GETs = 60; 40 searches would do).
-func TestRev44xSequentialChecksWithOwnUpdates(t *testing.T) {
-	if os.Getenv("REV44X_EXPLORE") == "" {
+func TestSequentialChecksWithOwnUpdates(t *testing.T) {
+	if os.Getenv("BULK_EXPLORE") == "" {
 		t.Skip("explorer")
 	}
 	for _, n := range []int{5, 10, 15, 25, 40} {

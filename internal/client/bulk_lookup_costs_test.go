@@ -11,11 +11,11 @@ import (
 // Lookup costs for several list sizes and lookup counts, sequential and
 // concurrent, FindByDomain and FindHolders: within about twice the better
 // of one search per lookup and the sweep read twice.
-func TestRev44xLookupCosts(t *testing.T) {
+func TestLookupCosts(t *testing.T) {
 	t.Parallel()
-	for _, size := range []int{150, 500, 1000} {
+	for _, size := range []int{150, 1000} {
 		pages := (size + 99) / 100
-		for _, n := range []int{1, 2, 3, 5, 8, 11, 20, 21, 25, 40} {
+		for _, n := range []int{1, 3, 8, 11, 21, 40} {
 			for _, mode := range []string{"seq-find", "seq-holders", "conc-find", "conc-holders"} {
 				t.Run(fmt.Sprintf("%d/%d/%s", size, n, mode), func(t *testing.T) {
 					env := newBulkEnv(t)

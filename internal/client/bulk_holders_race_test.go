@@ -14,7 +14,7 @@ import (
 // FindHolders concurrent with this process's renames (Write) in and out of
 // the domain, and deletes: no id twice in an answer, no website that never
 // held the domain, no error.
-func TestRev44xHoldersConcurrentWrites(t *testing.T) {
+func TestHoldersConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(300)

@@ -9,10 +9,10 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// Explorer (REV44X_EXPLORE=1, timing): a refresh of 500 with k lookups
+// Explorer (BULK_EXPLORE=1, timing): a refresh of 500 with k lookups
 // among its reads, default options.
-func TestRev44xExploreRefreshWithLookups(t *testing.T) {
-	if os.Getenv("REV44X_EXPLORE") == "" {
+func TestExploreRefreshWithLookups(t *testing.T) {
+	if os.Getenv("BULK_EXPLORE") == "" {
 		t.Skip("explorer")
 	}
 	for _, k := range []int{0, 1, 3, 6} {

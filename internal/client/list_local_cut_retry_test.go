@@ -12,7 +12,7 @@ import (
 // From page 3, oldest first, 25 per page: another client creates a website
 // (and deletes one) during the first attempt; the second attempt yields the
 // list from page 3 as the server pages it after the change, each once.
-func TestRev44xLocalCutAfterRetry(t *testing.T) {
+func TestLocalCutAfterRetry(t *testing.T) {
 	t.Parallel()
 	for _, order := range []client.ListOptions{{SortBy: client.SortByID, Sort: client.SortAsc}, {SortBy: client.SortByDomain, Sort: client.SortDesc}} {
 		env := newBulkEnv(t)

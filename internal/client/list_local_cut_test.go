@@ -1,6 +1,6 @@
 package client_test
 
-// Review rev44x of 8de607c: sweepLocally's cut, FindHolders's re-reads,
+// Review this of 8de607c: sweepLocally's cut, FindHolders's re-reads,
 // ListAll's hold on writes, lookup costs.
 
 import (
@@ -38,7 +38,7 @@ func serverPages(t *testing.T, c *client.Client, opts client.ListOptions, from i
 
 // AllWebsites from page P of any order is what the server's pages P..end
 // hold (unique domains, so the server's order is one order).
-func TestRev44xLocalCut(t *testing.T) {
+func TestLocalCut(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(237)
@@ -51,9 +51,9 @@ func TestRev44xLocalCut(t *testing.T) {
 		env.emu.UpdateWebsite(id, func(w *emulator.Website) { w.Domain = d })
 	}
 	for _, order := range []struct{ by, dir string }{{"", ""}, {client.SortByID, client.SortDesc}, {"", client.SortAsc}, {client.SortByID, client.SortAsc}, {client.SortByDomain, client.SortAsc}, {client.SortByDomain, client.SortDesc}, {client.SortByDomain, ""}} {
-		for _, per := range []int{0, 10, 25, 50, 100} {
-			for _, search := range []string{"", "x.ex", "a0"} {
-				for _, page := range []int{0, 1, 2, 3, 5, 24, 25, 30} {
+		for _, per := range []int{0, 10, 100} {
+			for _, search := range []string{"", "a0"} {
+				for _, page := range []int{0, 2, 3, 24, 30} {
 					opts := client.ListOptions{SortBy: order.by, Sort: order.dir, PerPage: per, Search: search}
 					want := serverPages(t, env.c, opts, max(page, 1))
 					opts.Page = page
@@ -82,7 +82,7 @@ func head(ids []int64) []int64 { return ids[:min(len(ids), 5)] }
 // GET that answers 404, which is not remembered, so every check reads all
 // 20 again: 400 GETs where 20 searches (or one more sweep read twice,
 // 6 pages) would do. The bound the reader states: about twice the better.
-func TestRev44xHoldersRereadDeleted(t *testing.T) {
+func TestHoldersRereadDeleted(t *testing.T) {
 	t.Parallel()
 	// known: each delete goes through Write, which learns that the
 	// website is gone; forgotten: the outcome is unknown (Forget), so the
@@ -135,7 +135,7 @@ func holdersAfterOwnDeletes(t *testing.T, forget bool) {
 
 // The same with renames: each renamed website is read once, then served
 // from what the Read stored (cost bounded).
-func TestRev44xHoldersRereadRenamed(t *testing.T) {
+func TestHoldersRereadRenamed(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(300)
@@ -190,7 +190,7 @@ func TestRev44xHoldersRereadRenamed(t *testing.T) {
 // ListAll while a write of this process is under way waits for it
 // (holdWrites, on context.Background): a ListAll whose ctx ends meanwhile
 // does not return until the write does.
-func TestRev44xListAllCancelledWhileWriteRuns(t *testing.T) {
+func TestListAllCancelledWhileWriteRuns(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	env.seed(150)

@@ -15,7 +15,7 @@ import (
 // timeout) waits for the sweep's hold on writes (holdWrites) on
 // context.Background: its ctx ending does not end the wait. The 10s guard
 // only bounds the failing test.
-func TestRev44xListAllCancelledWhileFetchRuns(t *testing.T) {
+func TestListAllCancelledWhileFetchRuns(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(300)

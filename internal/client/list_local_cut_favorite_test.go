@@ -8,7 +8,7 @@ import (
 )
 
 // The cut with the favorite filter, each order, each page size.
-func TestRev44xLocalCutFavorite(t *testing.T) {
+func TestLocalCutFavorite(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	env.seed(260) // every fifth a favourite: 52

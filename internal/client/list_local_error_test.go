@@ -10,7 +10,7 @@ import (
 // A page that fails (404 from a proxy: not retried) during a local
 // order's read: the error alone is yielded, no website before it; for
 // each starting page.
-func TestRev44xLocalErrorYieldsNothing(t *testing.T) {
+func TestLocalErrorYieldsNothing(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	env.seed(230)

@@ -10,9 +10,9 @@ import (
 )
 
 // Explorer (timing: real Linger): concurrent held-domain checks.
-// Run with REV44X_EXPLORE=1; not for the gate.
-func TestRev44xExploreConcurrentHolders(t *testing.T) {
-	if os.Getenv("REV44X_EXPLORE") == "" {
+// Run with BULK_EXPLORE=1; not for the gate.
+func TestExploreConcurrentHolders(t *testing.T) {
+	if os.Getenv("BULK_EXPLORE") == "" {
 		t.Skip("explorer")
 	}
 	for _, n := range []int{3, 8, 12, 19, 21, 30} {
@@ -43,8 +43,8 @@ func TestRev44xExploreConcurrentHolders(t *testing.T) {
 }
 
 // Explorer: concurrent imports (lookup then Read), Linger off.
-func TestRev44xExploreConcurrentImports(t *testing.T) {
-	if os.Getenv("REV44X_EXPLORE") == "" {
+func TestExploreConcurrentImports(t *testing.T) {
+	if os.Getenv("BULK_EXPLORE") == "" {
 		t.Skip("explorer")
 	}
 	for _, n := range []int{5, 9, 10, 11, 12, 15, 20} {

@@ -12,7 +12,7 @@ import (
 // tries. Each Read is a hit, yet counted toward the sweep with the
 // lookups: the sweep read twice (20 pages) is bought at about 10
 // imports, when 10 searches would do. Better = min(n searches, 20 pages).
-func TestRev44xSequentialImportsCost(t *testing.T) {
+func TestSequentialImportsPastTheSweepCost(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{9, 10, 11, 12, 13, 14, 16, 20, 30} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
