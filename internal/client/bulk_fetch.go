@@ -172,7 +172,8 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		if err != nil {
 			failed = true
 		} else {
-			page1 = bulkPage{websites: p.Websites, lastPage: p.LastPage, total: p.Total, seq: seq, start: start}
+			page1 = bulkPageOf(p)
+			page1.seq, page1.start = seq, start
 		}
 	}
 	full := f.kind == fetchSweep
@@ -340,12 +341,16 @@ func sweepAgrees(page1 bulkPage, pages map[int]*Page) bool {
 	return check.complete()
 }
 
+// bulkPageOf is p as a page of a sweep, to compare with samePage.
+func bulkPageOf(p *Page) bulkPage {
+	return bulkPage{websites: p.Websites, lastPage: p.LastPage, total: p.Total}
+}
+
 // sweepPages returns the pages of a sweep by number: page1 and the others.
 func sweepPages(page1 bulkPage, others map[int]*Page) []bulkPage {
 	pages := []bulkPage{page1}
 	for n := 2; n <= page1.lastPage; n++ {
-		p := others[n]
-		pages = append(pages, bulkPage{websites: p.Websites, lastPage: p.LastPage, total: p.Total})
+		pages = append(pages, bulkPageOf(others[n]))
 	}
 	return pages
 }

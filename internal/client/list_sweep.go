@@ -210,7 +210,7 @@ func (c *Client) pageUnchanged(ctx context.Context, opts ListOptions, n int, old
 	if err != nil {
 		return err
 	}
-	if !samePage(bulkPage{websites: old.Websites, total: old.Total, lastPage: old.LastPage}, p) {
+	if !samePage(bulkPageOf(old), p) {
 		return &listChangedError{}
 	}
 	return nil
