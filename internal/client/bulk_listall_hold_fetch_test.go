@@ -2,7 +2,6 @@ package client_test
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -36,20 +35,8 @@ func TestListAllCancelledWhileFetchRuns(t *testing.T) {
 	<-blocked
 	c, cancel := context.WithTimeout(ctx(t), 500*time.Millisecond)
 	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, err := b.ListAll(c, client.ListOptions{PerPage: client.MaxPerPage})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("ListAll: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Errorf("ListAll whose ctx ended at 0.5s still waits, 10s on, for the sweep under way")
-		defer func() { t.Logf("ListAll at last: %v", <-done) }()
-	}
+	after := listAllEnds(t, b, c, context.DeadlineExceeded, "whose ctx ended at 0.5s, for the sweep under way")
 	close(release)
+	after()
 	<-refreshed
 }

@@ -91,3 +91,57 @@ func TestListAllSeqBeforeHold(t *testing.T) {
 		t.Errorf("Read of a website that ListAll read after this process's write of it: %d GET; the list showed it as it is; %+v", after-before, b.Stats())
 	}
 }
+
+// ListAll while a write of this process is under way waits for it
+// (holdWrites, on context.Background): a ListAll whose ctx ends meanwhile
+// does not return until the write does.
+func TestListAllCancelledWhileWriteRuns(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	env.seed(150)
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
+	inWrite, release := make(chan struct{}), make(chan struct{})
+	wrote := make(chan error, 1)
+	go func() {
+		wrote <- b.Write(ctx(t), 0, func() (*client.Website, error) {
+			close(inWrite)
+			select {
+			case <-release:
+			case <-time.After(20 * time.Second):
+			}
+			return nil, nil
+		})
+	}()
+	<-inWrite
+	c, cancel := context.WithCancel(ctx(t))
+	cancel()
+	after := listAllEnds(t, b, c, context.Canceled, "with an ended ctx, for a write of this process under way")
+	close(release)
+	after()
+	if err := <-wrote; err != nil {
+		t.Error(err)
+	}
+}
+
+// listAllEnds calls ListAll with c, which ends while ListAll waits, and
+// checks that it returns want within 10 seconds (the guard only bounds a
+// failing test). Call the function it returns once the wait is released:
+// it waits for a ListAll that went on.
+func listAllEnds(t *testing.T, b *client.BulkReader, c context.Context, want error, while string) func() {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.ListAll(c, client.ListOptions{PerPage: client.MaxPerPage})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, want) {
+			t.Errorf("ListAll %s: %v, want %v", while, err, want)
+		}
+		return func() {}
+	case <-time.After(10 * time.Second):
+		t.Errorf("ListAll %s still waits, 10s on", while)
+		return func() { t.Logf("ListAll at last: %v", <-done) }
+	}
+}

@@ -45,7 +45,9 @@ func (b *BulkReader) Write(ctx context.Context, id int64, write func() (*Website
 		b.forgetLocked(id)
 		b.own[id] = ownWrite{seq: b.seq} // deleted
 	default:
-		b.forgetLocked(id)
+		if id > 0 {
+			b.forgetLocked(id)
+		}
 		b.forgotten[w.ID] = b.seq
 		b.own[w.ID] = ownWrite{w: w.clone(), seq: b.seq}
 		b.entries[w.ID] = bulkEntry{w: *w.clone(), at: b.now()}
