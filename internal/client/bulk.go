@@ -156,31 +156,32 @@ type BulkReader struct {
 
 	writes *semaphore.Weighted // this process's writes and fetches, apart (bulk_write.go)
 
-	mu         sync.Mutex // guards the fields below
-	entries    map[int64]bulkEntry
-	forgotten  map[int64]uint64   // id -> seq of its last Forget or Write
-	own        map[int64]ownWrite // what this process's writes since the latest sweep left (bulk_write.go)
-	seq        uint64             // number of Forget and Write calls
-	lostCreate uint64             // seq of the latest create whose outcome is unknown
-	reads      int                // reads counted toward the next sweep
-	lastRead   time.Time
-	arrived    time.Time          // time of the latest read counted
-	arrival    chan struct{}      // closed and replaced when a read is counted
-	burst      time.Time          // first read of the current burst of reads
-	page1      bulkPage           // the latest first page
-	others     map[int]*Page      // later pages read after page1, by number
-	sweptAt    time.Time          // end of the latest complete sweep
-	sweptSeq   uint64             // seq when the latest complete sweep began
-	swept      []Website          // the latest complete sweep's websites
-	sweptBy    []bulkPage         // its pages as first read, by number (nil for ListAll's)
-	verified   bool               // swept's websites held their values at one moment
-	waiting    int                // lookups waiting for a fetch (verify inline when any)
-	since      int                // lookups since the latest complete sweep
-	failedAt   time.Time          // end of the latest fetch with a failed page
-	changedAt  time.Time          // end of the latest sweep whose pages disagreed
-	flight     *bulkFetch         // the fetch of list pages in progress
-	gets       map[int64]*bulkGet // individual GETs in progress
-	stats      BulkStats
+	mu          sync.Mutex // guards the fields below
+	entries     map[int64]bulkEntry
+	forgotten   map[int64]uint64   // id -> seq of its last Forget or Write
+	own         map[int64]ownWrite // what this process's writes since the latest sweep left (bulk_write.go)
+	seq         uint64             // number of Forget and Write calls
+	lostCreate  uint64             // seq of the latest create whose outcome is unknown
+	reads       int                // reads counted toward the next sweep
+	lastRead    time.Time
+	arrived     time.Time          // time of the latest read counted
+	arrival     chan struct{}      // closed and replaced when a read is counted
+	burst       time.Time          // first read of the current burst of reads
+	page1       bulkPage           // the latest first page
+	others      map[int]*Page      // later pages read after page1, by number
+	sweptAt     time.Time          // end of the latest complete sweep
+	sweptSeq    uint64             // seq when the latest complete sweep began
+	swept       []Website          // the latest complete sweep's websites
+	sweptDomain map[int64]string   // their domains by id
+	sweptBy     []bulkPage         // its pages as first read, by number (nil for ListAll's)
+	verified    bool               // swept's websites held their values at one moment
+	waiting     int                // lookups waiting for a fetch (verify inline when any)
+	since       int                // lookups since the latest complete sweep
+	failedAt    time.Time          // end of the latest fetch with a failed page
+	changedAt   time.Time          // end of the latest sweep whose pages disagreed
+	flight      *bulkFetch         // the fetch of list pages in progress
+	gets        map[int64]*bulkGet // individual GETs in progress
+	stats       BulkStats
 }
 
 type bulkEntry struct {

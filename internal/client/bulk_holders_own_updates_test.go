@@ -202,3 +202,54 @@ func TestHoldersAfterOwnCreates(t *testing.T) {
 		}
 	}
 }
+
+// After a create through Write, a lookup of another domain is answered
+// by the sweep (no request), and one of the created domain by one search,
+// the holders as they are now: the sweep shows an earlier moment, which
+// the create alone cannot bring up to date (another client may have
+// deleted or created a website of that domain since). 0b782df read GET
+// /websites/0 after every create.
+func TestLookupsAfterOwnCreate(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(150)
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
+	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
+		t.Fatal(err)
+	}
+	const d = "created-here.example.net"
+	if err := b.Write(ctx(t), 0, func() (*client.Website, error) {
+		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: d})
+		if err != nil {
+			return nil, err
+		}
+		return res.Website, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	other := domainsOf(env, ids[40:41])[0]
+	for _, c := range []struct {
+		domain string
+		find   bool
+		cost   int
+	}{{other, false, 0}, {other, true, 0}, {d, false, 1}, {d, true, 1}} {
+		before, list0, show0 := env.requests()
+		var err error
+		if c.find {
+			_, err = b.FindByDomain(ctx(t), c.domain)
+		} else {
+			var ws []client.Website
+			ws, err = b.FindHolders(ctx(t), c.domain, func(s string) bool { return s == c.domain })
+			if err == nil && len(ws) != 1 {
+				err = fmt.Errorf("holders %v, want one", ws)
+			}
+		}
+		if err != nil {
+			t.Fatalf("lookup of %s (FindByDomain %v): %v", c.domain, c.find, err)
+		}
+		total, list, show := env.requests()
+		if total-before != c.cost || show != show0 || list-list0 != c.cost {
+			t.Errorf("lookup of %s (FindByDomain %v): %d requests (%d GET /websites/{id}), want %d search(es); %+v", c.domain, c.find, total-before, show-show0, c.cost, b.Stats())
+		}
+	}
+}

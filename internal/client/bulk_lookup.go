@@ -51,11 +51,9 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 // a burst requests page 1, which is the whole list for up to 100
 // websites), and they wait a moment (Linger) for more lookups before they
 // search; a fresh complete sweep whose pages read the same twice answers
-// them either way, a website it does not hold included. The caller's own
-// writes since the sweep (Write) answer as they left the website, a
-// website created since included; a website it changed without learning
-// the outcome (Forget, a failed Write) is read again once (Read), and a
-// create that failed makes lookups search until the next sweep.
+// them either way, a website it does not hold included, unless the
+// caller wrote a website of the domain since (see matchingLocked): then
+// the search answers, as the holders are now.
 func (b *BulkReader) FindHolders(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
 	return b.lookup(ctx, search, match, true)
 }
@@ -82,57 +80,51 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		}
 		now = b.now()
 	}
-	var (
-		ws      []Website
-		unknown []int64 // websites this process changed since the sweep, outcome unknown
-	)
-	swept := false
-	// A fresh complete sweep settles the lookup, as this process's own
-	// writes since left it (Write); what it does not hold is searched
-	// for, unless settle. A website this process changed since without
-	// learning what the server holds (Forget, a failed Write) is read
-	// again, or, for a create that failed, the search answers.
+	var ws []Website
+	swept, affected := false, false
+	// A fresh complete sweep settles the lookup, unless this process
+	// wrote a website of the domain since (see matchingLocked): the
+	// sweep's answer is the domain's holders at one moment, and a search
+	// the holders now. What the sweep does not hold is searched for,
+	// unless settle.
 	b.waiting++
 	_, err := b.waitLocked(ctx, now, now, 0, 0, settle, func(now time.Time) bool {
 		if !b.sweptFreshLocked(now) || !b.verified {
 			return false
 		}
-		ws, unknown = b.matchingLocked(match)
+		ws, affected = b.matchingLocked(match)
 		swept = true
 		return true
 	})
 	b.waiting--
-	whole := swept && len(unknown) == 0 && b.lostCreate <= b.sweptSeq
-	if err != nil || (whole && (len(ws) > 0 || settle)) {
+	if err != nil || (swept && !affected && (len(ws) > 0 || settle)) {
 		if err == nil {
 			b.stats.LookupHits++
 		}
 		b.mu.Unlock()
 		return ws, err
 	}
-	if settle && swept && b.lostCreate <= b.sweptSeq {
-		b.stats.LookupHits++
-		b.mu.Unlock()
-		for _, id := range unknown {
-			w, err := b.readAgain(ctx, id)
-			if err != nil {
-				return nil, err
-			}
-			if w != nil && match(w.Domain) {
-				ws = append(ws, *w)
-			}
-		}
-		slices.SortFunc(ws, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
-		return ws, nil
-	}
 	b.stats.Searches++
 	seq := b.seq
 	b.mu.Unlock()
 	ws, err = b.c.searchWebsites(ctx, search, match)
+	b.mu.Lock()
+	if errors.Is(err, ErrListChanged) && b.seq != seq {
+		// This process wrote while the search read its pages (the creates
+		// of the same apply): search once more, its writes held.
+		seq = b.seq
+		b.mu.Unlock()
+		var release func()
+		if release, err = b.holdWrites(ctx, writeSlots); err == nil {
+			ws, err = b.c.searchWebsites(ctx, search, match)
+			release()
+		}
+		b.mu.Lock()
+	}
 	if err != nil {
+		b.mu.Unlock()
 		return nil, err
 	}
-	b.mu.Lock()
 	now = b.now()
 	for _, w := range ws {
 		if b.forgotten[w.ID] <= seq { // as storeLocked
@@ -182,54 +174,35 @@ func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error 
 	return nil
 }
 
-// matchingLocked returns the websites whose domain match accepts, by
-// id, as the latest complete sweep held them (all at one moment) and as
-// this process's writes since left them (Write), and the ids of the
-// websites this process changed since without learning the outcome
-// (Forget, a failed Write).
-func (b *BulkReader) matchingLocked(match func(string) bool) (ws []Website, unknown []int64) {
+// matchingLocked returns the websites of the latest complete sweep whose
+// domain match accepts, by id (all at one moment), and whether this
+// process may have changed who holds such a domain since: it created a
+// website of the domain (Write), deleted or changed one the sweep held
+// with it, changed a website the sweep does not hold without learning
+// its domain, or a create failed without saying whether it stored one.
+// A write of this process never renames a website (the API's update
+// keeps the domain), so a website the sweep held under another domain
+// is left alone.
+func (b *BulkReader) matchingLocked(match func(string) bool) (ws []Website, affected bool) {
 	for _, w := range b.swept {
-		if match(w.Domain) && b.forgotten[w.ID] <= b.sweptSeq {
+		if match(w.Domain) {
 			ws = append(ws, *w.clone())
 		}
 	}
+	slices.SortFunc(ws, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
+	affected = b.lostCreate > b.sweptSeq
 	for id, seq := range b.forgotten {
+		if affected {
+			break
+		}
 		if seq <= b.sweptSeq {
 			continue
 		}
-		switch o, ok := b.own[id]; {
-		case !ok:
-			unknown = append(unknown, id)
-		case o.w != nil && match(o.w.Domain):
-			ws = append(ws, *o.w.clone())
-		}
+		o, known := b.own[id]
+		d, held := b.sweptDomain[id]
+		affected = (held && match(d)) || (known && o.w != nil && match(o.w.Domain)) || (!held && !known)
 	}
-	slices.SortFunc(ws, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
-	slices.Sort(unknown)
-	return ws, unknown // ws nil when none, as findWebsitesByDomain
-}
-
-// readAgain reads the website id, which this process changed since the
-// latest sweep without learning the outcome, and keeps what it found for
-// the lookups that follow: the website, or nil when it is gone.
-func (b *BulkReader) readAgain(ctx context.Context, id int64) (*Website, error) {
-	b.mu.Lock()
-	seq := b.forgotten[id]
-	b.mu.Unlock()
-	w, err := b.Read(ctx, id)
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.forgotten[id] == seq { // not changed again meanwhile
-		o := ownWrite{seq: b.seq}
-		if w != nil {
-			o.w = w.clone()
-		}
-		b.own[id] = o
-	}
-	return w, nil
+	return ws, affected // ws nil when none, as findWebsitesByDomain
 }
 
 // ListAll returns every matching website, as Client.AllWebsites yields

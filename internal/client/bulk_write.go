@@ -15,9 +15,14 @@ const writeSlots = math.MaxInt32
 // way, and no fetch begins while it runs. write returns the website as
 // the server holds it after the change, or nil when it deleted the
 // website. The reader keeps that answer, as an individual read of the
-// moment (Read serves it; lookups see the website as it is now, a
-// website created here included). When write fails, the reader forgets
-// id (see Forget): the change may or may not have been made.
+// moment (Read serves it), and its domain: a lookup of a domain that
+// this process's writes touched since the latest sweep searches (the
+// holders now), every other lookup is answered by the sweep (the holders
+// at its moment). When write fails (or panics), the reader forgets id
+// (see Forget): the change may or may not have been made; a create that
+// failed without a refusal makes every lookup search until the next
+// sweep. write must never rename a website (the API's update keeps the
+// domain).
 //
 // So this process's own creates, updates and deletes do not make a
 // sweep's pages disagree (bulk_fetch.go): only another writer's changes
@@ -32,14 +37,32 @@ func (b *BulkReader) Write(ctx context.Context, id int64, write func() (*Website
 		return err
 	}
 	defer release() // after the write is counted: a fetch sees it
-	w, err := write()
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	var (
+		w    *Website
+		done bool
+	)
+	defer func() {
+		// Recorded even when write panics: the change may have been made.
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.wroteLocked(id, w, err, done)
+	}()
+	w, err = write()
+	done = true
+	return err
+}
+
+// wroteLocked records the outcome of a write of the website id (0: a
+// create): w and err as write returned them, or done false when it
+// panicked.
+func (b *BulkReader) wroteLocked(id int64, w *Website, err error, done bool) {
 	b.seq++
 	switch {
-	case id <= 0 && w == nil:
-		b.lostCreate = b.seq // a website may have been created
-	case err != nil:
+	case id <= 0 && (w == nil || err != nil):
+		if !done || createOutcome(err) != outcomeRejected {
+			b.lostCreate = b.seq // a website may have been created
+		}
+	case !done || err != nil:
 		b.forgetLocked(id)
 	case w == nil:
 		b.forgetLocked(id)
@@ -52,7 +75,6 @@ func (b *BulkReader) Write(ctx context.Context, id int64, write func() (*Website
 		b.own[w.ID] = ownWrite{w: w.clone(), seq: b.seq}
 		b.entries[w.ID] = bulkEntry{w: *w.clone(), at: b.now()}
 	}
-	return err
 }
 
 // ownWrite is what a write of this process left a website as since the
