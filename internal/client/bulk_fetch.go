@@ -454,7 +454,7 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	}
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
-	b.swept, b.sweptBy, b.verified, b.since = ws, nil, false, 0
+	b.swept, b.sweptBy, b.verified, b.since, b.blind = ws, nil, false, 0, 0
 	b.sweptDomain = make(map[int64]string, len(ws))
 	for _, w := range ws {
 		b.sweptDomain[w.ID] = w.Domain

@@ -80,7 +80,10 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		}
 		now = b.now()
 	}
-	var ws []Website
+	var (
+		ws      []Website
+		unknown []int64
+	)
 	swept, affected := false, false
 	// A fresh complete sweep settles the lookup, unless this process
 	// wrote a website of the domain since (see matchingLocked): the
@@ -92,11 +95,28 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		if !b.sweptFreshLocked(now) || !b.verified {
 			return false
 		}
-		ws, affected = b.matchingLocked(match)
+		ws, affected, unknown = b.matchingLocked(match)
 		swept = true
 		return true
 	})
 	b.waiting--
+	if err == nil && swept && !affected && len(unknown) > 0 {
+		// This process changed websites since the sweep without learning
+		// the outcome: what they hold now may be the domain (another
+		// client may have renamed them). Read them again once the
+		// searches this costs meanwhile would pay for it (ski rental),
+		// and remember what they hold; else search.
+		if len(unknown) > 1 && b.blind < len(unknown) {
+			b.blind++
+			affected = true
+		} else {
+			b.mu.Unlock()
+			ok := b.readAgain(ctx, unknown)
+			b.mu.Lock()
+			ws, affected, unknown = b.matchingLocked(match)
+			affected = affected || !ok || len(unknown) > 0
+		}
+	}
 	if err != nil || (swept && !affected && (len(ws) > 0 || settle)) {
 		if err == nil {
 			b.stats.LookupHits++
@@ -176,14 +196,14 @@ func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error 
 
 // matchingLocked returns the websites of the latest complete sweep whose
 // domain match accepts, by id (all at one moment), and whether this
-// process may have changed who holds such a domain since: it created a
-// website of the domain (Write), deleted or changed one the sweep held
-// with it, changed a website the sweep does not hold without learning
-// its domain, or a create failed without saying whether it stored one.
-// A write of this process never renames a website (the API's update
-// keeps the domain), so a website the sweep held under another domain
-// is left alone.
-func (b *BulkReader) matchingLocked(match func(string) bool) (ws []Website, affected bool) {
+// process's writes since may have changed who holds such a domain: it
+// created a website of the domain (Write), deleted or changed one that
+// held it then or now, or a create failed without saying whether it
+// stored one. unknown are the websites it changed since without learning
+// what they hold now (Forget, a failed Write) and not read again since,
+// that did not hold such a domain in the sweep. A write of this process
+// never renames a website (the API's update keeps the domain).
+func (b *BulkReader) matchingLocked(match func(string) bool) (ws []Website, affected bool, unknown []int64) {
 	for _, w := range b.swept {
 		if match(w.Domain) {
 			ws = append(ws, *w.clone())
@@ -200,9 +220,39 @@ func (b *BulkReader) matchingLocked(match func(string) bool) (ws []Website, affe
 		}
 		o, known := b.own[id]
 		d, held := b.sweptDomain[id]
-		affected = (held && match(d)) || (known && o.w != nil && match(o.w.Domain)) || (!held && !known)
+		affected = (held && match(d)) || (known && o.w != nil && match(o.w.Domain))
+		if !known && !affected {
+			unknown = append(unknown, id)
+		}
 	}
-	return ws, affected // ws nil when none, as findWebsitesByDomain
+	slices.Sort(unknown)
+	return ws, affected, unknown // ws nil when none, as findWebsitesByDomain
+}
+
+// readAgain reads the websites ids again, which this process changed
+// since the latest sweep without learning the outcome, and keeps what
+// they hold (nil when gone) for the lookups that follow. It reports
+// whether every read answered.
+func (b *BulkReader) readAgain(ctx context.Context, ids []int64) bool {
+	for _, id := range ids {
+		b.mu.Lock()
+		seq := b.forgotten[id]
+		b.mu.Unlock()
+		w, err := b.Read(ctx, id)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return false
+		}
+		b.mu.Lock()
+		if b.forgotten[id] == seq { // not changed again meanwhile
+			o := ownWrite{seq: b.seq}
+			if w != nil {
+				o.w = w.clone()
+			}
+			b.own[id] = o
+		}
+		b.mu.Unlock()
+	}
+	return true
 }
 
 // ListAll returns every matching website, as Client.AllWebsites yields

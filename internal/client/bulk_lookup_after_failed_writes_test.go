@@ -2,9 +2,11 @@ package client_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // A create that the server refuses (422 "The domain has already
@@ -80,5 +82,36 @@ func TestImportsAfterForgetUseTheSweep(t *testing.T) {
 	if n := after - before; n > 12 {
 		t.Errorf("40 lookups by domain after one Forget cost %d requests (%d list, %d show); "+
 			"one read of the forgotten website and the sweep answer them", n, list, show)
+	}
+}
+
+// After a sweep, another client renames website x into d; this process
+// then changes x without learning the outcome (a delete whose answer was
+// lost: Forget). A lookup of d must see x as it is after that change
+// (it holds d), not as the sweep saw it: the changed website is read
+// again. a233f86 answered from the sweep, without x (the explorer
+// BULK_OWN_EXPLORE, seed 44 run 1243).
+func TestHoldersSeeForgottenWebsiteRenamedByOther(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(150)
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
+	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
+		t.Fatal(err)
+	}
+	d := domainsOf(env, ids[2:3])[0]
+	x := ids[36]
+	env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = d })
+	b.Forget(x) // a delete of x whose answer was lost; not made
+	ws, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, w := range ws {
+		got = append(got, w.ID)
+	}
+	if want := []int64{ids[2], x}; !slices.Equal(got, want) {
+		t.Errorf("FindHolders(%s) = %v, want %v", d, got, want)
 	}
 }
