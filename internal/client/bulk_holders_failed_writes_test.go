@@ -15,12 +15,7 @@ import (
 // whose outcome is unknown.)
 func TestOneHeldCheckAfterFailedWrites(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(300)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, ids, b := sweptReader(t, 300)
 	failed := errors.New("HTTP 500")
 	for _, id := range ids[:30] {
 		_ = b.Write(ctx(t), id, func() (*client.Website, error) { return nil, failed })

@@ -17,12 +17,7 @@ import (
 // where one search (1 request) answers the same question.
 func TestOneHeldCheckAfterOwnUpdates(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(300)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, ids, b := sweptReader(t, 300)
 	for _, id := range ids[:50] {
 		if err := b.Write(ctx(t), id, func() (*client.Website, error) {
 			env.emu.UpdateWebsite(id, func(w *emulator.Website) { p := 2; w.Privacy = &p; w.UpdatedAt = w.UpdatedAt.Add(time.Second) })
@@ -61,12 +56,7 @@ func TestHoldersRereadDeleted(t *testing.T) {
 
 func holdersAfterOwnDeletes(t *testing.T, forget bool) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(300)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, ids, b := sweptReader(t, 300)
 	for _, id := range ids[:20] {
 		if forget {
 			env.emu.DeleteWebsite(id)
@@ -104,12 +94,7 @@ func holdersAfterOwnDeletes(t *testing.T, forget bool) {
 // process's write left it.
 func TestHoldersRereadRenamed(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(300)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, ids, b := sweptReader(t, 300)
 	const target = "t.example.org"
 	// ids[5] renamed INTO target, ids[6] holds it and is renamed OUT,
 	// ids[7] holds it and is deleted, ids[8] holds it untouched.
@@ -160,12 +145,7 @@ func TestHoldersRereadRenamed(t *testing.T) {
 // request but the POSTs. 0b782df read GET /websites/0 after each create.
 func TestHoldersAfterOwnCreates(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	env.seed(300)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, _, b := sweptReader(t, 300)
 	holders := func(d string) []client.Website {
 		t.Helper()
 		ws, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d })
@@ -211,12 +191,7 @@ func TestHoldersAfterOwnCreates(t *testing.T) {
 // /websites/0 after every create.
 func TestLookupsAfterOwnCreate(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(150)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, ids, b := sweptReader(t, 150)
 	const d = "created-here.example.net"
 	if err := b.Write(ctx(t), 0, func() (*client.Website, error) {
 		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: d})
@@ -252,4 +227,18 @@ func TestLookupsAfterOwnCreate(t *testing.T) {
 			t.Errorf("lookup of %s (FindByDomain %v): %d requests (%d GET /websites/{id}), want %d search(es); %+v", c.domain, c.find, total-before, show-show0, c.cost, b.Stats())
 		}
 	}
+}
+
+// sweptReader seeds n websites and returns a reader (no linger, a fake
+// clock) whose latest sweep is a ListAll of them: read twice, it answers
+// the lookups that follow.
+func sweptReader(t *testing.T, n int) (*bulkEnv, []int64, *client.BulkReader) {
+	t.Helper()
+	env := newBulkEnv(t)
+	ids := env.seed(n)
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
+	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
+		t.Fatal(err)
+	}
+	return env, ids, b
 }

@@ -20,12 +20,7 @@ import (
 // and a new sweep costs 6.
 func TestHeldChecksAfterRefusedCreateUseTheSweep(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	env.seed(250) // 3 pages
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, _, b := sweptReader(t, 250)
 	taken := env.emu.Websites()[0].Domain
 	err := b.Write(ctx(t), 0, func() (*client.Website, error) {
 		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: taken})
@@ -62,12 +57,7 @@ func TestHeldChecksAfterRefusedCreateUseTheSweep(t *testing.T) {
 // of the forgotten website (or a new sweep, 6) answers them all.
 func TestImportsAfterForgetUseTheSweep(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(250) // 3 pages
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, ids, b := sweptReader(t, 250)
 	b.Forget(ids[0])
 	before, _, _ := env.requests()
 	for _, id := range ids[100:140] {
@@ -93,12 +83,7 @@ func TestImportsAfterForgetUseTheSweep(t *testing.T) {
 // BULK_OWN_EXPLORE, seed 44 run 1243).
 func TestHoldersSeeForgottenWebsiteRenamedByOther(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(150)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, ids, b := sweptReader(t, 150)
 	d := domainsOf(env, ids[2:3])[0]
 	x := ids[36]
 	env.emu.UpdateWebsite(x, func(w *emulator.Website) { w.Domain = d })
