@@ -162,6 +162,9 @@ type BulkReader struct {
 	own         map[int64]ownWrite // what this process's writes since the latest sweep left (bulk_write.go)
 	seq         uint64             // number of Forget and Write calls
 	lostCreate  uint64             // seq of the latest create whose outcome is unknown
+	begun       uint64             // writes begun (Write)
+	inflight    int                // writes under way
+	costly      int                // lookups that searched since the latest sweep for want of it (this process's writes)
 	blind       int                // lookups that searched for want of reading changed websites again
 	reads       int                // reads counted toward the next sweep
 	lastRead    time.Time

@@ -92,8 +92,13 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 		}
 		if id == 0 && b.unverifiedLocked(now) && b.since > len(b.sweptBy) {
 			// Ski rental again: the lookups since the sweep, each a
-			// search so far, now outnumber its pages.
+			// search so far, now outnumber its pages. When this process
+			// wrote since, the pages would not read the same again:
+			// sweep anew instead (read twice, as lookups wait).
 			kind = fetchVerify
+			if b.seq != b.sweptSeq {
+				kind = fetchSweep
+			}
 		}
 		if kind < fetchFirst {
 			return false, nil
@@ -228,7 +233,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 			// A lookup by domain waits for this sweep: read every page
 			// again, page 1 first (verifyPages). Reads by id alone need
 			// no more.
-			ws, same, ok := b.verifyPages(ctx, sweepPages(page1, others), nil)
+			ws, same, ok := b.verifyPages(ctx, sweepPages(page1, others))
 			fresh = append(fresh, ws...)
 			failed, changed, verified = !ok, ok && !same, ok && same
 		} else if !failed && !changed && reused {
@@ -306,13 +311,6 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 // pageUnchanged compares any page of a list read twice (list_sweep.go)
 // the same way.
 func samePage(old bulkPage, p *Page) bool {
-	return samePageBut(old, p, nil)
-}
-
-// samePageBut is samePage, but for the websites that own reports, which
-// only need the same domain: this process wrote them since old's read,
-// and its writes never rename (nil: none).
-func samePageBut(old bulkPage, p *Page, own func(id int64) bool) bool {
 	if p.Total != old.total || p.LastPage != old.lastPage || len(p.Websites) != len(old.websites) {
 		return false
 	}
@@ -322,8 +320,7 @@ func samePageBut(old bulkPage, p *Page, own func(id int64) bool) bool {
 	}
 	for _, w := range p.Websites {
 		o, ok := was[w.ID]
-		if !ok || w.Domain != o.Domain || !w.CreatedAt.Equal(o.CreatedAt) ||
-			(!w.UpdatedAt.Equal(o.UpdatedAt) && (own == nil || !own(w.ID))) {
+		if !ok || w.Domain != o.Domain || !w.UpdatedAt.Equal(o.UpdatedAt) || !w.CreatedAt.Equal(o.CreatedAt) {
 			return false
 		}
 		delete(was, w.ID) // an id twice in p is not old's
@@ -378,13 +375,13 @@ func sweepPages(page1 bulkPage, others map[int]*Page) []bulkPage {
 // first read and before the other second reads, all of them did; and the
 // list held those websites then: a website created before it would be on
 // page 1, one deleted before it missing from its page's second read.
-func (b *BulkReader) verifyPages(ctx context.Context, pages []bulkPage, own func(int64) bool) ([]Website, bool, bool) {
+func (b *BulkReader) verifyPages(ctx context.Context, pages []bulkPage) ([]Website, bool, bool) {
 	p, err := b.listPage(ctx, 1)
 	if err != nil {
 		return nil, false, false
 	}
 	ws := slices.Clone(p.Websites)
-	same := samePageBut(pages[0], p, own)
+	same := samePage(pages[0], p)
 	nums := make([]int, 0, len(pages)-1)
 	for n := 2; n <= len(pages); n++ {
 		nums = append(nums, n)
@@ -393,7 +390,7 @@ func (b *BulkReader) verifyPages(ctx context.Context, pages []bulkPage, own func
 	for _, n := range nums {
 		if p := ps[n]; p != nil {
 			ws = append(ws, p.Websites...)
-			same = same && samePageBut(pages[n-1], p, own)
+			same = same && samePage(pages[n-1], p)
 		}
 	}
 	return ws, same && ok, ok
@@ -410,18 +407,11 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	}
 	b.mu.Lock()
 	seq := b.seq
-	// This process's updates since the sweep (Write holds them apart
-	// from this fetch) moved updated_at, not the domain: as the sweep's
-	// claim is about domains, they do not spoil it, and lookups of
-	// their domains search anyway (matchingLocked).
-	wrote := map[int64]bool{}
-	for id, s := range b.forgotten {
-		if s > b.sweptSeq {
-			wrote[id] = true
-		}
-	}
 	b.mu.Unlock()
-	ws, same, ok := b.verifyPages(ctx, pages, func(id int64) bool { return wrote[id] })
+	// This process's writes since the sweep spoil it too: a website it
+	// wrote may also have been renamed by another client meanwhile, and
+	// back, which only updated_at shows.
+	ws, same, ok := b.verifyPages(ctx, pages)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	end := b.now()
@@ -454,7 +444,7 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	}
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
-	b.swept, b.sweptBy, b.verified, b.since, b.blind = ws, nil, false, 0, 0
+	b.swept, b.sweptBy, b.verified, b.since, b.blind, b.costly = ws, nil, false, 0, 0, 0
 	b.sweptDomain = make(map[int64]string, len(ws))
 	for _, w := range ws {
 		b.sweptDomain[w.ID] = w.Domain

@@ -124,12 +124,23 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		b.mu.Unlock()
 		return ws, err
 	}
+	if swept && affected {
+		// This process's writes since the sweep make this lookup search.
+		// Once such searches would pay for a new sweep read twice (ski
+		// rental), drop the sweep: the next lookup starts one, which
+		// holds those writes.
+		b.costly++
+		if pages := max(1, (len(b.swept)+MaxPerPage-1)/MaxPerPage); b.costly >= 2*pages {
+			b.sweptAt = time.Time{}
+			b.reads = max(b.reads, 2*pages+2)
+		}
+	}
 	b.stats.Searches++
-	seq := b.seq
+	seq, begun, inflight := b.seq, b.begun, b.inflight
 	b.mu.Unlock()
 	ws, err = b.c.searchWebsites(ctx, search, match)
 	b.mu.Lock()
-	if errors.Is(err, ErrListChanged) && b.seq != seq {
+	if errors.Is(err, ErrListChanged) && (b.seq != seq || b.begun != begun || inflight > 0) {
 		// This process wrote while the search read its pages (the creates
 		// of the same apply): search once more, its writes held.
 		seq = b.seq

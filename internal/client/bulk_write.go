@@ -41,10 +41,15 @@ func (b *BulkReader) Write(ctx context.Context, id int64, write func() (*Website
 		w    *Website
 		done bool
 	)
+	b.mu.Lock()
+	b.begun++
+	b.inflight++
+	b.mu.Unlock()
 	defer func() {
 		// Recorded even when write panics: the change may have been made.
 		b.mu.Lock()
 		defer b.mu.Unlock()
+		b.inflight--
 		b.wroteLocked(id, w, err, done)
 	}()
 	w, err = write()

@@ -1,0 +1,57 @@
+package client_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// One create answered 500 by the application (CreateWebsite
+// looked the domain up afterwards and found nothing: it returns the 500)
+// sets lostCreate, and from then on every FindHolders searches while the
+// verified sweep stays fresh (a burst of checks, up to MaxAge): no ski
+// rental brings a new sweep (planLocked fetches nothing while the sweep
+// is fresh). 40 held-domain checks of an apply cost 40 searches, where a
+// new verified sweep of the 3 pages costs about 6 and answers them all:
+// more than twice the better strategy (the BulkReader doc's promise).
+// The same as TestHeldChecksAfterRefusedCreateUseTheSweep (a 422), for a
+// create of unknown outcome.
+func TestHeldChecksAfterLostCreateCost(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	env.seed(250) // 3 pages
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
+	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.emu.SetFaults(&emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}, Methods: []string{"POST"}, MaxFaults: 1}); err != nil {
+		t.Fatal(err)
+	}
+	err := b.Write(ctx(t), 0, func() (*client.Website, error) {
+		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "lost.example.net"})
+		if err != nil {
+			return nil, err
+		}
+		return res.Website, nil
+	})
+	t.Logf("create: %v", err)
+	if err == nil {
+		t.Fatal("the create answered 500 succeeded")
+	}
+	before, list0, _ := env.requests()
+	for i := range 40 {
+		d := fmt.Sprintf("new-%02d.example.net", i)
+		ws, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d })
+		if err != nil || len(ws) != 0 {
+			t.Fatalf("FindHolders(%s) = %v, %v", d, ws, err)
+		}
+	}
+	after, list, _ := env.requests()
+	t.Logf("40 checks after one lost create: %d requests; %+v", after-before, b.Stats())
+	if n := after - before; n > 12 {
+		t.Errorf("40 held-domain checks after one create of unknown outcome cost %d requests (%d list); "+
+			"a new verified sweep of 3 pages costs about 6 and answers them all", n, list-list0)
+	}
+}
