@@ -10,8 +10,8 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// Verify's tolerance (samePageBut: updated_at may move on a
-// website this process wrote since the sweep) lets another client's
+// A second read of a sweep that took updated_at moves on websites this
+// process wrote since as unchanged (a233f86) let another client's
 // renames hide behind this process's own updates.
 //
 // Two websites, P (page 2) and Q (page 3), which this process updates
