@@ -20,13 +20,14 @@ const writeSlots = math.MaxInt32
 // holders now), every other lookup is answered by the sweep (the holders
 // at its moment). When write fails (or panics), the reader forgets id
 // (see Forget): the change may or may not have been made; a create that
-// failed without a refusal makes every lookup search until the next
-// sweep. write must never rename a website (the API's update keeps the
-// domain).
+// failed without a refusal makes every lookup search. Once the searches
+// that this process's writes cause reach twice the sweep's pages, the
+// next lookup sweeps anew. write must never rename a website (the API's
+// update keeps the domain).
 //
-// So this process's own creates, updates and deletes do not make a
-// sweep's pages disagree (bulk_fetch.go): only another writer's changes
-// cost a second sweep or individual reads. A fetch that outlasts
+// So this process's own creates, updates and deletes never make the
+// pages of one fetch disagree (bulk_fetch.go): only another writer's
+// changes cost a second sweep or individual reads. A fetch that outlasts
 // WriteWait (a page waiting out a long Retry-After) does not hold the
 // write longer: it is sent anyway, and the fetch's checks see it as any
 // other writer's. It returns ctx's error, without calling write, when
