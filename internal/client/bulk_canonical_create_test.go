@@ -8,7 +8,7 @@ import (
 )
 
 // this review (held): after a verified sweep, this process creates
-// "https://WWW.X-REV44Z.EXAMPLE" (stored as "x-this review.example"), then
+// "https://WWW.X-CANONICAL.EXAMPLE" (stored as "x-canonical.example"), then
 // looks the stored domain up by FindByDomain and FindHolders, and reads
 // the new id: each answers the new website; a pause longer than the TTL
 // and a new sweep change nothing.
@@ -23,7 +23,7 @@ func TestCanonicalisedOwnCreateIsFound(t *testing.T) {
 	}
 	var id int64
 	if err := b.Write(ctx(t), 0, func() (*client.Website, error) {
-		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "https://WWW.X-REV44Z.EXAMPLE"})
+		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "https://WWW.X-CANONICAL.EXAMPLE"})
 		if err != nil {
 			return nil, err
 		}
@@ -32,7 +32,7 @@ func TestCanonicalisedOwnCreateIsFound(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	const d = "x-this review.example"
+	const d = "x-canonical.example"
 	check := func(when string) {
 		w, err := b.FindByDomain(ctx(t), d)
 		if err != nil || w.ID != id {
