@@ -110,11 +110,15 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 			b.blind++
 			affected = true
 		} else {
+			at := b.sweptAt
 			b.mu.Unlock()
 			ok := b.readAgain(ctx, unknown)
 			b.mu.Lock()
 			ws, affected, unknown = b.matchingLocked(match)
-			affected = affected || !ok || len(unknown) > 0
+			// The reads may have let another sweep in, or this one age:
+			// only the fresh verified sweep of before answers.
+			same := b.sweptAt.Equal(at) && b.verified && b.sweptFreshLocked(b.now())
+			affected = affected || !ok || len(unknown) > 0 || !same
 		}
 	}
 	if err != nil || (swept && !affected && (len(ws) > 0 || settle)) {
