@@ -180,7 +180,9 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 // plan's creates arrive a few at a time, and a first page read once they
 // are counted goes on with the other pages in the same fetch, where a
 // first page read for the first lookup alone would be read again at the
-// end of the sweep (see fetch). It unlocks b.mu while waiting.
+// end of the sweep (see fetch). A timer that fires ends the wait: the
+// timer, not Clock, says the time has passed. It unlocks b.mu while
+// waiting.
 func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error {
 	for b.linger >= 0 && b.flight == nil {
 		now := b.now()
@@ -195,14 +197,16 @@ func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error 
 		b.mu.Unlock()
 		timer := b.after(min(quiet, left))
 		var err error
+		fired := false
 		select {
 		case <-arrival:
 		case <-timer:
+			fired = true
 		case <-ctx.Done():
 			err = ctx.Err()
 		}
 		b.mu.Lock()
-		if err != nil {
+		if err != nil || fired {
 			return err
 		}
 	}

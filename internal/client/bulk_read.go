@@ -74,13 +74,14 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 // that what is cached settles it or there is nothing left to wait for. It
 // reports whether done did. It unlocks b.mu while waiting.
 func (b *BulkReader) waitLocked(ctx context.Context, now, started time.Time, id int64, probe int, linger bool, done func(now time.Time) bool) (bool, error) {
+	quiet := false // a linger's timer fired: no read arrived for its time
 	for waits := 0; ; waits++ {
 		if done(now) {
 			return true, nil
 		}
 		waited, err := b.awaitFetchLocked(ctx, now, id, waits, probe)
-		if linger && err == nil && !waited && waits < maxFetchWaits {
-			if waited, err = b.lingerLocked(ctx, now, started, probe); waited {
+		if linger && !quiet && err == nil && !waited && waits < maxFetchWaits {
+			if waited, quiet, err = b.lingerLocked(ctx, now, started, probe); waited {
 				waits-- // not a fetch
 			}
 		}
@@ -117,28 +118,31 @@ func (b *BulkReader) touchLocked(now time.Time) {
 // individually, while more reads would pay for the rest of the sweep (the
 // first page is known and planLocked only lacks reads), until no read has
 // arrived for the linger time (or the read has waited maxBulkLinger since
-// started). It reports whether it waited: the caller looks again. It
-// unlocks b.mu while waiting.
-func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time, probe int) (bool, error) {
+// started). It reports whether it waited (the caller looks again) and
+// whether that wait ended with its timer (the caller lingers no more: the
+// timer, not Clock, says the time has passed). It unlocks b.mu while
+// waiting.
+func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time, probe int) (waited, quiet bool, err error) {
 	if b.linger < 0 || b.planLocked(now, 0, probe) != fetchWait {
-		return false, nil
+		return false, false, nil
 	}
-	quiet := b.linger - now.Sub(b.arrived)
+	wait := b.linger - now.Sub(b.arrived)
 	left := maxBulkLinger - now.Sub(started)
-	if quiet <= 0 || left <= 0 {
-		return false, nil
+	if wait <= 0 || left <= 0 {
+		return false, false, nil
 	}
 	arrival := b.arrival
 	b.mu.Unlock()
 	defer b.mu.Lock()
-	timer := b.after(min(quiet, left))
+	timer := b.after(min(wait, left))
 	select {
 	case <-arrival:
+		return true, false, nil
 	case <-timer:
+		return true, true, nil
 	case <-ctx.Done():
-		return false, ctx.Err()
+		return false, false, ctx.Err()
 	}
-	return true, nil
 }
 
 // get reads one website for every Read of id waiting for it.
