@@ -181,7 +181,8 @@ type BulkReader struct {
 	verified    bool               // swept's websites held their values at one moment
 	waiting     int                // lookups waiting for a fetch (verify inline when any)
 	since       int                // lookups since the latest complete sweep
-	failedAt    time.Time          // end of the latest fetch with a failed page
+	failedAt    time.Time          // end of the latest failed sweep (failedLocked)
+	fails       int                // failed sweeps since the latest complete one
 	changedAt   time.Time          // end of the latest sweep whose pages disagreed
 	flight      *bulkFetch         // the fetch of list pages in progress
 	gets        map[int64]*bulkGet // individual GETs in progress

@@ -14,8 +14,8 @@ func (b *BulkReader) planLocked(now time.Time, id int64, probe int) fetchKind {
 	switch {
 	case b.sweptFreshLocked(now):
 		return fetchNothing // the sweep did not have it: confirm individually
-	case !b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl:
-		return fetchNothing // a page failed recently: do not insist
+	case b.failingLocked(now):
+		return fetchNothing // a sweep failed recently: do not insist
 	case b.reads <= probe:
 		return fetchNothing
 	}
@@ -51,8 +51,7 @@ func (b *BulkReader) pagesLeftLocked(now time.Time) int {
 // its pages were read once (verifyPages would read them again), and no
 // page failed recently.
 func (b *BulkReader) unverifiedLocked(now time.Time) bool {
-	return b.sweptFreshLocked(now) && !b.verified && len(b.sweptBy) > 1 &&
-		(b.failedAt.IsZero() || now.Sub(b.failedAt) > b.ttl)
+	return b.sweptFreshLocked(now) && !b.verified && len(b.sweptBy) > 1 && !b.failingLocked(now)
 }
 
 // onLastPageLocked reports whether the website id may be on the last page
@@ -275,15 +274,9 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	b.storeLocked(fresh, seq, end)
 	switch {
 	case failed:
-		b.failedAt = end
+		b.failedLocked(end)
 	case changed:
-		// Sweep once more (the reads waiting for this one start it); when
-		// that one sees a change too, read individually for a TTL.
-		if !b.changedAt.IsZero() && end.Sub(b.changedAt) <= b.ttl {
-			b.failedAt = end
-		}
-		b.changedAt = end
-		b.stats.Changed++
+		b.changedLocked(end)
 	case swept:
 		pages := sweepPages(page1, others)
 		var ws []Website
@@ -294,6 +287,39 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		b.sweptBy, b.verified = pages, verified
 	}
 	b.flight = nil
+}
+
+// changedLocked records that a sweep's pages disagreed at end: the reads
+// waiting for it sweep once more; when that one disagrees too, within a
+// TTL, the sweep failed (failedLocked).
+func (b *BulkReader) changedLocked(end time.Time) {
+	if !b.changedAt.IsZero() && end.Sub(b.changedAt) <= b.ttl {
+		b.failedLocked(end)
+	}
+	b.changedAt = end
+	b.stats.Changed++
+}
+
+// failedLocked records that a sweep failed at end (a page failed, or the
+// pages changed twice): reads and lookups go to the server one by one
+// (failingLocked). The reads and lookups counted toward the sweep are
+// spent (ski rental): those that come later pay for the next attempt.
+func (b *BulkReader) failedLocked(end time.Time) {
+	b.failedAt = end
+	b.fails++
+	b.reads, b.since = 0, 0
+}
+
+// failingLocked reports whether no sweep is to be tried at now: for a
+// TTL after a sweep failed, twice as long after each failure that
+// followed it (up to 64 TTLs), so that a list that another client keeps
+// changing (or a server that keeps failing) costs a few failed sweeps in
+// all, not a few every TTL.
+func (b *BulkReader) failingLocked(now time.Time) bool {
+	if b.failedAt.IsZero() {
+		return false
+	}
+	return now.Sub(b.failedAt) <= b.ttl<<min(b.fails-1, 6)
 }
 
 // completeLocked records that ws, already stored, are every website of
@@ -310,6 +336,7 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
 	b.swept, b.sweptBy, b.verified, b.since, b.blind, b.costly = ws, nil, false, 0, 0, 0
+	b.fails = 0
 	b.sweptDomain = make(map[int64]string, len(ws))
 	for _, w := range ws {
 		b.sweptDomain[w.ID] = w.Domain

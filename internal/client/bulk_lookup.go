@@ -128,21 +128,10 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		b.mu.Unlock()
 		return ws, err
 	}
-	if swept && affected {
-		// This process's writes since the sweep make this lookup search.
-		// Once such searches would pay for a new sweep read twice (ski
-		// rental), drop the sweep: the next lookup starts one, which
-		// holds those writes.
-		b.costly++
-		if pages := max(1, (len(b.swept)+MaxPerPage-1)/MaxPerPage); b.costly >= 2*pages {
-			b.sweptAt = time.Time{}
-			b.reads = max(b.reads, 2*pages+2)
-		}
-	}
 	b.stats.Searches++
-	seq, begun, inflight := b.seq, b.begun, b.inflight
+	seq, begun, inflight, at := b.seq, b.begun, b.inflight, b.sweptAt
 	b.mu.Unlock()
-	ws, err = b.c.searchWebsites(ctx, search, match)
+	ws, listed, err := b.c.searchListed(ctx, search, match)
 	b.mu.Lock()
 	if errors.Is(err, ErrListChanged) && (b.seq != seq || b.begun != begun || inflight > 0) {
 		// This process wrote while the search read its pages (the creates
@@ -151,7 +140,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		b.mu.Unlock()
 		var release func()
 		if release, err = b.holdWrites(ctx, writeSlots); err == nil {
-			ws, err = b.c.searchWebsites(ctx, search, match)
+			ws, listed, err = b.c.searchListed(ctx, search, match)
 			release()
 		}
 		b.mu.Lock()
@@ -159,6 +148,17 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	if err != nil {
 		b.mu.Unlock()
 		return nil, err
+	}
+	if swept && affected && b.sweptAt.Equal(at) && !at.IsZero() {
+		// This process's writes since the sweep made this lookup search.
+		// Once such searches cost what a new sweep read twice would (ski
+		// rental, in requests), drop the sweep: the next lookup starts
+		// one, which holds those writes.
+		b.costly += listRequests(listed)
+		if pages := max(1, (len(b.swept)+MaxPerPage-1)/MaxPerPage); b.costly >= 2*pages {
+			b.sweptAt = time.Time{}
+			b.reads = max(b.reads, 2*pages+2)
+		}
 	}
 	now = b.now()
 	for _, w := range ws {

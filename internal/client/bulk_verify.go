@@ -131,14 +131,13 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	switch {
 	case !b.sweptAt.Equal(at):
 	case !ok:
-		b.failedAt = end
+		b.failedLocked(end)
 	case same:
 		b.verified = true
 	default:
 		b.sweptAt, b.swept, b.sweptBy = time.Time{}, nil, nil
 		b.page1, b.others = bulkPage{}, nil
-		b.changedAt = end
-		b.stats.Changed++
+		b.changedLocked(end)
 	}
 	b.flight = nil
 }

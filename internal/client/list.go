@@ -188,9 +188,16 @@ func (c *Client) findWebsitesByDomain(ctx context.Context, domain string) ([]Web
 // substring of the domain, with LIKE's wildcards: a website match accepts
 // is found only when its domain contains search).
 func (c *Client) searchWebsites(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
+	ws, _, err := c.searchListed(ctx, search, match)
+	return ws, err
+}
+
+// searchListed is searchWebsites, and also returns how many websites the
+// search listed (its cost: see listRequests).
+func (c *Client) searchListed(ctx context.Context, search string, match func(domain string) bool) ([]Website, int, error) {
 	ws, err := c.listAllWebsites(ctx, ListOptions{Search: search, SortBy: SortByID, Sort: SortDesc})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var out []Website
 	for _, w := range ws {
@@ -199,7 +206,17 @@ func (c *Client) searchWebsites(ctx context.Context, search string, match func(d
 		}
 	}
 	slices.SortFunc(out, func(a, b Website) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
+	return out, len(ws), nil
+}
+
+// listRequests is what reading a list of n websites costs, 100 a page:
+// one page, or every page twice (sweepWebsites).
+func listRequests(n int) int {
+	pages := max(1, (n+MaxPerPage-1)/MaxPerPage)
+	if pages == 1 {
+		return 1
+	}
+	return 2 * pages
 }
 
 // FindWebsiteByDomain returns the website whose domain is exactly domain.
