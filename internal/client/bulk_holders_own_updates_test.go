@@ -193,13 +193,7 @@ func TestLookupsAfterOwnCreate(t *testing.T) {
 	t.Parallel()
 	env, ids, b := sweptReader(t, 150)
 	const d = "created-here.example.net"
-	if err := b.Write(ctx(t), 0, func() (*client.Website, error) {
-		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: d})
-		if err != nil {
-			return nil, err
-		}
-		return res.Website, nil
-	}); err != nil {
+	if err := env.create(t, b, d); err != nil {
 		t.Fatal(err)
 	}
 	other := domainsOf(env, ids[40:41])[0]

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -22,13 +21,7 @@ func TestHeldChecksAfterRefusedCreateUseTheSweep(t *testing.T) {
 	t.Parallel()
 	env, _, b := sweptReader(t, 250)
 	taken := env.emu.Websites()[0].Domain
-	err := b.Write(ctx(t), 0, func() (*client.Website, error) {
-		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: taken})
-		if err != nil {
-			return nil, err
-		}
-		return res.Website, nil
-	})
+	err := env.create(t, b, taken)
 	if err == nil {
 		t.Fatal("the create of a domain already taken succeeded")
 	}

@@ -36,13 +36,7 @@ func TestLookupSearchBesideOwnCreates(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_ = b.Write(ctx(t), 0, func() (*client.Website, error) {
-				res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: fmt.Sprintf("new%d.%s", k, apex)})
-				if err != nil {
-					return nil, err
-				}
-				return res.Website, nil
-			})
+			_ = env.create(t, b, fmt.Sprintf("new%d.%s", k, apex))
 		}()
 		select {
 		case <-done:

@@ -30,19 +30,7 @@ func TestHeldChecksOfBigSearchesCost(t *testing.T) {
 	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
 		t.Fatal(err)
 	}
-	if err := env.emu.SetFaults(&emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}, Methods: []string{"POST"}, MaxFaults: 1}); err != nil {
-		t.Fatal(err)
-	}
-	err := b.Write(ctx(t), 0, func() (*client.Website, error) {
-		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: "lost.example.net"})
-		if err != nil {
-			return nil, err
-		}
-		return res.Website, nil
-	})
-	if err == nil {
-		t.Fatal("premise: the create answered 500 succeeded")
-	}
+	env.loseCreate(t, b, "lost.example.net")
 	before, list0, _ := env.requests()
 	for i := range 40 {
 		d := fmt.Sprintf("apex%d.example", i%2)

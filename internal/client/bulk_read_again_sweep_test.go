@@ -3,85 +3,19 @@ package client_test
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// hookEnv44 is an emulator behind a handler with hooks on list pages and
-// on individual GETs, run before the emulator answers.
-type hookEnv44 struct {
-	emu      *emulator.Emulator
-	c        *client.Client
-	mu       sync.Mutex
-	listHook func(page int)
-	showHook func(id int64)
-}
-
-func newHookEnv44(t *testing.T) *hookEnv44 {
-	t.Helper()
-	emu, err := emulator.New(emulator.Options{Users: []emulator.User{{Key: emulator.DefaultAPIKey}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &hookEnv44{emu: emu}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			env.mu.Lock()
-			lh, sh := env.listHook, env.showHook
-			env.mu.Unlock()
-			switch {
-			case r.URL.Path == "/api/v1/websites":
-				page := 1
-				if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil {
-					page = p
-				}
-				if lh != nil {
-					lh(page)
-				}
-			case strings.HasPrefix(r.URL.Path, "/api/v1/websites/"):
-				if id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/api/v1/websites/"), 10, 64); err == nil && sh != nil {
-					sh(id)
-				}
-			}
-		}
-		emu.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	env.c = newClient(t, srv.URL, emulator.DefaultAPIKey)
-	return env
-}
-
-func (env *hookEnv44) seed(n int) []int64 {
-	ids := make([]int64, 0, n)
-	for i := range n {
-		ids = append(ids, env.emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("site-%05d.example.com", i+1)}).ID)
-	}
-	return ids
-}
-
-func (env *hookEnv44) holders(d string) (n int) {
-	for _, w := range env.emu.Websites() {
-		if w.Domain == d {
-			n++
-		}
-	}
-	return n
-}
-
-// A lookup that reads changed websites again (readAgain, a80e666) unlocks
+// A lookup that reads changed websites again (readAgain) unlocks
 // the reader while it reads, then answers from whatever sweep the reader
 // holds when it comes back (matchingLocked), without checking that it is
 // still the fresh, verified sweep it started from. Meanwhile other lookups
 // (the creates' checks of the same apply, searching because this process
-// created a website of their domain) reach the `costly` bound (2a56724)
+// created a website of their domain) reach the `costly` bound
 // and drop the sweep, and reads start a new one: no lookup waits for it,
 // so its pages are read once (unverified). Another client's renames while
 // those pages were read make that sweep hold domain d nowhere, although d
@@ -93,7 +27,7 @@ func (env *hookEnv44) holders(d string) (n int) {
 // readAgain's GET, i.e. while the first lookup waits for it.
 func TestReadAgainAnswersOnlyFromTheSweepItStarted(t *testing.T) {
 	t.Parallel()
-	env := newHookEnv44(t)
+	env := newBulkEnv(t)
 	ids := env.seed(250) // 3 pages newest first: ids[249..150], ids[149..50], ids[49..0]
 	const (
 		d  = "held.example.org"
@@ -101,12 +35,9 @@ func TestReadAgainAnswersOnlyFromTheSweepItStarted(t *testing.T) {
 		dx = "own-create.example.org"
 	)
 	W, W2 := ids[120], ids[20] // page 2, page 3
-	rename := func(id int64, dom string) {
-		env.emu.UpdateWebsite(id, func(w *emulator.Website) { w.Domain = dom; w.UpdatedAt = w.UpdatedAt.Add(time.Second) })
-	}
-	rename(W, q)
-	rename(W2, d) // d held by W2 from the start
-	A := ids[200] // changed by this process, outcome unknown (Forget)
+	env.rename(W, q)
+	env.rename(W2, d) // d held by W2 from the start
+	A := ids[200]     // changed by this process, outcome unknown (Forget)
 
 	clock := newFakeClock()
 	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
@@ -117,21 +48,14 @@ func TestReadAgainAnswersOnlyFromTheSweepItStarted(t *testing.T) {
 
 	never := true // d never without holder
 	var once sync.Once
-	env.mu.Lock()
-	env.showHook = func(id int64) {
+	env.hookShow(func(id int64) {
 		if id != A {
 			return
 		}
 		once.Do(func() {
 			// Another goroutine of the same apply: a create of dx, then
 			// the checks of dx search until they drop the sweep.
-			if err := b.Write(ctx(t), 0, func() (*client.Website, error) {
-				res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: dx})
-				if err != nil {
-					return nil, err
-				}
-				return res.Website, nil
-			}); err != nil {
+			if err := env.create(t, b, dx); err != nil {
 				t.Error(err)
 				return
 			}
@@ -144,17 +68,18 @@ func TestReadAgainAnswersOnlyFromTheSweepItStarted(t *testing.T) {
 			// Renames by another client while the next sweep reads its
 			// pages: d handed from W2 (page 3) to W (page 2) after page 2
 			// was read, before page 3.
-			env.mu.Lock()
-			env.listHook = func(page int) {
+			env.hook(func(page int, after bool) {
+				if after {
+					return
+				}
 				if env.holders(d) == 0 {
 					never = false
 				}
 				if page == 3 {
-					rename(W, d)
-					rename(W2, q)
+					env.rename(W, d)
+					env.rename(W2, q)
 				}
-			}
-			env.mu.Unlock()
+			})
 			// Refresh reads: a website that is gone, then more: they start
 			// a sweep (no lookup waits for it: read once).
 			for i := range 4 {
@@ -162,12 +87,9 @@ func TestReadAgainAnswersOnlyFromTheSweepItStarted(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			env.mu.Lock()
-			env.listHook = nil
-			env.mu.Unlock()
+			env.listHook.Store(nil)
 		})
-	}
-	env.mu.Unlock()
+	})
 
 	ws, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d })
 	t.Logf("FindHolders(%q) = %v, %v; holders now %d; %+v", d, ws, err, env.holders(d), b.Stats())
@@ -201,18 +123,15 @@ func TestReadAgainAnswersOnlyFromTheSweepItStarted(t *testing.T) {
 // test): deterministic.
 func TestReadAgainOwnReadsLeaveNoUnverifiedAnswer(t *testing.T) {
 	t.Parallel()
-	env := newHookEnv44(t)
+	env := newBulkEnv(t)
 	ids := env.seed(250) // pages newest first: ids[249..150], ids[149..50], ids[49..0]
 	const (
 		d = "held.example.org"
 		q = "q.example.org"
 	)
 	W, W2 := ids[120], ids[20] // page 2, page 3
-	rename := func(id int64, dom string) {
-		env.emu.UpdateWebsite(id, func(w *emulator.Website) { w.Domain = dom; w.UpdatedAt = w.UpdatedAt.Add(time.Second) })
-	}
-	rename(W, d) // d held by W from the start
-	rename(W2, q)
+	env.rename(W, d)           // d held by W from the start
+	env.rename(W2, q)
 	unknown := []int64{ids[10], ids[11], ids[12], ids[100]} // the last on page 2
 
 	clock := newFakeClock()
@@ -233,21 +152,22 @@ func TestReadAgainOwnReadsLeaveNoUnverifiedAnswer(t *testing.T) {
 
 	never := true
 	var once, handed sync.Once
-	env.mu.Lock()
-	env.showHook = func(id int64) {
+	env.hookShow(func(id int64) {
 		if id == unknown[0] {
 			once.Do(func() { clock.Advance(client.DefaultBulkMaxAge + time.Minute) })
 		}
-	}
-	env.listHook = func(page int) {
+	})
+	env.hook(func(page int, after bool) {
+		if after {
+			return
+		}
 		if env.holders(d) == 0 {
 			never = false
 		}
 		if page == 2 {
-			handed.Do(func() { rename(W2, d); rename(W, q) })
+			handed.Do(func() { env.rename(W2, d); env.rename(W, q) })
 		}
-	}
-	env.mu.Unlock()
+	})
 
 	ws, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d })
 	t.Logf("FindHolders(%q) = %v, %v; holders now %d; %+v", d, ws, err, env.holders(d), b.Stats())

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -37,6 +38,9 @@ type bulkEnv struct {
 	// failPage, if set, decides whether a list page is answered with
 	// an error status instead (0 = no).
 	failPage atomic.Pointer[func(page int) int]
+	// showHook, if set, runs before the emulator answers a GET of one
+	// website.
+	showHook atomic.Pointer[func(id int64)]
 }
 
 func newBulkEnv(t *testing.T) *bulkEnv {
@@ -52,6 +56,11 @@ func newBulkEnv(t *testing.T) *bulkEnv {
 			page = 1
 			if p, err := strconv.Atoi(r.URL.Query().Get("page")); err == nil {
 				page = p
+			}
+		}
+		if h := env.showHook.Load(); h != nil && r.Method == http.MethodGet {
+			if id, err := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/api/v1/websites/"), 10, 64); err == nil {
+				(*h)(id)
 			}
 		}
 		if page > 0 {
@@ -80,6 +89,45 @@ const otherKey = "OtherUserApiKey0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJK
 
 func (env *bulkEnv) hook(f func(page int, after bool)) { env.listHook.Store(&f) }
 func (env *bulkEnv) fail(f func(page int) int)         { env.failPage.Store(&f) }
+func (env *bulkEnv) hookShow(f func(id int64))         { env.showHook.Store(&f) }
+
+// create is this process's create of domain, through b.Write.
+func (env *bulkEnv) create(t *testing.T, b *client.BulkReader, domain string) error {
+	return b.Write(ctx(t), 0, func() (*client.Website, error) {
+		res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: domain})
+		if err != nil {
+			return nil, err
+		}
+		return res.Website, nil
+	})
+}
+
+// loseCreate is this process's create of domain through b.Write, answered
+// 500: its outcome is unknown to b.
+func (env *bulkEnv) loseCreate(t *testing.T, b *client.BulkReader, domain string) {
+	t.Helper()
+	if err := env.emu.SetFaults(&emulator.Faults{ErrorRate: 1, ErrorStatuses: []int{500}, Methods: []string{"POST"}, MaxFaults: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.create(t, b, domain); err == nil {
+		t.Fatal("premise: the create answered 500 succeeded")
+	}
+}
+
+// rename is another client's rename of the website id to domain.
+func (env *bulkEnv) rename(id int64, domain string) {
+	env.emu.UpdateWebsite(id, func(w *emulator.Website) { w.Domain = domain; w.UpdatedAt = w.UpdatedAt.Add(time.Second) })
+}
+
+// holders is how many websites hold domain on the server now.
+func (env *bulkEnv) holders(domain string) (n int) {
+	for _, w := range env.emu.Websites() {
+		if w.Domain == domain {
+			n++
+		}
+	}
+	return n
+}
 
 // seed stores n websites of the default user with varied settings (NULLs,
 // CRLF lists, passwords, favourites) and returns their ids in order.

@@ -48,22 +48,11 @@ func verifyHidesRenames(t *testing.T, own bool) {
 		q0 = "q.example.org"
 	)
 	P, Q := ids[120], ids[20] // page 2, page 3
-	rename := func(id int64, d string) {
-		env.emu.UpdateWebsite(id, func(w *emulator.Website) { w.Domain = d; w.UpdatedAt = w.UpdatedAt.Add(time.Second) })
-	}
 	// Handing b from one to the other: the new holder first.
-	giveToQ := func() { rename(Q, b0); rename(P, p0) }
-	giveToP := func() { rename(P, b0); rename(Q, q0) }
-	rename(P, p0)
-	rename(Q, b0) // b is held (by Q) before the reader begins
-	holders := func() (n int) {
-		for _, w := range env.emu.Websites() {
-			if w.Domain == b0 {
-				n++
-			}
-		}
-		return n
-	}
+	giveToQ := func() { env.rename(Q, b0); env.rename(P, p0) }
+	giveToP := func() { env.rename(P, b0); env.rename(Q, q0) }
+	env.rename(P, p0)
+	env.rename(Q, b0) // b is held (by Q) before the reader begins
 
 	var (
 		mu    sync.Mutex
@@ -71,7 +60,7 @@ func verifyHidesRenames(t *testing.T, own bool) {
 		never = true
 	)
 	check := func() {
-		if holders() == 0 {
+		if env.holders(b0) == 0 {
 			never = false
 		}
 	}
@@ -149,7 +138,7 @@ func verifyHidesRenames(t *testing.T, own bool) {
 	check()
 	held := never
 	mu.Unlock()
-	t.Logf("FindHolders(%q) = %v, %v; holders now %d; %+v", b0, ws, err, holders(), b.Stats())
+	t.Logf("FindHolders(%q) = %v, %v; holders now %d; %+v", b0, ws, err, env.holders(b0), b.Stats())
 	if err != nil {
 		t.Fatal(err)
 	}

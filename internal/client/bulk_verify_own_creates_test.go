@@ -34,13 +34,7 @@ func TestVerifyBesideOwnCreatesAndDeletes(t *testing.T) {
 	}
 	clock.Advance(time.Second)
 	for i := range 3 {
-		if err := b.Write(ctx(t), 0, func() (*client.Website, error) {
-			res, err := env.c.CreateWebsite(ctx(t), client.WebsiteInput{Domain: fmt.Sprintf("made-%d.example.net", i)})
-			if err != nil {
-				return nil, err
-			}
-			return res.Website, nil
-		}); err != nil {
+		if err := env.create(t, b, fmt.Sprintf("made-%d.example.net", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
