@@ -201,7 +201,7 @@ func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error 
 		select {
 		case <-arrival:
 		case <-timer:
-			fired = true
+			fired = !closed(arrival)
 		case <-ctx.Done():
 			err = ctx.Err()
 		}

@@ -139,7 +139,7 @@ func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time, p
 	case <-arrival:
 		return true, false, nil
 	case <-timer:
-		return true, true, nil
+		return true, !closed(arrival), nil
 	case <-ctx.Done():
 		return false, false, ctx.Err()
 	}
@@ -157,5 +157,16 @@ func (b *BulkReader) get(ctx context.Context, id int64, g *bulkGet, seq uint64) 
 	g.w, g.err = w, err
 	if err == nil {
 		b.storeLocked([]Website{*w}, seq, b.now())
+	}
+}
+
+// closed reports whether ch is closed (an arrival came, when a timer fired
+// beside it).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
