@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
@@ -29,13 +28,7 @@ func TestAccWebsite_heldChecksOfCreatesReadNoID(t *testing.T) {
 			next.ServeHTTP(rw, r)
 		})
 	}
-	opts := planUsers(t, keyUnlimitedPlan)
-	opts.RateLimit, opts.RateWindow = 100000, time.Second
-	env := acctest.New(t, acctest.Emulator(opts), acctest.Wrap(count))
-	w := acctest.NewWorkdir(t)
-	for i := range 120 {
-		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
-	}
+	env, w := heldEnv(t, 120, "old", acctest.Wrap(count))
 	w.Write("main.tf", manyCreatesHCL(env, 30, env.Domain("new")))
 	env.ResetStats()
 	w.MustRun(0, "apply", "-auto-approve", "-parallelism=1")
@@ -64,13 +57,7 @@ func TestAccWebsite_heldChecksAfterRefusedCreate(t *testing.T) {
 				next.ServeHTTP(rw, r)
 			})
 		}
-		opts := planUsers(t, keyUnlimitedPlan)
-		opts.RateLimit, opts.RateWindow = 100000, time.Second
-		env := acctest.New(t, acctest.Emulator(opts), acctest.Wrap(count))
-		w := acctest.NewWorkdir(t)
-		for i := range 120 {
-			env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
-		}
+		env, w := heldEnv(t, 120, "old", acctest.Wrap(count))
 		prefix := env.Domain("new")
 		if refused {
 			for i := range 30 {

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // 250 websites held; 40 managed ones, each with a data source by
@@ -20,13 +18,7 @@ import (
 // one more verified sweep (about 6) answers every lookup.
 func TestAccWebsite_lookupsAfterOwnUpdatesCost(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 250 websites")
-	opts := planUsers(t, keyUnlimitedPlan)
-	opts.RateLimit, opts.RateWindow = 100000, time.Second
-	env := acctest.New(t, acctest.Emulator(opts))
-	w := acctest.NewWorkdir(t)
-	for i := range 210 {
-		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
-	}
+	env, w := heldEnv(t, 210, "old")
 	prefix := env.Domain("lu")
 	hcl := func(bots bool) string {
 		return env.Config(fmt.Sprintf(`

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // Applies that create, update and delete websites while data
@@ -16,13 +14,7 @@ import (
 // data source answers the website its resource holds.
 func TestAccWebsite_lookupsBesideWrites(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 120 websites")
-	opts := planUsers(t, keyUnlimitedPlan)
-	opts.RateLimit, opts.RateWindow = 100000, time.Second
-	env := acctest.New(t, acctest.Emulator(opts))
-	w := acctest.NewWorkdir(t)
-	for i := range 120 {
-		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
-	}
+	env, w := heldEnv(t, 120, "old")
 	prefix := env.Domain("lw")
 	hcl := func(n int, bots bool) string {
 		return env.Config(fmt.Sprintf(`

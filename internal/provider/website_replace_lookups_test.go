@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // this review (held): replacements (-replace: delete, then create of the same
@@ -16,13 +14,7 @@ import (
 // source answers the new website, never the deleted one.
 func TestAccWebsite_replaceBesideLookups(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 150 websites")
-	opts := planUsers(t, keyUnlimitedPlan)
-	opts.RateLimit, opts.RateWindow = 100000, time.Second
-	env := acctest.New(t, acctest.Emulator(opts))
-	w := acctest.NewWorkdir(t)
-	for i := range 150 {
-		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
-	}
+	env, w := heldEnv(t, 150, "old")
 	prefix := env.Domain("rp")
 	w.Write("main.tf", env.Config(fmt.Sprintf(`
 resource "analytics_website" "w" {

@@ -517,13 +517,7 @@ func TestAccWebsite_heldCanonicalFormsAreOtherDomains(t *testing.T) {
 func TestAccWebsite_heldManyCreatesApplyCost(t *testing.T) {
 	acctest.Serial(t, "150 creates and 120 websites: a heavy apply, whose requests it counts")
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 120 websites")
-	opts := planUsers(t, keyUnlimitedPlan)
-	opts.RateLimit, opts.RateWindow = 100000, time.Second
-	env := acctest.New(t, acctest.Emulator(opts))
-	w := acctest.NewWorkdir(t)
-	for i := range 120 {
-		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
-	}
+	env, w := heldEnv(t, 120, "old")
 	w.Write("main.tf", manyCreatesHCL(env, 150, env.Domain("new")))
 	env.ResetStats()
 	w.MustRun(0, "apply", "-auto-approve")
@@ -589,13 +583,7 @@ import {
 // at apply, however many websites the user holds.
 func TestAccWebsite_heldCheckOneCreateCostsAFewRequests(t *testing.T) {
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 1000 websites")
-	opts := planUsers(t, keyUnlimitedPlan)
-	opts.RateLimit, opts.RateWindow = 100000, time.Second
-	env := acctest.New(t, acctest.Emulator(opts))
-	w := acctest.NewWorkdir(t)
-	for i := range 1000 {
-		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("many", i))})
-	}
+	env, w := heldEnv(t, 1000, "many")
 	domain := env.Domain("one-new")
 	w.Write("main.tf", env.Config(websiteHCL(fmt.Sprintf("  domain = %q\n", domain))))
 	env.ResetStats()
@@ -610,4 +598,18 @@ func TestAccWebsite_heldCheckOneCreateCostsAFewRequests(t *testing.T) {
 			atPlan, atApply)
 	}
 	_ = env.API(env.Key).DeleteWebsite(t.Context(), env.MustWebsite(t, domain).ID)
+}
+
+// heldEnv is an emulator whose user holds n websites (domains
+// env.Domain(prefix+i)), under a throttle no test reaches, and a
+// workdir: the set-up of the tests that count a large account's requests.
+func heldEnv(t *testing.T, n int, prefix string, more ...acctest.Option) (*acctest.Env, *acctest.Workdir) {
+	t.Helper()
+	opts := planUsers(t, keyUnlimitedPlan)
+	opts.RateLimit, opts.RateWindow = 100000, time.Second
+	env := acctest.New(t, append([]acctest.Option{acctest.Emulator(opts)}, more...)...)
+	for i := range n {
+		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint(prefix, i))})
+	}
+	return env, acctest.NewWorkdir(t)
 }

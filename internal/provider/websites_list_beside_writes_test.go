@@ -3,10 +3,8 @@ package provider
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
 // The list of every website (analytics_websites, read at apply
@@ -16,13 +14,7 @@ import (
 // as "changed" because of them.
 func TestAccWebsites_listBesideWrites(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds 250 websites")
-	opts := planUsers(t, keyUnlimitedPlan)
-	opts.RateLimit, opts.RateWindow = 100000, time.Second
-	env := acctest.New(t, acctest.Emulator(opts))
-	w := acctest.NewWorkdir(t)
-	for i := range 250 {
-		env.Seed(env.Key, emulator.Website{Domain: env.Domain(fmt.Sprint("old", i))})
-	}
+	env, w := heldEnv(t, 250, "old")
 	prefix := env.Domain("lb")
 	hcl := func(round string, from, to int) string {
 		return env.Config(fmt.Sprintf(`
