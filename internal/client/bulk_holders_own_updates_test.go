@@ -222,17 +222,3 @@ func TestLookupsAfterOwnCreate(t *testing.T) {
 		}
 	}
 }
-
-// sweptReader seeds n websites and returns a reader (no linger, a fake
-// clock) whose latest sweep is a ListAll of them: read twice, it answers
-// the lookups that follow.
-func sweptReader(t *testing.T, n int) (*bulkEnv, []int64, *client.BulkReader) {
-	t.Helper()
-	env := newBulkEnv(t)
-	ids := env.seed(n)
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
-	return env, ids, b
-}

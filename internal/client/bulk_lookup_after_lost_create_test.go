@@ -3,8 +3,6 @@ package client_test
 import (
 	"fmt"
 	"testing"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // One create answered 500 by the application (CreateWebsite
@@ -19,12 +17,7 @@ import (
 // create of unknown outcome.
 func TestHeldChecksAfterLostCreateCost(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	env.seed(250) // 3 pages
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
-	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
-		t.Fatal(err)
-	}
+	env, _, b := sweptReader(t, 250) // 3 pages
 	env.loseCreate(t, b, "lost.example.net")
 	before, list0, _ := env.requests()
 	for i := range 40 {

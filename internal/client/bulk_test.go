@@ -814,3 +814,38 @@ func TestBulkReaderCancelWhileWaiting(t *testing.T) {
 	got := readAll(t, b, ids, 10)
 	checkSameAsGet(t, env.c, got)
 }
+
+// sweptReader seeds n websites and returns a reader (no linger, a fake
+// clock) whose latest sweep is a ListAll of them: read twice, it answers
+// the lookups that follow.
+func sweptReader(t *testing.T, n int) (*bulkEnv, []int64, *client.BulkReader) {
+	t.Helper()
+	env := newBulkEnv(t)
+	ids := env.seed(n)
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: newFakeClock().Now})
+	if _, err := b.ListAll(ctx(t), client.ListOptions{PerPage: client.MaxPerPage}); err != nil {
+		t.Fatal(err)
+	}
+	return env, ids, b
+}
+
+// readSweptReader is a reader on n seeded websites (Linger off, a
+// standing clock) whose reads of each, one at a time, swept the list
+// once: its pages read once (unverified), as an apply's refresh leaves
+// them.
+func readSweptReader(t *testing.T, n int) (*bulkEnv, []int64, *testclock.Clock, *client.BulkReader) {
+	t.Helper()
+	env := newBulkEnv(t)
+	ids := env.seed(n)
+	clock := newFakeClock()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: clock.Now})
+	for id, r := range readAll(t, b, ids, 1) {
+		if r.err != nil {
+			t.Fatalf("Read(%d): %v", id, r.err)
+		}
+	}
+	if s := b.Stats(); s.Sweeps != 1 {
+		t.Fatalf("premise: the reads made %d sweeps; %+v", s.Sweeps, s)
+	}
+	return env, ids, clock, b
+}

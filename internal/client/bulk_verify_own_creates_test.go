@@ -20,18 +20,7 @@ import (
 // individual reads".
 func TestVerifyBesideOwnCreatesAndDeletes(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(250) // 3 pages
-	clock := newFakeClock()
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: clock.Now})
-	for id, r := range readAll(t, b, ids, 1) {
-		if r.err != nil {
-			t.Fatalf("Read(%d): %v", id, r.err)
-		}
-	}
-	if s := b.Stats(); s.Sweeps != 1 {
-		t.Fatalf("the reads made %d sweeps; %+v", s.Sweeps, s)
-	}
+	env, ids, clock, b := readSweptReader(t, 250) // 3 pages
 	clock.Advance(time.Second)
 	for i := range 3 {
 		if err := env.create(t, b, fmt.Sprintf("made-%d.example.net", i)); err != nil {

@@ -19,19 +19,7 @@ import (
 // writer's changes cost a second sweep or individual reads.
 func TestVerifyBesideOwnUpdates(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(250) // 3 pages
-	clock := newFakeClock()
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, Clock: clock.Now})
-	res := readAll(t, b, ids, 1) // one at a time: the reads sweep the list
-	for id, r := range res {
-		if r.err != nil {
-			t.Fatalf("Read(%d): %v", id, r.err)
-		}
-	}
-	if s := b.Stats(); s.Sweeps != 1 {
-		t.Fatalf("the reads made %d sweeps; %+v", s.Sweeps, s)
-	}
+	env, ids, clock, b := readSweptReader(t, 250) // 3 pages
 	clock.Advance(time.Second)
 	// The server's updated_at has a resolution of one second: the
 	// updates come in a later second than the seeds, as in any apply.
