@@ -21,9 +21,9 @@ const writeSlots = math.MaxInt32
 // at its moment). When write fails (or panics), the reader forgets id
 // (see Forget): the change may or may not have been made; a create that
 // failed without a refusal makes every lookup search. Once the searches
-// that this process's writes cause reach twice the sweep's pages, the
-// next lookup sweeps anew. write must never rename a website (the API's
-// update keeps the domain).
+// that this process's writes cause have cost, in requests, twice the
+// sweep's pages, the next lookup sweeps anew. write must never rename a
+// website (the API's update keeps the domain).
 //
 // So this process's own creates, updates and deletes never make the
 // pages of one fetch disagree (bulk_fetch.go): only another writer's
