@@ -79,8 +79,8 @@ func TestAccWebsite_upgradeFrom010(t *testing.T) {
 			"interface (plain.example holds acctest.FullWebsite): every user of 0.1.0 would see the values they set there "+
 			"cleared or reset. An attribute added since 0.1.0 must keep the server's value when it is unset: Optional and "+
 			"Computed, no Default, with a plan modifier that keeps the state's value unless it is null (UseNonNullStateForUnknown; internal/provider/website_attributes.go; "+
-			"CONTRIBUTING.md, \"Adding an attribute\"). Clearing it instead is a breaking change: it needs a line under "+
-			"BREAKING CHANGES in CHANGELOG.md and this test's expectation changed with it:\n%s", acctest.PlanChanges(out), code, out)
+			"CONTRIBUTING.md, \"Adding an attribute\"). Clearing it instead is a breaking change: it needs a BREAKING CHANGES "+
+			"changelog fragment (make changelog-new) and this test's expectation changed with it:\n%s", acctest.PlanChanges(out), code, out)
 	}
 	if n := env.Writes(); n != 0 {
 		t.Errorf("planning after the upgrade sent %d write requests: %v", n, env.Stats().ByRoute)
