@@ -102,3 +102,46 @@ func TestRev44abReadAfterFailedThenSweptByReads(t *testing.T) {
 		read(id)
 	}
 }
+
+// A refresh whose first sweep failed (page 3 answered 404 once) and whose
+// reads swept again after the back-off: the first lookup by domain that
+// follows (an import by domain, a create's held-domain check) panics at
+// once, the sweep still fresh (unverifiedLocked asks failingLocked, with
+// fails reset to 0 by the complete sweep).
+func TestRev44abLookupAfterFailedThenSweptByReads(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(250) // 3 pages
+	clock := newFakeClock()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+	failed := false
+	env.fail(func(page int) int {
+		if page == 3 && !failed {
+			failed = true
+			return http.StatusNotFound
+		}
+		return 0
+	})
+	for _, id := range []int64{ids[249], ids[248], ids[149]} { // a GET, page 1, pages 2-3: page 3 fails
+		if _, err := b.Read(ctx(t), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(6 * time.Second) // past the back-off (one TTL)
+	for _, id := range []int64{ids[247], ids[246], ids[148]} {
+		if _, err := b.Read(ctx(t), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := b.Stats(); s.Sweeps != 1 || s.PageErrors != 1 {
+		t.Fatalf("premise: a failed sweep, then a complete one; %+v", s)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("FindByDomain after a failed then complete sweep panicked: %v", r) // b.mu stays locked
+		}
+	}()
+	if _, err := b.FindByDomain(ctx(t), "site-00010.example.com"); err != nil {
+		t.Errorf("FindByDomain: %v", err)
+	}
+}
