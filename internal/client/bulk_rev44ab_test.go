@@ -5,6 +5,7 @@ package client_test
 
 import (
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,10 +66,9 @@ func TestRev44abReadAfterFailedThenSweptByReads(t *testing.T) {
 	ids := env.seed(250) // 3 pages
 	clock := newFakeClock()
 	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
-	failed := false
+	var failed atomic.Bool
 	env.fail(func(page int) int {
-		if page == 3 && !failed {
-			failed = true
+		if page == 3 && failed.CompareAndSwap(false, true) {
 			return http.StatusNotFound
 		}
 		return 0
@@ -114,10 +114,9 @@ func TestRev44abLookupAfterFailedThenSweptByReads(t *testing.T) {
 	ids := env.seed(250) // 3 pages
 	clock := newFakeClock()
 	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
-	failed := false
+	var failed atomic.Bool
 	env.fail(func(page int) int {
-		if page == 3 && !failed {
-			failed = true
+		if page == 3 && failed.CompareAndSwap(false, true) {
 			return http.StatusNotFound
 		}
 		return 0
