@@ -1,0 +1,78 @@
+package client_test
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
+)
+
+// TestLookupsUnderChurnCost's setup (250 websites, a sweep made by
+// reads, lookups of other domains 3 s apart while another client renames
+// a page-2 website on every read of that page), but the churn stops
+// after the first 125 lookups (over 6 min). The 60 lookups that follow search, one by
+// one, for as long as the back-off that the churn built up lasts (up to
+// 64 TTLs after the last failure), although a sweep read twice (about
+// 7 requests) would answer all of them: the window is counted in time,
+// not in what the lookups in it cost (60 searches; 6 requests at
+// 8d4d696, whose churn phase cost far more: 709 pages against 91).
+// Deterministic (standing clock
+// moved by the test, PageConcurrency 1, Linger off).
+func TestRev44abLookupsAfterChurnStops(t *testing.T) {
+	t.Parallel()
+	env := newBulkEnv(t)
+	ids := env.seed(250)
+	clock := newFakeClock()
+	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+	for _, id := range []int64{ids[249], ids[248], ids[149]} {
+		if _, err := b.Read(ctx(t), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var churn atomic.Bool
+	churn.Store(true)
+	var mu sync.Mutex
+	k := 0
+	env.hook(func(page int, after bool) {
+		if after || page != 2 || !churn.Load() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		k++
+		env.emu.UpdateWebsite(ids[120], func(w *emulator.Website) {
+			w.Domain = fmt.Sprintf("churn-%d.example.org", k)
+			w.UpdatedAt = w.UpdatedAt.Add(time.Second)
+		})
+	})
+	lookup := func(i int) {
+		t.Helper()
+		d := fmt.Sprintf("other-%02d.example.net", i)
+		if _, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d }); err != nil {
+			t.Fatalf("FindHolders(%s): %v", d, err)
+		}
+		clock.Advance(3 * time.Second)
+	}
+	for i := range 125 {
+		lookup(i)
+	}
+	churn.Store(false)
+	s0 := b.Stats()
+	before, _, _ := env.requests()
+	const n = 60
+	for i := range n {
+		lookup(100 + i)
+	}
+	after, _, _ := env.requests()
+	s := b.Stats()
+	t.Logf("%d lookups after the churn stopped: %d requests, %d searches, %d sweeps; %+v", n, after-before,
+		s.Searches-s0.Searches, s.Sweeps-s0.Sweeps, s)
+	if got := after - before; got > 2*(7+7) {
+		t.Errorf("%d lookups 3 s apart after the churn stopped cost %d requests (%d searches); a sweep read twice "+
+			"after a few searches (about 14) answers them: the back-off keeps them searching long after the churn", n, got, s.Searches-s0.Searches)
+	}
+}
