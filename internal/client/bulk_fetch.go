@@ -301,25 +301,23 @@ func (b *BulkReader) changedLocked(end time.Time) {
 }
 
 // failedLocked records that a sweep failed at end (a page failed, or the
-// pages changed twice): reads and lookups go to the server one by one
-// (failingLocked). The reads and lookups counted toward the sweep are
-// spent (ski rental): those that come later pay for the next attempt.
+// pages changed twice): for a TTL, reads and lookups go to the server one
+// by one (failingLocked). The reads and lookups counted toward the sweep
+// are spent, and the pages the attempt requested are owed (ski rental):
+// the reads of the same burst that come later pay for them before the
+// next attempt, so a list that another client keeps changing costs about
+// twice what reading one by one would, and a server that answers again
+// is swept again after as many reads as the failure cost.
 func (b *BulkReader) failedLocked(end time.Time) {
 	b.failedAt = end
-	b.fails++
-	b.reads, b.since = 0, 0
+	b.reads, b.since = -b.attempt, -b.attempt
+	b.attempt = 0
 }
 
-// failingLocked reports whether no sweep is to be tried at now: for a
-// TTL after a sweep failed, twice as long after each failure that
-// followed it (up to 64 TTLs), so that a list that another client keeps
-// changing (or a server that keeps failing) costs a few failed sweeps in
-// all, not a few every TTL.
+// failingLocked reports whether no sweep is to be tried at now: for a TTL
+// after a sweep failed (since the latest complete sweep).
 func (b *BulkReader) failingLocked(now time.Time) bool {
-	if b.failedAt.IsZero() {
-		return false
-	}
-	return now.Sub(b.failedAt) <= b.ttl<<min(b.fails-1, 6)
+	return !b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl
 }
 
 // completeLocked records that ws, already stored, are every website of
@@ -336,7 +334,7 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
 	b.swept, b.sweptBy, b.verified, b.since, b.blind, b.costly = ws, nil, false, 0, 0, 0
-	b.fails = 0
+	b.failedAt, b.changedAt, b.attempt = time.Time{}, time.Time{}, 0
 	b.sweptDomain = make(map[int64]string, len(ws))
 	for _, w := range ws {
 		b.sweptDomain[w.ID] = w.Domain
@@ -369,6 +367,7 @@ func (b *BulkReader) evictLocked(keep map[int64]bool, start time.Time) {
 func (b *BulkReader) listPage(ctx context.Context, page int) (*Page, error) {
 	b.mu.Lock()
 	b.stats.Pages++
+	b.attempt++
 	b.mu.Unlock()
 	p, err := b.c.ListWebsites(ctx, ListOptions{SortBy: SortByID, Sort: SortDesc, PerPage: MaxPerPage, Page: page})
 	if err != nil {

@@ -1,8 +1,5 @@
 package client_test
 
-// Review rev44ab of fix44ab (backoff of failed sweeps, linger timers,
-// readAgain's sweep).
-
 import (
 	"net/http"
 	"sync/atomic"
@@ -13,12 +10,12 @@ import (
 )
 
 // A sweep that failed (a page answered 404), then a complete sweep
-// (ListAll, or a later sweep of reads) resets the failure count to zero
-// while failedAt stays set: failingLocked then shifts the TTL by
-// fails-1 = -1, a negative shift, and the next read that plans a fetch
-// panics (runtime error: negative shift amount). Deterministic (standing
-// clock moved by the test, Linger off, PageConcurrency 1).
-func TestRev44abReadAfterFailedThenCompleteSweep(t *testing.T) {
+// (ListAll, or a later sweep of reads): the reads that follow plan their
+// fetches as after any complete sweep. A back-off that doubled per
+// failure once panicked here (a negative shift, the failure count reset
+// by the complete sweep while failedAt stayed set). Deterministic
+// (standing clock moved by the test, Linger off, PageConcurrency 1).
+func TestReadAfterFailedThenCompleteSweep(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(250) // 3 pages
@@ -60,7 +57,7 @@ func TestRev44abReadAfterFailedThenCompleteSweep(t *testing.T) {
 // The same with no ListAll: a refresh's sweep whose page 3 fails once
 // (a 404), reads after the back-off that sweep completely, and a read
 // once that sweep is stale panics.
-func TestRev44abReadAfterFailedThenSweptByReads(t *testing.T) {
+func TestReadAfterFailedThenSweptByReads(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(250) // 3 pages
@@ -105,10 +102,9 @@ func TestRev44abReadAfterFailedThenSweptByReads(t *testing.T) {
 
 // A refresh whose first sweep failed (page 3 answered 404 once) and whose
 // reads swept again after the back-off: the first lookup by domain that
-// follows (an import by domain, a create's held-domain check) panics at
-// once, the sweep still fresh (unverifiedLocked asks failingLocked, with
-// fails reset to 0 by the complete sweep).
-func TestRev44abLookupAfterFailedThenSweptByReads(t *testing.T) {
+// follows (an import by domain, a create's held-domain check) is answered,
+// the sweep still fresh.
+func TestLookupAfterFailedThenSweptByReads(t *testing.T) {
 	t.Parallel()
 	env := newBulkEnv(t)
 	ids := env.seed(250) // 3 pages
