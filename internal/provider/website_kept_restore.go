@@ -111,7 +111,8 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	}
 	id := ids[0]
 	if k == nil || !sameConfiguration(plan, k.state) {
-		why := "removed from another resource or from this one with another configuration"
+		why := "removed from another resource, or from this one with settings other than it held (changed in the " +
+			"configuration, or outside Terraform: in the web interface, say)"
 		if k == nil {
 			why = "and put back into another resource's state already"
 		}

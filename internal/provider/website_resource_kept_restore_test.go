@@ -250,7 +250,7 @@ func keptOtherSettingsUnknown(t *testing.T, readFails bool) {
 		t.Errorf("the kept website %d is the only one with the domain, yet the error (exit code %d) says a new "+
 			"website may have been stored:\n%s", id, code, out)
 	}
-	if code == 0 || !strings.Contains(flat, "another configuration") {
+	if code == 0 || !strings.Contains(flat, "with settings other than it held") {
 		t.Errorf("the error (exit code %d) does not give the kept website's other configuration as the reason:\n%s",
 			code, out)
 	}
@@ -270,5 +270,42 @@ func failStores(on *atomic.Bool) func(http.Handler) http.Handler {
 			}
 			next.ServeHTTP(rw, r)
 		})
+	}
+}
+
+// A kept, tainted website changed in the web interface after the taint
+// (exclude_bots off), the configuration unchanged: the create is refused,
+// and the kept website, whose settings now differ from the create's plan,
+// is not put back. The plan's warning and the apply's error say that a
+// change outside Terraform is a reason, and give the id to import; they
+// once blamed another configuration alone, which the user never wrote.
+func TestAccWebsite_keptTaintedChangedOutsideSaysSo(t *testing.T) {
+	acctest.NeedsEmulator(t, "changes a website behind the provider's back")
+	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
+	w := acctest.NewWorkdir(t)
+	d := env.Domain("kw")
+	w.Write("main.tf", env.Config(fmt.Sprintf(`
+resource "analytics_website" "k" {
+  domain       = %q
+  skip_destroy = true
+}
+`, d)))
+	w.MustRun(0, "apply", "-auto-approve")
+	id := env.MustWebsite(t, d).ID
+	w.MustRun(0, "taint", "analytics_website.k")
+	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeBots = ptr(0) })
+	plan := strings.Join(strings.Fields(w.MustRun(0, "plan")), " ")
+	if !strings.Contains(plan, "outside Terraform") {
+		t.Errorf("the plan's warning does not say that a change outside Terraform may keep the website out of "+
+			"the state:\n%s", plan)
+	}
+	out, code := w.Run("apply", "-auto-approve")
+	flat := strings.Join(strings.Fields(out), " ")
+	if _, ok := env.Website(id); !ok {
+		t.Fatalf("website %d was deleted:\n%s", id, out)
+	}
+	if code == 0 || !strings.Contains(flat, "outside Terraform") || !strings.Contains(flat, fmt.Sprintf("import <this resource's address> %d", id)) {
+		t.Errorf("the apply (exit code %d) does not say that the kept website changed outside Terraform, with its "+
+			"id to import:\n%s", code, out)
 	}
 }
