@@ -182,7 +182,7 @@ type BulkReader struct {
 	waiting     int                // lookups waiting for a fetch (verify inline when any)
 	since       int                // lookups since the latest complete sweep
 	failedAt    time.Time          // end of the latest failed sweep (failedLocked)
-	attempt     int                // pages requested since the latest failed or complete sweep
+	attempt     int                // pages requested in this burst since the latest failed, complete or verified sweep
 	changedAt   time.Time          // end of the latest sweep whose pages disagreed
 	flight      *bulkFetch         // the fetch of list pages in progress
 	gets        map[int64]*bulkGet // individual GETs in progress

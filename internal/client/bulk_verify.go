@@ -133,7 +133,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	case !ok:
 		b.failedLocked(end)
 	case same:
-		b.verified = true
+		b.verified, b.attempt = true, 0 // the lookups waiting paid for it
 	default:
 		b.sweptAt, b.swept, b.sweptBy = time.Time{}, nil, nil
 		b.page1, b.others = bulkPage{}, nil
