@@ -155,7 +155,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		// rental, in requests), drop the sweep: the next lookup starts
 		// one, which holds those writes.
 		b.costly += listRequests(listed)
-		if pages := max(1, (len(b.swept)+MaxPerPage-1)/MaxPerPage); b.costly >= 2*pages {
+		if pages := listPages(len(b.swept)); b.costly >= 2*pages {
 			b.sweptAt = time.Time{}
 			b.reads = max(b.reads, 2*pages+2)
 		}
@@ -180,33 +180,19 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 // plan's creates arrive a few at a time, and a first page read once they
 // are counted goes on with the other pages in the same fetch, where a
 // first page read for the first lookup alone would be read again at the
-// end of the sweep (see fetch). A timer that fires ends the wait: the
-// timer, not Clock, says the time has passed. It unlocks b.mu while
-// waiting.
+// end of the sweep (see fetch). It unlocks b.mu while waiting
+// (lingerWaitLocked).
 func (b *BulkReader) gatherLocked(ctx context.Context, started time.Time) error {
 	for b.linger >= 0 && b.flight == nil {
 		now := b.now()
 		if b.planLocked(now, 0, 0) != fetchFirst || (b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now)) {
 			return nil
 		}
-		quiet, left := b.linger-now.Sub(b.arrived), maxBulkLinger-now.Sub(started)
-		if quiet <= 0 || left <= 0 {
+		wait, left := b.linger-now.Sub(b.arrived), maxBulkLinger-now.Sub(started)
+		if wait <= 0 || left <= 0 {
 			return nil
 		}
-		arrival := b.arrival
-		b.mu.Unlock()
-		timer := b.after(min(quiet, left))
-		var err error
-		fired := false
-		select {
-		case <-arrival:
-		case <-timer:
-			fired = !closed(arrival)
-		case <-ctx.Done():
-			err = ctx.Err()
-		}
-		b.mu.Lock()
-		if err != nil || fired {
+		if quiet, err := b.lingerWaitLocked(ctx, min(wait, left)); err != nil || quiet {
 			return err
 		}
 	}

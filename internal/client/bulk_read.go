@@ -132,17 +132,32 @@ func (b *BulkReader) lingerLocked(ctx context.Context, now, started time.Time, p
 	if wait <= 0 || left <= 0 {
 		return false, false, nil
 	}
+	if quiet, err = b.lingerWaitLocked(ctx, min(wait, left)); err != nil {
+		return false, false, err
+	}
+	return true, quiet, nil
+}
+
+// lingerWaitLocked waits, b.mu unlocked, until a read arrives, d has
+// passed on b.after's timer, or ctx ends. It reports whether d passed with
+// no read arrived: the timer, not Clock, says so, and a timer that fires
+// beside an arrival counts as the arrival.
+func (b *BulkReader) lingerWaitLocked(ctx context.Context, d time.Duration) (quiet bool, err error) {
 	arrival := b.arrival
 	b.mu.Unlock()
 	defer b.mu.Lock()
-	timer := b.after(min(wait, left))
 	select {
 	case <-arrival:
-		return true, false, nil
-	case <-timer:
-		return true, !closed(arrival), nil
+		return false, nil
+	case <-b.after(d):
+		select {
+		case <-arrival:
+			return false, nil
+		default:
+			return true, nil
+		}
 	case <-ctx.Done():
-		return false, false, ctx.Err()
+		return false, ctx.Err()
 	}
 }
 
@@ -158,16 +173,5 @@ func (b *BulkReader) get(ctx context.Context, id int64, g *bulkGet, seq uint64) 
 	g.w, g.err = w, err
 	if err == nil {
 		b.storeLocked([]Website{*w}, seq, b.now())
-	}
-}
-
-// closed reports whether ch is closed (an arrival came, when a timer fired
-// beside it).
-func closed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
 	}
 }

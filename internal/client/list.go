@@ -209,10 +209,14 @@ func (c *Client) searchListed(ctx context.Context, search string, match func(dom
 	return out, len(ws), nil
 }
 
+// listPages is the number of pages of a list of n websites, 100 a page
+// (one when empty).
+func listPages(n int) int { return max(1, (n+MaxPerPage-1)/MaxPerPage) }
+
 // listRequests is what reading a list of n websites costs, 100 a page:
 // one page, or every page twice (sweepWebsites).
 func listRequests(n int) int {
-	pages := max(1, (n+MaxPerPage-1)/MaxPerPage)
+	pages := listPages(n)
 	if pages == 1 {
 		return 1
 	}
