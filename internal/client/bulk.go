@@ -133,11 +133,12 @@ type BulkStats struct {
 // its pages are checked against each other (see fetch and list_sweep.go),
 // a first page read by an earlier fetch is read again at the end, and the
 // sweep is served for a TTL from its start; when websites were created or
-// deleted meanwhile, what was
-// read before it is dropped and reads and lookups ask the server one by
-// one. The sweep may begin with the last page, where the oldest websites
-// are, when a read of one of those misses the first page. A page that fails falls back to
-// individual GETs too (and no new sweep starts for a TTL).
+// deleted meanwhile, what was read before it is dropped and reads and
+// lookups ask the server one by one. The sweep may begin with the last
+// page, where the oldest websites are, when a read of one of those misses
+// the first page. A page that fails falls back to individual GETs too,
+// and no new sweep starts until the reads have repaid what the failed
+// one cost (failedLocked).
 //
 // What a sweep read is served as BulkReaderOptions.TTL and MaxAge say.
 // Write runs a change of this process between fetches, so that its own
@@ -181,7 +182,7 @@ type BulkReader struct {
 	verified    bool               // swept's websites held their values at one moment
 	waiting     int                // lookups waiting for a fetch (verify inline when any)
 	since       int                // lookups since the latest complete sweep
-	failedAt    time.Time          // end of the latest failed sweep (failedLocked)
+	failures    int                // sweeps whose page failed since the latest complete sweep (failedLocked)
 	attempt     int                // pages requested in this burst since the latest failed, complete or verified sweep
 	changedAt   time.Time          // end of the latest sweep whose pages disagreed
 	flight      *bulkFetch         // the fetch of list pages in progress

@@ -14,9 +14,8 @@ func (b *BulkReader) planLocked(now time.Time, id int64, probe int) fetchKind {
 	switch {
 	case b.sweptFreshLocked(now):
 		return fetchNothing // the sweep did not have it: confirm individually
-	case b.failingLocked(now):
-		return fetchNothing // a sweep failed recently: do not insist
 	case b.reads <= probe:
+		// Also while the pages of failed sweeps are owed (failedLocked).
 		return fetchNothing
 	}
 	if b.page1.lastPage > 0 && b.freshLocked(b.page1.at, now) {
@@ -48,10 +47,9 @@ func (b *BulkReader) pagesLeftLocked(now time.Time) int {
 }
 
 // unverifiedLocked reports whether the latest complete sweep is fresh but
-// its pages were read once (verifyPages would read them again), and no
-// page failed recently.
+// its pages were read once (verifyPages would read them again).
 func (b *BulkReader) unverifiedLocked(now time.Time) bool {
-	return b.sweptFreshLocked(now) && !b.verified && len(b.sweptBy) > 1 && !b.failingLocked(now)
+	return b.sweptFreshLocked(now) && !b.verified && len(b.sweptBy) > 1
 }
 
 // onLastPageLocked reports whether the website id may be on the last page
@@ -274,7 +272,13 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	b.storeLocked(fresh, seq, end)
 	switch {
 	case failed:
-		b.failedLocked(end)
+		// The pages kept are read no more (see startLocked): only what
+		// the next attempt reads again was lost.
+		kept := len(b.others)
+		if b.page1.lastPage > 0 {
+			kept++
+		}
+		b.failedLocked(max(1, b.attempt-kept), true)
 	case changed:
 		b.changedLocked(end)
 	case swept:
@@ -294,31 +298,37 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 // TTL, the sweep failed (failedLocked).
 func (b *BulkReader) changedLocked(end time.Time) {
 	if !b.changedAt.IsZero() && end.Sub(b.changedAt) <= b.ttl {
-		b.failedLocked(end)
+		b.failedLocked(b.attempt, false)
 	}
 	b.changedAt = end
 	b.stats.Changed++
 }
 
-// failedLocked records that a sweep failed at end (a page failed, or the
-// pages changed twice): for a TTL, reads and lookups go to the server one
-// by one (failingLocked). The reads and lookups counted toward the sweep
-// are spent, and the pages the attempt requested are owed (ski rental):
-// the reads of the same burst that come later pay for them before the
-// next attempt, so a list that another client keeps changing costs about
-// twice what reading one by one would, and a server that answers again
-// is swept again after as many reads as the failure cost.
-func (b *BulkReader) failedLocked(end time.Time) {
-	b.failedAt = end
-	b.reads, b.since = -b.attempt, -b.attempt
+// failedLocked records that a sweep failed (a page failed, or the pages
+// changed twice): reads and lookups go to the server one by one until
+// they have repaid what the failure cost (ski rental). The reads and
+// lookups counted toward the sweep are spent, and lost is owed: the pages
+// requested in this burst since the latest failed or complete sweep that
+// the next attempt reads again. So a list that another client keeps
+// changing costs about twice what reading one by one would, and the
+// reads of the next burst owe nothing. When a page failed (pageFailed:
+// the server did not answer it), what is owed doubles for each page
+// failure since the latest complete sweep: a server that failed once is
+// swept again after as many reads as the failure cost, one that keeps
+// failing is asked for pages at most about log2 of the reads times.
+// Pages that disagreed were answered: the list moved, not the server.
+func (b *BulkReader) failedLocked(lost int, pageFailed bool) {
+	if pageFailed {
+		lost <<= min(b.failures, maxOwedDoublings)
+		b.failures++
+	}
+	b.reads, b.since = -lost, -lost
 	b.attempt = 0
 }
 
-// failingLocked reports whether no sweep is to be tried at now: for a TTL
-// after a sweep failed (since the latest complete sweep).
-func (b *BulkReader) failingLocked(now time.Time) bool {
-	return !b.failedAt.IsZero() && now.Sub(b.failedAt) <= b.ttl
-}
+// maxOwedDoublings bounds how many times a failed sweep's pages are
+// doubled (failedLocked), far beyond any refresh's reads.
+const maxOwedDoublings = 20
 
 // completeLocked records that ws, already stored, are every website of
 // the user as the list was at the moment at, when b.seq was seq: a
@@ -334,7 +344,7 @@ func (b *BulkReader) completeLocked(ws []Website, seq uint64, at, end time.Time)
 	b.evictLocked(in, at)
 	b.sweptAt, b.sweptSeq = at, seq
 	b.swept, b.sweptBy, b.verified, b.since, b.blind, b.costly = ws, nil, false, 0, 0, 0
-	b.failedAt, b.changedAt, b.attempt = time.Time{}, time.Time{}, 0
+	b.failures, b.changedAt, b.attempt = 0, time.Time{}, 0
 	b.sweptDomain = make(map[int64]string, len(ws))
 	for _, w := range ws {
 		b.sweptDomain[w.ID] = w.Domain

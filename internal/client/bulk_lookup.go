@@ -53,7 +53,8 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 // search; a fresh complete sweep whose pages read the same twice answers
 // them either way, a website it does not hold included, unless the
 // caller wrote a website of the domain since (see matchingLocked): then
-// the search answers, as the holders are now.
+// the search answers, as the holders are now. A match that panics
+// panics the call and leaves the reader usable.
 func (b *BulkReader) FindHolders(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
 	return b.lookup(ctx, search, match, true)
 }
@@ -83,7 +84,16 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 	var (
 		ws      []Website
 		unknown []int64
+		caught  any // what match panicked with while b.mu was held
 	)
+	locked := func(d string) (ok bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				caught = r
+			}
+		}()
+		return match(d)
+	}
 	swept, affected := false, false
 	// A fresh complete sweep settles the lookup, unless this process
 	// wrote a website of the domain since (see matchingLocked): the
@@ -95,7 +105,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		if !b.sweptFreshLocked(now) || !b.verified {
 			return false
 		}
-		ws, affected, unknown = b.matchingLocked(match)
+		ws, affected, unknown = b.matchingLocked(locked)
 		swept = true
 		return true
 	})
@@ -114,12 +124,17 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 			b.mu.Unlock()
 			ok := b.readAgain(ctx, unknown)
 			b.mu.Lock()
-			ws, affected, unknown = b.matchingLocked(match)
+			ws, affected, unknown = b.matchingLocked(locked)
 			// The reads may have let another sweep in, or this one age:
 			// only the fresh verified sweep of before answers.
 			same := b.sweptAt.Equal(at) && b.verified && b.sweptFreshLocked(b.now())
 			affected = affected || !ok || len(unknown) > 0 || !same
 		}
+	}
+	if caught != nil {
+		// The caller's panic, raised again once the reader is unlocked.
+		b.mu.Unlock()
+		panic(caught)
 	}
 	if err != nil || (swept && !affected && (len(ws) > 0 || settle)) {
 		if err == nil {
@@ -149,6 +164,16 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		b.mu.Unlock()
 		return nil, err
 	}
+	now = b.now()
+	if b.sweptAt.Equal(at) {
+		// The lookup counted one toward the sweep (and toward what a
+		// failed one owes); a search of many pages cost more requests.
+		extra := listRequests(listed) - 1
+		b.since += extra
+		if !b.sweptFreshLocked(now) {
+			b.reads += extra
+		}
+	}
 	if swept && affected && b.sweptAt.Equal(at) && !at.IsZero() {
 		// This process's writes since the sweep made this lookup search.
 		// Once such searches cost what a new sweep read twice would (ski
@@ -160,7 +185,6 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 			b.reads = max(b.reads, 2*pages+2)
 		}
 	}
-	now = b.now()
 	for _, w := range ws {
 		if b.forgotten[w.ID] <= seq { // as storeLocked
 			b.entries[w.ID] = bulkEntry{w: w, at: now, searched: true}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -719,31 +720,41 @@ func TestBulkReaderManyGoroutines(t *testing.T) {
 	}
 }
 
+// TestBulkReaderPageErrors: list pages that keep failing cost the reads
+// little. Each failed sweep's pages are owed, doubled for each page
+// failure before it (failedLocked), so the failing pages are requested
+// again at most about log2(reads) times: one more each time the reads
+// since the failure double.
 func TestBulkReaderPageErrors(t *testing.T) {
 	t.Parallel()
+	const n = 450
+	again := bits.Len(n) // the attempts after the first
 	for _, tc := range []struct {
 		name     string
 		fail     func(page int) int
-		maxTotal int
+		pages    int // requested by the first sweep
+		failing  int // pages each later attempt requests
+		maxTotal int // without attempts after the first
 	}{
-		{name: "first page fails", fail: func(int) int { return http.StatusInternalServerError }, maxTotal: 1 + 450},
+		{name: "first page fails", fail: func(int) int { return http.StatusInternalServerError },
+			pages: 1, failing: 1, maxTotal: 1 + n},
 		{name: "a later page fails", fail: func(p int) int {
 			if p == 3 {
 				return http.StatusBadGateway
 			}
 			return 0
-		}, maxTotal: 5 + 2 + 100 + 10},
+		}, pages: 5, failing: 1, maxTotal: 5 + 2 + 100 + 10},
 		{name: "throttled pages", fail: func(p int) int {
 			if p > 1 {
 				return http.StatusTooManyRequests
 			}
 			return 0
-		}, maxTotal: 5 + 2 + 350 + 10},
+		}, pages: 5, failing: 4, maxTotal: 5 + 2 + 350 + 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			env := newBulkEnv(t)
-			ids := env.seed(450)
+			ids := env.seed(n)
 			env.fail(tc.fail)
 			env.emu.ResetStats()
 			b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: newFakeClock().Now})
@@ -754,11 +765,12 @@ func TestBulkReaderPageErrors(t *testing.T) {
 			if s.PageErrors == 0 {
 				t.Errorf("no page error recorded: %+v", s)
 			}
-			if total+s.PageErrors > tc.maxTotal {
-				t.Errorf("%d requests, want at most %d", total+s.PageErrors, tc.maxTotal)
+			if limit := tc.maxTotal + again*tc.failing; total+s.PageErrors > limit {
+				t.Errorf("%d requests, want at most %d", total+s.PageErrors, limit)
 			}
-			if s.Pages > 5 {
-				t.Errorf("%d pages requested, want no second sweep after a failure", s.Pages)
+			if limit := tc.pages + again*tc.failing; s.Pages > limit {
+				t.Errorf("%d pages requested, want at most %d: the first sweep's %d, then the failing pages "+
+					"about log2(%d reads) times", s.Pages, limit, tc.pages, n)
 			}
 			env.failPage.Store(nil)
 			checkSameAsGet(t, env.c, got)

@@ -131,7 +131,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	switch {
 	case !b.sweptAt.Equal(at):
 	case !ok:
-		b.failedLocked(end)
+		b.failedLocked(b.attempt, true)
 	case same:
 		b.verified, b.attempt = true, 0 // the lookups waiting paid for it
 	default:
