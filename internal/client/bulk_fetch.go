@@ -112,12 +112,16 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 }
 
 // startLocked starts a fetch in the background, so that no caller's
-// cancellation stops it for the others.
+// cancellation stops it for the others (detached).
 func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch {
 	f := &bulkFetch{kind: kind, done: make(chan struct{})}
 	b.flight = f
 	if kind == fetchVerify {
-		go b.verify(context.WithoutCancel(ctx), f, b.sweptBy, b.sweptAt)
+		dctx, cancel := detached(ctx)
+		go func() {
+			defer cancel()
+			b.verify(dctx, f, b.sweptBy, b.sweptAt)
+		}()
 		return f
 	}
 	var reuse bulkPage
@@ -128,8 +132,25 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch
 	} else if kind == fetchLast {
 		f.kind = fetchFirst
 	}
-	go b.fetch(context.WithoutCancel(ctx), f, reuse, others)
+	dctx, cancel := detached(ctx)
+	go func() {
+		defer cancel()
+		b.fetch(dctx, f, reuse, others)
+	}()
 	return f
+}
+
+// detached returns ctx's values and deadline without its cancellation,
+// for a fetch or GET that other callers wait for too: it goes on when
+// the caller that started it gives up, but none of its retries waits
+// past that caller's deadline (a server that asks for an hour's wait
+// fails it at once, as it would fail the caller's own request).
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	free := context.WithoutCancel(ctx)
+	if dl, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(free, dl)
+	}
+	return free, func() {}
 }
 
 // fetch requests what f says, then stores what it read. The pages are read

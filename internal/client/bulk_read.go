@@ -54,7 +54,11 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		g = &bulkGet{done: make(chan struct{})}
 		b.gets[id] = g
 		b.stats.Gets++
-		go b.get(context.WithoutCancel(ctx), id, g, b.seq)
+		dctx, cancel := detached(ctx)
+		go func(seq uint64) {
+			defer cancel()
+			b.get(dctx, id, g, seq)
+		}(b.seq)
 	}
 	b.mu.Unlock()
 	select {
