@@ -212,9 +212,19 @@ func domainProblem(domain string) string {
 			"host name of the website, e.g. \"example.com\".", domain)
 	}
 	p := canonicalProblem(canonical)
-	if p == "" && canonical != domain {
-		return fmt.Sprintf("The server stores the domain %q as %q (it lower-cases domains and removes the scheme "+
-			"and a leading \"www.\"). Set domain = %q so that plans stay stable.", domain, canonical, canonical)
+	if canonical == domain {
+		return p
+	}
+	stores := fmt.Sprintf("The server stores the domain %q as %q (it lower-cases domains and removes the scheme "+
+		"and a leading \"www.\").", domain, canonical)
+	if p == "" {
+		return fmt.Sprintf("%s Set domain = %q so that plans stay stable.", stores, canonical)
+	}
+	if _, ok := storedOnlyDomain(canonical); ok {
+		// A website can have it (the web interface stores it): an import
+		// keeps it only under that form; any other replaces the website.
+		return fmt.Sprintf("%s A website that already has it (an import) is managed with domain = %q; any other "+
+			"spelling replaces it. A new website cannot have it: %s", stores, canonical, p)
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -87,6 +88,29 @@ func TestDomainValidator_trailingDotStoredDomainIsAdoptable(t *testing.T) {
 		}
 		if diags := validateString(websiteDomainValidator(), path.Root("domain"), in); diags.HasError() {
 			t.Errorf("%q, stored as written by the server, cannot be adopted: %v", in, diags)
+		}
+	}
+}
+
+// A Unicode domain spelt in upper case ("BÜCHER.example") for a website
+// the web interface stored as "bücher.example": the error names the
+// stored form as the one that manages the imported website, which the
+// validator accepts (a warning only), before the ASCII form a new website
+// needs. Before, it only advised the ASCII form, a different domain on
+// the server: following it planned the imported website's replacement.
+func TestDomainValidator_upperCaseUnicodeNamesTheStoredForm(t *testing.T) {
+	t.Parallel()
+	for in, stored := range map[string]string{"BÜCHER.example": "bücher.example", "https://www.Bücher.example": "bücher.example"} {
+		diags := validateString(domainValidator(), path.Root("domain"), in)
+		if !diags.HasError() {
+			t.Fatalf("%q accepted: %v", in, diags)
+		}
+		want := fmt.Sprintf("is managed with domain = %q", stored)
+		if d := diags[0].Detail(); !strings.Contains(d, want) || strings.Index(d, want) > strings.Index(d, "Set domain =") {
+			t.Errorf("%q: the error does not first name the stored form (%s):\n%s", in, want, d)
+		}
+		if diags := validateString(domainValidator(), path.Root("domain"), stored); diags.HasError() {
+			t.Errorf("the stored form %q is refused: %v", stored, diags)
 		}
 	}
 }
