@@ -182,7 +182,7 @@ type BulkReader struct {
 	verified    bool               // swept's websites held their values at one moment
 	waiting     int                // lookups waiting for a fetch (verify inline when any)
 	since       int                // lookups since the latest complete sweep
-	failures    int                // sweeps whose page failed since the latest complete sweep (failedLocked)
+	failures    int                // sweeps whose page failed in this burst since the latest complete sweep (failedLocked)
 	attempt     int                // pages requested in this burst since the latest failed, complete or verified sweep
 	changedAt   time.Time          // end of the latest sweep whose pages disagreed
 	flight      *bulkFetch         // the fetch of list pages in progress

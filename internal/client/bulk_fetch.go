@@ -334,9 +334,10 @@ func (b *BulkReader) changedLocked(end time.Time) {
 // changing costs about twice what reading one by one would, and the
 // reads of the next burst owe nothing. When a page failed (pageFailed:
 // the server did not answer it), what is owed doubles for each page
-// failure since the latest complete sweep: a server that failed once is
-// swept again after as many reads as the failure cost, one that keeps
-// failing is asked for pages at most about log2 of the reads times.
+// failure of this burst since the latest complete sweep: a server that
+// failed once is swept again after as many reads as the failure cost,
+// one that keeps failing is asked for pages at most about log2 of the
+// reads times.
 // Pages that disagreed were answered: the list moved, not the server.
 func (b *BulkReader) failedLocked(lost int, pageFailed bool) {
 	if pageFailed {

@@ -53,8 +53,9 @@ func (b *BulkReader) findAllByDomain(ctx context.Context, domain string) ([]Webs
 // search; a fresh complete sweep whose pages read the same twice answers
 // them either way, a website it does not hold included, unless the
 // caller wrote a website of the domain since (see matchingLocked): then
-// the search answers, as the holders are now. A match that panics
-// panics the call and leaves the reader usable.
+// the search answers, as the holders are now. match runs with the reader
+// locked and must not call it; a match that panics panics the call and
+// leaves the reader usable.
 func (b *BulkReader) FindHolders(ctx context.Context, search string, match func(domain string) bool) ([]Website, error) {
 	return b.lookup(ctx, search, match, true)
 }
@@ -153,11 +154,7 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		// of the same apply): search once more, its writes held.
 		seq = b.seq
 		b.mu.Unlock()
-		var release func()
-		if release, err = b.holdWrites(ctx, writeSlots); err == nil {
-			ws, listed, err = b.c.searchListed(ctx, search, match)
-			release()
-		}
+		ws, listed, err = b.searchHeld(ctx, search, match)
 		b.mu.Lock()
 	}
 	if err != nil {
@@ -196,6 +193,17 @@ func (b *BulkReader) lookup(ctx context.Context, search string, match func(strin
 		out = append(out, *w.clone())
 	}
 	return out, nil
+}
+
+// searchHeld searches for search with this process's writes held, and
+// releases them however the search ends (match may panic).
+func (b *BulkReader) searchHeld(ctx context.Context, search string, match func(string) bool) ([]Website, int, error) {
+	release, err := b.holdWrites(ctx, writeSlots)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer release()
+	return b.c.searchListed(ctx, search, match)
 }
 
 // gatherLocked waits, for a lookup that would start a sweep with its

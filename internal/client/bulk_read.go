@@ -112,8 +112,10 @@ func (b *BulkReader) countLocked(now time.Time) {
 // reads, or begins a new burst.
 func (b *BulkReader) touchLocked(now time.Time) {
 	if now.Sub(b.lastRead) > b.ttl {
-		b.reads = 0   // a new burst of reads
-		b.attempt = 0 // what earlier bursts requested, they paid for
+		b.reads = 0 // a new burst of reads
+		// What earlier bursts requested, and their failures, they paid
+		// for (failedLocked).
+		b.attempt, b.failures = 0, 0
 		b.burst = now
 	}
 	b.lastRead = now
