@@ -16,10 +16,7 @@ import (
 // env.failPage).
 func failedSweepReader(t *testing.T, once bool) (*bulkEnv, []int64, *testclock.Clock, *client.BulkReader) {
 	t.Helper()
-	env := newBulkEnv(t)
-	ids := env.seed(250)
-	clock := newFakeClock()
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+	env, ids, clock, b := stepReader(t, 250)
 	var failed atomic.Bool
 	env.fail(func(page int) int {
 		if page == 3 && (!once || failed.CompareAndSwap(false, true)) {

@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // After two failed sweeps (page 3 answered 404 twice, a TTL apart), the
@@ -22,10 +20,7 @@ func TestBurstAfterFailedSweepsCost(t *testing.T) {
 	for _, kind := range []string{"reads", "lookups"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			env := newBulkEnv(t)
-			ids := env.seed(250) // 3 pages
-			clock := newFakeClock()
-			b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+			env, ids, clock, b := stepReader(t, 250) // 3 pages
 			var failing atomic.Bool
 			failing.Store(true)
 			env.fail(func(page int) int {

@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // The pages a failed sweep owes are those of its attempt
@@ -22,10 +20,7 @@ func TestFailedSweepOwesOnlyItsBurst(t *testing.T) {
 	for _, bursts := range []int{0, 20} {
 		t.Run(map[int]string{0: "no earlier bursts", 20: "20 earlier bursts"}[bursts], func(t *testing.T) {
 			t.Parallel()
-			env := newBulkEnv(t)
-			ids := env.seed(250) // 3 pages; page 1 holds ids[150:], page 3 ids[:50]
-			clock := newFakeClock()
-			b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+			env, ids, clock, b := stepReader(t, 250) // 3 pages; page 1 holds ids[150:], page 3 ids[:50]
 			read := func(id int64) {
 				t.Helper()
 				if _, err := b.Read(ctx(t), id); err != nil {
@@ -81,10 +76,7 @@ func TestFailedSweepOwesOnlyItsBurst(t *testing.T) {
 // Linger off, PageConcurrency 1).
 func TestFailedSweepOwesNoVerifiedPages(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(1000) // 10 pages; page 10 holds ids[:100]
-	clock := newFakeClock()
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+	env, ids, clock, b := stepReader(t, 1000) // 10 pages; page 10 holds ids[:100]
 	read := func(id int64) {
 		t.Helper()
 		if _, err := b.Read(ctx(t), id); err != nil {

@@ -26,10 +26,7 @@ func TestOneFailedPageCostsLittle(t *testing.T) {
 	for _, kind := range []string{"reads", "lookups"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			env := newBulkEnv(t)
-			ids := env.seed(250) // 3 pages
-			clock := newFakeClock()
-			b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+			env, ids, clock, b := stepReader(t, 250) // 3 pages
 			var failed atomic.Bool
 			env.fail(func(page int) int {
 				if page == 1 && failed.CompareAndSwap(false, true) {
@@ -37,25 +34,11 @@ func TestOneFailedPageCostsLittle(t *testing.T) {
 				}
 				return 0
 			})
-			n, want := 0, 0
-			if kind == "reads" {
-				n, want = 100, 2*(1+3+1)
-				for _, id := range ids[:n] {
-					if _, err := b.Read(ctx(t), id); err != nil {
-						t.Fatalf("read %d: %v", id, err)
-					}
-					clock.Advance(50 * time.Millisecond)
-				}
-			} else {
+			n, want := 100, 2*(1+3+1)
+			if kind == "lookups" {
 				n, want = 60, 2*(1+6+1)
-				for i := range n {
-					d := fmt.Sprintf("new-%02d.example.net", i)
-					if _, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d }); err != nil {
-						t.Fatalf("FindHolders(%s): %v", d, err)
-					}
-					clock.Advance(50 * time.Millisecond)
-				}
 			}
+			readsOrLookups(t, b, clock, kind, ids, n, 50*time.Millisecond)
 			if s := b.Stats(); s.PageErrors != 1 {
 				t.Fatalf("premise: one page failed; %+v", s)
 			}

@@ -4,13 +4,10 @@ package client_test
 // nothing.
 
 import (
-	"fmt"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
 // TestEarlierBurstsFailuresDoNotDoubleLater: the doubling of what a
@@ -30,10 +27,7 @@ func TestEarlierBurstsFailuresDoNotDoubleLater(t *testing.T) {
 	for _, kind := range []string{"reads", "lookups"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			env := newBulkEnv(t)
-			ids := env.seed(500) // 5 pages
-			clock := newFakeClock()
-			b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+			env, ids, clock, b := stepReader(t, 500) // 5 pages
 			var outage, transient atomic.Bool
 			outage.Store(true)
 			env.fail(func(page int) int {
@@ -58,23 +52,11 @@ func TestEarlierBurstsFailuresDoNotDoubleLater(t *testing.T) {
 			transient.Store(true)
 			clock.Advance(time.Minute)
 			before, _, _ := env.requests()
-			want := 2 * (1 + 5 + 1)
-			if kind == "reads" {
-				for _, id := range ids[:300] {
-					if _, err := b.Read(ctx(t), id); err != nil {
-						t.Fatalf("read %d: %v", id, err)
-					}
-				}
-			} else {
-				want = 2 * (1 + 2*5 + 1)
-				for i := range 100 {
-					d := fmt.Sprintf("new-%03d.example.net", i)
-					if _, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d }); err != nil {
-						t.Fatalf("FindHolders(%s): %v", d, err)
-					}
-					clock.Advance(50 * time.Millisecond)
-				}
+			n, want, step := 300, 2*(1+5+1), time.Duration(0)
+			if kind == "lookups" {
+				n, want, step = 100, 2*(1+2*5+1), 50*time.Millisecond
 			}
+			readsOrLookups(t, b, clock, kind, ids, n, step)
 			after, _, _ := env.requests()
 			got := after - before
 			t.Logf("%s a minute later with one failed page: %d requests; %+v", kind, got, b.Stats())

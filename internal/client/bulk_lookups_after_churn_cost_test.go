@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
@@ -22,10 +21,7 @@ import (
 // Linger off).
 func TestLookupsAfterChurnStopsCost(t *testing.T) {
 	t.Parallel()
-	env := newBulkEnv(t)
-	ids := env.seed(250)
-	clock := newFakeClock()
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+	env, ids, clock, b := stepReader(t, 250)
 	for _, id := range []int64{ids[249], ids[248], ids[149]} {
 		if _, err := b.Read(ctx(t), id); err != nil {
 			t.Fatal(err)

@@ -34,10 +34,7 @@ func TestLookupsUnderChurnCost(t *testing.T) {
 }
 
 func resweepUnderChurn(t *testing.T, own bool) {
-	env := newBulkEnv(t)
-	ids := env.seed(250)
-	clock := newFakeClock()
-	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+	env, ids, clock, b := stepReader(t, 250)
 	for _, id := range []int64{ids[249], ids[248], ids[149]} { // a GET, page 1, then the other pages
 		if _, err := b.Read(ctx(t), id); err != nil {
 			t.Fatal(err)

@@ -841,6 +841,35 @@ func sweptReader(t *testing.T, n int) (*bulkEnv, []int64, *client.BulkReader) {
 	return env, ids, b
 }
 
+// stepReader is a reader on n seeded websites for a test that moves the
+// clock itself: Linger off, one page at a time, a standing clock.
+func stepReader(t *testing.T, n int) (*bulkEnv, []int64, *testclock.Clock, *client.BulkReader) {
+	t.Helper()
+	env := newBulkEnv(t)
+	ids := env.seed(n)
+	clock := newFakeClock()
+	return env, ids, clock, client.NewBulkReader(env.c, client.BulkReaderOptions{Linger: -1, PageConcurrency: 1, Clock: clock.Now})
+}
+
+// readsOrLookups makes n reads of ids (kind "reads") or n create checks
+// of domains no website holds (kind "lookups"), step apart on clock.
+func readsOrLookups(t *testing.T, b *client.BulkReader, clock *testclock.Clock, kind string, ids []int64, n int, step time.Duration) {
+	t.Helper()
+	for i := range n {
+		if kind == "reads" {
+			if _, err := b.Read(ctx(t), ids[i]); err != nil {
+				t.Fatalf("read %d: %v", ids[i], err)
+			}
+		} else {
+			d := fmt.Sprintf("new-%03d.example.net", i)
+			if _, err := b.FindHolders(ctx(t), d, func(s string) bool { return s == d }); err != nil {
+				t.Fatalf("FindHolders(%s): %v", d, err)
+			}
+		}
+		clock.Advance(step)
+	}
+}
+
 // readSweptReader is a reader on n seeded websites (Linger off, a
 // standing clock) whose reads of each, one at a time, swept the list
 // once: its pages read once (unverified), as an apply's refresh leaves
