@@ -24,18 +24,7 @@ func TestAccWebsite_refreshThrottledForAnHourFailsAtOnce(t *testing.T) {
 	const n = 30
 	var on atomic.Bool
 	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 100000, RateWindow: time.Second}),
-		acctest.Wrap(func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-				if on.Load() && strings.HasPrefix(r.URL.Path, "/api/v1/") {
-					rw.Header().Set("Retry-After", "3600")
-					rw.Header().Set("Content-Type", "application/json")
-					rw.WriteHeader(http.StatusTooManyRequests)
-					_, _ = rw.Write([]byte("{\n    \"message\": \"Too Many Attempts.\"\n}"))
-					return
-				}
-				next.ServeHTTP(rw, r)
-			})
-		}))
+		acctest.Wrap(throttleWhen(&on, func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/v1/") }, "3600")))
 	w := acctest.NewWorkdir(t)
 	w.Write("main.tf", env.Config(fmt.Sprintf(`
 resource "analytics_website" "w" {

@@ -137,9 +137,15 @@ import {
 // other clients behind the same IP used it up; every other request goes
 // through.
 func throttleRoute(on *atomic.Bool, method, path, retryAfter string) func(http.Handler) http.Handler {
+	return throttleWhen(on, func(r *http.Request) bool { return r.Method == method && r.URL.Path == path }, retryAfter)
+}
+
+// throttleWhen answers 429 (Retry-After: retryAfter seconds) to every
+// request that route accepts while on is set.
+func throttleWhen(on *atomic.Bool, route func(*http.Request) bool, retryAfter string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			if on.Load() && r.Method == method && r.URL.Path == path {
+			if on.Load() && route(r) {
 				rw.Header().Set("Retry-After", retryAfter)
 				rw.Header().Set("Content-Type", "application/json")
 				rw.WriteHeader(http.StatusTooManyRequests)
