@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -60,16 +61,36 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 			b.get(dctx, id, g, seq)
 		}(b.seq)
 	}
+	seq := b.seq
 	b.mu.Unlock()
 	select {
 	case <-g.done:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	if g.err != nil && errors.Is(g.err, context.DeadlineExceeded) && ctx.Err() == nil {
+		// The GET ended at the deadline of the read that started it
+		// (detached): this read has time left, and asks on its own.
+		return b.getAlone(ctx, id, seq)
+	}
 	if g.err != nil {
 		return nil, g.err
 	}
 	return g.w.clone(), nil
+}
+
+// getAlone reads the website id with one GET of the caller's own, and
+// keeps what it read (requested when b.seq was seq).
+func (b *BulkReader) getAlone(ctx context.Context, id int64, seq uint64) (*Website, error) {
+	w, err := b.c.GetWebsite(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.stats.Gets++
+	b.storeLocked([]Website{*w}, seq, b.now())
+	b.mu.Unlock()
+	return w.clone(), nil
 }
 
 // waitLocked waits, for a read or lookup that nothing cached answers yet,
