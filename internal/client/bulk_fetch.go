@@ -272,6 +272,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	end := b.now()
+	b.busyUntilLocked(end)
 	if changed {
 		// What was read before the sweep began may be gone: read it again.
 		b.evictLocked(nil, start)
@@ -312,6 +313,15 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		b.sweptBy, b.verified = pages, verified
 	}
 	b.flight = nil
+}
+
+// busyUntilLocked records that a fetch of the reader ended at end: the
+// reads that waited for it were not pausing, so a fetch that outlasts
+// the TTL (a failing page's retries) does not end their burst.
+func (b *BulkReader) busyUntilLocked(end time.Time) {
+	if end.After(b.lastRead) {
+		b.lastRead = end
+	}
 }
 
 // changedLocked records that a sweep's pages disagreed at end: the reads

@@ -127,6 +127,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	end := b.now()
+	b.busyUntilLocked(end)
 	b.storeLocked(ws, seq, end)
 	switch {
 	case !b.sweptAt.Equal(at):
