@@ -209,6 +209,7 @@ type bulkPage struct {
 
 // bulkGet is one individual GET that reads of the same id wait for.
 type bulkGet struct {
+	ctx  *shared       // the callers waiting for it
 	done chan struct{} // closed when w and err are set
 	w    *Website
 	err  error
@@ -217,6 +218,7 @@ type bulkGet struct {
 // bulkFetch is one fetch of list pages that reads wait for.
 type bulkFetch struct {
 	kind fetchKind
+	ctx  *shared       // the callers waiting for it
 	done chan struct{} // closed when the fetch ended
 }
 

@@ -79,7 +79,10 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 		return false, nil
 	}
 	f := b.flight
-	if f == nil {
+	var leave func()
+	if f != nil {
+		leave = f.ctx.join(ctx)
+	} else {
 		kind := b.planLocked(now, id, probe)
 		if id == 0 && kind == fetchSweep && b.reads <= 2*b.pagesLeftLocked(now)+1 {
 			// A sweep for lookups is read twice (verifyPages): the
@@ -99,7 +102,7 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 		if kind < fetchFirst {
 			return false, nil
 		}
-		f = b.startLocked(ctx, kind)
+		f, leave = b.startLocked(ctx, kind)
 	}
 	b.mu.Unlock()
 	defer b.mu.Lock()
@@ -107,22 +110,22 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 	case <-f.done:
 		return true, nil
 	case <-ctx.Done():
+		leave()
 		return false, ctx.Err()
 	}
 }
 
-// startLocked starts a fetch in the background, so that no caller's
-// cancellation stops it for the others (detached).
-func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch {
+// startLocked starts a fetch in the background, with a context shared by
+// the callers that wait for it (goShared), ctx's caller first, and returns
+// it with what that caller calls when it gives up waiting.
+func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) (*bulkFetch, func()) {
 	f := &bulkFetch{kind: kind, done: make(chan struct{})}
 	b.flight = f
+	var leave func()
 	if kind == fetchVerify {
-		dctx, cancel := detached(ctx)
-		go func() {
-			defer cancel()
-			b.verify(dctx, f, b.sweptBy, b.sweptAt)
-		}()
-		return f
+		pages, at := b.sweptBy, b.sweptAt
+		f.ctx, leave = goShared(ctx, func(ctx context.Context) { b.verify(ctx, f, pages, at) })
+		return f, leave
 	}
 	var reuse bulkPage
 	others := map[int]*Page{}
@@ -132,25 +135,8 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) *bulkFetch
 	} else if kind == fetchLast {
 		f.kind = fetchFirst
 	}
-	dctx, cancel := detached(ctx)
-	go func() {
-		defer cancel()
-		b.fetch(dctx, f, reuse, others)
-	}()
-	return f
-}
-
-// detached returns ctx's values and deadline without its cancellation,
-// for a fetch or GET that other callers wait for too: it goes on when
-// the caller that started it gives up, but none of its retries waits
-// past that caller's deadline (a server that asks for an hour's wait
-// fails it at once, as it would fail the caller's own request).
-func detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	free := context.WithoutCancel(ctx)
-	if dl, ok := ctx.Deadline(); ok {
-		return context.WithDeadline(free, dl)
-	}
-	return free, func() {}
+	f.ctx, leave = goShared(ctx, func(ctx context.Context) { b.fetch(ctx, f, reuse, others) })
+	return f, leave
 }
 
 // fetch requests what f says, then stores what it read. The pages are read
@@ -295,12 +281,14 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	switch {
 	case failed:
 		// The pages kept are read no more (see startLocked): only what
-		// the next attempt reads again was lost.
+		// the next attempt reads again was lost. When every caller
+		// waiting for the fetch gave up (ctx ended), the server did not
+		// fail a page.
 		kept := len(b.others)
 		if b.page1.lastPage > 0 {
 			kept++
 		}
-		b.failedLocked(max(1, b.attempt-kept), true)
+		b.failedLocked(max(1, b.attempt-kept), ctx.Err() == nil)
 	case changed:
 		b.changedLocked(end)
 	case swept:

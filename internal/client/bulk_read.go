@@ -51,27 +51,35 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		return hit, err
 	}
 	g := b.gets[id]
-	if g == nil {
+	var leave func()
+	if g != nil {
+		leave = g.ctx.join(ctx)
+	} else {
 		g = &bulkGet{done: make(chan struct{})}
 		b.gets[id] = g
 		b.stats.Gets++
-		dctx, cancel := detached(ctx)
-		go func(seq uint64) {
-			defer cancel()
-			b.get(dctx, id, g, seq)
-		}(b.seq)
+		seq := b.seq
+		g.ctx, leave = goShared(ctx, func(ctx context.Context) {
+			defer close(g.done)
+			g.w, g.err = b.getStore(ctx, id, seq, g)
+		})
 	}
 	seq := b.seq
 	b.mu.Unlock()
 	select {
 	case <-g.done:
 	case <-ctx.Done():
+		leave()
 		return nil, ctx.Err()
 	}
-	if g.err != nil && errors.Is(g.err, context.DeadlineExceeded) && ctx.Err() == nil {
-		// The GET ended at the deadline of the read that started it
-		// (detached): this read has time left, and asks on its own.
-		return b.getAlone(ctx, id, seq)
+	if g.err != nil && ctx.Err() == nil && (errors.Is(g.err, context.DeadlineExceeded) || errors.Is(g.err, context.Canceled)) {
+		// The GET ended when the reads waiting for it gave up (or at a
+		// deadline it had before this read joined it): this read has
+		// time left, and asks on its own.
+		b.mu.Lock()
+		b.stats.Gets++
+		b.mu.Unlock()
+		return b.getStore(ctx, id, seq, nil)
 	}
 	if g.err != nil {
 		return nil, g.err
@@ -79,17 +87,20 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	return g.w.clone(), nil
 }
 
-// getAlone reads the website id with one GET of the caller's own, and
-// keeps what it read (requested when b.seq was seq).
-func (b *BulkReader) getAlone(ctx context.Context, id int64, seq uint64) (*Website, error) {
+// getStore reads the website id with one GET and keeps what it read
+// (requested when b.seq was seq); g, when not nil, is the shared GET it
+// does, which ends with it.
+func (b *BulkReader) getStore(ctx context.Context, id int64, seq uint64, g *bulkGet) (*Website, error) {
 	w, err := b.c.GetWebsite(ctx, id)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if g != nil && b.gets[id] == g {
+		delete(b.gets, id)
+	}
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	b.stats.Gets++
 	b.storeLocked([]Website{*w}, seq, b.now())
-	b.mu.Unlock()
 	return w.clone(), nil
 }
 
@@ -185,20 +196,5 @@ func (b *BulkReader) lingerWaitLocked(ctx context.Context, d time.Duration) (qui
 		}
 	case <-ctx.Done():
 		return false, ctx.Err()
-	}
-}
-
-// get reads one website for every Read of id waiting for it.
-func (b *BulkReader) get(ctx context.Context, id int64, g *bulkGet, seq uint64) {
-	defer close(g.done)
-	w, err := b.c.GetWebsite(ctx, id)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.gets[id] == g {
-		delete(b.gets, id)
-	}
-	g.w, g.err = w, err
-	if err == nil {
-		b.storeLocked([]Website{*w}, seq, b.now())
 	}
 }

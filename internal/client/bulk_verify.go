@@ -132,7 +132,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	switch {
 	case !b.sweptAt.Equal(at):
 	case !ok:
-		b.failedLocked(b.attempt, true)
+		b.failedLocked(b.attempt, ctx.Err() == nil) // see fetch
 	case same:
 		b.verified, b.attempt = true, 0 // the lookups waiting paid for it
 	default:

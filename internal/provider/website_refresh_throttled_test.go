@@ -3,6 +3,8 @@ package provider
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,8 +19,14 @@ import (
 // deadline (timeouts.read): it fails at once, saying when the server
 // would answer, and every website stays in the state. Before, the reads'
 // shared list pages and GETs waited out the hour while each read waited
-// out its own five minutes. The outcome does not depend on timing: the
-// refresh fails at once or after twenty minutes; the bound only says so.
+// out its own five minutes. A data source by domain beside them (its
+// lookup shares the list reads), and then a plan that creates one more
+// website (the check of who holds its domain, FindHolders), fail at once
+// too: Terraform gives them no deadline, and they waited out the hour
+// (review rev44af). The throttled runs are interrupted (SIGINT, as
+// Ctrl-C) after 150s, so that the test fails instead of hanging. The
+// outcome does not depend on timing: the runs fail at once or after the
+// interrupt; the bound only says so.
 func TestAccWebsite_refreshThrottledForAnHourFailsAtOnce(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to every request from a wrapper")
 	const n = 30
@@ -26,18 +34,39 @@ func TestAccWebsite_refreshThrottledForAnHourFailsAtOnce(t *testing.T) {
 	env := acctest.New(t, acctest.Emulator(emulator.Options{RateLimit: 100000, RateWindow: time.Second}),
 		acctest.Wrap(throttleWhen(&on, func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/v1/") }, "3600")))
 	w := acctest.NewWorkdir(t)
-	w.Write("main.tf", env.Config(fmt.Sprintf(`
+	websites := fmt.Sprintf(`
 resource "analytics_website" "w" {
   count  = %d
   domain = "throttled-${count.index}.example.com"
 }
-`, n)))
+
+data "analytics_website" "d" {
+  domain = "throttled-0.example.com"
+  depends_on = [analytics_website.w]
+}
+`, n)
+	w.Write("main.tf", env.Config(websites))
 	w.MustRun(0, "apply", "-auto-approve", "-parallelism=10")
+	script := filepath.Join(t.TempDir(), "cli-interrupted")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec timeout -s INT -k 30 150 "+w.CLI+" \"$@\"\n"), 0o755); err != nil { //nolint:gosec // a test's script
+		t.Fatal(err)
+	}
+	cli := w.CLI
+	w.CLI = script
 	on.Store(true)
 	start := time.Now()
 	out, code := w.Run("apply", "-refresh-only", "-auto-approve", "-parallelism=10")
 	took := time.Since(start)
+	w.Write("main.tf", env.Config(strings.Split(websites, "data ")[0]+`
+resource "analytics_website" "more" {
+  domain = "throttled-more.example.com"
+}
+`))
+	pstart := time.Now()
+	pout, pcode := w.Run("plan", "-refresh=false", "-parallelism=10")
+	ptook := time.Since(pstart)
 	on.Store(false)
+	w.CLI = cli
 	if code == 0 {
 		t.Fatalf("the refresh succeeded through the throttle:\n%s", out)
 	}
@@ -49,7 +78,13 @@ resource "analytics_website" "w" {
 		t.Errorf("not every error names the hour the server asked to wait:\n%s", out)
 	}
 	if took > 2*time.Minute {
-		t.Errorf("the refresh took %s to fail on a wait of an hour, want at once", took.Round(time.Second))
+		t.Errorf("the refresh took %s to fail on a wait of an hour, want at once:\n%s", took.Round(time.Second), out)
+	}
+	if !strings.Contains(pout, "Domains of New Websites Not Checked") && !strings.Contains(pout, "1h0m0s") {
+		t.Errorf("the plan creating a website through the throttle says nothing of it (exit %d):\n%s", pcode, pout)
+	}
+	if ptook > 2*time.Minute {
+		t.Errorf("the plan creating a website took %s to fail on a wait of an hour, want at once:\n%s", ptook.Round(time.Second), pout)
 	}
 	if got := strings.Count(string(w.Stdout("state", "list")), "analytics_website.w["); got != n {
 		t.Errorf("%d of %d websites in the state after the throttled refresh", got, n)

@@ -1,0 +1,103 @@
+package client
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// shared is the context of a request that several callers wait for (a
+// fetch of list pages, a GET). It has the values of the caller that
+// started it, the latest deadline of the callers waiting for it (none
+// while one of them has none), and it ends when the last of them gives
+// up. So no caller's cancellation or deadline stops it for the others,
+// none of its retries waits past the time the last of them has (a server
+// that asks for an hour's wait fails it at once, as it would fail their
+// own requests), and an interrupt that stops them all stops it.
+type shared struct {
+	context.Context // the starter's values; its Done, Err and Deadline are shared's
+
+	mu        sync.Mutex
+	deadlines map[time.Time]int // the waiters' deadlines, counted
+	unbounded int               // waiters without a deadline
+	waiters   int
+	last      time.Time // the latest deadline when the last waiter left
+	done      chan struct{}
+	err       error
+}
+
+// goShared runs op in the background with a shared context that has
+// ctx's values and ctx's caller as its first waiter, and returns it with
+// what that caller calls when it gives up waiting (see join). The other
+// callers that wait for op join it.
+func goShared(ctx context.Context, op func(ctx context.Context)) (*shared, func()) {
+	s := &shared{Context: context.WithoutCancel(ctx), deadlines: map[time.Time]int{}, done: make(chan struct{})}
+	leave := s.join(ctx)
+	go op(s)
+	return s, leave
+}
+
+// join adds a caller with ctx that waits for the request, and returns
+// what it calls when it gives up waiting (ctx ended) before the request
+// did.
+func (s *shared) join(ctx context.Context) (leave func()) {
+	dl, bounded := ctx.Deadline()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.count(dl, bounded, 1)
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.count(dl, bounded, -1)
+		if s.waiters == 0 && s.err == nil {
+			s.err = ctx.Err()
+			if s.err == nil {
+				s.err = context.Canceled
+			}
+			s.last = dl
+			close(s.done)
+		}
+	}
+}
+
+func (s *shared) count(dl time.Time, bounded bool, n int) {
+	s.waiters += n
+	if !bounded {
+		s.unbounded += n
+		return
+	}
+	s.deadlines[dl] += n
+	if s.deadlines[dl] == 0 {
+		delete(s.deadlines, dl)
+	}
+}
+
+// Deadline is the latest of the waiters' deadlines.
+func (s *shared) Deadline() (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.waiters == 0 {
+		return s.last, !s.last.IsZero()
+	}
+	if s.unbounded > 0 {
+		return time.Time{}, false
+	}
+	var latest time.Time
+	for dl := range s.deadlines {
+		if dl.After(latest) {
+			latest = dl
+		}
+	}
+	return latest, true
+}
+
+// Done is closed when the last waiter gave up.
+func (s *shared) Done() <-chan struct{} { return s.done }
+
+// Err is the error of the last waiter that gave up (context.Canceled or
+// context.DeadlineExceeded), nil while one waits.
+func (s *shared) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
