@@ -303,6 +303,10 @@ func ipv6Host(d string) (string, bool) {
 	return a.String(), true
 }
 
+// isHostname reports whether d is a DNS host name that a browser sends as
+// it is: its last label is no number (the WHATWG URL standard reads a host
+// whose last label is decimal, or hexadecimal after "0x", as an IPv4
+// address: http://1.2.3.0x4/ is http://1.2.3.4/).
 func isHostname(d string) bool {
 	labels := strings.Split(d, ".")
 	if len(labels) < 2 {
@@ -318,8 +322,17 @@ func isHostname(d string) bool {
 			}
 		}
 	}
-	tld := labels[len(labels)-1]
-	return strings.ContainsFunc(tld, func(r rune) bool { return r < '0' || r > '9' })
+	return !endsInNumber(labels[len(labels)-1])
+}
+
+// endsInNumber reports whether the last label of an ASCII host, last, is
+// a number to the WHATWG URL standard (its "ends in a number" checker):
+// decimal digits, or "0x" followed by hexadecimal ones.
+func endsInNumber(last string) bool {
+	if hex, ok := strings.CutPrefix(strings.ToLower(last), "0x"); ok {
+		return strings.Trim(hex, "0123456789abcdef") == ""
+	}
+	return last != "" && strings.Trim(last, "0123456789") == ""
 }
 
 func isIPv4(d string) bool {

@@ -57,9 +57,7 @@ func browserForm(t string) string {
 		return ""
 	}
 	labels := strings.Split(ascii, ".")
-	last := labels[len(labels)-1]
-	if hex, ok := strings.CutPrefix(strings.ToLower(last), "0x"); ok && strings.Trim(hex, "0123456789abcdef") == "" ||
-		last != "" && strings.Trim(last, "0123456789") == "" {
+	if endsInNumber(labels[len(labels)-1]) {
 		return whatwgIPv4(labels)
 	}
 	return ascii
@@ -138,6 +136,10 @@ func storedOnlyWhy(d, b string) (summary, why string) {
 	case strings.Trim(t, "0123456789.") == "" && b != t:
 		return "No Pageviews", fmt.Sprintf("The domain %q is an IPv4 address written with a leading zero, which a "+
 			"browser reads as octal (the WHATWG URL standard): it sends %q. "+noPageview, d, b, "a browser sends "+
+			"the address it reads")
+	case isIPv4(b) && b != t:
+		return "No Pageviews", fmt.Sprintf("The domain %q ends in a hexadecimal number (\"0x\"), which makes it an "+
+			"IPv4 address to a browser (the WHATWG URL standard): it sends %q. "+noPageview, d, b, "a browser sends "+
 			"the address it reads")
 	}
 	what := "is in Unicode"
