@@ -33,11 +33,8 @@ import (
 // its own and the test passes (it can miss the defect, never invent it).
 func TestJoinedGetOutlivesStartersDeadline(t *testing.T) {
 	t.Parallel()
-	emu, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "slow.example.com"}).ID
+	emu, ids := seededEmulator(t, 1)
+	id := ids[0]
 	var (
 		shows    atomic.Int32
 		received = make(chan struct{})

@@ -15,6 +15,21 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
+// seededEmulator returns an emulator holding n websites of the default
+// key, and their ids, oldest first.
+func seededEmulator(t *testing.T, n int) (*emulator.Emulator, []int64) {
+	t.Helper()
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, n)
+	for i := range n {
+		ids[i] = emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("w%02d.example.com", i)}).ID
+	}
+	return emu, ids
+}
+
 // TestSharedFetchEndsWhenItsWaitersGiveUp: two reads without deadline
 // (an interrupted run's) wait for a fetch of page 1 that the server holds;
 // both are cancelled, as Ctrl-C cancels every operation. The fetch has no
@@ -23,14 +38,7 @@ import (
 // starter's cancellation did not stop did before.
 func TestSharedFetchEndsWhenItsWaitersGiveUp(t *testing.T) {
 	t.Parallel()
-	emu, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []int64
-	for i := range 3 {
-		ids = append(ids, emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("w%d.example.com", i)}).ID)
-	}
+	emu, ids := seededEmulator(t, 3)
 	listed, gone := make(chan struct{}), make(chan struct{})
 	var lists atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -90,14 +98,7 @@ func TestSharedFetchEndsWhenItsWaitersGiveUp(t *testing.T) {
 // have).
 func TestWaitersKeepAShortDeadlineFetch(t *testing.T) {
 	t.Parallel()
-	emu, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []int64
-	for i := range 22 {
-		ids = append(ids, emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: fmt.Sprintf("w%02d.example.com", i)}).ID)
-	}
+	emu, ids := seededEmulator(t, 22)
 	var (
 		lists, shows atomic.Int32
 		b            *client.BulkReader
