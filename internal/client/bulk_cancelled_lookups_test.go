@@ -20,11 +20,13 @@ func TestCancelledLookupsLeaveRefreshAtFloor(t *testing.T) {
 	clock := newFakeClock()
 	never := make(chan time.Time)
 	b := client.NewBulkReader(env.c, client.BulkReaderOptions{Clock: clock.Now, After: func(time.Duration) <-chan time.Time { return never }})
-	blocked, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
+	blocked, release, served := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var once, onceServed sync.Once
 	env.hook(func(page int, after bool) {
 		if !after {
 			once.Do(func() { close(blocked); <-release })
+		} else {
+			onceServed.Do(func() { close(served) })
 		}
 	})
 	doms := domainsOf(env, ids[10:14])
@@ -55,6 +57,9 @@ func TestCancelledLookupsLeaveRefreshAtFloor(t *testing.T) {
 		}
 	}
 	close(release)
+	// The server counts the blocked request once it answers it, which
+	// may be after the fetch that every lookup gave up has ended.
+	<-served
 	// Let the blocked fetch end, then a new burst: a refresh alone.
 	deadline := time.Now().Add(5 * time.Second)
 	for client.WritesHeld(b) && time.Now().Before(deadline) {

@@ -79,9 +79,13 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 		return false, nil
 	}
 	f := b.flight
-	var leave func()
+	leave := func() {}
 	if f != nil {
-		leave = f.ctx.join(ctx)
+		// A fetch that every caller waiting for it gave up is ending:
+		// this caller waits for it to end, then plans anew.
+		if l, ok := f.ctx.join(ctx); ok {
+			leave = l
+		}
 	} else {
 		kind := b.planLocked(now, id, probe)
 		if id == 0 && kind == fetchSweep && b.reads <= 2*b.pagesLeftLocked(now)+1 {
@@ -279,16 +283,18 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	// hold every website is dropped then.
 	b.storeLocked(fresh, seq, end)
 	switch {
+	case failed && ctx.Err() != nil:
+		// Every caller waiting for the fetch gave up (goShared): the
+		// server failed nothing, and the reads counted still pay for
+		// the next one.
 	case failed:
 		// The pages kept are read no more (see startLocked): only what
-		// the next attempt reads again was lost. When every caller
-		// waiting for the fetch gave up (ctx ended), the server did not
-		// fail a page.
+		// the next attempt reads again was lost.
 		kept := len(b.others)
 		if b.page1.lastPage > 0 {
 			kept++
 		}
-		b.failedLocked(max(1, b.attempt-kept), ctx.Err() == nil)
+		b.failedLocked(max(1, b.attempt-kept), true)
 	case changed:
 		b.changedLocked(end)
 	case swept:

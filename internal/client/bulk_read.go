@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -53,8 +52,12 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 	g := b.gets[id]
 	var leave func()
 	if g != nil {
-		leave = g.ctx.join(ctx)
-	} else {
+		var joined bool
+		if leave, joined = g.ctx.join(ctx); !joined {
+			g = nil // every read waiting for it gave up: it is ending
+		}
+	}
+	if g == nil {
 		g = &bulkGet{done: make(chan struct{})}
 		b.gets[id] = g
 		b.stats.Gets++
@@ -64,7 +67,6 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 			g.w, g.err = b.getStore(ctx, id, seq, g)
 		})
 	}
-	seq := b.seq
 	b.mu.Unlock()
 	select {
 	case <-g.done:
@@ -72,29 +74,19 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		leave()
 		return nil, ctx.Err()
 	}
-	if g.err != nil && ctx.Err() == nil && (errors.Is(g.err, context.DeadlineExceeded) || errors.Is(g.err, context.Canceled)) {
-		// The GET ended when the reads waiting for it gave up (or at a
-		// deadline it had before this read joined it): this read has
-		// time left, and asks on its own.
-		b.mu.Lock()
-		b.stats.Gets++
-		b.mu.Unlock()
-		return b.getStore(ctx, id, seq, nil)
-	}
 	if g.err != nil {
 		return nil, g.err
 	}
 	return g.w.clone(), nil
 }
 
-// getStore reads the website id with one GET and keeps what it read
-// (requested when b.seq was seq); g, when not nil, is the shared GET it
-// does, which ends with it.
+// getStore reads the website id with one GET, the shared GET g, and
+// keeps what it read (requested when b.seq was seq).
 func (b *BulkReader) getStore(ctx context.Context, id int64, seq uint64, g *bulkGet) (*Website, error) {
 	w, err := b.c.GetWebsite(ctx, id)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if g != nil && b.gets[id] == g {
+	if b.gets[id] == g {
 		delete(b.gets, id)
 	}
 	if err != nil {

@@ -32,18 +32,22 @@ type shared struct {
 // callers that wait for op join it.
 func goShared(ctx context.Context, op func(ctx context.Context)) (*shared, func()) {
 	s := &shared{Context: context.WithoutCancel(ctx), deadlines: map[time.Time]int{}, done: make(chan struct{})}
-	leave := s.join(ctx)
+	leave, _ := s.join(ctx)
 	go op(s)
 	return s, leave
 }
 
 // join adds a caller with ctx that waits for the request, and returns
 // what it calls when it gives up waiting (ctx ended) before the request
-// did.
-func (s *shared) join(ctx context.Context) (leave func()) {
+// did. It reports false, adding nothing, when every earlier waiter has
+// given up already: the request is ending, and serves no one.
+func (s *shared) join(ctx context.Context) (leave func(), ok bool) {
 	dl, bounded := ctx.Deadline()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, false
+	}
 	s.count(dl, bounded, 1)
 	return func() {
 		s.mu.Lock()
@@ -57,7 +61,7 @@ func (s *shared) join(ctx context.Context) (leave func()) {
 			s.last = dl
 			close(s.done)
 		}
-	}
+	}, true
 }
 
 func (s *shared) count(dl time.Time, bounded bool, n int) {

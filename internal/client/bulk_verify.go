@@ -131,8 +131,9 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	b.storeLocked(ws, seq, end)
 	switch {
 	case !b.sweptAt.Equal(at):
+	case !ok && ctx.Err() != nil: // see fetch
 	case !ok:
-		b.failedLocked(b.attempt, ctx.Err() == nil) // see fetch
+		b.failedLocked(b.attempt, true)
 	case same:
 		b.verified, b.attempt = true, 0 // the lookups waiting paid for it
 	default:

@@ -294,6 +294,9 @@ type DeadlineError struct {
 	// deadline.
 	Wait time.Duration
 	Left time.Duration
+	// Untimed: the operation had no deadline, and the wait is longer than
+	// UntimedWaitLimit (Left).
+	Untimed bool
 	// Reason says what the wait was for.
 	Reason string
 	// Last is the failure of the last attempt, if any.
@@ -309,8 +312,13 @@ func (e *DeadlineError) Error() string {
 	if e.Attempts > 0 {
 		fmt.Fprintf(&b, "gave up after %d attempt(s): ", e.Attempts)
 	}
-	fmt.Fprintf(&b, "%s, but waiting %s would end past the operation's deadline (%s left)",
-		e.Reason, roundDuration(e.Wait), roundDuration(max(e.Left, 0)))
+	if e.Untimed {
+		fmt.Fprintf(&b, "%s, but waiting %s is longer than the %s the provider waits at once for an operation "+
+			"without a time limit", e.Reason, roundDuration(e.Wait), roundDuration(UntimedWaitLimit))
+	} else {
+		fmt.Fprintf(&b, "%s, but waiting %s would end past the operation's deadline (%s left)",
+			e.Reason, roundDuration(e.Wait), roundDuration(max(e.Left, 0)))
+	}
 	if e.Last != nil {
 		fmt.Fprintf(&b, "; last attempt: %v", e.Last)
 	}

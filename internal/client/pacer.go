@@ -108,8 +108,8 @@ func (p *pacer) acquire(ctx context.Context, method, path string) (ticket, error
 		var fire <-chan time.Time
 		if !until.IsZero() {
 			wait := until.Sub(now)
-			if dl, ok := ctx.Deadline(); ok && until.After(dl) {
-				return ticket{}, &DeadlineError{Wait: wait, Left: dl.Sub(now),
+			if dl, untimed := waitDeadline(ctx, now); until.After(dl) {
+				return ticket{}, &DeadlineError{Wait: wait, Left: dl.Sub(now), Untimed: untimed,
 					Reason: "the server's rate limit allows no request before its window ends"}
 			}
 			timer = time.NewTimer(wait)
@@ -162,9 +162,9 @@ func (p *pacer) waitLimiter(ctx context.Context) error {
 	if d <= 0 {
 		return nil
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Now().Add(d).After(dl) {
+	if dl, untimed := waitDeadline(ctx, time.Now()); time.Now().Add(d).After(dl) {
 		r.Cancel()
-		return &DeadlineError{Wait: d, Left: time.Until(dl),
+		return &DeadlineError{Wait: d, Left: time.Until(dl), Untimed: untimed,
 			Reason: fmt.Sprintf("requests_per_minute = %d allows no request sooner", p.rpm)}
 	}
 	if err := Sleep(ctx, d); err != nil {

@@ -228,14 +228,14 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 		wait = opts.backoff(st.attempts)
 		reason = fmt.Sprintf("retry %d of %d is due after a backoff", st.attempts, opts.MaxRetries)
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		if left := time.Until(dl); wait >= left {
-			st.deadline = &DeadlineError{Attempts: st.attempts, Wait: wait, Left: left, Reason: reason, Last: last, Status: status}
-			fields["wait"] = wait.String()
-			fields["left"] = left.String()
-			st.t.log.Warn(ctx, "giving up: the next retry would start after the operation's deadline", st.fields(fields))
-			return false, st.deadline
-		}
+	dl, untimed := waitDeadline(ctx, time.Now())
+	if left := time.Until(dl); wait >= left {
+		st.deadline = &DeadlineError{Attempts: st.attempts, Wait: wait, Left: left, Untimed: untimed, Reason: reason,
+			Last: last, Status: status}
+		fields["wait"] = wait.String()
+		fields["left"] = left.String()
+		st.t.log.Warn(ctx, "giving up: the next retry would start after the operation's deadline", st.fields(fields))
+		return false, st.deadline
 	}
 	if gate, ok := ctx.Value(retryGateKey{}).(func() bool); ok && !gate() {
 		st.t.log.Warn(ctx, "giving up: the caller's budget of requests allows no retry", st.fields(fields))
@@ -371,10 +371,28 @@ func (c *Client) retryWait(ctx context.Context, attempt int, err error) (time.Du
 	if apiErr, ok := AsAPIError(err); ok && apiErr.RetryAfter > 0 {
 		wait = apiErr.RetryAfter
 	}
-	if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
+	if dl, _ := waitDeadline(ctx, time.Now()); time.Now().Add(wait).After(dl) {
 		return 0, false
 	}
 	return wait, true
+}
+
+// UntimedWaitLimit bounds each wait (a retry's, the rate limit window's) of
+// an operation without a deadline: a server that asks for longer (a
+// throttle's Retry-After: 3600) fails it at once, with a *DeadlineError
+// whose Untimed is set, instead of holding it for the hour. Waits that the
+// server asks for within it add up as the operation needs: a list of many
+// pages under the throttle takes as long as it takes.
+const UntimedWaitLimit = 5 * time.Minute
+
+// waitDeadline is the time by which a wait that starts at now must end:
+// ctx's deadline, or, for an operation without one (untimed),
+// UntimedWaitLimit after now.
+func waitDeadline(ctx context.Context, now time.Time) (dl time.Time, untimed bool) {
+	if dl, ok := ctx.Deadline(); ok {
+		return dl, false
+	}
+	return now.Add(UntimedWaitLimit), true
 }
 
 // Sleep waits d, or less when ctx ends (then it returns ctx's error).

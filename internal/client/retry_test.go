@@ -261,6 +261,39 @@ func TestRetryHonoursRateLimitReset(t *testing.T) {
 	}
 }
 
+// An operation without a deadline (a data source, an import: Terraform
+// times neither) waits at most client.UntimedWaitLimit at once: a server
+// that asks for an hour fails it at once, saying so; the context alone
+// would let it wait the hour.
+func TestRetryWithoutDeadlineRefusesAnHour(t *testing.T) {
+	t.Parallel()
+	s, u := serve(t, answer(429, `{"message":"Too Many Attempts."}`, "Retry-After", "3600"))
+	c := newRetryClient(t, u, "key", fastRetry(4), nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.GetWebsite(context.Background(), 7)
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("an operation without deadline still waits for the server's hour after a minute")
+	}
+	var de *client.DeadlineError
+	if !errors.As(err, &de) || !de.Untimed {
+		t.Fatalf("err = %v, want a *DeadlineError for an operation without deadline", err)
+	}
+	for _, want := range []string{"the server asked to retry after 1h0m0s (HTTP 429)", "longer than the 5m0s"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
+	if s.count() != 1 {
+		t.Errorf("%d requests", s.count())
+	}
+}
+
 func TestRetryNeverSleepsPastTheDeadline(t *testing.T) {
 	t.Parallel()
 	s, u := serve(t, answer(429, `{"message":"Too Many Attempts."}`, "Retry-After", "30"))

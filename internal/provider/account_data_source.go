@@ -127,8 +127,6 @@ func (d *accountDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *accountDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := untimedBound(ctx)
-	defer cancel()
 	c := dataClient(d.data, &resp.Diagnostics)
 	if c == nil {
 		return

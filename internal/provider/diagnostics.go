@@ -66,11 +66,17 @@ func reportAPIError(diags *diag.Diagnostics, op, what string, attrs map[string]s
 	}
 	apiErr, ok := client.AsAPIError(err)
 	if !ok {
+		var untimed *client.DeadlineError
 		switch {
 		case errors.Is(err, context.Canceled):
 			diags.AddError("Operation Cancelled",
 				fmt.Sprintf("Could not %s %s: the operation was cancelled (interrupted, as by Ctrl-C) before it "+
 					"finished (%s). Run Terraform again to finish it.", op, what, err))
+		case errors.As(err, &untimed) && untimed.Untimed:
+			diags.AddError("Timed Out Talking to the Analytics API",
+				fmt.Sprintf("Could not %s %s: %s. Without a time limit of its own (a data source, an import, a plan's "+
+					"checks, a list), an operation waits at most %s at once; run Terraform again once the server "+
+					"answers.", op, what, err, client.UntimedWaitLimit))
 		case errors.Is(err, context.DeadlineExceeded):
 			diags.AddError("Timed Out Talking to the Analytics API",
 				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. Check that the server is reachable "+

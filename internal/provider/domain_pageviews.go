@@ -262,8 +262,9 @@ func warningSummary(kind string) string {
 	return "Website Records No Pageviews"
 }
 
-// warnASCIIReplacement warns when a website stored in Unicode or with a
-// trailing dot is replaced because the configuration names its ASCII form:
+// warnASCIIReplacement warns when a website stored in Unicode, with a
+// trailing dot or as an address a browser reads otherwise is replaced
+// because the configuration names the form a browser sends:
 // the same host to a browser, but another domain to the server, so the
 // website and its statistics are deleted.
 func warnASCIIReplacement(prior, planned types.String, diags *diag.Diagnostics) {
@@ -271,9 +272,14 @@ func warnASCIIReplacement(prior, planned types.String, diags *diag.Diagnostics) 
 	if !ok || ascii == "" || ascii == prior.ValueString() || planned.IsUnknown() || planned.ValueString() != ascii {
 		return
 	}
-	diags.AddAttributeWarning(path.Root("domain"), "Replacing a Website for Its ASCII Domain",
-		fmt.Sprintf("The website's stored domain is %q; domain = %q is its ASCII form, but a domain cannot change: "+
+	summary, form := "Replacing a Website for Its ASCII Domain", "its ASCII form"
+	if isIPv4(ascii) {
+		// "01.2.3.4", "1.2.3.0x4": ASCII already, read as an address.
+		summary, form = "Replacing a Website for Its IPv4 Address", "the IPv4 address a browser reads from it"
+	}
+	diags.AddAttributeWarning(path.Root("domain"), summary,
+		fmt.Sprintf("The website's stored domain is %q; domain = %q is %s, but a domain cannot change: "+
 			"this plan deletes the website, with its statistics, and creates a new one. That new website records "+
 			"pageviews, which the old one never did. To keep the old website as it is, set domain = %q.",
-			prior.ValueString(), ascii, prior.ValueString()))
+			prior.ValueString(), ascii, form, prior.ValueString()))
 }

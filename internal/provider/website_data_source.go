@@ -89,8 +89,6 @@ func (d *websiteDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *websiteDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := untimedBound(ctx)
-	defer cancel()
 	var cfg websiteDataConfig
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &cfg.ID)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("domain"), &cfg.Domain)...)

@@ -28,8 +28,6 @@ import (
 // here, so that a wrong id, domain or API key gets an error that says
 // which, and the key's user is remembered as the website's owner.
 func (r *websiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ctx, cancel := untimedBound(ctx)
-	defer cancel()
 	raw := strings.TrimSpace(req.ID)
 	if raw == "" && req.Identity != nil {
 		var ident websiteIdentityModel

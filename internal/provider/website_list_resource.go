@@ -148,8 +148,6 @@ func (r *websiteListResource) List(ctx context.Context, req list.ListRequest, st
 }
 
 func (r *websiteListResource) stream(ctx context.Context, req list.ListRequest, cfg websiteListModel, push func(list.ListResult) bool) {
-	ctx, cancel := untimedBound(ctx)
-	defer cancel()
 	c := r.data.client
 	opts := cfg.options()
 	tflog.Info(ctx, "listing websites", map[string]any{"search": opts.Search, "privacy": cfg.Privacy.ValueString(),

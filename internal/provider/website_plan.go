@@ -58,8 +58,6 @@ func (r *websiteResource) ValidateConfig(ctx context.Context, req resource.Valid
 // warned about, and so is a destroy or replacement that deletes statistics
 // (see website_destroy.go).
 func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	ctx, cancel := untimedBound(ctx)
-	defer cancel()
 	if req.Plan.Raw.IsNull() {
 		if !req.State.Raw.IsNull() { // destroy
 			var state websiteResourceModel

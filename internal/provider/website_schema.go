@@ -20,15 +20,6 @@ const (
 	defaultDeleteTimeout = 10 * time.Minute
 )
 
-// untimedBound bounds an operation to which Terraform gives no deadline (a
-// data source's read, an import, a plan's checks, a list) as a website's
-// refresh is by default (defaultReadTimeout): a throttled server may ask
-// for an hour's wait, which then fails it at once, as it fails the
-// refresh, instead of holding the run for the hour.
-func untimedBound(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, defaultReadTimeout)
-}
-
 // websiteSchemaVersion is the version of the resource's state. Version 0
 // (provider 0.1.0) stored an unset exclude_params as an empty set, which the
 // provider then sent on every update, erasing exclusions set in the web

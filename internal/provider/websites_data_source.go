@@ -69,8 +69,6 @@ func (d *websitesDataSource) Configure(_ context.Context, req datasource.Configu
 }
 
 func (d *websitesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := untimedBound(ctx)
-	defer cancel()
 	var cfg websitesDataModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if dataClient(d.data, &resp.Diagnostics) == nil || resp.Diagnostics.HasError() {
