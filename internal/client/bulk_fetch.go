@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"sync"
 	"time"
@@ -283,10 +284,11 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	// hold every website is dropped then.
 	b.storeLocked(fresh, seq, end)
 	switch {
-	case failed && ctx.Err() != nil:
-		// Every caller waiting for the fetch gave up (goShared): the
-		// server failed nothing, and the reads counted still pay for
-		// the next one.
+	case failed && errors.Is(ctx.Err(), context.Canceled):
+		// Every caller waiting for the fetch was interrupted (goShared):
+		// the server failed nothing, and the reads counted still pay
+		// for the next one. Callers whose deadlines passed waited for
+		// the server: a failure, as any other.
 	case failed:
 		// The pages kept are read no more (see startLocked): only what
 		// the next attempt reads again was lost.

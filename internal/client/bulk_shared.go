@@ -8,12 +8,16 @@ import (
 
 // shared is the context of a request that several callers wait for (a
 // fetch of list pages, a GET). It has the values of the caller that
-// started it, the latest deadline of the callers waiting for it (none
-// while one of them has none), and it ends when the last of them gives
-// up. So no caller's cancellation or deadline stops it for the others,
-// none of its retries waits past the time the last of them has (a server
-// that asks for an hour's wait fails it at once, as it would fail their
-// own requests), and an interrupt that stops them all stops it.
+// started it, and it ends when the last of them gives up. So no caller's
+// cancellation or deadline stops it for the others, and an interrupt that
+// stops them all stops it.
+//
+// It reports no deadline of its own (Deadline), so that each attempt of
+// its requests keeps its own time limit (Options.Timeout: a child's
+// deadline is not set when its parent's is earlier, and this one moves).
+// The retry policy and the pacer bound each wait instead by waitDeadline,
+// which asks it (waitLimit): the latest of the waiters' deadlines, and for
+// a waiter without one, UntimedWaitLimit from the wait's start.
 type shared struct {
 	context.Context // the starter's values; its Done, Err and Deadline are shared's
 
@@ -21,7 +25,6 @@ type shared struct {
 	deadlines map[time.Time]int // the waiters' deadlines, counted
 	unbounded int               // waiters without a deadline
 	waiters   int
-	last      time.Time // the latest deadline when the last waiter left
 	done      chan struct{}
 	err       error
 }
@@ -58,7 +61,6 @@ func (s *shared) join(ctx context.Context) (leave func(), ok bool) {
 			if s.err == nil {
 				s.err = context.Canceled
 			}
-			s.last = dl
 			close(s.done)
 		}
 	}, true
@@ -76,23 +78,39 @@ func (s *shared) count(dl time.Time, bounded bool, n int) {
 	}
 }
 
-// Deadline is the latest of the waiters' deadlines.
-func (s *shared) Deadline() (time.Time, bool) {
+// Deadline reports none: see shared.
+func (s *shared) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+// sharedKey is the key under which a shared context returns itself.
+type sharedKey struct{}
+
+// Value returns s for sharedKey, else the starter's values.
+func (s *shared) Value(key any) any {
+	if key == (sharedKey{}) {
+		return s
+	}
+	return s.Context.Value(key)
+}
+
+// waitLimit is the time by which a wait that starts at now must end, for
+// the waiters there are (see waitDeadline): the latest of their
+// deadlines, or later, untimedLimit(now), when one has none; untimed
+// reports the latter. Once every waiter gave up, now: no wait.
+func (s *shared) waitLimit(now time.Time) (dl time.Time, untimed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.waiters == 0 {
-		return s.last, !s.last.IsZero()
+		return now, false
 	}
-	if s.unbounded > 0 {
-		return time.Time{}, false
-	}
-	var latest time.Time
-	for dl := range s.deadlines {
-		if dl.After(latest) {
-			latest = dl
+	for d := range s.deadlines {
+		if d.After(dl) {
+			dl = d
 		}
 	}
-	return latest, true
+	if u := untimedLimit(now); s.unbounded > 0 && u.After(dl) {
+		return u, true
+	}
+	return dl, false
 }
 
 // Done is closed when the last waiter gave up.

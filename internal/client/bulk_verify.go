@@ -5,6 +5,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 )
@@ -131,7 +132,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	b.storeLocked(ws, seq, end)
 	switch {
 	case !b.sweptAt.Equal(at):
-	case !ok && ctx.Err() != nil: // see fetch
+	case !ok && errors.Is(ctx.Err(), context.Canceled): // see fetch
 	case !ok:
 		b.failedLocked(b.attempt, true)
 	case same:

@@ -297,6 +297,8 @@ type DeadlineError struct {
 	// Untimed: the operation had no deadline, and the wait is longer than
 	// UntimedWaitLimit (Left).
 	Untimed bool
+	// Limiter: the wait was the provider's own requests_per_minute.
+	Limiter bool
 	// Reason says what the wait was for.
 	Reason string
 	// Last is the failure of the last attempt, if any.

@@ -164,7 +164,7 @@ func (p *pacer) waitLimiter(ctx context.Context) error {
 	}
 	if dl, untimed := waitDeadline(ctx, time.Now()); time.Now().Add(d).After(dl) {
 		r.Cancel()
-		return &DeadlineError{Wait: d, Left: time.Until(dl), Untimed: untimed,
+		return &DeadlineError{Wait: d, Left: time.Until(dl), Untimed: untimed, Limiter: true,
 			Reason: fmt.Sprintf("requests_per_minute = %d allows no request sooner", p.rpm)}
 	}
 	if err := Sleep(ctx, d); err != nil {

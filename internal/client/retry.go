@@ -385,14 +385,24 @@ func (c *Client) retryWait(ctx context.Context, attempt int, err error) (time.Du
 // pages under the throttle takes as long as it takes.
 const UntimedWaitLimit = 5 * time.Minute
 
+// untimedLimit is the time by which a wait of an operation without a
+// deadline that starts at now must end: UntimedWaitLimit later, and the
+// jitter the client adds to a server's Retry-After of that length.
+func untimedLimit(now time.Time) time.Time {
+	return now.Add(UntimedWaitLimit + UntimedWaitLimit/10)
+}
+
 // waitDeadline is the time by which a wait that starts at now must end:
-// ctx's deadline, or, for an operation without one (untimed),
-// UntimedWaitLimit after now.
+// ctx's deadline, that of the callers sharing ctx's request (shared), or,
+// for an operation without one (untimed), untimedLimit(now).
 func waitDeadline(ctx context.Context, now time.Time) (dl time.Time, untimed bool) {
 	if dl, ok := ctx.Deadline(); ok {
 		return dl, false
 	}
-	return now.Add(UntimedWaitLimit), true
+	if s, ok := ctx.Value(sharedKey{}).(*shared); ok {
+		return s.waitLimit(now)
+	}
+	return untimedLimit(now), true
 }
 
 // Sleep waits d, or less when ctx ends (then it returns ctx's error).

@@ -73,10 +73,7 @@ func reportAPIError(diags *diag.Diagnostics, op, what string, attrs map[string]s
 				fmt.Sprintf("Could not %s %s: the operation was cancelled (interrupted, as by Ctrl-C) before it "+
 					"finished (%s). Run Terraform again to finish it.", op, what, err))
 		case errors.As(err, &untimed) && untimed.Untimed:
-			diags.AddError("Timed Out Talking to the Analytics API",
-				fmt.Sprintf("Could not %s %s: %s. Without a time limit of its own (a data source, an import, a plan's "+
-					"checks, a list), an operation waits at most %s at once; run Terraform again once the server "+
-					"answers.", op, what, err, client.UntimedWaitLimit))
+			diags.AddError("Timed Out Talking to the Analytics API", untimedAdvice(op, what, untimed))
 		case errors.Is(err, context.DeadlineExceeded):
 			diags.AddError("Timed Out Talking to the Analytics API",
 				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. Check that the server is reachable "+
@@ -390,4 +387,23 @@ func addWebsiteDomainNotFound(diags *diag.Diagnostics, at path.Path, domain stri
 	diags.AddAttributeError(at, "Website Not Found",
 		fmt.Sprintf("No website with the exact domain %q belongs to this API key's user. Check the spelling "+
 			"(domains are stored in lower case, without scheme or leading \"www.\")%s.", domain, otherFormHint(domain)))
+}
+
+// untimedAdvice is the error of an operation without a time limit of its
+// own (a data source, an import, a plan's checks, a list) that would have
+// had to wait longer than client.UntimedWaitLimit at once.
+func untimedAdvice(op, what string, de *client.DeadlineError) string {
+	lead := fmt.Sprintf("Could not %s %s: %s. (Data sources, imports, a plan's checks and lists have no time limit "+
+		"of their own.)", op, what, strings.TrimSuffix(de.Error(), "."))
+	switch {
+	case de.Limiter:
+		return lead + " Raise the provider's requests_per_minute, or remove it."
+	case de.Status == http.StatusServiceUnavailable:
+		return lead + " The installation is in maintenance mode (as during an upgrade) or overloaded; run " +
+			"Terraform again once it answers."
+	case de.Status == http.StatusTooManyRequests:
+		return lead + " The server's rate limit, which every client of this address shares, is spent; run " +
+			"Terraform again once it answers, with lower -parallelism."
+	}
+	return lead + " Run Terraform again once the server answers."
 }
