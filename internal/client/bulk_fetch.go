@@ -175,7 +175,7 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 			f.kind = fetchFirst
 		}
 	}
-	seq := b.seq
+	seq, sent := b.seq, b.stats.Pages
 	b.mu.Unlock()
 	start := b.now()
 	page1, reused := reuse, reuse.lastPage > 0
@@ -284,11 +284,13 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	// hold every website is dropped then.
 	b.storeLocked(fresh, seq, end)
 	switch {
-	case failed && errors.Is(ctx.Err(), context.Canceled):
-		// Every caller waiting for the fetch was interrupted (goShared):
-		// the server failed nothing, and the reads counted still pay
-		// for the next one. Callers whose deadlines passed waited for
-		// the server: a failure, as any other.
+	case failed && (errors.Is(ctx.Err(), context.Canceled) || b.stats.Pages == sent):
+		// Every caller waiting for the fetch was interrupted (goShared),
+		// or gave up before it asked the server anything (it waited for
+		// this process's writes): the server failed nothing, and the
+		// reads counted still pay for the next one. Callers whose
+		// deadlines passed while a page was asked waited for the
+		// server: a failure, as any other.
 	case failed:
 		// The pages kept are read no more (see startLocked): only what
 		// the next attempt reads again was lost.
@@ -403,6 +405,9 @@ func (b *BulkReader) evictLocked(keep map[int64]bool, start time.Time) {
 
 // listPage requests one page of the sweep, newest first.
 func (b *BulkReader) listPage(ctx context.Context, page int) (*Page, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // every waiter gave up before it was sent
+	}
 	b.mu.Lock()
 	b.stats.Pages++
 	b.attempt++

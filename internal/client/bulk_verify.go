@@ -119,7 +119,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 		defer release()
 	}
 	b.mu.Lock()
-	seq := b.seq
+	seq, sent := b.seq, b.stats.Pages
 	b.mu.Unlock()
 	// This process's writes since the sweep spoil it too: a website it
 	// wrote may also have been renamed by another client meanwhile, and
@@ -132,7 +132,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	b.storeLocked(ws, seq, end)
 	switch {
 	case !b.sweptAt.Equal(at):
-	case !ok && errors.Is(ctx.Err(), context.Canceled): // see fetch
+	case !ok && (errors.Is(ctx.Err(), context.Canceled) || b.stats.Pages == sent): // see fetch
 	case !ok:
 		b.failedLocked(b.attempt, true)
 	case same:

@@ -24,3 +24,10 @@ func WritesHeld(b *BulkReader) bool {
 	}
 	return true
 }
+
+// Fetching reports whether a fetch of list pages is under way.
+func Fetching(b *BulkReader) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.flight != nil
+}

@@ -387,10 +387,14 @@ const UntimedWaitLimit = 5 * time.Minute
 
 // untimedLimit is the time by which a wait of an operation without a
 // deadline that starts at now must end: UntimedWaitLimit later, and the
-// jitter the client adds to a server's Retry-After of that length.
+// jitter the client adds to a server's Retry-After (serverWait: at most
+// WaitMin, a second by default).
 func untimedLimit(now time.Time) time.Time {
-	return now.Add(UntimedWaitLimit + UntimedWaitLimit/10)
+	return now.Add(UntimedWaitLimit + untimedJitterRoom)
 }
+
+// untimedJitterRoom is the room untimedLimit leaves for that jitter.
+const untimedJitterRoom = 2 * time.Second
 
 // waitDeadline is the time by which a wait that starts at now must end:
 // ctx's deadline, that of the callers sharing ctx's request (shared), or,

@@ -73,7 +73,12 @@ func reportAPIError(diags *diag.Diagnostics, op, what string, attrs map[string]s
 				fmt.Sprintf("Could not %s %s: the operation was cancelled (interrupted, as by Ctrl-C) before it "+
 					"finished (%s). Run Terraform again to finish it.", op, what, err))
 		case errors.As(err, &untimed) && untimed.Untimed:
-			diags.AddError("Timed Out Talking to the Analytics API", untimedAdvice(op, what, untimed))
+			diags.AddError("Timed Out Talking to the Analytics API", untimedAdvice(op, what, err, untimed))
+		case errors.As(err, &untimed) && untimed.Limiter:
+			diags.AddError("Timed Out Talking to the Analytics API",
+				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. Raise the provider's "+
+					"requests_per_minute, or remove it, or raise the limit in the resource's timeouts block.",
+					op, what, strings.TrimSuffix(err.Error(), ".")))
 		case errors.Is(err, context.DeadlineExceeded):
 			diags.AddError("Timed Out Talking to the Analytics API",
 				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. Check that the server is reachable "+
@@ -392,9 +397,9 @@ func addWebsiteDomainNotFound(diags *diag.Diagnostics, at path.Path, domain stri
 // untimedAdvice is the error of an operation without a time limit of its
 // own (a data source, an import, a plan's checks, a list) that would have
 // had to wait longer than client.UntimedWaitLimit at once.
-func untimedAdvice(op, what string, de *client.DeadlineError) string {
+func untimedAdvice(op, what string, err error, de *client.DeadlineError) string {
 	lead := fmt.Sprintf("Could not %s %s: %s. (Data sources, imports, a plan's checks and lists have no time limit "+
-		"of their own.)", op, what, strings.TrimSuffix(de.Error(), "."))
+		"of their own.)", op, what, strings.TrimSuffix(err.Error(), "."))
 	switch {
 	case de.Limiter:
 		return lead + " Raise the provider's requests_per_minute, or remove it."
