@@ -80,13 +80,11 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 		return false, nil
 	}
 	f := b.flight
-	leave := func() {}
+	var w *waiter // nil: waits for a fetch that is ending
 	if f != nil {
 		// A fetch that every caller waiting for it gave up is ending:
 		// this caller waits for it to end, then plans anew.
-		if l, ok := f.ctx.join(ctx); ok {
-			leave = l
-		}
+		w, _ = f.ctx.join(ctx)
 	} else {
 		kind := b.planLocked(now, id, probe)
 		if id == 0 && kind == fetchSweep && b.reads <= 2*b.pagesLeftLocked(now)+1 {
@@ -107,30 +105,27 @@ func (b *BulkReader) awaitFetchLocked(ctx context.Context, now time.Time, id int
 		if kind < fetchFirst {
 			return false, nil
 		}
-		f, leave = b.startLocked(ctx, kind)
+		f, w = b.startLocked(ctx, kind)
 	}
 	b.mu.Unlock()
 	defer b.mu.Lock()
-	select {
-	case <-f.done:
-		return true, nil
-	case <-ctx.Done():
-		leave()
-		return false, ctx.Err()
+	if err := w.await(ctx, f.done); err != nil {
+		return false, err
 	}
+	return true, nil
 }
 
 // startLocked starts a fetch in the background, with a context shared by
 // the callers that wait for it (goShared), ctx's caller first, and returns
-// it with what that caller calls when it gives up waiting.
-func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) (*bulkFetch, func()) {
+// it with that caller's waiter.
+func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) (*bulkFetch, *waiter) {
 	f := &bulkFetch{kind: kind, done: make(chan struct{})}
 	b.flight = f
-	var leave func()
+	var w *waiter
 	if kind == fetchVerify {
 		pages, at := b.sweptBy, b.sweptAt
-		f.ctx, leave = goShared(ctx, func(ctx context.Context) { b.verify(ctx, f, pages, at) })
-		return f, leave
+		f.ctx, w = goShared(ctx, func(ctx context.Context) { b.verify(ctx, f, pages, at) })
+		return f, w
 	}
 	var reuse bulkPage
 	others := map[int]*Page{}
@@ -140,8 +135,8 @@ func (b *BulkReader) startLocked(ctx context.Context, kind fetchKind) (*bulkFetc
 	} else if kind == fetchLast {
 		f.kind = fetchFirst
 	}
-	f.ctx, leave = goShared(ctx, func(ctx context.Context) { b.fetch(ctx, f, reuse, others) })
-	return f, leave
+	f.ctx, w = goShared(ctx, func(ctx context.Context) { b.fetch(ctx, f, reuse, others) })
+	return f, w
 }
 
 // fetch requests what f says, then stores what it read. The pages are read

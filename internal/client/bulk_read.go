@@ -50,10 +50,10 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		return hit, err
 	}
 	g := b.gets[id]
-	var leave func()
+	var w *waiter
 	if g != nil {
 		var joined bool
-		if leave, joined = g.ctx.join(ctx); !joined {
+		if w, joined = g.ctx.join(ctx); !joined {
 			g = nil // every read waiting for it gave up: it is ending
 		}
 	}
@@ -62,17 +62,14 @@ func (b *BulkReader) Read(ctx context.Context, id int64) (*Website, error) {
 		b.gets[id] = g
 		b.stats.Gets++
 		seq := b.seq
-		g.ctx, leave = goShared(ctx, func(ctx context.Context) {
+		g.ctx, w = goShared(ctx, func(ctx context.Context) {
 			defer close(g.done)
 			g.w, g.err = b.getStore(ctx, id, seq, g)
 		})
 	}
 	b.mu.Unlock()
-	select {
-	case <-g.done:
-	case <-ctx.Done():
-		leave()
-		return nil, ctx.Err()
+	if err := w.await(ctx, g.done); err != nil {
+		return nil, err
 	}
 	if g.err != nil {
 		return nil, g.err

@@ -1,7 +1,6 @@
 package client_test
 
-// Waits of shared requests and of operations without a deadline (review
-// rev44ah of fa70ed3).
+// Waits of shared requests: each attempt keeps its own time limit.
 
 import (
 	"context"
@@ -16,121 +15,6 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
-
-// TestUntimedRetryAfterOfExactlyTheLimitWaits: an operation without
-// a deadline, answered 429 with Retry-After: 300, is a wait of exactly
-// UntimedWaitLimit: "never more than 5 minutes at once", and the
-// constant's doc says only a server that asks for longer fails it. The
-// retry's jitter (and the limit measured from a later now) turns it into
-// "waiting 5m0s is longer than the 5m0s". Deterministic: the call must
-// still be waiting after 3s (the test then cancels it).
-func TestUntimedRetryAfterOfExactlyTheLimitWaits(t *testing.T) {
-	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Retry-After", "300")
-		w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = w.Write([]byte(`{"message":"Too Many Attempts."}`))
-	}))
-	t.Cleanup(srv.Close)
-	c := newRetryClient(t, srv.URL, "k", &client.RetryOptions{MaxRetries: 4, WaitMin: time.Second, WaitMax: 30 * time.Second}, nil)
-	rctx, cancel := context.WithCancel(context.Background()) // no deadline
-	defer cancel()
-	errc := make(chan error, 1)
-	go func() {
-		_, err := c.GetWebsite(rctx, 7)
-		errc <- err
-	}()
-	select {
-	case err := <-errc:
-		var de *client.DeadlineError
-		if errors.As(err, &de) {
-			t.Fatalf("a Retry-After of exactly %s was refused at once for an untimed operation: %v",
-				client.UntimedWaitLimit, err)
-		}
-		t.Fatalf("unexpected end: %v", err)
-	case <-time.After(3 * time.Second):
-		// Still waiting the 5 minutes, as asked.
-	}
-}
-
-// TestSharedGetUntimedWaiterKeepsTimedReadsWait: read A (a refresh with
-// timeouts { read = "1h" }) and read B (a data source by id, no deadline)
-// of one website share one GET. The server answers 429, Retry-After: 600
-// (10 minutes, within A's hour). Alone, A waits the 10 minutes. The shared
-// GET's deadline is "none" while B waits, which now means "at most 5
-// minutes per wait": shorter than A's own deadline. A fails at once with
-// the untimed error, whose wording says it has no time limit. (No timing:
-// the server holds the GET until B has joined it.)
-func TestSharedGetUntimedWaiterKeepsTimedReadsWait(t *testing.T) {
-	t.Parallel()
-	emu, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := emu.Seed(emulator.DefaultAPIKey, emulator.Website{Domain: "mixed.example.com"}).ID
-	var (
-		gets     atomic.Int32
-		received = make(chan struct{})
-		joined   = make(chan struct{})
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/v1/websites/") {
-			if gets.Add(1) == 1 {
-				close(received)
-				<-joined
-			}
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Retry-After", "600")
-			w.WriteHeader(http.StatusTooManyRequests)
-			_, _ = w.Write([]byte(`{"message":"Too Many Attempts."}`))
-			return
-		}
-		emu.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := client.New(srv.URL, emulator.DefaultAPIKey, client.Options{Retry: fastRetry(4), Timeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := client.NewBulkReader(c, client.BulkReaderOptions{Linger: -1, Probe: 100, Clock: newFakeClock().Now})
-	actx, cancelA := context.WithTimeout(context.Background(), time.Hour)
-	defer cancelA()
-	bctx, cancelB := context.WithCancel(context.Background())
-	defer cancelB()
-	aErr, bErr := make(chan error, 1), make(chan error, 1)
-	go func() {
-		_, err := b.Read(actx, id)
-		aErr <- err
-	}()
-	<-received
-	go func() {
-		_, err := b.Read(bctx, id)
-		bErr <- err
-	}()
-	for b.Stats().Reads < 2 {
-		time.Sleep(time.Millisecond)
-	}
-	close(joined)
-	select {
-	case err := <-aErr:
-		var de *client.DeadlineError
-		if errors.As(err, &de) && de.Untimed {
-			t.Fatalf("read A, with an hour left, failed at once with the untimed error of the data source it shared "+
-				"its GET with (alone it waits the 10 minutes): %v", err)
-		}
-		t.Fatalf("read A ended: %v", err)
-	case <-time.After(3 * time.Second):
-	}
-	cancelB()
-	cancelA()
-	if err := <-aErr; err != nil {
-		t.Logf("the cancelled read: %v", err)
-	}
-	if err := <-bErr; err != nil {
-		t.Logf("the cancelled read: %v", err)
-	}
-}
 
 // TestSharedGetAttemptKeepsItsTimeLimit: read A, with 1s left,
 // starts a GET that read B (a minute left) joins; the server never answers.

@@ -258,7 +258,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	ctx, trace := withTrace(ctx)
+	ctx, trace := withTrace(ctx, method, path)
 	req, err := http.NewRequestWithContext(ctx, method, c.endpoint(path, query), body)
 	if err != nil {
 		return fmt.Errorf("building %s %s: %w", method, path, redact.URLError(err))

@@ -299,6 +299,9 @@ type DeadlineError struct {
 	Untimed bool
 	// Limiter: the wait was the provider's own requests_per_minute.
 	Limiter bool
+	// Throttled: the wait was the server's rate limit (a 429 answered to
+	// this request or to another that shares the limit).
+	Throttled bool
 	// Reason says what the wait was for.
 	Reason string
 	// Last is the failure of the last attempt, if any.

@@ -31,3 +31,19 @@ func Fetching(b *BulkReader) bool {
 	defer b.mu.Unlock()
 	return b.flight != nil
 }
+
+// SharedGet reports, for the GET of id that reads share, how many callers
+// wait for it, and whether it has settled what to do about the server's
+// answer: a wait (some callers may have been told they cannot wait so
+// long) or an end (no GET of id runs).
+func SharedGet(b *BulkReader, id int64) (waiters int, settled bool) {
+	b.mu.Lock()
+	g := b.gets[id]
+	b.mu.Unlock()
+	if g == nil {
+		return 0, true
+	}
+	g.ctx.mu.Lock()
+	defer g.ctx.mu.Unlock()
+	return len(g.ctx.waiters), g.ctx.pending != nil
+}

@@ -108,9 +108,9 @@ func (p *pacer) acquire(ctx context.Context, method, path string) (ticket, error
 		var fire <-chan time.Time
 		if !until.IsZero() {
 			wait := until.Sub(now)
-			if dl, untimed := waitDeadline(ctx, now); until.After(dl) {
-				return ticket{}, &DeadlineError{Wait: wait, Left: dl.Sub(now), Untimed: untimed,
-					Reason: "the server's rate limit allows no request before its window ends"}
+			if de := refuseWait(ctx, now, pendingWait{until: until, de: DeadlineError{Attempts: attemptsFrom(ctx),
+				Throttled: true, Reason: "the server's rate limit allows no request before its window ends"}}); de != nil {
+				return ticket{}, de
 			}
 			timer = time.NewTimer(wait)
 			fire = timer.C
@@ -162,10 +162,11 @@ func (p *pacer) waitLimiter(ctx context.Context) error {
 	if d <= 0 {
 		return nil
 	}
-	if dl, untimed := waitDeadline(ctx, time.Now()); time.Now().Add(d).After(dl) {
+	now := time.Now()
+	if de := refuseWait(ctx, now, pendingWait{until: now.Add(d), de: DeadlineError{Attempts: attemptsFrom(ctx),
+		Limiter: true, Reason: fmt.Sprintf("requests_per_minute = %d allows no request sooner", p.rpm)}}); de != nil {
 		r.Cancel()
-		return &DeadlineError{Wait: d, Left: time.Until(dl), Untimed: untimed, Limiter: true,
-			Reason: fmt.Sprintf("requests_per_minute = %d allows no request sooner", p.rpm)}
+		return de
 	}
 	if err := Sleep(ctx, d); err != nil {
 		r.Cancel()

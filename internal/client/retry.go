@@ -190,6 +190,9 @@ func (st *retryState) fields(extra map[string]any) map[string]any {
 // checked here).
 func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	st.attempts++
+	if tr := traceFrom(ctx); tr != nil {
+		tr.attempts.Store(int32(st.attempts)) //nolint:gosec // bounded by MaxRetries+1
+	}
 	if ctx.Value(noRetryKey{}) != nil {
 		return false, nil // a call that must cost one request (GetStatistics)
 	}
@@ -228,12 +231,12 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 		wait = opts.backoff(st.attempts)
 		reason = fmt.Sprintf("retry %d of %d is due after a backoff", st.attempts, opts.MaxRetries)
 	}
-	dl, untimed := waitDeadline(ctx, time.Now())
-	if left := time.Until(dl); wait >= left {
-		st.deadline = &DeadlineError{Attempts: st.attempts, Wait: wait, Left: left, Untimed: untimed, Reason: reason,
-			Last: last, Status: status}
+	now := time.Now()
+	if de := refuseWait(ctx, now, pendingWait{until: now.Add(wait), de: DeadlineError{Attempts: st.attempts,
+		Reason: reason, Last: last, Status: status, Throttled: status == http.StatusTooManyRequests}}); de != nil {
+		st.deadline = de
 		fields["wait"] = wait.String()
-		fields["left"] = left.String()
+		fields["left"] = de.Left.String()
 		st.t.log.Warn(ctx, "giving up: the next retry would start after the operation's deadline", st.fields(fields))
 		return false, st.deadline
 	}
@@ -285,8 +288,9 @@ func (st *retryState) giveUp(resp *http.Response, err error, attempts int) (*htt
 	if errors.As(err, &de) {
 		// The pacer refused to wait for the last attempt, which was not
 		// sent.
-		de.Attempts = attempts - 1
-		return nil, de
+		c := *de
+		c.Attempts = attempts - 1
+		return nil, &c
 	}
 	if attempts > 1 {
 		return nil, fmt.Errorf("gave up after %d attempts: %w", attempts, err)
@@ -371,7 +375,7 @@ func (c *Client) retryWait(ctx context.Context, attempt int, err error) (time.Du
 	if apiErr, ok := AsAPIError(err); ok && apiErr.RetryAfter > 0 {
 		wait = apiErr.RetryAfter
 	}
-	if dl, _ := waitDeadline(ctx, time.Now()); time.Now().Add(wait).After(dl) {
+	if now := time.Now(); refuseWait(ctx, now, pendingWait{until: now.Add(wait)}) != nil {
 		return 0, false
 	}
 	return wait, true
@@ -397,14 +401,11 @@ func untimedLimit(now time.Time) time.Time {
 const untimedJitterRoom = 2 * time.Second
 
 // waitDeadline is the time by which a wait that starts at now must end:
-// ctx's deadline, that of the callers sharing ctx's request (shared), or,
-// for an operation without one (untimed), untimedLimit(now).
+// ctx's deadline or, for an operation without one (untimed),
+// untimedLimit(now). A shared request asks each waiter (refuseWait).
 func waitDeadline(ctx context.Context, now time.Time) (dl time.Time, untimed bool) {
 	if dl, ok := ctx.Deadline(); ok {
 		return dl, false
-	}
-	if s, ok := ctx.Value(sharedKey{}).(*shared); ok {
-		return s.waitLimit(now)
 	}
 	return untimedLimit(now), true
 }

@@ -140,19 +140,28 @@ func expectedShape(out any) string {
 
 // callTrace collects what the transport did for one call of Client.do.
 type callTrace struct {
-	attempts atomic.Int32
+	label    string       // the call, as "GET /websites/7"
+	attempts atomic.Int32 // the attempts made so far
 }
 
 type traceKey struct{}
 
-func withTrace(ctx context.Context) (context.Context, *callTrace) {
-	tr := &callTrace{}
+func withTrace(ctx context.Context, method, path string) (context.Context, *callTrace) {
+	tr := &callTrace{label: method + " " + path}
 	return context.WithValue(ctx, traceKey{}, tr), tr
 }
 
 func traceFrom(ctx context.Context) *callTrace {
 	tr, _ := ctx.Value(traceKey{}).(*callTrace)
 	return tr
+}
+
+// attemptsFrom is the number of attempts the call under ctx has made.
+func attemptsFrom(ctx context.Context) int {
+	if tr := traceFrom(ctx); tr != nil {
+		return int(tr.attempts.Load())
+	}
+	return 0
 }
 
 // withAttempts records on an *APIError how many attempts the transport

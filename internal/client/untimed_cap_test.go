@@ -1,55 +1,83 @@
 package client_test
 
-// Review rev44ai of 646fa8b: the untimed cap's jitter room.
-
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
+	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 )
 
-// TestUntimedRetryAfterPastTheLimitFails: an operation without a
-// deadline answered 429, Retry-After: 320 (5m20s). UntimedWaitLimit's doc
-// and the guide: it "waits at most 5 minutes at once: a server that asks
-// for longer fails it at once". untimedLimit adds UntimedWaitLimit/10
-// (30s) of "jitter room", but the jitter serverWait adds is at most
-// min(Retry-After/10, WaitMin) (1s here): any Retry-After up to 5m29s is
-// waited. Deterministic: the refusal would be immediate; the test waits
-// 3s for it, then cancels the call.
-func TestUntimedRetryAfterPastTheLimitFails(t *testing.T) {
+// TestUntimedWaitLimit: an operation without a deadline (a data source,
+// an import) waits for a Retry-After of up to UntimedWaitLimit, whatever
+// jitter the retry adds (at most WaitMin, a second here), and fails at
+// once when the server asks for longer: alone, and when it shares its GET.
+// Deterministic: a refusal is immediate, so a call still waiting after 3s
+// waits; a shared GET reports when it settled (SharedGet).
+func TestUntimedWaitLimit(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Retry-After", "320")
-		w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = w.Write([]byte(`{"message":"Too Many Attempts."}`))
-	}))
-	t.Cleanup(srv.Close)
-	c := newRetryClient(t, srv.URL, "k", &client.RetryOptions{MaxRetries: 4, WaitMin: time.Second, WaitMax: 30 * time.Second}, nil)
-	rctx, cancel := context.WithCancel(context.Background()) // no deadline
-	defer cancel()
-	errc := make(chan error, 1)
-	go func() {
-		_, err := c.GetWebsite(rctx, 7)
-		errc <- err
-	}()
-	select {
-	case err := <-errc:
-		var de *client.DeadlineError
-		if !errors.As(err, &de) || !de.Untimed {
-			t.Fatalf("expected the untimed *DeadlineError, got %v", err)
-		}
-	case <-time.After(3 * time.Second):
-		cancel()
-		if err := <-errc; err == nil {
-			t.Error("the cancelled call succeeded")
-		}
-		t.Errorf("an operation without a deadline waits a Retry-After of 5m20s, more than the %s it waits at once",
-			client.UntimedWaitLimit)
+	for _, tc := range []struct {
+		retryAfter string
+		waits      bool
+	}{
+		{"300", true},
+		{"303", false},
+		{"320", false},
+	} {
+		t.Run("Retry-After "+tc.retryAfter, func(t *testing.T) {
+			t.Parallel()
+			url, id, _, release := throttledGets(t, tc.retryAfter)
+			close(release) // no GET is held
+			c := newRetryClient(t, url, emulator.DefaultAPIKey,
+				&client.RetryOptions{MaxRetries: 4, WaitMin: time.Second, WaitMax: 30 * time.Second}, nil)
+			ctx, cancel := context.WithCancel(context.Background()) // no deadline
+			defer cancel()
+			errc := make(chan error, 1)
+			go func() {
+				_, err := c.GetWebsite(ctx, id)
+				errc <- err
+			}()
+			var de *client.DeadlineError
+			select {
+			case err := <-errc:
+				if tc.waits || !errors.As(err, &de) || !de.Untimed {
+					t.Errorf("alone: want it to wait, or its untimed *DeadlineError at once; got %v", err)
+				}
+			case <-time.After(3 * time.Second):
+				if !tc.waits {
+					t.Errorf("alone: an operation without a deadline waits a Retry-After of %ss, more than %s",
+						tc.retryAfter, client.UntimedWaitLimit)
+				}
+			}
+			cancel()
+
+			// A client of its own: no pacer that the first call's 429 holds.
+			c = newRetryClient(t, url, emulator.DefaultAPIKey,
+				&client.RetryOptions{MaxRetries: 4, WaitMin: time.Second, WaitMax: 30 * time.Second}, nil)
+			b := client.NewBulkReader(c, client.BulkReaderOptions{Linger: -1, Probe: 100, Clock: newFakeClock().Now})
+			go func() {
+				_, err := b.Read(deadlineCtx(t, 0), id)
+				errc <- err
+			}()
+			for b.Stats().Gets < 1 { // the GET started: SharedGet reports it, or that it ended
+				time.Sleep(time.Millisecond)
+			}
+			for {
+				if n, settled := client.SharedGet(b, id); settled && n == 1 {
+					if !tc.waits {
+						t.Errorf("shared: a read without a deadline waits a Retry-After of %ss", tc.retryAfter)
+					}
+					break
+				} else if settled {
+					if err := <-errc; tc.waits || !errors.As(err, &de) || !de.Untimed {
+						t.Errorf("shared: want it to wait, or its untimed *DeadlineError; got %v", err)
+					}
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		})
 	}
 }

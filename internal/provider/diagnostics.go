@@ -406,7 +406,7 @@ func untimedAdvice(op, what string, err error, de *client.DeadlineError) string 
 	case de.Status == http.StatusServiceUnavailable:
 		return lead + " The installation is in maintenance mode (as during an upgrade) or overloaded; run " +
 			"Terraform again once it answers."
-	case de.Status == http.StatusTooManyRequests:
+	case de.Status == http.StatusTooManyRequests || de.Throttled:
 		return lead + " The server's rate limit, which every client of this address shares, is spent; run " +
 			"Terraform again once it answers, with lower -parallelism."
 	}

@@ -1,7 +1,8 @@
 package provider
 
-// The advice of an operation without a deadline that would wait longer
-// than client.UntimedWaitLimit (review rev44ah of fa70ed3).
+// The advice of an operation that the client refuses to hold for a wait
+// (a retry's, the rate limit window's) longer than it can make: past its
+// deadline or, without one, past client.UntimedWaitLimit.
 
 import (
 	"context"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,75 +74,151 @@ func TestUntimedRequestsPerMinuteAdvice(t *testing.T) {
 	}
 }
 
-// TestUntimedDetailEndsOneSentence: the real throttle's 429 says
-// "Too Many Attempts." (with its period); an import answered so with
-// Retry-After: 3600 reads "...last attempt: HTTP 429: Too Many Attempts..
-// Without a time limit of its own ..." (seen in terraform import). The
-// limit check's warning trims that period (addWebsiteLimitError); the new
-// untimed error does not. Deterministic.
-func TestUntimedDetailEndsOneSentence(t *testing.T) {
-	t.Parallel()
+// answering serves every request with status and Retry-After: retryAfter
+// ("": a website, 200).
+func answering(t *testing.T, status int, retryAfter string) string {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Retry-After", "3600")
-		w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = w.Write([]byte("{\n    \"message\": \"Too Many Attempts.\"\n}"))
+		if retryAfter == "" {
+			_, _ = w.Write([]byte(`{"data":{"id":7,"domain":"example.com"}}`))
+			return
+		}
+		message := http.StatusText(status)
+		if status == http.StatusTooManyRequests {
+			message = "Too Many Attempts." // the real throttle's, with its period
+		}
+		w.Header().Set("Retry-After", retryAfter)
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte("{\n    \"message\": \"" + message + "\"\n}"))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := client.New(srv.URL, "k", client.Options{Retry: &client.RetryOptions{MaxRetries: 4}, Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.GetWebsite(context.Background(), 7) // an import: no deadline
+	return srv.URL
+}
+
+// refusalDiagnostic is the diagnostic of err, a *DeadlineError's.
+func refusalDiagnostic(t *testing.T, err error) string {
+	t.Helper()
 	var de *client.DeadlineError
-	if !errors.As(err, &de) || !de.Untimed {
-		t.Fatalf("premise: the untimed *DeadlineError, got %v", err)
+	if !errors.As(err, &de) {
+		t.Fatalf("premise: a *DeadlineError, got %v", err)
 	}
 	var diags diag.Diagnostics
-	addAPIError(&diags, "import", "imp.example.com", err)
+	addAPIErrorAbout(&diags, "read", "the website with id 7", err)
 	if len(diags) == 0 {
 		t.Fatal("no diagnostic")
 	}
-	if d := diags[0].Detail(); strings.Contains(d, "..") {
-		t.Errorf("the detail has a doubled period:\n%s", d)
+	return diags[0].Summary() + ": " + diags[0].Detail()
+}
+
+// TestRefusedWaitAdvice: what a read is told when it cannot wait, for
+// each cause: the cause is named (the throttle, maintenance, the
+// provider's own requests_per_minute), with the request and the remedy
+// that applies to an operation with a deadline or without one.
+// Deterministic: the calls are sequential; each refusal is immediate.
+func TestRefusedWaitAdvice(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		status     int
+		retryAfter string
+		rpm        int
+		deadline   time.Duration // 0: none (a data source, an import)
+		calls      int           // the last one's error is judged
+		want, not  []string
+	}{
+		{name: "throttled, untimed", status: http.StatusTooManyRequests, retryAfter: "3600", calls: 1,
+			want: []string{"/websites/7", "rate limit", "-parallelism", "no time limit of their own"},
+			not:  []string{"..", "timeouts block"}},
+		{name: "held by the throttle's window, untimed", status: http.StatusTooManyRequests, retryAfter: "3600",
+			calls: 2, want: []string{"rate limit", "-parallelism"}},
+		{name: "maintenance, untimed", status: http.StatusServiceUnavailable, retryAfter: "3600", calls: 1,
+			want: []string{"maintenance"}},
+		{name: "throttled, timed", status: http.StatusTooManyRequests, retryAfter: "3600", calls: 1,
+			deadline: 5 * time.Minute, want: []string{"/websites/7", "timeouts block"},
+			not: []string{"no time limit of their own"}},
+		{name: "requests_per_minute, timed", rpm: 1, calls: 2, deadline: 30 * time.Second,
+			want: []string{"requests_per_minute"}, not: []string{"server is reachable"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := client.New(answering(t, tc.status, tc.retryAfter), "k", client.Options{
+				Retry: &client.RetryOptions{MaxRetries: 4, RequestsPerMinute: tc.rpm}, Timeout: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.deadline > 0 {
+				ctx, cancel = context.WithTimeout(context.Background(), tc.deadline)
+			}
+			defer cancel()
+			for range tc.calls - 1 {
+				_, _ = c.GetWebsite(ctx, 7)
+			}
+			_, err = c.GetWebsite(ctx, 7)
+			d := refusalDiagnostic(t, err)
+			for _, w := range tc.want {
+				if !strings.Contains(d, w) {
+					t.Errorf("the diagnostic does not say %q:\n%s", w, d)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(d, n) {
+					t.Errorf("the diagnostic says %q:\n%s", n, d)
+				}
+			}
+		})
 	}
 }
 
-// TestUntimedMaintenanceNamesMaintenance: a data source or import
-// (no deadline) while the installation is in maintenance mode (php artisan
-// down --retry=3600: 503, Retry-After: 3600). The client refuses the hour
-// at once: a *DeadlineError with Untimed and Status 503. The diagnostic is
-// "Timed Out Talking to the Analytics API ... run Terraform again once the
-// server answers": nothing timed out, and the cause the server gave
-// (maintenance) is not named, though serverUnavailable exists to name it
-// ("that is the cause to name, not the time limit") and a 503 without
-// Retry-After gets "Analytics Server Unavailable ... maintenance mode".
-// Deterministic.
-func TestUntimedMaintenanceNamesMaintenance(t *testing.T) {
+// TestRefreshSharingWithDataSourceAdvice: a refresh (timeouts.read's
+// default) that shares its GET with a data source by id (no deadline), as
+// in one plan, is told what it would be told alone when the server asks
+// for an hour: to raise its timeouts block, not that it has no time limit.
+// Deterministic (the server holds the GET until the data source joined).
+func TestRefreshSharingWithDataSourceAdvice(t *testing.T) {
 	t.Parallel()
+	received, joined := make(chan struct{}), make(chan struct{})
+	var gets atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if gets.Add(1) == 1 {
+			close(received)
+			<-joined
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Retry-After", "3600")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"message": "Service Unavailable"}`))
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"message": "Too Many Attempts."}`))
 	}))
 	t.Cleanup(srv.Close)
 	c, err := client.New(srv.URL, "k", client.Options{Retry: &client.RetryOptions{MaxRetries: 4}, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.GetWebsite(context.Background(), 7)
-	var de *client.DeadlineError
-	if !errors.As(err, &de) || !de.Untimed || de.Status != http.StatusServiceUnavailable {
-		t.Fatalf("premise: the untimed *DeadlineError of a 503, got %v", err)
+	b := client.NewBulkReader(c, client.BulkReaderOptions{Linger: -1, Probe: 100})
+	rctx, cancelR := context.WithTimeout(context.Background(), defaultReadTimeout) // the refresh
+	defer cancelR()
+	dctx, cancelD := context.WithCancel(context.Background()) // the data source
+	defer cancelD()
+	rErr, dErr := make(chan error, 1), make(chan error, 1)
+	go func() {
+		_, err := b.Read(rctx, 7)
+		rErr <- err
+	}()
+	<-received
+	go func() {
+		_, err := b.Read(dctx, 7)
+		dErr <- err
+	}()
+	for b.Stats().Reads < 2 { // counted and joined under one hold of the reader's lock
+		time.Sleep(time.Millisecond)
 	}
-	var diags diag.Diagnostics
-	addAPIError(&diags, "read", "m.example.com", err)
-	if len(diags) == 0 {
-		t.Fatal("no diagnostic")
+	close(joined)
+	d := refusalDiagnostic(t, <-rErr)
+	if dd := refusalDiagnostic(t, <-dErr); !strings.Contains(dd, "no time limit of their own") {
+		t.Errorf("the data source is not told it has no time limit:\n%s", dd)
 	}
-	if d := diags[0]; !strings.Contains(d.Summary()+d.Detail(), "maintenance") {
-		t.Errorf("a 503 maintenance answer asking for an hour is reported without naming maintenance:\n%s: %s",
-			d.Summary(), d.Detail())
+	if strings.Contains(d, "no time limit of their own") || !strings.Contains(d, "timeouts block") {
+		t.Errorf("the refresh is told it has no time limit, or not to raise its timeouts block:\n%s", d)
 	}
 }
