@@ -279,13 +279,8 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 	// hold every website is dropped then.
 	b.storeLocked(fresh, seq, end)
 	switch {
-	case failed && (errors.Is(ctx.Err(), context.Canceled) || b.stats.Pages == sent):
-		// Every caller waiting for the fetch was interrupted (goShared),
-		// or gave up before it asked the server anything (it waited for
-		// this process's writes): the server failed nothing, and the
-		// reads counted still pay for the next one. Callers whose
-		// deadlines passed while a page was asked waited for the
-		// server: a failure, as any other.
+	case failed && !b.serverFailedLocked(ctx, sent):
+		// The reads counted still pay for the next one.
 	case failed:
 		// The pages kept are read no more (see startLocked): only what
 		// the next attempt reads again was lost.
@@ -306,6 +301,17 @@ func (b *BulkReader) fetch(ctx context.Context, f *bulkFetch, reuse bulkPage, ot
 		b.sweptBy, b.verified = pages, verified
 	}
 	b.flight = nil
+}
+
+// serverFailedLocked reports whether a fetch of list pages that failed,
+// begun when b.stats.Pages was sent, failed for the server: not when
+// every caller waiting for it was interrupted (goShared), nor when it
+// gave up before it asked the server anything (it waited for this
+// process's writes). Callers that could not wait for the server, or whose
+// deadlines passed while a page was asked, waited for the server: a
+// failure, as any other.
+func (b *BulkReader) serverFailedLocked(ctx context.Context, sent int) bool {
+	return !errors.Is(ctx.Err(), context.Canceled) && b.stats.Pages != sent
 }
 
 // busyUntilLocked records that a fetch of the reader ended at end: the

@@ -5,7 +5,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 )
@@ -132,7 +131,7 @@ func (b *BulkReader) verify(ctx context.Context, f *bulkFetch, pages []bulkPage,
 	b.storeLocked(ws, seq, end)
 	switch {
 	case !b.sweptAt.Equal(at):
-	case !ok && (errors.Is(ctx.Err(), context.Canceled) || b.stats.Pages == sent): // see fetch
+	case !ok && !b.serverFailedLocked(ctx, sent):
 	case !ok:
 		b.failedLocked(b.attempt, true)
 	case same:
