@@ -313,6 +313,10 @@ func (b *BulkReader) ListAll(ctx context.Context, opts ListOptions) ([]Website, 
 	b.mu.Unlock()
 	ws, err := b.c.listAllWebsites(ctx, opts)
 	release()
+	if opts.Search != "" {
+		// The server's search is a pattern (see AllWebsites).
+		ws = slices.DeleteFunc(ws, func(w Website) bool { return !domainContains(w.Domain, opts.Search) })
+	}
 	if err != nil || b.ttl < 0 || !whole {
 		return ws, err
 	}

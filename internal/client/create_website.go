@@ -279,6 +279,15 @@ func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSen
 		}
 		extra = append(extra, ws[i].ID)
 	}
+	if len(extra) >= max(res.Attempts, 1) {
+		// Each request stores at most one website: some of these were
+		// stored by another client, with the same settings, and nothing
+		// tells which.
+		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Err: last,
+			Reason: fmt.Sprintf("this create sent %d request(s), so at most %d of these websites are its own; "+
+				"another client stored the others, and nothing tells which is which, so nothing was deleted",
+				res.Attempts, res.Attempts)}
+	}
 	for _, id := range extra {
 		c.log.Warn(ctx, "deleting a duplicate that a repeated create made", map[string]any{"domain": in.Domain, "id": id, "kept": res.Website.ID})
 		if err := c.DeleteWebsite(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {

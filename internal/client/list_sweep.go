@@ -91,8 +91,16 @@ func errListChanged(what string) error {
 // it was read, an ErrListChanged error ends the iteration; nothing is
 // yielded from a page that did not agree with the others. A sweep that
 // saw a change before it yielded anything starts again, once.
+//
+// A search lists the websites whose domain contains its text, in any case:
+// the server's search is a pattern (`_` and `%` match any character) that
+// it ignores when PHP reads it as false ("0", blanks), so what it answers
+// is filtered here.
 func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[Website, error] {
 	return func(yield func(Website, error) bool) {
+		if opts.Search != "" {
+			yield = containing(opts.Search, yield)
+		}
 		for attempt := 1; ; attempt++ {
 			yielded, err := c.sweepWebsites(ctx, opts, yield)
 			if err == nil || err == errStop {
@@ -108,6 +116,23 @@ func (c *Client) AllWebsites(ctx context.Context, opts ListOptions) iter.Seq2[We
 			}
 		}
 	}
+}
+
+// containing is yield for the websites whose domain contains search, in
+// any case; it passes errors on.
+func containing(search string, yield func(Website, error) bool) func(Website, error) bool {
+	return func(w Website, err error) bool {
+		if err == nil && !domainContains(w.Domain, search) {
+			return true
+		}
+		return yield(w, err)
+	}
+}
+
+// domainContains reports whether domain contains search, in any case: what
+// a list's search promises.
+func domainContains(domain, search string) bool {
+	return strings.Contains(strings.ToLower(domain), strings.ToLower(search))
 }
 
 // errStop is sweepWebsites's answer when yield asked to stop.
