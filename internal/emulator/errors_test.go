@@ -37,8 +37,10 @@ func TestErrorAnswers(t *testing.T) {
 			status: 404, body: notFound},
 		{name: "non-numeric id", call: call{path: "/api/v1/websites/abc", key: keyA},
 			status: 404, body: notFound},
+		// The route takes any id (ids are compared loosely: looseID), so a
+		// method it does not have is a 405 for any id.
 		{name: "non-numeric id with POST", call: call{method: "POST", path: "/api/v1/websites/abc", key: keyA},
-			status: 404, body: notFound},
+			status: 405, body: laravelJSON("The POST method is not supported for route api/v1/websites/abc. Supported methods: GET, HEAD, PUT, PATCH, DELETE.")},
 		{name: "unknown route", call: call{path: "/api/v1/stats", key: keyA},
 			status: 404, body: notFound},
 		{name: "unknown route without key", call: call{path: "/api/v1/websites/1/stats"},

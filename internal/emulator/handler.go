@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -51,7 +52,20 @@ var allowed = map[string][]string{
 	routeItem:       {"GET", "HEAD", "PUT", "PATCH", "DELETE"},
 }
 
-var digitsRE = regexp.MustCompile(`^[0-9]+$`)
+// looseNumberRE is the numeric prefix MySQL reads from a string it
+// compares with a number (after leading blanks); no prefix reads as 0.
+var looseNumberRE = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?`)
+
+// looseID is the id a path's {id} segment selects: MySQL compares the
+// string with the id column as numbers, so "5abc", "5.0" and " 5" select
+// website 5 and "5.5" none (false).
+func looseID(raw string) (int64, bool) {
+	f, err := strconv.ParseFloat(looseNumberRE.FindString(strings.TrimLeft(raw, " \t\n\r")), 64)
+	if err != nil || f != math.Trunc(f) || f < 1 || f > math.MaxInt64/2 {
+		return 0, false
+	}
+	return int64(f), true
+}
 
 // request is one API request as it travels through the middleware.
 type request struct {
@@ -138,7 +152,7 @@ func (e *Emulator) apiPath(path string) (string, bool) {
 }
 
 // matchRoute matches a path under /api/v1 like Laravel's router (trailing
-// slashes ignored, {id} numeric).
+// slashes ignored, {id} any segment: see looseID).
 func matchRoute(api string) (route, id string) {
 	p := strings.TrimRight(api, "/")
 	if p == routeCollection {
@@ -147,10 +161,10 @@ func matchRoute(api string) (route, id string) {
 	if p == routeAccount {
 		return routeAccount, ""
 	}
-	if rest, ok := strings.CutPrefix(p, routeCollection+"/"); ok && digitsRE.MatchString(rest) {
+	if rest, ok := strings.CutPrefix(p, routeCollection+"/"); ok && rest != "" && !strings.Contains(rest, "/") {
 		return routeItem, rest
 	}
-	if rest, ok := strings.CutPrefix(p, "/api/v1/stats/"); ok && digitsRE.MatchString(rest) {
+	if rest, ok := strings.CutPrefix(p, "/api/v1/stats/"); ok && rest != "" && !strings.Contains(rest, "/") {
 		return routeStatistics, rest
 	}
 	return routeUnknown, ""

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -80,8 +79,8 @@ func dataResponse(status int, data any) *Response {
 // ownedLocked returns the caller's website with the id of the path.
 // Callers hold e.mu.
 func (e *Emulator) ownedLocked(req *request) (*Website, bool) {
-	id, err := strconv.ParseInt(req.rawID, 10, 64)
-	if err != nil {
+	id, ok := looseID(req.rawID)
+	if !ok {
 		return nil, false
 	}
 	w, ok := e.websites[id]
