@@ -174,6 +174,9 @@ type WebsiteInput struct {
 	// the list with nothing else planned): the server keeps every other
 	// field as stored.
 	OnlyExcludeIPs bool `form:"-"`
+	// KeepOnUpdate are form fields left out of an update, so that the
+	// server keeps them as stored (ones the update does not change).
+	KeepOnUpdate []string `form:"-"`
 }
 
 // form is the request's form: every field tagged form, as the API reads it
@@ -197,6 +200,11 @@ func (in WebsiteInput) form(withDomain bool) url.Values {
 	}
 	if in.OmitExcludeIPs && !withDomain {
 		v.Del("exclude_ips")
+	}
+	if !withDomain {
+		for _, name := range in.KeepOnUpdate {
+			v.Del(name)
+		}
 	}
 	if in.OnlyExcludeIPs && !withDomain {
 		only := url.Values{}

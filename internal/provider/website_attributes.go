@@ -344,6 +344,27 @@ func onlyLocalChange(plan, state websiteResourceModel) bool {
 	return true
 }
 
+// keptByUpdate are the attributes an update leaves out, so that the server
+// keeps them as it holds them now: those the plan does not change, of the
+// ones the API returns and stores as one field (domain cannot change;
+// exclude_ips and the password have rules of their own). A change made in
+// the web interface after the plan is then not undone by an update that
+// did not show it.
+func keptByUpdate(plan, state websiteResourceModel) []websiteAttribute {
+	var kept []websiteAttribute
+	for _, a := range websiteAttributes {
+		switch {
+		case !a.held() || a.read == nil || a.send == nil,
+			a.apiField == "domain" || a.apiField == "password" || a.apiField == "exclude_ips":
+			continue
+		}
+		if v := plan.attribute(a.name); !v.IsUnknown() && v.Equal(state.attribute(a.name)) {
+			kept = append(kept, a)
+		}
+	}
+	return kept
+}
+
 // websiteOutputAttributes are the read-only attributes of a website in data
 // sources; id and domain are added by the caller.
 func websiteOutputAttributes() map[string]dsschema.Attribute {

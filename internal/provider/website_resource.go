@@ -91,6 +91,9 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	if err != nil {
 		report := func(diags *diag.Diagnostics) { addCreateError(diags, in.Domain, wo != nil, err) }
 		if !r.restoreKept(ctx, plan, in.Domain, owner, err, report, resp) {
+			if domainTaken(err) {
+				r.data.kept.refuse(in.Domain)
+			}
 			report(&resp.Diagnostics)
 		}
 		return
@@ -240,6 +243,10 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 	in := plan.input(ctx, &prior, &resp.Diagnostics)
 	// Not managed (ignore_changes): the server keeps its list.
 	in.OmitExcludeIPs = !managedIPs
+	kept := keptByUpdate(plan, state)
+	for _, a := range kept {
+		in.KeepOnUpdate = append(in.KeepOnUpdate, a.apiField)
+	}
 	if reclear { // the clear of an update whose answer was lost, again
 		in.ExcludeParams, in.OmitExcludeParams = []string{}, false
 	}
@@ -345,6 +352,7 @@ func (r *websiteResource) Update(ctx context.Context, req resource.UpdateRequest
 		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
 		return
 	}
+	keepPlannedKept(&plan, planned, kept, &resp.Diagnostics)
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
 	if in.OnlyExcludeIPs {
 		// Nothing else was sent: the state keeps the plan, as an update
@@ -389,6 +397,10 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if !resp.Diagnostics.HasError() && state.SkipDestroy.ValueBool() {
 		// Only the state forgets it: no request, the server keeps the
 		// website and its statistics.
+		if r.data != nil && r.data.kept.wasRefused(state.Domain.ValueString()) {
+			addKeptForRefusedCreate(&resp.Diagnostics, state.Domain.ValueString(), state.ID.ValueString())
+			return // the state keeps it
+		}
 		tflog.Info(ctx, "skip_destroy: removing the website from the state only; it stays on the server",
 			map[string]any{"id": state.ID.ValueString(), "domain": state.Domain.ValueString()})
 		r.keepInState(ctx, state, req.Private)
