@@ -210,6 +210,28 @@ func idList(ids []int64) (plain, quoted []string) {
 type keptWebsites struct {
 	mu   sync.Mutex
 	kept map[string][]*keptWebsite
+	// refused are the domains whose create was refused in this run since
+	// a website held them, before any was kept (see keepOrRefuse).
+	refused map[string]bool
+}
+
+// refuse records that a create of domain was refused for a website that
+// holds it, when no website kept in this run could be put back.
+func (k *keptWebsites) refuse(domain string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.refused == nil {
+		k.refused = map[string]bool{}
+	}
+	k.refused[canonicalDomain(domain)] = true
+}
+
+// wasRefused reports whether a create of domain was refused in this run
+// (refuse).
+func (k *keptWebsites) wasRefused(domain string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.refused[canonicalDomain(domain)]
 }
 
 // keptWebsite is a website skip_destroy kept: its id, its whole state
