@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"sync"
 )
 
 // Account is the API key's user, as GET /account describes it (newer
@@ -55,7 +54,7 @@ func (a *Account) WebsiteLimit() (int, bool) {
 }
 
 type accountCache struct {
-	mu   sync.Mutex
+	mu   ctxMutex
 	done bool
 	acct *Account
 	err  error // ErrAccountUnsupported, a 401 or 403 APIError, or nil
@@ -89,8 +88,10 @@ type accountPlan struct {
 // remembered; transient failures are not. On builds without the endpoint it returns ErrAccountUnsupported.
 // Concurrent callers wait for the one request.
 func (c *Client) Account(ctx context.Context) (*Account, error) {
-	c.account.mu.Lock()
-	defer c.account.mu.Unlock()
+	if err := c.account.mu.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer c.account.mu.unlock()
 	if c.account.done {
 		return c.account.acct, c.account.err
 	}

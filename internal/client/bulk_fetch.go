@@ -416,7 +416,14 @@ func (b *BulkReader) listPage(ctx context.Context, page int) (*Page, error) {
 	p, err := b.c.ListWebsites(ctx, ListOptions{SortBy: SortByID, Sort: SortDesc, PerPage: MaxPerPage, Page: page})
 	if err != nil {
 		b.mu.Lock()
-		b.stats.PageErrors++
+		if de := (*DeadlineError)(nil); errors.As(err, &de) && de.Attempts == 0 {
+			// Refused before it was sent (requests_per_minute, the rate
+			// limit window): no request, and no failure of the server's.
+			b.stats.Pages--
+			b.attempt--
+		} else {
+			b.stats.PageErrors++
+		}
 		b.mu.Unlock()
 	}
 	return p, err

@@ -26,7 +26,7 @@ type shared struct {
 
 	mu      sync.Mutex
 	waiters map[*waiter]struct{}
-	pending *pendingWait // the request's latest wait
+	pending *pendingWait // the request's wait that ends last (its pages may wait at once)
 	done    chan struct{}
 	err     error
 }
@@ -63,7 +63,7 @@ func (s *shared) join(ctx context.Context) (*waiter, bool) {
 	}
 	if p := s.pending; p != nil {
 		now := time.Now()
-		if limit, untimed := w.limit(now); !p.until.Before(limit) {
+		if limit, untimed := w.limit(now); !p.fits(limit, untimed) {
 			w.verdict <- p.told(now, limit, untimed)
 			return w, true
 		}
@@ -134,8 +134,23 @@ func (s *shared) endLocked(err error) {
 // with what it tells a caller that cannot wait so long.
 type pendingWait struct {
 	until time.Time
+	asked time.Time     // until without the client's jitter (zero: until)
 	de    DeadlineError // Attempts, Reason, Last, Status, Limiter, Throttled
 	label string        // the request, as "GET /websites/7"; empty when unknown
+}
+
+// fits reports whether the wait ends in time for a caller that must be
+// done by limit: before its deadline, jitter included; or, for an
+// operation without one (untimed, limit untimedLimit), when what the
+// server asked for is at most UntimedWaitLimit.
+func (p *pendingWait) fits(limit time.Time, untimed bool) bool {
+	if untimed && !p.asked.IsZero() {
+		return !p.asked.After(limit)
+	}
+	if untimed {
+		return !p.until.After(limit)
+	}
+	return p.until.Before(limit)
 }
 
 // deadlineError is the error of a caller that must be done by limit
@@ -171,7 +186,7 @@ func refuseWait(ctx context.Context, now time.Time, p pendingWait) *DeadlineErro
 		}
 	}
 	limit, untimed := waitDeadline(ctx, now)
-	if p.until.Before(limit) {
+	if p.fits(limit, untimed) {
 		return nil
 	}
 	return p.deadlineError(now, limit, untimed)
@@ -180,11 +195,13 @@ func refuseWait(ctx context.Context, now time.Time, p pendingWait) *DeadlineErro
 func (s *shared) refuse(now time.Time, p *pendingWait) *DeadlineError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pending = p
+	if s.pending == nil || p.until.After(s.pending.until) {
+		s.pending = p // a joiner waits for the wait that ends last
+	}
 	last := p.deadlineError(now, now, false) // when every waiter gave up before
 	for w := range s.waiters {
 		limit, untimed := w.limit(now)
-		if p.until.Before(limit) {
+		if p.fits(limit, untimed) {
 			continue
 		}
 		w.verdict <- p.told(now, limit, untimed)

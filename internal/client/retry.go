@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 )
 
 // Defaults of RetryOptions, as the provider applies them.
@@ -95,17 +97,17 @@ func (o RetryOptions) backoff(attempt int) time.Duration {
 // (Retry-After, else X-RateLimit-Reset against the server's own Date), with
 // a little jitter, and a description of it. ok is false when it asked for
 // none.
-func (o RetryOptions) serverWait(resp *http.Response) (wait time.Duration, reason string, ok bool) {
+func (o RetryOptions) serverWait(resp *http.Response) (wait, asked time.Duration, reason string, ok bool) {
 	if resp == nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
-		return 0, "", false
+		return 0, 0, "", false
 	}
 	ra := RetryAfter(resp.Header, serverNow(resp.Header))
 	if ra <= 0 {
-		return 0, "", false
+		return 0, 0, "", false
 	}
 	jitter := min(ra/10, o.WaitMin)
 	wait = ra + time.Duration(rand.Int64N(int64(jitter)+1)) //nolint:gosec // jitter, not security
-	return wait, fmt.Sprintf("the server asked to retry after %s (HTTP %d)", ra, resp.StatusCode), true
+	return wait, ra, fmt.Sprintf("the server asked to retry after %s (HTTP %d)", ra, resp.StatusCode), true
 }
 
 // serverNow is the server's time from a Date header, else the local time.
@@ -209,13 +211,13 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 		if errors.As(err, &de) || !retryableError(st.method, err) {
 			return false, nil
 		}
-		last = unwrapURLError(err)
+		last = redactedError(unwrapURLError(err))
 		fields["error"] = last.Error()
 	} else {
 		if !retryableResponse(st.method, resp) {
 			return false, nil
 		}
-		last = errors.New(describeResponse(resp))
+		last = errors.New(redact.String(describeResponse(resp)))
 		status = resp.StatusCode
 		fields["status"] = resp.StatusCode
 	}
@@ -226,13 +228,14 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 		}
 		return false, nil
 	}
-	wait, reason, ok := opts.serverWait(resp)
+	wait, asked, reason, ok := opts.serverWait(resp)
 	if !ok {
 		wait = opts.backoff(st.attempts)
+		asked = wait
 		reason = fmt.Sprintf("retry %d of %d is due after a backoff", st.attempts, opts.MaxRetries)
 	}
 	now := time.Now()
-	if de := refuseWait(ctx, now, pendingWait{until: now.Add(wait), de: DeadlineError{Attempts: st.attempts,
+	if de := refuseWait(ctx, now, pendingWait{until: now.Add(wait), asked: now.Add(asked), de: DeadlineError{Attempts: st.attempts,
 		Reason: reason, Last: last, Status: status, Throttled: status == http.StatusTooManyRequests}}); de != nil {
 		st.deadline = de
 		fields["wait"] = wait.String()
@@ -248,6 +251,17 @@ func (st *retryState) checkRetry(ctx context.Context, resp *http.Response, err e
 	fields["wait"] = wait.String()
 	st.t.log.Warn(ctx, "retrying request", st.fields(fields))
 	return true, nil
+}
+
+// redactedError is err, or its text without the secrets it shows (an
+// answer that echoed the API key): a DeadlineError quotes its last
+// failure, and reaches callers that the client's own redaction does not
+// (the waiters of a shared request).
+func redactedError(err error) error {
+	if msg := err.Error(); redact.String(msg) != msg {
+		return errors.New(redact.String(msg))
+	}
+	return err
 }
 
 // retryGateKey marks a request context whose retries the caller counts:
@@ -390,15 +404,12 @@ func (c *Client) retryWait(ctx context.Context, attempt int, err error) (time.Du
 const UntimedWaitLimit = 5 * time.Minute
 
 // untimedLimit is the time by which a wait of an operation without a
-// deadline that starts at now must end: UntimedWaitLimit later, and the
-// jitter the client adds to a server's Retry-After (serverWait: at most
-// WaitMin, a second by default).
+// deadline that starts at now must end: UntimedWaitLimit later, not
+// counting the jitter the client adds to what the server asked for (see
+// pendingWait.fits).
 func untimedLimit(now time.Time) time.Time {
-	return now.Add(UntimedWaitLimit + untimedJitterRoom)
+	return now.Add(UntimedWaitLimit)
 }
-
-// untimedJitterRoom is the room untimedLimit leaves for that jitter.
-const untimedJitterRoom = 2 * time.Second
 
 // waitDeadline is the time by which a wait that starts at now must end:
 // ctx's deadline or, for an operation without one (untimed),

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 )
 
@@ -22,7 +21,7 @@ import (
 // a 404 of any other shape is ErrNotAPI at once.
 type apiProof struct {
 	ok atomic.Bool
-	mu sync.Mutex // serialises VerifyAPI
+	mu ctxMutex // serialises VerifyAPI
 }
 
 type verifyingKey struct{}
@@ -56,8 +55,10 @@ func (c *Client) VerifyAPI(ctx context.Context) error {
 	if c.apiVerified() {
 		return nil
 	}
-	c.proof.mu.Lock()
-	defer c.proof.mu.Unlock()
+	if err := c.proof.mu.lock(ctx); err != nil {
+		return err
+	}
+	defer c.proof.mu.unlock()
 	if c.apiVerified() {
 		return nil
 	}

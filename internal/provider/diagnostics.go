@@ -74,15 +74,15 @@ func reportAPIError(diags *diag.Diagnostics, op, what string, attrs map[string]s
 					"finished (%s). Run Terraform again to finish it.", op, what, err))
 		case errors.As(err, &untimed) && untimed.Untimed:
 			diags.AddError("Timed Out Talking to the Analytics API", untimedAdvice(op, what, err, untimed))
-		case errors.As(err, &untimed) && untimed.Limiter:
+		case errors.As(err, &untimed) && waitCause(untimed) != "":
 			diags.AddError("Timed Out Talking to the Analytics API",
-				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. Raise the provider's "+
-					"requests_per_minute, or remove it, or raise the limit in the resource's timeouts block.",
-					op, what, strings.TrimSuffix(err.Error(), ".")))
+				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. %s, or raise the limit in the "+
+					"resource's timeouts block.", op, what, strings.TrimSuffix(err.Error(), "."), waitCause(untimed)))
 		case errors.Is(err, context.DeadlineExceeded):
 			diags.AddError("Timed Out Talking to the Analytics API",
 				fmt.Sprintf("Could not %s %s before the operation's time limit: %s. Check that the server is reachable "+
-					"and responsive, or raise the limit in the resource's timeouts block or the provider's timeout.", op, what, err))
+					"and responsive, or raise the limit in the resource's timeouts block or the provider's timeout.",
+					op, what, strings.TrimSuffix(err.Error(), ".")))
 		default:
 			diags.AddError("Unable to Reach the Analytics API",
 				fmt.Sprintf("Could not %s %s: %s. Check base_url and the network path to the server, including the "+
@@ -400,15 +400,24 @@ func addWebsiteDomainNotFound(diags *diag.Diagnostics, at path.Path, domain stri
 func untimedAdvice(op, what string, err error, de *client.DeadlineError) string {
 	lead := fmt.Sprintf("Could not %s %s: %s. (Data sources, imports, a plan's checks and lists have no time limit "+
 		"of their own.)", op, what, strings.TrimSuffix(err.Error(), "."))
-	switch {
-	case de.Limiter:
-		return lead + " Raise the provider's requests_per_minute, or remove it."
-	case de.Status == http.StatusServiceUnavailable:
-		return lead + " The installation is in maintenance mode (as during an upgrade) or overloaded; run " +
-			"Terraform again once it answers."
-	case de.Status == http.StatusTooManyRequests || de.Throttled:
-		return lead + " The server's rate limit, which every client of this address shares, is spent; run " +
-			"Terraform again once it answers, with lower -parallelism."
+	if cause := waitCause(de); cause != "" {
+		return lead + " " + cause + "."
 	}
 	return lead + " Run Terraform again once the server answers."
+}
+
+// waitCause is the advice for the cause of a wait the client refused to
+// make (de), "" when it was a plain retry's.
+func waitCause(de *client.DeadlineError) string {
+	switch {
+	case de.Limiter:
+		return "Raise the provider's requests_per_minute, or remove it"
+	case de.Status == http.StatusServiceUnavailable:
+		return "The installation is in maintenance mode (as during an upgrade) or overloaded; run Terraform again " +
+			"once it answers"
+	case de.Status == http.StatusTooManyRequests || de.Throttled:
+		return "The server's rate limit, which every client of this address shares, is spent; run Terraform again " +
+			"once it answers, with lower -parallelism"
+	}
+	return ""
 }

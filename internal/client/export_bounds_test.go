@@ -1,0 +1,31 @@
+package client
+
+import "time"
+
+// Helpers of the tests of bounded waits.
+
+// FetchWait reports, for the fetch of list pages under way, how
+// many callers wait for it and the wait its requests recorded last
+// (pending; zero when none). ok is false when no fetch runs.
+func FetchWait(b *BulkReader) (waiters int, until time.Time, ok bool) {
+	b.mu.Lock()
+	f := b.flight
+	b.mu.Unlock()
+	if f == nil || f.ctx == nil {
+		return 0, time.Time{}, false
+	}
+	f.ctx.mu.Lock()
+	defer f.ctx.mu.Unlock()
+	if p := f.ctx.pending; p != nil {
+		until = p.until
+	}
+	return len(f.ctx.waiters), until, true
+}
+
+// FetchCharge reports the reads the reader counts toward its next
+// sweep (negative: owed by a failed fetch) and its failures.
+func FetchCharge(b *BulkReader) (reads, failures int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.reads, b.failures
+}
