@@ -29,3 +29,17 @@ func FetchCharge(b *BulkReader) (reads, failures int) {
 	defer b.mu.Unlock()
 	return b.reads, b.failures
 }
+
+// Paced reports whether the client's pacer may hold requests now (see
+// gateLocked): a Retry-After that has not ended, or a limit it paces by.
+func Paced(c *Client) bool {
+	rt, ok := c.http.Transport.(*retryTransport)
+	if !ok {
+		return false
+	}
+	p := rt.pacer
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	return now.Before(p.blockedUntil) || p.limit > 0
+}
