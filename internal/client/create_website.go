@@ -107,25 +107,25 @@ func (c *Client) CreateWebsite(ctx context.Context, in WebsiteInput) (*CreateRes
 			if unknown == nil {
 				return nil, err
 			}
-			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, err)
+			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, attempt-1, err)
 		case outcomeStored:
 			c.log.Warn(ctx, "the website was created but the answer was unusable; looking it up", fields)
-			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, err)
+			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, attempt, err)
 		}
 		unknown = err
 		found, lookupErr := c.awaitStore(ctx, in.Domain, attemptStart, mayStillRun(err))
 		if lookupErr != nil || found {
-			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, err)
+			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, attempt, err)
 		}
 		wait, ok := c.retryWait(ctx, attempt, err)
 		if !ok {
 			c.log.Warn(ctx, "create failed without a clear answer and no retry is left; looking the domain up", fields)
-			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, err)
+			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, attempt, err)
 		}
 		fields["wait"] = wait.String()
 		c.log.Warn(ctx, "create failed without a clear answer and the website did not appear; sending it again", fields)
 		if err := Sleep(ctx, wait); err != nil {
-			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, unknown)
+			return c.settleUnknownCreate(ctx, in, sent.time(before), attempt, attempt, unknown)
 		}
 	}
 }
@@ -182,7 +182,10 @@ func (c *Client) awaitStore(ctx context.Context, domain string, sentAt time.Time
 // settleUnknownCreate looks the domain up after a create whose outcome was
 // unknown, and adopts the website if this create made it. last is the last
 // failure, returned when nothing (or someone else's website) is found.
-func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, firstSent time.Time, attempts int, last error) (*CreateResult, error) {
+//
+// stores is how many of the attempts may have stored a website: not one
+// that was refused (a 422, a give-up before it was sent).
+func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, firstSent time.Time, attempts, stores int, last error) (*CreateResult, error) {
 	lctx, cancel := lookupContext(ctx)
 	defer cancel()
 	if lctx == nil {
@@ -208,7 +211,7 @@ func (c *Client) settleUnknownCreate(ctx context.Context, in WebsiteInput, first
 			if len(ws) == 1 {
 				return res, nil
 			}
-			return c.reduceDuplicates(lctx, in, firstSent, res, ws, last)
+			return c.reduceDuplicates(lctx, in, firstSent, res, stores, ws, last)
 		}
 		c.log.Warn(ctx, "the domain belongs to a website that existed before this create; not adopting it", fields)
 	}
@@ -257,14 +260,14 @@ func (c *Client) settleDuplicates(ctx context.Context, in WebsiteInput, firstSen
 	if len(ws) <= 1 {
 		return res, nil
 	}
-	return c.reduceDuplicates(lctx, in, firstSent, res, ws, nil)
+	return c.reduceDuplicates(lctx, in, firstSent, res, res.Attempts, ws, nil)
 }
 
 // reduceDuplicates deletes the websites of ws other than res.Website, when
 // every one of them was made by this create; otherwise it deletes nothing
 // and returns a *DuplicateCreateError, which carries last, the create's
 // last failure when no attempt got a clear answer.
-func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSent time.Time, res *CreateResult, ws []Website,
+func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSent time.Time, res *CreateResult, stores int, ws []Website,
 	last error,
 ) (*CreateResult, error) {
 	ids := websiteIDs(ws)
@@ -279,14 +282,14 @@ func (c *Client) reduceDuplicates(ctx context.Context, in WebsiteInput, firstSen
 		}
 		extra = append(extra, ws[i].ID)
 	}
-	if len(extra) >= max(res.Attempts, 1) {
-		// Each request stores at most one website: some of these were
-		// stored by another client, with the same settings, and nothing
-		// tells which.
+	if len(extra) >= max(stores, 1) {
+		// Each request that may have stored stores at most one website:
+		// some of these were stored by another client, with the same
+		// settings, and nothing tells which.
 		return nil, &DuplicateCreateError{Domain: in.Domain, IDs: ids, Err: last,
-			Reason: fmt.Sprintf("this create sent %d request(s), so at most %d of these websites are its own; "+
-				"another client stored the others, and nothing tells which is which, so nothing was deleted",
-				res.Attempts, res.Attempts)}
+			Reason: fmt.Sprintf("at most %d request(s) of this create may have stored a website, so at most %d of "+
+				"these websites are its own; another client stored the others, and nothing tells which is which, so "+
+				"nothing was deleted", max(stores, 1), max(stores, 1))}
 	}
 	for _, id := range extra {
 		c.log.Warn(ctx, "deleting a duplicate that a repeated create made", map[string]any{"domain": in.Domain, "id": id, "kept": res.Website.ID})

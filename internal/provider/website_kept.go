@@ -210,13 +210,15 @@ func idList(ids []int64) (plain, quoted []string) {
 type keptWebsites struct {
 	mu   sync.Mutex
 	kept map[string][]*keptWebsite
-	// refused are the domains whose create was refused in this run since
-	// a website held them, before any was kept (see keepOrRefuse).
+	// refused are the domains whose create failed in this run while no
+	// website kept with them could be put back (refuse).
 	refused map[string]bool
 }
 
-// refuse records that a create of domain was refused for a website that
-// holds it, when no website kept in this run could be put back.
+// refuse records that a create of domain failed (refused for a website
+// that holds it, or for a passing reason), when no website kept in this
+// run could be put back: a skip_destroy removal of the domain after it
+// keeps its website in its state (addKeptForRefusedCreate).
 func (k *keptWebsites) refuse(domain string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -226,7 +228,7 @@ func (k *keptWebsites) refuse(domain string) {
 	k.refused[canonicalDomain(domain)] = true
 }
 
-// wasRefused reports whether a create of domain was refused in this run
+// wasRefused reports whether a create of domain failed in this run
 // (refuse).
 func (k *keptWebsites) wasRefused(domain string) bool {
 	k.mu.Lock()

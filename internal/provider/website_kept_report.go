@@ -220,14 +220,12 @@ func addKeptSeveralUnknown(diags *diag.Diagnostics, domain, which string, held i
 
 // addKeptForRefusedCreate is the error of a removal by skip_destroy that
 // would lose the website: a create of its domain ran earlier in this apply
-// and was refused, since this website held the domain. Removed, the
-// website would be in no state; the state keeps it, and the next apply,
-// whose removal comes first, puts it into the new resource's state.
+// and failed (refused since this website held the domain, or for a passing
+// reason). Removed, the website would be in no state; the state keeps it.
 func addKeptForRefusedCreate(diags *diag.Diagnostics, domain, id string) {
 	diags.AddError("Website Kept in This State",
 		fmt.Sprintf("skip_destroy = true removes the website %q (id %s) from this resource's state only, but the "+
-			"create of a website with the same domain ran earlier in this apply and was refused, since this website "+
-			"held the domain. Removed now, the website would be in no state: this resource keeps it. To hand it to "+
-			"the new resource, add a moved block from this resource's address to the new one's and apply; or "+
-			"apply again, which hands it over when the removal runs before the create.", domain, id))
+			"create of a website with the same domain ran earlier in this apply and failed (see its error). "+
+			"Removed now, the website would be in no state: this resource keeps it. To hand it to the new "+
+			"resource, add a moved block from this resource's address to the new one's and apply.", domain, id))
 }

@@ -73,6 +73,7 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	if err != nil {
 		report := func(diags *diag.Diagnostics) { addAPIError(diags, "create", in.Domain, err) }
 		if !r.restoreKept(ctx, plan, in.Domain, nil, err, report, resp) {
+			r.data.kept.refuse(in.Domain)
 			report(&resp.Diagnostics)
 		}
 		return
@@ -91,9 +92,10 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	if err != nil {
 		report := func(diags *diag.Diagnostics) { addCreateError(diags, in.Domain, wo != nil, err) }
 		if !r.restoreKept(ctx, plan, in.Domain, owner, err, report, resp) {
-			if domainTaken(err) {
-				r.data.kept.refuse(in.Domain)
-			}
+			// Whatever the cause (the domain is held, the rate limit,
+			// maintenance), a removal of the domain that comes after it
+			// keeps its website in its state (website_kept.go).
+			r.data.kept.refuse(in.Domain)
 			report(&resp.Diagnostics)
 		}
 		return
