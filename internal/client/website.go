@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/analytics-tf/terraform-provider-analytics/internal/laravel"
 )
 
 // Privacy values of a website's statistics page, as the API encodes them.
@@ -180,9 +182,10 @@ type WebsiteInput struct {
 }
 
 // form is the request's form: every field tagged form, as the API reads it
-// (an int in decimal, a bool as 1 or 0, a list one entry per line, a nil
-// pointer left out, a nil []string sent as an empty list); a field tagged
-// ",store" only on store (withDomain).
+// (an int in decimal, a bool as 1 or 0, a list one entry per line in an
+// order the server's trimming keeps, a nil pointer left out, a nil []string
+// sent as an empty list); a field tagged ",store" only on store
+// (withDomain).
 func (in WebsiteInput) form(withDomain bool) url.Values {
 	v := url.Values{}
 	rv := reflect.ValueOf(in)
@@ -236,7 +239,8 @@ func setFormField(v url.Values, name string, fv any) bool {
 	case bool:
 		v.Set(name, boolDigit(fv))
 	case []string:
-		v.Set(name, strings.Join(fv, "\n"))
+		lines, _ := laravel.KeptOrder(fv) // a plan refuses lines no order keeps
+		v.Set(name, strings.Join(lines, "\n"))
 	case *string, *int, *bool, *[]string:
 		if p := reflect.ValueOf(fv); !p.IsNil() {
 			return setFormField(v, name, p.Elem().Interface())

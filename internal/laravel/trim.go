@@ -6,6 +6,7 @@
 package laravel
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,4 +36,58 @@ const PHPTrimChars = " \t\n\r\x00\x0B"
 func Trimmed(r rune) bool {
 	return r >= '\t' && r <= '\r' || r == '\u0085' || r == '\u180E' || unicode.In(r, unicode.Z) ||
 		r == '\uFEFF' || r == '\u200B'
+}
+
+// KeptOrder returns lines in an order whose join by line feeds Trim leaves
+// as it is: the first line starts, and the last one ends, with a character
+// that Trim keeps. It keeps the given order when that already does. False
+// when no order does (one line, or all but one, with white space at the end
+// that must stay, or a line of white space alone): the server would store
+// other lines than those sent.
+func KeptOrder(lines []string) ([]string, bool) {
+	out := slices.Clone(lines)
+	n := len(out)
+	if n == 0 {
+		return out, true
+	}
+	valid := utf8.ValidString(strings.Join(lines, "\n"))
+	cleanStart := func(s string) bool { return s != "" && trimLeft(s, valid) == s }
+	cleanEnd := func(s string) bool { return s != "" && trimRight(s, valid) == s }
+	if cleanStart(out[0]) && cleanEnd(out[n-1]) && (n > 1 || out[0] != "") {
+		return out, true
+	}
+	if n == 1 {
+		return out, false
+	}
+	// First a line that cannot be last, so that any line left may end it.
+	first := slices.IndexFunc(out, func(s string) bool { return cleanStart(s) && !cleanEnd(s) })
+	if first < 0 {
+		first = slices.IndexFunc(out, cleanStart)
+	}
+	if first < 0 {
+		return out, false
+	}
+	out[0], out[first] = out[first], out[0]
+	last := slices.IndexFunc(out[1:], cleanEnd)
+	if last < 0 {
+		return out, false
+	}
+	out[n-1], out[last+1] = out[last+1], out[n-1]
+	return out, true
+}
+
+// trimLeft and trimRight are Trim's two ends, on a value that is valid
+// UTF-8 or not.
+func trimLeft(s string, valid bool) string {
+	if valid {
+		return strings.TrimLeftFunc(s, Trimmed)
+	}
+	return strings.TrimLeft(s, PHPTrimChars)
+}
+
+func trimRight(s string, valid bool) string {
+	if valid {
+		return strings.TrimRightFunc(s, Trimmed)
+	}
+	return strings.TrimRight(s, PHPTrimChars)
 }

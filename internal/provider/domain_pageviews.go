@@ -32,17 +32,16 @@ import (
 // replacement deletes its statistics).
 
 // storedOnlyDomain reports whether d is such a domain: exactly as the
-// server stores it (nothing to trim, nothing to rewrite) and accepts it,
-// refused by the strict host name check, and without what no host holds
-// (white space, control characters, "/?#:@<>[\]^|%": "@" may end a
-// password, never repeated). It returns the host a browser sends for the
+// server stores it (nothing to trim, nothing to rewrite) and accepts it, and
+// refused by the strict host name check, but without "@" (the text before
+// it may be a password, which no message may repeat). A label before the
+// last may hold anything but a line feed there: white space, "/" or "?"
+// typed in the web interface. It returns the host a browser sends for the
 // website's pages ("" when no browser can open one): d itself for an ASCII
 // name a browser sends as it is.
 func storedOnlyDomain(d string) (string, bool) {
 	if d == "" || !utf8.ValidString(d) || laravel.Trim(d) != d || domainrule.Canonical(d) != d || !domainrule.Valid(d) ||
-		strings.ContainsAny(d, "/?#:@<>[\\]^|%") || strings.ContainsFunc(d, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsControl(r)
-	}) || isHostname(d) || isIPv4(d) {
+		strings.Contains(d, "@") || isHostname(d) || isIPv4(d) {
 		return "", false
 	}
 	return browserForm(strings.TrimSuffix(d, ".")), true
@@ -50,8 +49,15 @@ func storedOnlyDomain(d string) (string, bool) {
 
 // browserForm is the host a browser sends for the host name t (the WHATWG
 // URL standard's host parser): its domain to ASCII, then, when the last
-// label is a number, the IPv4 address it reads; "" when it fails.
+// label is a number, the IPv4 address it reads; "" when it fails, as for a
+// name with a forbidden domain code point (white space, a control
+// character, "/?#:@<>[\]^|%" and the like).
 func browserForm(t string) string {
+	if strings.ContainsAny(t, "/?#:@<>[\\]^|%") || strings.ContainsFunc(t, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r)
+	}) {
+		return ""
+	}
 	ascii, err := browserHost.ToASCII(t)
 	if err != nil || ascii == "" {
 		return ""

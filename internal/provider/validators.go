@@ -127,8 +127,11 @@ func (v setCheck) ValidateSet(_ context.Context, req validator.SetRequest, resp 
 	v.check(entries, req.Path, &resp.Diagnostics)
 }
 
-// excludeIPsValidator checks that every entry is an IPv4/IPv6 address or
-// CIDR range, and that no two entries denote the same address or range.
+// excludeIPsValidator checks that no entry is empty or holds a line break
+// (no read returns one), and that no two addresses or ranges are the same
+// in other spellings. Whether each entry is an address or range is decided
+// at plan time (checkInertIPs): an entry that is none is refused unless the
+// server holds it already.
 var excludeIPsValidator = setCheck{
 	description: "each entry must be an IPv4 or IPv6 address or a CIDR range, listed once",
 	attr:        "exclude_ips",
@@ -138,7 +141,9 @@ var excludeIPsValidator = setCheck{
 		for _, s := range entries {
 			norm, problem := normalizeIPEntry(s)
 			if problem != "" {
-				diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, "+problem+".")
+				if s == "" || strings.ContainsAny(s, "\n\r") {
+					diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, "+problem+".")
+				}
 				continue
 			}
 			if prev, dup := seen[norm]; dup {

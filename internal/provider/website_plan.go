@@ -122,6 +122,7 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			}
 		}
 	}
+	checkInertIPs(plan.ExcludeIPs, prior.ExcludeIPs, &resp.Diagnostics) // null for a new website
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
 		cfg.Password.IsNull() && cfg.PasswordWO.IsNull() {
 		what := "A new website with privacy = \"password\""

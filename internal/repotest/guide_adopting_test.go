@@ -41,11 +41,13 @@ func intOr(p *int, def int) int {
 
 // seedKinds is how many kinds of website seedAccount makes, in turn: its
 // first seedKinds websites hold one of each.
-const seedKinds = 7
+const seedKinds = 9
 
 // seedAccount fills the emulator with n websites of every kind that the web
 // interface makes (password privacy, exclusions the API never returns, CRLF
-// lists, NULL columns, an IPv4 address as domain, every column set) and one
+// lists, NULL columns, an IPv4 address as domain, every column set, and
+// values the provider never writes: exclusions that never match,
+// a domain with a space and a "/") and one
 // website of another user, and returns the key user's websites. Every
 // column the API sets or returns is set in some of them, so that a guide
 // that does not carry an attribute over shows it changing.
@@ -67,6 +69,10 @@ func seedAccount(t *testing.T, env *acctest.Env, n int) []emulator.Website {
 			w.Privacy, w.Email, w.ExcludeBots = ptr(0), ptr(0), ptr(1)
 		case 6:
 			w = acctest.FullWebsite(w.Domain)
+		case 7:
+			w.ExcludeIPs = "10.0.0.300\r\n1.2.3.4 \r\n \r\n 5.6.7.8\r\n2001:DB8::1"
+		case 8:
+			w.Domain = fmt.Sprintf("adopt %03d/typed.example.com", i)
 		}
 		out = append(out, env.Seed(env.Key, w))
 	}
