@@ -240,12 +240,12 @@ func suggestDomain(fixed string) string {
 
 // canonicalProblem checks a domain already in canonical form.
 func canonicalProblem(d string) string {
-	if b, ok := storedOnlyDomain(d); ok {
-		return pageviewsProblem(d, b)
-	}
 	if i := strings.IndexAny(d, "/?#"); i >= 0 {
 		return fmt.Sprintf("The domain %q contains a path or query (%q), which the server does not remove. %s %s",
 			d, d[i:], serverAnswer(d, noPageviews), suggestDomain(d[:i]))
+	}
+	if b, ok := storedOnlyDomain(d); ok {
+		return pageviewsProblem(d, b)
 	}
 	if strings.HasSuffix(d, "..") {
 		return fmt.Sprintf("The domain %q ends with dots. %s %s", d, serverAnswer(d, noPageviews),

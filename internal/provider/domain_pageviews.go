@@ -229,7 +229,7 @@ func checkNewStoredOnlyDomain(domain types.String, diags *diag.Diagnostics) {
 	if b, ok := storedOnlyDomain(domain.ValueString()); ok {
 		summary, _ := storedOnlyWhy(domain.ValueString(), b)
 		diags.AddAttributeError(path.Root("domain"), errorSummary(summary),
-			"This plan creates a website with this domain. "+pageviewsProblem(domain.ValueString(), b))
+			"This plan creates a website with this domain. "+domainProblem(domain.ValueString()))
 	}
 }
 

@@ -35,6 +35,9 @@ type providerData struct {
 	exports exportFailures
 	// kept are the websites skip_destroy kept in this run (website_kept.go).
 	kept keptWebsites
+	// keptPlans pair, in a plan, the removals of kept websites with the
+	// creates of their domains (website_kept_plan.go).
+	keptPlans keptPlans
 	// created are the domains of the websites this run's plans create
 	// (website_new_domains.go).
 	created newDomains

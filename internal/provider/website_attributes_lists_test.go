@@ -128,6 +128,11 @@ func TestWebsiteAttributes_listEntriesRefuseWhatTheServerRewrites(t *testing.T) 
 			entries[base+"\r"+base] = "an entry holding a carriage return (two entries when split into lines)"
 		}
 		for _, v := range trimmed { // the first or last entry loses it
+			if a.name == "exclude_ips" {
+				// Kept when the server holds it, else refused at plan time
+				// (checkInertIPs, TestAccWebsite_webTypedIPsPlan).
+				break
+			}
 			entries[v] = "an entry with white space at an end that the server trims (internal/laravel)"
 		}
 		for entry, what := range entries {

@@ -218,22 +218,18 @@ type keptWebsites struct {
 // refuse records that a create of domain failed (refused for a website
 // that holds it, or for a passing reason), when no website kept in this
 // run could be put back: a skip_destroy removal of the domain after it
-// keeps its website in its state (addKeptForRefusedCreate).
+// keeps its website in its state (addUnlessRefused).
 func (k *keptWebsites) refuse(domain string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	k.refuseLocked(domain)
+}
+
+func (k *keptWebsites) refuseLocked(domain string) {
 	if k.refused == nil {
 		k.refused = map[string]bool{}
 	}
 	k.refused[canonicalDomain(domain)] = true
-}
-
-// wasRefused reports whether a create of domain failed in this run
-// (refuse).
-func (k *keptWebsites) wasRefused(domain string) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.refused[canonicalDomain(domain)]
 }
 
 // keptWebsite is a website skip_destroy kept: its id, its whole state
@@ -256,28 +252,41 @@ type keptWebsite struct {
 // never sees the tainted object's.
 var keptPrivateKeys = []string{ownerKey, passwordSetKey, excludeParamsSentKey}
 
-// add records that the website of state, with id, was kept.
-func (k *keptWebsites) add(id int64, state websiteResourceModel, private map[string][]byte) {
+// addUnlessRefused records that the website of state, with id, was kept,
+// unless a create of its domain failed in this run (refuse): then it
+// records nothing and returns false. One lock decides, so that a failed
+// create either finds the website kept (lookup) or makes its removal keep
+// it in its state.
+func (k *keptWebsites) addUnlessRefused(id int64, state websiteResourceModel, private map[string][]byte) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	d := canonicalDomain(state.Domain.ValueString())
+	if k.refused[d] {
+		return false
+	}
 	if k.kept == nil {
 		k.kept = map[string][]*keptWebsite{}
 	}
-	d := canonicalDomain(state.Domain.ValueString())
 	for _, w := range k.kept[d] {
 		if w.id == id {
-			return // one website kept twice (two resources held it) is one website
+			return true // one website kept twice (two resources held it) is one website
 		}
 	}
 	k.kept[d] = append(k.kept[d], &keptWebsite{id: id, state: state, private: private})
+	return true
 }
 
-// lookup returns the ids of the websites kept with domain, by id, and the
-// one kept when there is exactly one and it was not claimed (a copy).
+// lookup returns, for a create of domain that failed, the ids of the
+// websites kept with domain, by id, and the one kept when there is exactly
+// one and it was not claimed (a copy). With none kept, it records the
+// failure (refuse) under the same lock.
 func (k *keptWebsites) lookup(domain string) ([]int64, *keptWebsite) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	ws := k.kept[canonicalDomain(domain)]
+	if len(ws) == 0 {
+		k.refuseLocked(domain)
+	}
 	ids := make([]int64, 0, len(ws))
 	for _, w := range ws {
 		ids = append(ids, w.id)
@@ -308,11 +317,13 @@ func (k *keptWebsites) claim(domain string, id int64, claimed bool) bool {
 }
 
 // keepInState records, for a Delete that skip_destroy turns into a removal
-// from the state, the website it keeps, with its private state's marks.
-func (r *websiteResource) keepInState(ctx context.Context, state websiteResourceModel, private privateGetter) {
+// from the state, the website it keeps, with its private state's marks. It
+// returns false when the removal must not run: a create of the domain
+// failed earlier in this run, and the website is still there (keptGone).
+func (r *websiteResource) keepInState(ctx context.Context, state websiteResourceModel, private privateGetter) bool {
 	id, err := strconv.ParseInt(state.ID.ValueString(), 10, 64)
 	if r.data == nil || err != nil {
-		return
+		return true
 	}
 	marks := map[string][]byte{}
 	if private != nil {
@@ -322,7 +333,19 @@ func (r *websiteResource) keepInState(ctx context.Context, state websiteResource
 			}
 		}
 	}
-	r.data.kept.add(id, state, marks)
+	return r.data.kept.addUnlessRefused(id, state, marks) || r.keptGone(ctx, &keptWebsite{id: id, state: state, private: marks})
+}
+
+// keptGone reports whether a read shows the website k gone (deleted, or
+// its id now another website's): its removal from the state then loses
+// nothing. A read that fails says nothing.
+func (r *websiteResource) keptGone(ctx context.Context, k *keptWebsite) bool {
+	owner, err := r.data.keyOwner(ctx)
+	if err != nil {
+		return false
+	}
+	_, gone, _ := r.readKept(ctx, k.state.Domain.ValueString(), k.id, k, owner)
+	return gone
 }
 
 // domainTaken reports whether err is the server's refusal of a domain that

@@ -65,6 +65,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if !resp.Diagnostics.HasError() {
 				r.planDestroy(ctx, state, "", false, &resp.Diagnostics)
 			}
+			if r.data != nil && state.SkipDestroy.ValueBool() {
+				for _, create := range r.data.keptPlans.removal(state) {
+					refuseKeptHandOver(create, state, &resp.Diagnostics)
+				}
+			}
 			if r.data != nil && !state.SkipDestroy.ValueBool() {
 				// Room for the creates, if it runs first (website_limit.go).
 				r.warnLimit(ctx, limitDelete, state.Domain, deletingLead(state.Domain), resp)
@@ -93,6 +98,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			r.refuseHeldStoredOnly(ctx, plan.Domain, &resp.Diagnostics) // website_kept.go
 		}
 		refuseKeptReplacement(ctx, plan.Domain, req.Private, resp) // website_kept.go
+		if r.data != nil && !replacementSecondPlan(ctx, req.Private, &resp.Diagnostics) {
+			for _, kept := range r.data.keptPlans.create(plan) {
+				refuseKeptHandOver(plan, kept, &resp.Diagnostics)
+			}
+		}
 	}
 	priorPrivacy := ""
 	var prior websiteResourceModel

@@ -399,13 +399,12 @@ func (r *websiteResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if !resp.Diagnostics.HasError() && state.SkipDestroy.ValueBool() {
 		// Only the state forgets it: no request, the server keeps the
 		// website and its statistics.
-		if r.data != nil && r.data.kept.wasRefused(state.Domain.ValueString()) {
+		if !r.keepInState(ctx, state, req.Private) {
 			addKeptForRefusedCreate(&resp.Diagnostics, state.Domain.ValueString(), state.ID.ValueString())
 			return // the state keeps it
 		}
 		tflog.Info(ctx, "skip_destroy: removing the website from the state only; it stays on the server",
 			map[string]any{"id": state.ID.ValueString(), "domain": state.Domain.ValueString()})
-		r.keepInState(ctx, state, req.Private)
 		return
 	}
 	c := dataClient(r.data, &resp.Diagnostics)
