@@ -219,8 +219,9 @@ var websiteAttributes = []websiteAttribute{
 		resource: schema.SetAttribute{
 			MarkdownDescription: "IPv4/IPv6 addresses and CIDR ranges whose hits are not tracked (API field " +
 				"`exclude_ips`, sent one per line and read back split on line breaks, so a list edited in the " +
-				"web interface shows no spurious difference, and an address or range stored twice there, in any spelling, is read once and, when the configuration manages the list, written back once each by the next apply; an entry stored with stray spaces, which the server " +
-				"never matches, shows as a difference that the next apply repairs). Defaults to none.",
+				"web interface shows no spurious difference, and an address or range stored twice there, in any spelling, is read once and, when the configuration manages the list, written back once each by the next apply; an entry stored with stray spaces or that is no address, which the " +
+				"server never matches, is kept with a warning when the configuration copies it, and refused when the " +
+				"configuration adds it). Defaults to none.",
 			ElementType: types.StringType,
 			Optional:    true,
 			Computed:    true,
