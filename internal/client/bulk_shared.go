@@ -144,13 +144,14 @@ type pendingWait struct {
 // operation without one (untimed, limit untimedLimit), when what the
 // server asked for is at most UntimedWaitLimit.
 func (p *pendingWait) fits(limit time.Time, untimed bool) bool {
-	if untimed && !p.asked.IsZero() {
-		return !p.asked.After(limit)
+	if !untimed {
+		return p.until.Before(limit)
 	}
-	if untimed {
-		return !p.until.After(limit)
+	end := p.asked
+	if end.IsZero() {
+		end = p.until
 	}
-	return p.until.Before(limit)
+	return !end.After(limit)
 }
 
 // deadlineError is the error of a caller that must be done by limit
