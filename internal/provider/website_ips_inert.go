@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,12 +24,13 @@ import (
 // warning; any other is refused.
 
 // checkInertIPs checks, at plan time, the planned exclude_ips against
-// held, the list the server holds (the prior state's; null for a new
-// website): it refuses an entry that is no address or range unless held
-// has it as written, warns about those it keeps, and refuses a list that
-// the server's trimming would change (white space at the ends of entries
-// that no order of the lines keeps inside).
-func checkInertIPs(planned, held types.Set, diags *diag.Diagnostics) {
+// held, the list the server holds (the prior state's, or the replaced
+// website's; null for a new website): it refuses an entry that is no
+// address or range unless held has it as written, and warns about those it
+// keeps. A list the plan writes (created: a new website; or another list
+// than held) is refused when the server's trimming would change it (white
+// space at the ends of entries that no order of the lines keeps inside).
+func checkInertIPs(planned, held types.Set, created bool, diags *diag.Diagnostics) {
 	entries, ok := knownStrings(planned)
 	if !ok {
 		return
@@ -54,7 +58,8 @@ func checkInertIPs(planned, held types.Set, diags *diag.Diagnostics) {
 			"IPv6 address or CIDR range and silently ignores any other, so hits from the address meant are tracked. "+
 			"It is kept as it is; correct or remove it in the configuration to fix it.", strings.Join(inert, ", ")))
 	}
-	if _, ok := laravel.KeptOrder(entries); !ok && !diags.HasError() {
+	written := created || !sameStrings(entries, heldEntries)
+	if _, ok := laravel.KeptOrder(entries); written && !ok && !diags.HasError() {
 		diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, the entries with white space at their "+
 			"ends cannot be stored as written: the server removes white space at both ends of the list, and no order of "+
 			"its lines keeps it inside. Remove the white space, or the entries.")
@@ -76,4 +81,45 @@ func knownStrings(set types.Set) ([]string, bool) {
 		out = append(out, s.ValueString())
 	}
 	return out, true
+}
+
+// sameStrings reports whether a and b hold the same strings, in any order.
+func sameStrings(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// storableIPs reports whether a known exclude_ips list has an order of its
+// lines that the server's trimming keeps (laravel.KeptOrder): a write-back
+// of a list that has none would store other entries.
+func storableIPs(ips types.Set) bool {
+	entries, ok := knownStrings(ips)
+	if !ok {
+		return false
+	}
+	_, ok = laravel.KeptOrder(entries)
+	return ok
+}
+
+// heldIPsKey is the private state's record, made by a plan with prior
+// state, of the exclude_ips the server holds (a JSON list): the second plan
+// of a replacement, which has no prior state, checks its list against it.
+const heldIPsKey = "held_exclude_ips"
+
+func recordHeldIPs(ctx context.Context, held types.Set, private privateSetter, diags *diag.Diagnostics) {
+	var raw []byte
+	if entries, ok := knownStrings(held); ok {
+		raw, _ = json.Marshal(entries) // strings always marshal
+	}
+	diags.Append(private.SetKey(ctx, heldIPsKey, raw)...)
+}
+
+func heldIPsOf(ctx context.Context, private privateGetter, diags *diag.Diagnostics) types.Set {
+	var entries []string
+	if raw := privateString(ctx, private, heldIPsKey, diags); raw == "" || json.Unmarshal([]byte(raw), &entries) != nil {
+		return types.SetNull(types.StringType)
+	}
+	return stringSetValue(entries)
 }

@@ -19,14 +19,16 @@ import (
 // the ones in held as the server holds them. No panic; every error is on
 // exclude_ips and names it; an entry that is no address or range is
 // refused exactly when the server does not hold it, and warned about when
-// it does; a list the check accepts is stored as sent: joined in the order
+// it does; a list the check accepts and the plan writes (a new website, or
+// another list than held) is stored as sent: joined in the order
 // the client sends (laravel.KeptOrder), trimmed by the server and split on
 // read (client.SplitLines), it reads back as the same entries.
 func FuzzHeldIPs(f *testing.F) {
 	for _, s := range [][3]string{{"10.0.0.300", "1.2.3.4 ", " 5.6.7.8"}, {" ", "1.2.3.4", ""}, {" 1.2.3.4", "", ""},
 		{"a ", " b", "\u00a0c\u00a0"}, {"1.2.3.4", "10.0.0.0/8", "2001:db8::1"}, {"\xff ", "1.2.3.4", ""}} {
-		f.Add(s[0], s[1], s[2], uint8(0b111))
-		f.Add(s[0], s[1], s[2], uint8(0b010))
+		f.Add(s[0], s[1], s[2], uint8(0b0111))
+		f.Add(s[0], s[1], s[2], uint8(0b0010))
+		f.Add(s[0], s[1], s[2], uint8(0b1111))
 	}
 	at := path.Root("exclude_ips")
 	f.Fuzz(func(t *testing.T, a, b, c string, held uint8) {
@@ -48,7 +50,8 @@ func FuzzHeldIPs(f *testing.F) {
 		if heldEntries != nil {
 			heldSet = stringSetValue(heldEntries)
 		}
-		checkInertIPs(stringSetValue(entries), heldSet, &diags)
+		created := held&8 != 0 // a new website: the list is written whatever the server holds
+		checkInertIPs(stringSetValue(entries), heldSet, created, &diags)
 		input := strings.Join(entries, ", ")
 		checkRefusals(t, diags.Errors(), at, input)
 		warned := diags.WarningsCount() > 0
@@ -68,8 +71,8 @@ func FuzzHeldIPs(f *testing.F) {
 		if warned && !inert {
 			t.Errorf("%q: a warning without an entry that never matches: %v", entries, diags)
 		}
-		if diags.HasError() {
-			return
+		if diags.HasError() || !created && sameEntries(entries, heldEntries) {
+			return // refused, or not written: the server keeps what it holds
 		}
 		lines, ok := laravel.KeptOrder(entries)
 		if !ok {

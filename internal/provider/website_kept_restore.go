@@ -50,9 +50,10 @@ func mayHaveStored(err error) bool {
 // answer applied onto it: what the API does not return, and what never
 // reaches the server (skip_destroy, timeouts), is what that state held,
 // never the plan's values, which no request wrote.
-func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceModel, domain string, owner *websiteOwner,
-	err error, report func(*diag.Diagnostics), resp *resource.CreateResponse,
+func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceModel, in client.WebsiteInput,
+	owner *websiteOwner, err error, report func(*diag.Diagnostics), resp *resource.CreateResponse,
 ) bool {
+	domain := in.Domain
 	ids, k := r.data.kept.lookup(domain)
 	if len(ids) == 0 {
 		return false
@@ -118,6 +119,9 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		}
 		if unknown && k != nil {
 			r.reportKeptOther(ctx, domain, id, k, owner, why, err, report, &resp.Diagnostics)
+			return true
+		}
+		if k != nil && r.takeOverKept(ctx, plan, in, id, k, owner, resp) { // website_kept_takeover.go
 			return true
 		}
 		if !taken {

@@ -115,6 +115,11 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		recordKeptDomain(ctx, prior, resp.Private, &resp.Diagnostics)
 		if !plan.Domain.Equal(prior.Domain) { // domain requires replacement
 			checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
+			if r.data != nil {
+				for _, kept := range r.data.keptPlans.create(plan) {
+					refuseKeptHandOver(plan, kept, &resp.Diagnostics)
+				}
+			}
 			warnASCIIReplacement(prior.Domain, plan.Domain, &resp.Diagnostics)
 			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
 		} else {
@@ -127,12 +132,19 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			if r.data != nil {
 				notes = &r.data.ipsConfigured
 			}
-			if notes.planWriteBack(ctx, cfg, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) {
+			if notes.planWriteBack(ctx, cfg, plan.ExcludeIPs, prior.ExcludeIPs, req.Private, &resp.Diagnostics) &&
+				storableIPs(plan.ExcludeIPs) {
 				planFoldedIPs(ctx, plan.Domain, req.State.Raw, resp) // website_ips_folded.go
 			}
 		}
 	}
-	checkInertIPs(plan.ExcludeIPs, prior.ExcludeIPs, &resp.Diagnostics) // null for a new website
+	held := prior.ExcludeIPs // null for a new website
+	if creating && replacementSecondPlan(ctx, req.Private, &resp.Diagnostics) {
+		held = heldIPsOf(ctx, req.Private, &resp.Diagnostics) // the replaced website's
+	} else if !creating {
+		recordHeldIPs(ctx, prior.ExcludeIPs, resp.Private, &resp.Diagnostics)
+	}
+	checkInertIPs(plan.ExcludeIPs, held, creating || !plan.Domain.Equal(prior.Domain), &resp.Diagnostics)
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
 		cfg.Password.IsNull() && cfg.PasswordWO.IsNull() {
 		what := "A new website with privacy = \"password\""

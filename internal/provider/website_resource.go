@@ -72,7 +72,7 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	owner, err := r.data.keyOwner(ctx)
 	if err != nil {
 		report := func(diags *diag.Diagnostics) { addAPIError(diags, "create", in.Domain, err) }
-		if !r.restoreKept(ctx, plan, in.Domain, nil, err, report, resp) {
+		if !r.restoreKept(ctx, plan, in, nil, err, report, resp) {
 			r.data.kept.refuse(in.Domain)
 			report(&resp.Diagnostics)
 		}
@@ -91,7 +91,7 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	})
 	if err != nil {
 		report := func(diags *diag.Diagnostics) { addCreateError(diags, in.Domain, wo != nil, err) }
-		if !r.restoreKept(ctx, plan, in.Domain, owner, err, report, resp) {
+		if !r.restoreKept(ctx, plan, in, owner, err, report, resp) {
 			// Whatever the cause (the domain is held, the rate limit,
 			// maintenance), a removal of the domain that comes after it
 			// keeps its website in its state (website_kept.go).
@@ -100,7 +100,16 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 		}
 		return
 	}
-	w := res.Website
+	tflog.Info(ctx, "created website", map[string]any{"id": res.Website.ID, "domain": res.Website.Domain,
+		"adopted": res.Adopted, "attempts": res.Attempts})
+	r.stored(ctx, plan, res.Website, in, owner, resp)
+}
+
+// stored sets the state of a create that stored w from in, as planned
+// with plan, for the key's user owner.
+func (r *websiteResource) stored(ctx context.Context, plan websiteResourceModel, w *client.Website, in client.WebsiteInput,
+	owner *websiteOwner, resp *resource.CreateResponse,
+) {
 	planned := plan
 	if err := plan.applyWebsite(w); err != nil {
 		resp.Diagnostics.AddError("Unexpected Website Record", err.Error())
@@ -108,7 +117,6 @@ func (r *websiteResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	keepSentPassword(&plan, planned, in.Password, &resp.Diagnostics)
 	plan.TrackingCode = r.data.trackingCodeOr(plan.TrackingCode)
-	tflog.Info(ctx, "created website", map[string]any{"id": w.ID, "domain": w.Domain, "adopted": res.Adopted, "attempts": res.Attempts})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	recordWrittenIPs(ctx, plan.ExcludeIPs, resp.Private, &resp.Diagnostics) // website_ips_folded.go
