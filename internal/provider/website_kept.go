@@ -153,11 +153,11 @@ func (r *websiteResource) warnDomainHeld(ctx context.Context, plan websiteResour
 	// (the configuration's may have changed since).
 	own := "If it is this resource's own website, tainted: when its state says skip_destroy = false, the apply " +
 		"deletes it and its statistics before the create (unless create_before_destroy is set), and the " +
-		"replacement succeeds. When its state says skip_destroy = true, the replacement cannot succeed, and the " +
-		"website may leave the state: when the create fails and this configuration's settings differ from what the " +
-		"server holds for it (changed here, or outside Terraform: in the web interface, say), or when the create " +
-		"does not run at all because something it depends on fails. To keep it as it is, run terraform untaint <this resource's address>, " +
-		"then plan again."
+		"replacement succeeds. When its state says skip_destroy = true, the replacement cannot succeed: the create " +
+		"takes the kept website back, and updates it to this configuration's settings where they differ from what " +
+		"the server holds (changed here, or outside Terraform: in the web interface, say). When the create does not " +
+		"run at all because something it depends on fails, the website leaves the state. To keep it as it is, run " +
+		"terraform untaint <this resource's address>, then plan again."
 	if len(ids) > 1 {
 		// Deleting its own website leaves another holding the domain.
 		own = "If one of them is this resource's own website, tainted, the apply deletes it (and its statistics) " +

@@ -276,9 +276,9 @@ func failStores(on *atomic.Bool) func(http.Handler) http.Handler {
 // A kept, tainted website changed in the web interface after the taint
 // (exclude_bots off), the configuration unchanged: the create is refused,
 // and the kept website, whose settings now differ from the create's plan,
-// is not put back. The plan's warning and the apply's error say that a
-// change outside Terraform is a reason, and give the id to import; they
-// once blamed another configuration alone, which the user never wrote.
+// was not put back: it left every state. The create takes it over now,
+// with the configuration's settings, and says so; the plan's warning says
+// that a change outside Terraform is updated.
 func TestAccWebsite_keptTaintedChangedOutsideSaysSo(t *testing.T) {
 	acctest.NeedsEmulator(t, "changes a website behind the provider's back")
 	env := acctest.New(t, acctest.Emulator(emulator.Options{}))
@@ -296,16 +296,18 @@ resource "analytics_website" "k" {
 	env.UpdateWebsite(id, func(x *emulator.Website) { x.ExcludeBots = ptr(0) })
 	plan := strings.Join(strings.Fields(w.MustRun(0, "plan")), " ")
 	if !strings.Contains(plan, "outside Terraform") {
-		t.Errorf("the plan's warning does not say that a change outside Terraform may keep the website out of "+
-			"the state:\n%s", plan)
+		t.Errorf("the plan's warning does not say that a change outside Terraform is updated:\n%s", plan)
 	}
-	out, code := w.Run("apply", "-auto-approve")
-	flat := strings.Join(strings.Fields(out), " ")
-	if _, ok := env.Website(id); !ok {
+	out := w.MustRun(0, "apply", "-auto-approve")
+	got, ok := env.Website(id)
+	if !ok {
 		t.Fatalf("website %d was deleted:\n%s", id, out)
 	}
-	if code == 0 || !strings.Contains(flat, "outside Terraform") || !strings.Contains(flat, fmt.Sprintf("import <this resource's address> %d", id)) {
-		t.Errorf("the apply (exit code %d) does not say that the kept website changed outside Terraform, with its "+
-			"id to import:\n%s", code, out)
+	if bots := got.ExcludeBots; !strings.Contains(out, "Website Taken Over") || bots == nil || *bots != 1 {
+		t.Errorf("the apply does not take the kept website back with the configuration's exclude_bots:\n%s", out)
 	}
+	if ids := stateIDs(t, w.Read("terraform.tfstate")); ids["k"] != fmt.Sprint(id) {
+		t.Errorf("k's state holds %q, want the kept website %d", ids["k"], id)
+	}
+	w.MustRun(0, "plan", "-detailed-exitcode")
 }
