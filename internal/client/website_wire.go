@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
@@ -94,6 +95,9 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 	if out.UpdatedAt, err = parseTime(raw.FieldByName("UpdatedAt").String()); err != nil {
 		return fmt.Errorf("field updated_at: %w", err)
 	}
+	// A domain the web interface stored from a pasted URL may hold a
+	// password before "@": registered before anything quotes it.
+	redact.AddURLSecrets(out.Domain)
 	*w = out
 	return nil
 }

@@ -2,10 +2,8 @@ package provider
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -14,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/userinfo"
 )
 
 // schemaSecrets learns the secrets of each request before the provider sees
@@ -304,32 +301,5 @@ func addSecret(v string) {
 }
 
 // addURLSecrets registers the user information of a string that may be a
-// URL with one: everything between the scheme (if any) and the last "@",
-// and the part of it after the first ":" (the password). A password may
-// hold a "/" (which the URL grammar takes for the start of the path) or an
-// "@", so the user information is not the one a URL parser sees: this
-// errs on the side of hiding too much.
-func addURLSecrets(s string) {
-	at := strings.LastIndex(s, "@")
-	if at < 0 || !userinfo.Suspect(s) {
-		// no user information, well formed or cut short: an "@" in the
-		// path of a real host (https://cdn.example.com/npm/pkg@1.2.3/x.js)
-		return
-	}
-	start := 0
-	if i := strings.Index(s, "://"); i >= 0 && i < at {
-		start = i + len("://")
-	}
-	info := s[start:at]
-	redact.Add(info)
-	user, password, _ := strings.Cut(info, ":")
-	redact.Add(password)
-	// As sent: percent-decoded, and to a proxy as Basic credentials
-	// (Go's transport writes Proxy-Authorization: Basic
-	// base64(user:password) for a request through an http:// proxy).
-	u, uErr := url.PathUnescape(user)
-	p, pErr := url.PathUnescape(password)
-	if uErr == nil && pErr == nil {
-		redact.Add(u+":"+p, p, base64.StdEncoding.EncodeToString([]byte(u+":"+p)))
-	}
-}
+// URL with one (redact.AddURLSecrets).
+func addURLSecrets(s string) { redact.AddURLSecrets(s) }

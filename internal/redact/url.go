@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/base64"
 	"net/url"
 	"strings"
 
@@ -69,4 +70,35 @@ func URLError(err error) error {
 		return err
 	}
 	return &url.Error{Op: u.Op, URL: URL(u.URL), Err: u.Err}
+}
+
+// AddURLSecrets registers the user information of a string that may be a
+// URL with one: everything between the scheme (if any) and the last "@",
+// and the part of it after the first ":" (the password). A password may
+// hold a "/" (which the URL grammar takes for the start of the path) or an
+// "@", so the user information is not the one a URL parser sees: this
+// errs on the side of hiding too much.
+func AddURLSecrets(s string) {
+	at := strings.LastIndex(s, "@")
+	if at < 0 || !userinfo.Suspect(s) {
+		// no user information, well formed or cut short: an "@" in the
+		// path of a real host (https://cdn.example.com/npm/pkg@1.2.3/x.js)
+		return
+	}
+	start := 0
+	if i := strings.Index(s, "://"); i >= 0 && i < at {
+		start = i + len("://")
+	}
+	info := s[start:at]
+	Add(info)
+	user, password, _ := strings.Cut(info, ":")
+	Add(password)
+	// As sent: percent-decoded, and to a proxy as Basic credentials
+	// (Go's transport writes Proxy-Authorization: Basic
+	// base64(user:password) for a request through an http:// proxy).
+	u, uErr := url.PathUnescape(user)
+	p, pErr := url.PathUnescape(password)
+	if uErr == nil && pErr == nil {
+		Add(u+":"+p, p, base64.StdEncoding.EncodeToString([]byte(u+":"+p)))
+	}
 }
