@@ -8,7 +8,9 @@ locals {
   # Keyed by domain, so that each website's address in the state is
   # analytics_website.site["example.com"]. Terraform stops with "Duplicate
   # object key" if two websites share a domain: delete or rename one first.
-  websites = { for w in data.analytics_websites.all.websites : w.domain => w }
+  # A domain with "@" (a URL with a password pasted into the web interface)
+  # is refused: import such a website by id on its own.
+  websites = { for w in data.analytics_websites.all.websites : w.domain => w if !strcontains(w.domain, "@") }
 }
 
 import {
