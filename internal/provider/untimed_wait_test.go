@@ -7,8 +7,6 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -49,18 +47,13 @@ data "analytics_website_statistics" "s" {
   %s = %s
 }
 `, by, ref)))
-			script := filepath.Join(t.TempDir(), "cli-interrupted")
-			if err := os.WriteFile(script, []byte("#!/bin/sh\nexec timeout -s INT -k 30 90 "+w.CLI+" \"$@\"\n"), 0o755); err != nil { //nolint:gosec // a test's script
-				t.Fatal(err)
-			}
-			cli := w.CLI
-			w.CLI = script
+			restore := interruptedAfter(t, w, 90, false)
 			on.Store(true)
 			start := time.Now()
 			out, code := w.Run("plan", "-refresh=false")
 			took := time.Since(start)
 			on.Store(false)
-			w.CLI = cli
+			restore()
 			if code == 0 {
 				t.Fatalf("the plan read the statistics through the throttle:\n%s", out)
 			}

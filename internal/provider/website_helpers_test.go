@@ -3,6 +3,8 @@ package provider
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,4 +159,25 @@ func twinWorkdir(t *testing.T, env *acctest.Env, domain string, a, b wire.Settin
 	w.Write("main.tf", env.ProviderBlock()+importPair(ids[0], ids[1])+resources)
 	w.MustRun(0, "apply", "-auto-approve")
 	return w, ids[0], ids[1]
+}
+
+// interruptedAfter makes w run the CLI under timeout(1), which interrupts
+// it (SIGINT) after seconds and kills it 30 s later (foreground: as the
+// CLI's own process group, so that its interrupt reaches the provider
+// through the CLI alone): a test of a wait that must not hang ends anyway.
+// It returns the function that undoes it.
+func interruptedAfter(t *testing.T, w *acctest.Workdir, seconds int, foreground bool) func() {
+	t.Helper()
+	flag := ""
+	if foreground {
+		flag = "--foreground "
+	}
+	script := filepath.Join(t.TempDir(), "cli-interrupted")
+	body := fmt.Sprintf("#!/bin/sh\nexec timeout %s-s INT -k 30 %d %s \"$@\"\n", flag, seconds, w.CLI)
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil { //nolint:gosec // a test's script
+		t.Fatal(err)
+	}
+	cli := w.CLI
+	w.CLI = script
+	return func() { w.CLI = cli }
 }

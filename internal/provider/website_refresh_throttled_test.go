@@ -3,8 +3,6 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -47,12 +45,7 @@ data "analytics_website" "d" {
 `, n)
 	w.Write("main.tf", env.Config(websites))
 	w.MustRun(0, "apply", "-auto-approve", "-parallelism=10")
-	script := filepath.Join(t.TempDir(), "cli-interrupted")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec timeout -s INT -k 30 150 "+w.CLI+" \"$@\"\n"), 0o755); err != nil { //nolint:gosec // a test's script
-		t.Fatal(err)
-	}
-	cli := w.CLI
-	w.CLI = script
+	restore := interruptedAfter(t, w, 150, false)
 	on.Store(true)
 	start := time.Now()
 	out, code := w.Run("apply", "-refresh-only", "-auto-approve", "-parallelism=10")
@@ -66,7 +59,7 @@ resource "analytics_website" "more" {
 	pout, pcode := w.Run("plan", "-refresh=false", "-parallelism=10")
 	ptook := time.Since(pstart)
 	on.Store(false)
-	w.CLI = cli
+	restore()
 	if code == 0 {
 		t.Fatalf("the refresh succeeded through the throttle:\n%s", out)
 	}

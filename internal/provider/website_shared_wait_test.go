@@ -6,8 +6,6 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -103,18 +101,13 @@ data "analytics_website" "d" {
   id = "`+fmt.Sprint(env.MustWebsite(t, "long-refresh.example.com").ID)+`"
 }
 `))
-	script := filepath.Join(t.TempDir(), "cli-interrupted")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec timeout --foreground -s INT -k 30 30 "+w.CLI+" \"$@\"\n"), 0o755); err != nil { //nolint:gosec // a test's script
-		t.Fatal(err)
-	}
-	cli := w.CLI
-	w.CLI = script
+	restore := interruptedAfter(t, w, 30, true)
 	on.Store(true)
 	start := time.Now()
 	out, code := w.Run("plan", "-no-color")
 	took := time.Since(start)
 	on.Store(false)
-	w.CLI = cli
+	restore()
 	t.Logf("plan (exit %d, %s):\n%s", code, took, out)
 	if took < 25*time.Second {
 		t.Errorf("the plan ended after %s: the refresh of timeouts.read = 1h did not wait the 400s "+
