@@ -72,6 +72,10 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	raw := rawp.Elem()
+	// A domain the web interface stored from a pasted URL may hold a
+	// password before "@": registered before anything quotes it, the
+	// errors below included.
+	redact.AddURLSecrets(raw.FieldByName("Domain").String())
 	id, err := looseInt(raw.FieldByName("ID").Bytes())
 	if err != nil {
 		return fmt.Errorf("field id: %w", err)
@@ -95,9 +99,6 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 	if out.UpdatedAt, err = parseTime(raw.FieldByName("UpdatedAt").String()); err != nil {
 		return fmt.Errorf("field updated_at: %w", err)
 	}
-	// A domain the web interface stored from a pasted URL may hold a
-	// password before "@": registered before anything quotes it.
-	redact.AddURLSecrets(out.Domain)
 	*w = out
 	return nil
 }

@@ -90,7 +90,8 @@ func FuzzCanonicalDomain(f *testing.F) {
 // canonical_domain or as a domain: whatever the scheme, the password (drawn
 // by the fuzzer, with a "/", "?", "#", "@" or white space in it that ends
 // the user information early for a URL parser) and the host, no message
-// and no log line holds a piece of the password in any form.
+// and no log line holds a piece of the password in any form; the domain is
+// refused, or (the server stores it as written) warned about.
 func FuzzDomainCredentials(f *testing.F) {
 	f.Add("https", "", "", "www.example.com/path", fuzzSecret)
 	f.Add("ftp", "", "", "example.com", fuzzSecret)
@@ -113,6 +114,14 @@ func FuzzDomainCredentials(f *testing.F) {
 		// The scheme and the host may be quoted: a password sharing a
 		// piece with them is not checked.
 		secretCheck{secret: pw, clean: []string{scheme, host}}.check(t, in, diags, logs, problem)
+		if _, storedOnly := storedOnlyDomain(in); storedOnly {
+			// As the web interface stores a pasted URL: a warning, for a
+			// website that has it.
+			if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning {
+				t.Errorf("%q: a domain the server stores as written: want one warning, got %v", in, diags)
+			}
+			return
+		}
 		checkRefusals(t, diags, path.Root("domain"), in)
 	})
 }

@@ -33,15 +33,15 @@ import (
 
 // storedOnlyDomain reports whether d is such a domain: exactly as the
 // server stores it (nothing to trim, nothing to rewrite) and accepts it, and
-// refused by the strict host name check, but without "@" (the text before
-// it may be a password, which no message may repeat). A label before the
-// last may hold anything but a line feed there: white space, "/" or "?"
-// typed in the web interface. It returns the host a browser sends for the
+// refused by the strict host name check. A label before the last may hold
+// anything but a line feed there: white space, "/", "?", or "@" after user
+// information pasted with a URL (which the messages about such a domain
+// leave out: quoteDomain). It returns the host a browser sends for the
 // website's pages ("" when no browser can open one): d itself for an ASCII
 // name a browser sends as it is.
 func storedOnlyDomain(d string) (string, bool) {
 	if d == "" || !utf8.ValidString(d) || laravel.Trim(d) != d || domainrule.Canonical(d) != d || !domainrule.Valid(d) ||
-		strings.Contains(d, "@") || isHostname(d) || isIPv4(d) {
+		isHostname(d) || isIPv4(d) {
 		return "", false
 	}
 	return browserForm(strings.TrimSuffix(d, ".")), true
@@ -128,24 +128,25 @@ const notHostName = "dot-separated labels of letters, digits and hyphens, none s
 // form is b (storedOnlyDomain), and its summary: the website records no
 // pageview, or (a name a browser sends as written) can hardly be reached.
 func storedOnlyWhy(d, b string) (summary, why string) {
+	q := quoteDomain(d)
 	const noPageview = "The server stores it as written, but %s, and the tracking endpoint matches it against the " +
 		"stored domain literally: a website with this domain records no pageview from a browser."
 	t := strings.TrimSuffix(d, ".")
 	switch {
 	case b == d:
-		return "Not a Host Name", fmt.Sprintf("The domain %q is not a valid host name (DNS names are %s), so a "+
+		return "Not a Host Name", fmt.Sprintf("The domain %s is not a valid host name (DNS names are %s), so a "+
 			"website with it can likely not be reached, though the server stores it as written and a browser that "+
-			"reaches it sends it so.", d, notHostName)
+			"reaches it sends it so.", q, notHostName)
 	case b == "":
-		return "No Pageviews", fmt.Sprintf("The domain %q is no host a browser can open (the WHATWG URL standard "+
-			"refuses it). "+noPageview, d, "no browser sends it")
+		return "No Pageviews", fmt.Sprintf("The domain %s is no host a browser can open (the WHATWG URL standard "+
+			"refuses it). "+noPageview, q, "no browser sends it")
 	case strings.Trim(t, "0123456789.") == "" && b != t:
-		return "No Pageviews", fmt.Sprintf("The domain %q is an IPv4 address written with a leading zero, which a "+
-			"browser reads as octal (the WHATWG URL standard): it sends %q. "+noPageview, d, b, "a browser sends "+
+		return "No Pageviews", fmt.Sprintf("The domain %s is an IPv4 address written with a leading zero, which a "+
+			"browser reads as octal (the WHATWG URL standard): it sends %q. "+noPageview, q, b, "a browser sends "+
 			"the address it reads")
 	case isIPv4(b) && b != t:
-		return "No Pageviews", fmt.Sprintf("The domain %q ends in a hexadecimal number (\"0x\"), which makes it an "+
-			"IPv4 address to a browser (the WHATWG URL standard): it sends %q. "+noPageview, d, b, "a browser sends "+
+		return "No Pageviews", fmt.Sprintf("The domain %s ends in a hexadecimal number (\"0x\"), which makes it an "+
+			"IPv4 address to a browser (the WHATWG URL standard): it sends %q. "+noPageview, q, b, "a browser sends "+
 			"the address it reads")
 	}
 	what := "is in Unicode"
@@ -155,7 +156,7 @@ func storedOnlyWhy(d, b string) (summary, why string) {
 	case t != d:
 		what = "is in Unicode and ends with a dot"
 	}
-	return "No Pageviews", fmt.Sprintf("The domain %q %s. "+noPageview, d, what, fmt.Sprintf("a browser sends a "+
+	return "No Pageviews", fmt.Sprintf("The domain %s %s. "+noPageview, q, what, fmt.Sprintf("a browser sends a "+
 		"page's host in ASCII (punycode) and without a trailing dot, here %q", b))
 }
 
@@ -288,4 +289,14 @@ func warnASCIIReplacement(prior, planned types.String, diags *diag.Diagnostics) 
 			"this plan deletes the website, with its statistics, and creates a new one. That new website records "+
 			"pageviews, which the old one never did. To keep the old website as it is, set domain = %q.",
 			prior.ValueString(), ascii, form, prior.ValueString()))
+}
+
+// quoteDomain quotes a domain the server holds for a message: without the
+// text before its last "@", which may be a password (a URL with user
+// information pasted into the web interface).
+func quoteDomain(d string) string {
+	if i := strings.LastIndex(d, "@"); i >= 0 {
+		return strconv.Quote("…" + d[i:])
+	}
+	return strconv.Quote(d)
 }

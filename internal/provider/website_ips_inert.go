@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,13 +22,14 @@ import (
 // warning; any other is refused.
 
 // checkInertIPs checks, at plan time, the planned exclude_ips against
-// held, the list the server holds (the prior state's, or the replaced
-// website's; null for a new website): it refuses an entry that is no
-// address or range unless held has it as written, and warns about those it
-// keeps. A list the plan writes (created: a new website; or another list
-// than held) is refused when the server's trimming would change it (white
-// space at the ends of entries that no order of the lines keeps inside).
-func checkInertIPs(planned, held types.Set, created bool, diags *diag.Diagnostics) {
+// held, the list the server holds for the website the plan updates (null
+// for a new website: a create, a replacement, a tainted website): it
+// refuses an entry that is no address or range unless held has it as
+// written, and warns about those it keeps. A list the plan writes (a new
+// website's, or another list than held) is refused when the server's
+// trimming would change it (white space at the ends of entries that no
+// order of the lines keeps inside).
+func checkInertIPs(planned, held types.Set, diags *diag.Diagnostics) {
 	entries, ok := knownStrings(planned)
 	if !ok {
 		return
@@ -48,6 +47,11 @@ func checkInertIPs(planned, held types.Set, created bool, diags *diag.Diagnostic
 		case problem == "":
 		case has[s]:
 			inert = append(inert, strconv.Quote(s))
+		case held.IsNull():
+			diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, "+problem+". This plan creates a "+
+				"website (new, a replacement, or a tainted website's), which gets no entry that never matches, even "+
+				"one the server holds for the website it replaces. Correct or remove it. For a tainted website that "+
+				"should stay, run terraform untaint <this resource's address> instead.")
 		default:
 			diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, "+problem+".")
 		}
@@ -58,7 +62,7 @@ func checkInertIPs(planned, held types.Set, created bool, diags *diag.Diagnostic
 			"IPv6 address or CIDR range and silently ignores any other, so hits from the address meant are tracked. "+
 			"It is kept as it is; correct or remove it in the configuration to fix it.", strings.Join(inert, ", ")))
 	}
-	written := created || !sameStrings(entries, heldEntries)
+	written := held.IsNull() || !sameStrings(entries, heldEntries)
 	if _, ok := laravel.KeptOrder(entries); written && !ok && !diags.HasError() {
 		diags.AddAttributeError(at, "Invalid IP Exclusion", "In exclude_ips, the entries with white space at their "+
 			"ends cannot be stored as written: the server removes white space at both ends of the list, and no order of "+
@@ -101,25 +105,4 @@ func storableIPs(ips types.Set) bool {
 	}
 	_, ok = laravel.KeptOrder(entries)
 	return ok
-}
-
-// heldIPsKey is the private state's record, made by a plan with prior
-// state, of the exclude_ips the server holds (a JSON list): the second plan
-// of a replacement, which has no prior state, checks its list against it.
-const heldIPsKey = "held_exclude_ips"
-
-func recordHeldIPs(ctx context.Context, held types.Set, private privateSetter, diags *diag.Diagnostics) {
-	var raw []byte
-	if entries, ok := knownStrings(held); ok {
-		raw, _ = json.Marshal(entries) // strings always marshal
-	}
-	diags.Append(private.SetKey(ctx, heldIPsKey, raw)...)
-}
-
-func heldIPsOf(ctx context.Context, private privateGetter, diags *diag.Diagnostics) types.Set {
-	var entries []string
-	if raw := privateString(ctx, private, heldIPsKey, diags); raw == "" || json.Unmarshal([]byte(raw), &entries) != nil {
-		return types.SetNull(types.StringType)
-	}
-	return stringSetValue(entries)
 }

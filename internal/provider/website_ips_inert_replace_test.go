@@ -9,23 +9,19 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// TestAccWebsite_webTypedIPsReplacement: a website whose
-// exclude_ips holds entries typed in the web interface ("10.0.0.300", an
-// address with a stray space), copied into the configuration as the
-// adoption guide says, plans with a warning (a810282). A replacement of that
-// website (a new domain, -replace) is planned twice by Terraform, the second
-// time without prior state: checkInertIPs then finds nothing "held" and
-// refuses the very entries the first plan kept, so the website cannot be
-// replaced (or moved to a new domain) without editing a list the server
-// holds; the error says the entry is refused though the warning just said
-// it is kept (review rev44am). The first plan now records the list the
-// server holds for the second (heldIPsKey).
+// TestAccWebsite_webTypedIPsReplacement: a website whose exclude_ips holds
+// entries typed in the web interface ("10.0.0.300", an address with a stray
+// space), copied into the configuration as the adoption guide says, plans
+// with a warning. A replacement of it (a new domain, -replace, a taint)
+// creates a new website, which gets no entry that never matches: the plan
+// refuses it, saying why and what to do, and nothing is destroyed. The
+// second plan of a replacement once took the entries as held, and the
+// create planned again at apply refused them after the destroy: the
+// website and its statistics were deleted and nothing created (reviews
+// rev44am, rev44an).
 func TestAccWebsite_webTypedIPsReplacement(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		newName bool // a new domain; else -replace
-	}{{"new domain", true}, {"replace", false}} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, how := range []string{"new domain", "replace", "taint"} {
+		t.Run(how, func(t *testing.T) {
 			env := acctest.New(t)
 			domain := env.Domain("typed-ips-repl")
 			w := acctest.NewWorkdir(t)
@@ -40,21 +36,32 @@ func TestAccWebsite_webTypedIPsReplacement(t *testing.T) {
 			}
 			w.Write("main.tf", config(domain, "9.9.9.9"))
 			w.MustRun(0, "apply", "-auto-approve")
+			id := env.MustWebsite(t, domain).ID
 			env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = typed })
 			w.Write("main.tf", config(domain, typed...))
-			w.MustRun(0, "plan", "-detailed-exitcode") // kept, with a warning
+			w.MustRun(0, "apply", "-auto-approve") // kept, with a warning
 
-			args := []string{"plan", "-no-color"}
-			if tc.newName {
+			args := []string{"apply", "-auto-approve", "-no-color"}
+			switch how {
+			case "new domain":
 				w.Write("main.tf", config(env.Domain("typed-ips-repl2"), typed...))
-			} else {
+			case "replace":
 				args = append(args, "-replace=analytics_website.test")
+			case "taint":
+				w.MustRun(0, "taint", "analytics_website.test")
 			}
 			out, code := w.Run(args...)
-			if code != 0 {
-				t.Errorf("terraform %s of the website whose exclude_ips the server holds as %q: exit code %d, "+
-					"want a plan (the first plan keeps those entries with a warning):\n%s",
-					strings.Join(args, " "), typed, code, out)
+			flat := strings.Join(strings.Fields(out), " ")
+			if code == 0 || !strings.Contains(flat, `"10.0.0.300" is not an IPv4`) || !strings.Contains(flat, "This plan creates a website") {
+				t.Errorf("a replacement (%s) of the website whose exclude_ips the server holds as %q: exit code %d, "+
+					"want the plan refused, saying that a new website gets no such entry:\n%s", how, typed, code, out)
+			}
+			if got := env.MustWebsite(t, domain); got.ID != id {
+				t.Errorf("website %d is gone (the server holds %d for %q):\n%s", id, got.ID, domain, out)
+			}
+			if how == "taint" {
+				w.MustRun(0, "untaint", "analytics_website.test") // as the error says
+				w.MustRun(0, "plan", "-detailed-exitcode")
 			}
 			w.Write("main.tf", config(domain, typed...))
 			w.DestroyIfLive()

@@ -79,8 +79,7 @@ func otherHolders(err error, id int64) string {
 // known values.
 func addKeptRestoredUnknown(diags *diag.Diagnostics, domain string, id int64, err, gerr error) {
 	kept := fmt.Sprintf("skip_destroy = true kept website %d, with this domain, on the server in this apply, from "+
-		"this resource (tainted or replaced) or from a resource removed from the configuration with the same "+
-		"settings.", id)
+		"this resource (tainted or replaced) or from a resource removed from the configuration.", id)
 	if gerr == nil {
 		diags.AddError("Website Not Created: skip_destroy Kept the Website",
 			fmt.Sprintf("Could not create the website %q: %s. %s A read shows it unchanged. It is now in this "+
@@ -105,38 +104,6 @@ func addKeptRestoredUnknown(diags *diag.Diagnostics, domain string, id int64, er
 			"holds the domain, the server stores no other website with it. If another writer deleted it meanwhile, "+
 			"the create may have stored a new website: the next refresh then drops the kept one, and an import "+
 			"adopts the new one. Nothing was deleted. %s", domain, createCause(err), kept, gerr, keepOrRemove))
-}
-
-// reportKeptOther reports a create of domain that may have stored (err)
-// while skip_destroy kept a website with the domain (id, k) that this
-// resource does not hold (why): it is not put back, and a read tells
-// whether a new website may exist. report adds the create's own error,
-// kept only when the read shows the kept website gone.
-func (r *websiteResource) reportKeptOther(ctx context.Context, domain string, id int64, k *keptWebsite,
-	owner *websiteOwner, why string, err error, report func(*diag.Diagnostics), diags *diag.Diagnostics,
-) {
-	kept := fmt.Sprintf("skip_destroy = true kept website %d, with this domain, on the server in this apply, %s, "+
-		"so it is not put back into this resource's state.", id, why)
-	importIt := fmt.Sprintf("To manage it with this resource, import it: terraform import <this resource's "+
-		"address> %d, or an import block with id = \"%d\"; then apply to bring its settings to this configuration.",
-		id, id)
-	_, gone, gerr := r.readKept(ctx, domain, id, k, owner)
-	switch {
-	case gone:
-		reportWith(diags, report, kept+" It is gone now, so the create may have stored a new website: check the "+
-			"web interface, and import it to manage it with this resource.")
-	case gerr != nil:
-		diags.AddError("Website Not Created",
-			fmt.Sprintf("Could not create the website %q: %s. %s It could not be read (%v). While it holds the "+
-				"domain, the server stores no other website with it. If another writer deleted it meanwhile, the "+
-				"create may have stored a new website: check the web interface. Nothing was deleted. %s", domain,
-				createCause(err), kept, gerr, importIt))
-	default:
-		diags.AddError("Website Not Created",
-			fmt.Sprintf("Could not create the website %q: %s. %s A read shows it still there. %s Nothing was "+
-				"deleted or created. %s%s", domain, createCause(err), kept, noNewWebsite, importIt,
-				otherHolders(err, id)))
-	}
 }
 
 // lookupFound reports whether the lookup that settled a create that may

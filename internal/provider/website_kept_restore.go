@@ -111,19 +111,8 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		return true
 	}
 	id := ids[0]
-	if k == nil || !sameConfiguration(plan, k.state) {
-		why := "removed from another resource, or from this one with settings other than it held (changed in the " +
-			"configuration, or outside Terraform: in the web interface, say)"
-		if k == nil {
-			why = "and put back into another resource's state already"
-		}
-		if unknown && k != nil {
-			r.reportKeptOther(ctx, domain, id, k, owner, why, err, report, &resp.Diagnostics)
-			return true
-		}
-		if k != nil && r.takeOverKept(ctx, plan, in, id, k, owner, resp) { // website_kept_takeover.go
-			return true
-		}
+	if k == nil {
+		why := "and put back into another resource's state already"
 		if !taken {
 			reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this "+
 				"apply, %s, so this resource does not hold it. %s", which, why, importIt))
@@ -135,6 +124,14 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 				"and this resource does not hold the kept website. To manage it with this resource, import it: "+
 				"terraform import <this resource's address> %d, or an import block with id = \"%d\"; then apply to "+
 				"bring its settings to this configuration.", domain, id, why, id, id))
+		return true
+	}
+	// Other settings than the kept state's: the create takes the website
+	// over, updating it to the plan (website_kept_takeover.go). When that
+	// cannot be done (nothing clearly stored, a read or the update failed),
+	// it is put back as kept, tainted, as with the same settings: its state
+	// says skip_destroy = true, so no later apply deletes it.
+	if !unknown && !sameConfiguration(plan, k.state) && r.takeOverKept(ctx, plan, in, id, k, owner, resp) {
 		return true
 	}
 	if !r.data.kept.claim(domain, id, true) {
@@ -185,14 +182,14 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 			fmt.Sprintf("The create of the website %q was cancelled (interrupted, as by Ctrl-C) before any request "+
 				"reached the application, so no website was stored. skip_destroy = true kept %s on the server in "+
 				"this apply, from this resource (tainted or replaced) or from a resource removed from the "+
-				"configuration with the same settings. %s Its replacement cannot succeed while it holds the domain. "+
+				"configuration. %s Its replacement cannot succeed while it holds the domain. "+
 				"%s", domain, which, values, next))
 		return true
 	}
 	if !taken {
 		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this apply, "+
-			"from this resource (tainted or replaced) or from a resource removed from the configuration with the same "+
-			"settings. %s Its replacement cannot succeed while it holds the domain. %s", which, values, next))
+			"from this resource (tainted or replaced) or from a resource removed from the configuration. %s Its "+
+			"replacement cannot succeed while it holds the domain. %s", which, values, next))
 		return true
 	}
 	if !unread {
@@ -201,7 +198,7 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
 		fmt.Sprintf("Could not create the website %q: skip_destroy = true kept %s on the server in this apply, and "+
 			"domains are unique on the installation. It was kept from this resource (tainted or replaced), or from a "+
-			"resource removed from the configuration with the same settings. %s %s", domain, which, values, next))
+			"resource removed from the configuration. %s %s", domain, which, values, next))
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -32,10 +33,22 @@ func (r *websiteResource) takeOverKept(ctx context.Context, plan websiteResource
 		r.data.kept.claim(in.Domain, id, false)
 		return false
 	}
+	// An update from the kept state, as after a moved block: what the kept
+	// state set and the plan does not (a password, exclude_params) is
+	// cleared.
+	var diags diag.Diagnostics
+	upd := plan.input(ctx, &k.state, &diags)
+	if upd.Password == nil {
+		upd.Password = in.Password // password_wo
+	}
+	if diags.HasError() {
+		r.data.kept.claim(in.Domain, id, false)
+		return false
+	}
 	var w *client.Website
 	err := r.data.websites.Write(ctx, id, func() (*client.Website, error) {
 		var err error
-		w, err = r.data.client.UpdateWebsite(ctx, id, in)
+		w, err = r.data.client.UpdateWebsite(ctx, id, upd)
 		return w, err
 	})
 	if err != nil {
@@ -44,12 +57,12 @@ func (r *websiteResource) takeOverKept(ctx context.Context, plan websiteResource
 		return false
 	}
 	tflog.Info(ctx, "took over the website skip_destroy kept", map[string]any{"id": id})
-	r.stored(ctx, plan, w, in, owner, resp)
-	resp.Diagnostics.AddWarning("Website Taken Over From a Removed Resource",
+	r.stored(ctx, plan, w, upd, owner, resp)
+	resp.Diagnostics.AddWarning("Website Taken Over",
 		fmt.Sprintf("The website %q could not be created: skip_destroy = true kept a website with this domain (id %d) "+
-			"on the server in this apply, removed from another resource's state with other settings, and domains are "+
-			"unique on the installation. This resource holds that website now, as a moved block would have handed it "+
-			"over: its settings were updated to this configuration's, and its statistics stay. Next time, use a moved "+
-			"block for such a change.", in.Domain, id))
+			"on the server in this apply (this resource's own, tainted or replaced, or one removed from another "+
+			"resource), with other settings than this configuration's, and domains are unique on the installation. "+
+			"This resource holds that website now: its settings were updated to this configuration's, and its "+
+			"statistics stay.", in.Domain, id))
 	return true
 }

@@ -115,11 +115,6 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		recordKeptDomain(ctx, prior, resp.Private, &resp.Diagnostics)
 		if !plan.Domain.Equal(prior.Domain) { // domain requires replacement
 			checkNewStoredOnlyDomain(plan.Domain, &resp.Diagnostics)
-			if r.data != nil {
-				for _, kept := range r.data.keptPlans.create(plan) {
-					refuseKeptHandOver(plan, kept, &resp.Diagnostics)
-				}
-			}
 			warnASCIIReplacement(prior.Domain, plan.Domain, &resp.Diagnostics)
 			r.planDestroy(ctx, prior, replacementDomain(plan), plan.SkipDestroy.ValueBool(), &resp.Diagnostics)
 		} else {
@@ -138,13 +133,13 @@ func (r *websiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			}
 		}
 	}
-	held := prior.ExcludeIPs // null for a new website
-	if creating && replacementSecondPlan(ctx, req.Private, &resp.Diagnostics) {
-		held = heldIPsOf(ctx, req.Private, &resp.Diagnostics) // the replaced website's
-	} else if !creating {
-		recordHeldIPs(ctx, prior.ExcludeIPs, resp.Private, &resp.Diagnostics)
+	// A new website (a create, a replacement, a tainted website) gets no
+	// entry that never matches; the website the server holds keeps its own.
+	held := prior.ExcludeIPs
+	if creating || !plan.Domain.Equal(prior.Domain) {
+		held = types.SetNull(types.StringType)
 	}
-	checkInertIPs(plan.ExcludeIPs, held, creating || !plan.Domain.Equal(prior.Domain), &resp.Diagnostics)
+	checkInertIPs(plan.ExcludeIPs, held, &resp.Diagnostics)
 	if !plan.Privacy.IsUnknown() && plan.Privacy.ValueString() == privacyPassword && priorPrivacy != privacyPassword &&
 		cfg.Password.IsNull() && cfg.PasswordWO.IsNull() {
 		what := "A new website with privacy = \"password\""

@@ -418,8 +418,9 @@ func TestAccWebsite_twoKeptCancelNotToldApplyAgain(t *testing.T) {
 // The same with one kept website that this
 // resource does not hold as kept: tainted and given another setting in the
 // same plan (exclude_bots), so the restore finds another configuration.
-// The cancelled create's own error says "apply again to create it", though
-// the kept website holds the domain and the create is refused again.
+// The cancelled create's own error said "apply again to create it", though
+// the kept website holds the domain and the create is refused again. After
+// the interrupt nothing is updated: the website is put back as kept.
 func TestAccWebsite_keptOtherConfigCancelNotToldApplyAgain(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to the store and interrupts the CLI")
 	w := acctest.NewWorkdir(t)
@@ -441,10 +442,16 @@ func TestAccWebsite_keptOtherConfigCancelNotToldApplyAgain(t *testing.T) {
 	w.Write("main.tf", hcl(false))
 	w.MustRun(0, "plan", "-out=tfplan")
 	out, flat, code := applyArmed(w, on)
-	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "Create Cancelled") ||
-		!strings.Contains(flat, "does not hold it") {
+	if !strings.Contains(flat, "Interrupt received") || !strings.Contains(flat, "Create Cancelled") {
 		t.Fatalf("the apply (exit code %d) was not cancelled during the create after keeping the website with "+
 			"another configuration (the scenario did not happen):\n%s", code, out)
+	}
+	// No update after the interrupt: the website is put back as kept.
+	if ids := stateIDs(t, w.Read("terraform.tfstate")); ids["test"] != fmt.Sprint(id) || strings.Contains(flat, "Website Taken Over") {
+		t.Errorf("after the interrupt, want website %d put back as kept, not taken over (state ids %v):\n%s", id, ids, out)
+	}
+	if ws, _ := env.Website(id); ws.ExcludeBots == nil || *ws.ExcludeBots != 1 {
+		t.Errorf("website %d was updated after the interrupt", id)
 	}
 	if strings.Contains(flat, "apply again to create it") {
 		t.Errorf("website %d, kept by this apply, holds the domain: a create cannot succeed, yet the error "+

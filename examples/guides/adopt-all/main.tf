@@ -9,7 +9,7 @@ locals {
   # analytics_website.site["example.com"]. Terraform stops with "Duplicate
   # object key" if two websites share a domain: delete or rename one first.
   # A domain with "@" (a URL with a password pasted into the web interface)
-  # is refused: import such a website by id on its own.
+  # would put that password into an address: import it by id on its own.
   websites = { for w in data.analytics_websites.all.websites : w.domain => w if !strcontains(w.domain, "@") }
 }
 

@@ -11,7 +11,7 @@ data "analytics_websites" "all" {
 # Each name ends with the website's id, so that two domains that differ
 # only in punctuation (shop-eu.example.com, shop.eu.example.com) get two
 # names. A domain with "@" (a URL with a password pasted into the web
-# interface) is refused: import such a website by id on its own.
+# interface) would put that password into a name: import it by id on its own.
 output "import_blocks" {
   value = join("", [
     for w in data.analytics_websites.all.websites :
