@@ -16,8 +16,7 @@ import (
 // 250 managed websites (3 list pages) and one new one: the refresh sweeps
 // the list (its pages read once), and the one held-domain check searches
 // rather than read every page again (a sweep answers lookups only once its
-// pages read the same twice, worth it for many lookups, not for one). The
-// count depends a little on how Terraform interleaves the reads.
+// pages read the same twice, worth it for many lookups, not for one).
 func TestAccWebsite_heldCheckAfterRefreshCost(t *testing.T) {
 	acctest.NeedsEmulator(t, "counts the emulator's requests, seeds 250 websites")
 	opts := planUsers(t, keyUnlimitedPlan)
@@ -56,7 +55,11 @@ resource "analytics_website" "one" {
 	w.MustRun(0, "plan", "-parallelism=10")
 	got := env.Stats().ByRoute["GET /api/v1/websites"]
 	t.Logf("GET /websites %d, by route %v", got, env.Stats().ByRoute)
-	if got > 5 { // 3 pages, page 1 again, the check's search
+	// 3 pages and page 1 again, and the check's search: 4 to 6 requests
+	// seen, by how Terraform interleaves the check with the refresh (6 in
+	// most runs under load); a check that read every page again would cost
+	// 8.
+	if got > 6 {
 		t.Errorf("the plan of 250 managed websites and one create sent %d GET /websites; want the refresh's "+
 			"sweep (3 pages, page 1 again) and one search", got)
 	}
