@@ -11,14 +11,17 @@ import (
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 )
 
-// A create refused for its domain, after skip_destroy removed the website
-// that holds it from another resource's state in this apply, with other
-// settings than the create's plan (known only at apply, so the plan could
-// not refuse the pair: website_kept_plan.go). Refused, the website would be
-// in no state. It was in this configuration's state a moment ago and the
-// configuration now declares its domain here, so the create takes it over,
-// as a moved block would: it updates the website to the plan's settings
-// and holds it, with a warning. Nothing is deleted, and its statistics stay.
+// A create that failed, after skip_destroy removed the website that holds
+// its domain from a state in this apply (this resource's own, tainted, or
+// another resource's whose settings were known only at apply, or which a
+// domain change replaces: website_kept_plan.go), with other settings than
+// the create's plan. Put back as it was, the website would not be what
+// the configuration says; left out, it would be in no state. It was in
+// this configuration's state a moment ago and the configuration now
+// declares its domain here, so the create takes it over, as a moved block
+// would: it updates the website to the plan's settings and holds it, with
+// a warning. Nothing is deleted, and its statistics stay. When that cannot
+// be done, the website is put back as kept (restoreKept).
 
 // takeOverKept hands k, the website kept with id, over to the create of
 // plan (sent as in) for the key's user owner; false when it cannot: the
