@@ -36,20 +36,21 @@ import (
 // tainted: untaint it, or import it. A warning, not an error: another
 // resource's destroy in the same apply may delete it.
 //
-// At apply, a create that fails and stored nothing (refused for its domain
-// or for a passing reason: website_kept_restore.go) puts the kept website
-// back into the state (Terraform marks it tainted), so that it is not lost to
-// the configuration that managed it a moment ago. The provider is not told
+// At apply, a create that fails (refused for its domain or for a passing
+// reason: website_kept_restore.go) puts the kept website back into the
+// state (Terraform marks it tainted), so that it is not lost to the
+// configuration that managed it a moment ago. The provider is not told
 // which resource a create is for: a resource with skip_destroy removed
 // from the configuration and another one added with the same domain in
-// the same apply look alike. So the website is put back only when exactly
-// one website with the domain was kept in this run, not put back already,
-// and the create's plan sets everything the server holds as the kept
-// state held it (sameConfiguration): then it is that resource's
-// configuration, or one that would manage the website exactly as a moved
-// block would, and the error says both. Otherwise nothing is written, and
-// the error gives the ids to import. A create that does not run (what it
-// depends on failed) cannot put anything back: the plan's warning says so.
+// the same apply look alike. The website is put back when exactly one
+// website with the domain was kept in this run and not put back already.
+// When the create's plan sets other settings than the kept state held
+// (sameConfiguration), the create first takes it over, updating it to the
+// plan (website_kept_takeover.go); the plan refuses that pair when it can
+// tell (website_kept_plan.go). Otherwise (several kept, or claimed
+// already) nothing is written, and the error gives the ids to import. A
+// create that does not run (what it depends on failed) cannot put anything
+// back: the plan's warning says so.
 
 // keptDomainKey is the planned private state's record, made by the first
 // plan of a website whose state has skip_destroy = true, of its canonical
