@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Sort keys and orders of the list endpoint.
@@ -40,10 +41,15 @@ type ListOptions struct {
 	Favorite *bool  // newer builds only
 }
 
+// likeLiteral is a search as a literal in the server's LIKE pattern
+// ("%search%", MySQL's, whose escape character is the backslash): a
+// backslash, "%" and "_" escaped, so that it matches itself.
+var likeLiteral = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace
+
 func (o ListOptions) query() (url.Values, error) {
 	q := url.Values{}
 	if o.Search != "" {
-		q.Set("search", o.Search)
+		q.Set("search", likeLiteral(o.Search))
 		searchBy := o.SearchBy
 		if searchBy == "" {
 			searchBy = "domain"
