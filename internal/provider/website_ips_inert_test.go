@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -33,7 +32,7 @@ func TestAccWebsite_webTypedIPsPlan(t *testing.T) {
 	w.MustRun(0, "apply", "-auto-approve")
 	typed := []string{"10.0.0.300", "1.2.3.4 ", " 5.6.7.8", "9.9.9.9"}
 	env.Change(t, domain, func(in *client.WebsiteInput) { in.ExcludeIPs = typed })
-	if got := env.MustWebsite(t, domain).ExcludeIPs; !sameEntries(got, typed) {
+	if got := env.MustWebsite(t, domain).ExcludeIPs; !sameStrings(got, typed) {
 		t.Fatalf("the web interface's list is stored as %q, want %q", got, typed)
 	}
 
@@ -45,7 +44,7 @@ func TestAccWebsite_webTypedIPsPlan(t *testing.T) {
 
 	w.Write("main.tf", config(append(typed, "10.0.0.7")...))
 	w.MustRun(0, "apply", "-auto-approve")
-	if got, want := env.MustWebsite(t, domain).ExcludeIPs, append(typed, "10.0.0.7"); !sameEntries(got, want) {
+	if got, want := env.MustWebsite(t, domain).ExcludeIPs, append(typed, "10.0.0.7"); !sameStrings(got, want) {
 		t.Errorf("after an apply that adds 10.0.0.7 the server holds %q, want %q", got, want)
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
@@ -67,16 +66,9 @@ func TestAccWebsite_webTypedIPsPlan(t *testing.T) {
 	kept := []string{"1.2.3.4 ", " 5.6.7.8"}
 	w.Write("main.tf", config(kept...))
 	w.MustRun(0, "apply", "-auto-approve")
-	if got := env.MustWebsite(t, domain).ExcludeIPs; !sameEntries(got, kept) {
+	if got := env.MustWebsite(t, domain).ExcludeIPs; !sameStrings(got, kept) {
 		t.Errorf("after an apply of %q the server holds %q", kept, got)
 	}
 	w.MustRun(0, "plan", "-detailed-exitcode")
 	w.DestroyIfLive()
-}
-
-func sameEntries(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
 }
