@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
@@ -75,11 +74,8 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 	raw := rawp.Elem()
 	// A domain the web interface stored from a pasted URL may hold a
 	// password before "@" ("user:password@host"): registered before
-	// anything quotes it, the errors below included. A name alone before
-	// "@" ("campaign@host") is no secret.
-	if d := raw.FieldByName("Domain").String(); strings.Contains(d[:max(strings.LastIndex(d, "@"), 0)], ":") {
-		redact.AddURLSecrets(d)
-	}
+	// anything quotes it, the errors below included.
+	redact.AddURLSecrets(raw.FieldByName("Domain").String())
 	id, err := looseInt(raw.FieldByName("ID").Bytes())
 	if err != nil {
 		return fmt.Errorf("field id: %w", err)

@@ -76,16 +76,15 @@ func otherHolders(err error, id int64) string {
 // addKeptRestoredUnknown reports a create of domain that may have stored
 // (err), after the website skip_destroy kept with the domain (id) was put
 // back into the state: read unchanged, or unread (gerr) with its last
-// known values.
-func addKeptRestoredUnknown(diags *diag.Diagnostics, domain string, id int64, err, gerr error) {
+// known values; cannot says what its replacement can do next.
+func addKeptRestoredUnknown(diags *diag.Diagnostics, domain string, id int64, err, gerr error, cannot string) {
 	kept := fmt.Sprintf("skip_destroy = true kept website %d, with this domain, on the server in this apply, from "+
 		"this resource (tainted or replaced) or from a resource removed from the configuration.", id)
 	if gerr == nil {
 		diags.AddError("Website Not Created: skip_destroy Kept the Website",
 			fmt.Sprintf("Could not create the website %q: %s. %s A read shows it unchanged. It is now in this "+
-				"resource's state, marked tainted. %s Its replacement cannot succeed while it holds the domain. "+
-				"Nothing was deleted or created. %s%s", domain, createCause(err), kept, noNewWebsite, keepOrRemove,
-				otherHolders(err, id)))
+				"resource's state, marked tainted. %s %s Nothing was deleted or created. %s%s", domain,
+				createCause(err), kept, noNewWebsite, cannot, keepOrRemove, otherHolders(err, id)))
 		return
 	}
 	if lookupFound(err, id) {
@@ -93,9 +92,9 @@ func addKeptRestoredUnknown(diags *diag.Diagnostics, domain string, id int64, er
 		diags.AddError("Website Not Created: skip_destroy Kept the Website",
 			fmt.Sprintf("Could not create the website %q: %s. %s The lookup after the create found it, so it held "+
 				"the domain throughout. It could not be read now (%v), so it is back in this resource's state with "+
-				"its last known values, marked tainted; the next refresh will settle them. %s Its replacement "+
-				"cannot succeed while it holds the domain. Nothing was deleted or created. %s%s", domain,
-				createCause(err), kept, gerr, noNewWebsite, keepOrRemove, otherHolders(err, id)))
+				"its last known values, marked tainted; the next refresh will settle them. %s %s Nothing was "+
+				"deleted or created. %s%s", domain, createCause(err), kept, gerr, noNewWebsite, cannot, keepOrRemove,
+				otherHolders(err, id)))
 		return
 	}
 	diags.AddError("Website May Have Been Created",

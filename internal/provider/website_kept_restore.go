@@ -165,8 +165,15 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 		remember(ctx, resp.Private, owner, &resp.Diagnostics)
 	}
 	setIdentity(ctx, resp.Identity, state.ID, &resp.Diagnostics)
+	cannot, retry := "Its replacement cannot succeed while it holds the domain.", ""
+	if !sameConfiguration(plan, k.state) {
+		// The take-over could not be made now; the next apply tries again.
+		cannot = "This configuration's settings differ from the website's: the next apply takes it over and " +
+			"updates it, unless it is untainted first (then it plans the update)."
+		retry = cannot + " "
+	}
 	if unknown {
-		addKeptRestoredUnknown(&resp.Diagnostics, domain, id, err, gerr)
+		addKeptRestoredUnknown(&resp.Diagnostics, domain, id, err, gerr, cannot)
 		return true
 	}
 	values := "It is now in this resource's state, marked tainted."
@@ -182,14 +189,13 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 			fmt.Sprintf("The create of the website %q was cancelled (interrupted, as by Ctrl-C) before any request "+
 				"reached the application, so no website was stored. skip_destroy = true kept %s on the server in "+
 				"this apply, from this resource (tainted or replaced) or from a resource removed from the "+
-				"configuration. %s Its replacement cannot succeed while it holds the domain. "+
-				"%s", domain, which, values, next))
+				"configuration. %s %s %s", domain, which, values, cannot, next))
 		return true
 	}
 	if !taken {
 		reportWith(&resp.Diagnostics, report, fmt.Sprintf("skip_destroy = true kept %s on the server in this apply, "+
-			"from this resource (tainted or replaced) or from a resource removed from the configuration. %s Its "+
-			"replacement cannot succeed while it holds the domain. %s", which, values, next))
+			"from this resource (tainted or replaced) or from a resource removed from the configuration. %s %s %s",
+			which, values, cannot, next))
 		return true
 	}
 	if !unread {
@@ -198,7 +204,7 @@ func (r *websiteResource) restoreKept(ctx context.Context, plan websiteResourceM
 	resp.Diagnostics.AddError("Domain Already Exists: skip_destroy Kept the Website",
 		fmt.Sprintf("Could not create the website %q: skip_destroy = true kept %s on the server in this apply, and "+
 			"domains are unique on the installation. It was kept from this resource (tainted or replaced), or from a "+
-			"resource removed from the configuration. %s %s", domain, which, values, next))
+			"resource removed from the configuration. %s %s%s", domain, which, values, retry, next))
 	return true
 }
 

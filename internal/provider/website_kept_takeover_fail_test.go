@@ -21,7 +21,9 @@ import (
 // its read, so no new website can have been stored). It is put back as
 // kept now, as with unchanged settings
 // (TestAccWebsite_keptRestoredWhenCreateInMaintenance,
-// TestAccWebsite_keptRestoredAfterUnknownOutcomeNoImportAdvice).
+// TestAccWebsite_keptRestoredAfterUnknownOutcomeNoImportAdvice), and the
+// error no longer says that its replacement cannot succeed (review
+// rev44ap): the next apply takes it over.
 func TestAccWebsite_keptTakeOverFails(t *testing.T) {
 	acctest.NeedsEmulator(t, "puts the installation into maintenance mode and fails requests")
 	for _, tc := range []struct {
@@ -57,7 +59,17 @@ func TestAccWebsite_keptTakeOverFails(t *testing.T) {
 			out, code := w.Run("apply", "-no-color", "tfplan")
 			env.SetMaintenance(false)
 			on.Store(false)
-			wantKeptInState(t, env, w, domain, id, out, code, tc.name+" (settings changed)")
+			if stateIDs(t, w.Read("terraform.tfstate"))["test"] != fmt.Sprint(id) {
+				t.Fatalf("the website %d is on the server but left the state (exit %d):\n%s", id, code, out)
+			}
+			// The next apply, the server answering again, takes it over.
+			next, ncode := w.Run("apply", "-auto-approve", "-no-color")
+			if flat := strings.Join(strings.Fields(out), " "); ncode != 0 || !strings.Contains(next, "Website Taken Over") ||
+				strings.Contains(flat, "cannot succeed while it holds the domain") {
+				t.Errorf("want the error to say that the next apply takes the website over, and that apply to do "+
+					"so (exit %d):\nfirst apply:\n%s\nnext apply:\n%s", ncode, out, next)
+			}
+			wantKeptInState(t, env, w, domain, id, next, ncode, "the next apply")
 		})
 	}
 }

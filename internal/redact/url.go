@@ -77,7 +77,8 @@ func URLError(err error) error {
 // and the part of it after the first ":" (the password). A password may
 // hold a "/" (which the URL grammar takes for the start of the path) or an
 // "@", so the user information is not the one a URL parser sees: this
-// errs on the side of hiding too much.
+// errs on the side of hiding too much. Without a scheme, a name alone
+// before "@" (no ":") is no secret.
 func AddURLSecrets(s string) {
 	at := strings.LastIndex(s, "@")
 	if at < 0 || !userinfo.Suspect(s) {
@@ -90,6 +91,12 @@ func AddURLSecrets(s string) {
 		start = i + len("://")
 	}
 	info := s[start:at]
+	if start == 0 && !strings.Contains(info, ":") {
+		// No scheme and no password: a name before "@", as in a domain
+		// the web interface stored ("campaign@shop.example.com"), not a
+		// token of a URL.
+		return
+	}
 	Add(info)
 	user, password, _ := strings.Cut(info, ":")
 	Add(password)
