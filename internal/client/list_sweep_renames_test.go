@@ -225,9 +225,13 @@ func TestBulkSweepVerifiedForLookupsAfterReads(t *testing.T) {
 					t.Fatalf("read %d: %v", id, r.err)
 				}
 			}
+			// One sweep of 5 pages; page 1 once more when the first reads
+			// fetched it alone before the sweep began (goroutine timing, seen
+			// under load: the page-1 re-read a refresh at -parallelism=1 pays
+			// too).
 			swept := lists.Load()
 			st := b.Stats()
-			if st.Sweeps != 1 || swept != 5 {
+			if st.Sweeps != 1 || swept < 5 || swept > 6 {
 				t.Fatalf("the refresh sent %d list requests, stats %+v; want one sweep of 5 pages", swept, st)
 			}
 			for _, d := range domainsOf(env, ids[200:205]) {
