@@ -310,6 +310,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 // redactFields).
 func (c *Client) errorFor(method, path string, resp *http.Response, data []byte, form url.Values) error {
 	e := &APIError{Method: method, Path: path, StatusCode: resp.StatusCode}
+	addDomainSecrets(data)
 	quoted := bytes.TrimSpace(withoutPasswords(data))
 	var body struct {
 		Message json.RawMessage `json:"message"`
@@ -393,6 +394,7 @@ func isLoginRedirect(loc string) bool {
 }
 
 func (c *Client) undecodable(method, path string, status int, data []byte, err error) error {
+	addDomainSecrets(data)
 	return &APIError{
 		Kind:       ErrUndecodable,
 		Method:     method,

@@ -365,3 +365,16 @@ var websiteFormNames = sync.OnceValue(func() []string {
 	}
 	return names
 })
+
+// domainMember is a "domain" member of a JSON body and its string value,
+// as written (escaped), also in a body cut short that no decoder reads.
+var domainMember = regexp.MustCompile(`"domain"\s*:\s*"((?:[^"\\]|\\.)*)`)
+
+// addDomainSecrets registers the user information of every domain a body
+// holds (a domain the web interface stored from a pasted URL,
+// "user:password@host"), before a snippet of the body is quoted.
+func addDomainSecrets(data []byte) {
+	for _, m := range domainMember.FindAllSubmatch(data, -1) {
+		redact.AddURLSecrets(string(m[1]))
+	}
+}
