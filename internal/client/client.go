@@ -287,6 +287,7 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 	if err != nil {
 		return fmt.Errorf("%s %s: reading the response (HTTP %d): %w", method, path, resp.StatusCode, c.redactErr(err))
 	}
+	addDomainSecrets(data) // before any decode, error or log quotes the answer
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if out == nil {
 			return nil
@@ -310,7 +311,6 @@ func (c *Client) do(ctx context.Context, method, path string, query, form url.Va
 // redactFields).
 func (c *Client) errorFor(method, path string, resp *http.Response, data []byte, form url.Values) error {
 	e := &APIError{Method: method, Path: path, StatusCode: resp.StatusCode}
-	addDomainSecrets(data)
 	quoted := bytes.TrimSpace(withoutPasswords(data))
 	var body struct {
 		Message json.RawMessage `json:"message"`
@@ -394,7 +394,6 @@ func isLoginRedirect(loc string) bool {
 }
 
 func (c *Client) undecodable(method, path string, status int, data []byte, err error) error {
-	addDomainSecrets(data)
 	return &APIError{
 		Kind:       ErrUndecodable,
 		Method:     method,

@@ -372,8 +372,12 @@ var domainMember = regexp.MustCompile(`"domain"\s*:\s*"((?:[^"\\]|\\.)*)`)
 
 // addDomainSecrets registers the user information of every domain a body
 // holds (a domain the web interface stored from a pasted URL,
-// "user:password@host"), before a snippet of the body is quoted.
+// "user:password@host"): Client.do calls it on every answer it reads,
+// before anything decodes, quotes or logs it.
 func addDomainSecrets(data []byte) {
+	if !bytes.Contains(data, []byte("@")) {
+		return // no user information: most answers
+	}
 	for _, m := range domainMember.FindAllSubmatch(data, -1) {
 		redact.AddURLSecrets(string(m[1]))
 	}

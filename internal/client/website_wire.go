@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/analytics-tf/terraform-provider-analytics/internal/redact"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
@@ -72,10 +71,6 @@ func (w *Website) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	raw := rawp.Elem()
-	// A domain the web interface stored from a pasted URL may hold a
-	// password before "@" ("user:password@host"): registered before
-	// anything quotes it, the errors below included.
-	redact.AddURLSecrets(raw.FieldByName("Domain").String())
 	id, err := looseInt(raw.FieldByName("ID").Bytes())
 	if err != nil {
 		return fmt.Errorf("field id: %w", err)
