@@ -13,9 +13,12 @@ import (
 // installation, so the create is refused, whatever the order of the two.
 // When the create's settings are those the kept website holds, the failed
 // create puts the website back into its state (website_kept_restore.go);
-// with other settings nothing may: the website would be left in no state
-// when its removal runs first. The plan refuses that pair, and says to use
-// a moved block, which hands the website over with its settings.
+// with other settings it takes the website over and updates it
+// (website_kept_takeover.go), but only when the removal ran first: run
+// after the create, the removal keeps the website in the old state with an
+// error. The plan refuses that pair when it can tell, and says to use a
+// moved block, which hands the website over with its settings whatever
+// the order.
 
 // keptPlans are the removals of kept websites and the creates of a plan,
 // by canonical domain, with their states and plans.
