@@ -21,7 +21,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${root}"
 
 rate_limit="${LIVE_RATE_LIMIT:-60}"
-rate_window="${LIVE_RATE_WINDOW:-10s}"
+rate_window="${LIVE_RATE_WINDOW:-5s}"
 make_cmd="${MAKE:-make}"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/analytics-live.XXXXXX")"

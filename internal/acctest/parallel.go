@@ -33,16 +33,22 @@ func Serial(t *testing.T, why string) {
 }
 
 // serialTests holds the top-level tests marked by Serial, parallelTests
-// those that New or NewWorkdir made parallel.
-var serialTests, parallelTests sync.Map
+// those that New or NewWorkdir made parallel, parentTests those that
+// called Parent, New or NewWorkdir (in the live mode too).
+var serialTests, parallelTests, parentTests sync.Map
 
 // parallel runs t beside the other acceptance tests, unless it is a
-// subtest (its parent decides), marked Serial, or in the live mode (an
-// installation's throttle is shared; make testacc-live runs one test at a
-// time).
+// subtest (its parent decides, and must have: see requireParent), marked
+// Serial, or in the live mode (an installation's throttle is shared; make
+// testacc-live runs one test at a time).
 func parallel(t *testing.T) {
 	t.Helper()
-	if LiveMode() || strings.Contains(t.Name(), "/") {
+	if strings.Contains(t.Name(), "/") {
+		requireParent(t)
+		return
+	}
+	parentTests.Store(t.Name(), true) // its subtests run within it
+	if LiveMode() {
 		return
 	}
 	if _, serial := serialTests.Load(t.Name()); serial {
@@ -77,7 +83,29 @@ func parent(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
 	startHarness(t)
+	parentTests.Store(topLevel(t), true)
 	parallel(t)
+}
+
+// requireParent fails subtest t unless its top-level test called Parent
+// (or New or NewWorkdir itself) or is marked Serial. Without either, the
+// top-level test would run neither beside the others nor with a reason:
+// its subtests, one after the other, would hold up every parallel test of
+// the package until they end.
+func requireParent(t *testing.T) {
+	t.Helper()
+	if name := topLevel(t); !decidedParent(name) {
+		t.Fatalf("%s: its subtests start acceptance tests: call acctest.Parent(t) in it first, "+
+			"or acctest.Serial(t, why) if it cannot run beside others", name)
+	}
+}
+
+// decidedParent reports whether the top-level test name called Parent,
+// New or NewWorkdir or is marked Serial.
+func decidedParent(name string) bool {
+	_, isParent := parentTests.Load(name)
+	_, isSerial := serialTests.Load(name)
+	return isParent || isSerial
 }
 
 // keyVar starts the names of the variables that carry the users' keys into

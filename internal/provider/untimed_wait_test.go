@@ -25,6 +25,7 @@ import (
 // depend on timing: the plan fails at once or is interrupted.
 func TestAccWebsiteStatistics_throttledForAnHourFailsAtOnce(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 429 to every request from a wrapper")
+	acctest.Parent(t)
 	for _, by := range []string{"domain", "website_id"} {
 		t.Run(by, func(t *testing.T) {
 			var on atomic.Bool

@@ -22,6 +22,7 @@ import (
 // write-back of it is planned.
 func TestAccWebsite_webTypedIPsFoldedNoOrder(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds a list the web interface stores")
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name string
 		ips  string // the configuration's exclude_ips line, if any

@@ -20,6 +20,7 @@ import (
 // website and its statistics were deleted and nothing created (reviews
 // rev44am, rev44an).
 func TestAccWebsite_webTypedIPsReplacement(t *testing.T) {
+	acctest.Parent(t)
 	for _, how := range []string{"new domain", "replace", "taint"} {
 		t.Run(how, func(t *testing.T) {
 			env := acctest.New(t)

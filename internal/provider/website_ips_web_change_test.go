@@ -22,6 +22,7 @@ import (
 // starts after a's create, within the cache's 5 s of its list read.)
 func TestAccWebsite_updateReadsAfreshKeepsWebChange(t *testing.T) {
 	acctest.NeedsEmulator(t, "changes a website right after the apply's list request")
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name    string
 		repeats bool // the server holds the list with a repeat: the plan writes it back

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/analytics-tf/terraform-provider-analytics/internal/acctest"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
@@ -16,6 +17,7 @@ import (
 // configuration (count, for_each, a module, variables, values known only
 // after another resource's apply).
 func TestAccWebsite_singleWriteBackShapes(t *testing.T) {
+	acctest.Parent(t)
 	for _, tc := range []struct{ name, hcl string }{
 		{"count", `resource "analytics_website" "test" {
   count         = 1
@@ -124,6 +126,7 @@ func TestAccWebsite_domainStillIgnoredWritesBackKeptList(t *testing.T) {
 // not), an apply without refresh writes the list back once each, and the
 // next plan without refresh is empty.
 func TestAccWebsite_lostWriteBackThenRefreshFalse(t *testing.T) {
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name   string
 		faults emulator.Faults
@@ -167,6 +170,7 @@ resource "analytics_website" "test" {
 // upper-case IPv6 address). A single resource that sets the list gets it
 // written back as configured, and the plan after the apply is empty.
 func TestAccWebsite_webSpellingsWrittenBack(t *testing.T) {
+	acctest.Parent(t)
 	for _, tc := range []struct{ name, stored, cfg string }{
 		{"crlf", "1.2.3.4\r\n1.2.3.4\r\n", "1.2.3.4"},
 		{"blank lines", "1.2.3.4\n\n1.2.3.4\n", "1.2.3.4"},
@@ -197,6 +201,7 @@ func TestAccWebsite_webSpellingsWrittenBack(t *testing.T) {
 // answer after commit, throttling) is planned again, and the next apply
 // finishes it; no error from Terraform, no perpetual diff.
 func TestAccWebsite_writeBackFaultsPlannedAgain(t *testing.T) {
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name string
 		f    emulator.Faults
@@ -256,6 +261,7 @@ func TestAccWebsite_writeBackFaultsPlannedAgain(t *testing.T) {
 // configuration that sets the list: the apply settles it and the plan
 // after it is empty.
 func TestAccWebsite_importNullSettingsWithRepeats(t *testing.T) {
+	acctest.Parent(t)
 	two := 2
 	for _, tc := range []struct {
 		name string

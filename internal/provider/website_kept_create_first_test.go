@@ -31,6 +31,7 @@ import (
 // took its domain, old's removal loses nothing and runs.
 func TestAccWebsite_keptWhenCreateRunsFirst(t *testing.T) {
 	acctest.NeedsEmulator(t, "holds a DELETE until a POST was answered, and fails POSTs")
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name string
 		// post answers new's POST instead of the emulator, when set.

@@ -26,6 +26,7 @@ import (
 // rev44ap): the next apply takes it over.
 func TestAccWebsite_keptTakeOverFails(t *testing.T) {
 	acctest.NeedsEmulator(t, "puts the installation into maintenance mode and fails requests")
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name string
 		// wrap fails requests while on is set; nil: maintenance mode.

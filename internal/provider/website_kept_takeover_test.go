@@ -20,6 +20,7 @@ import (
 // state (review rev44am). Now the create takes it over, with its own
 // settings, and the next plan is empty.
 func TestAccWebsite_keptHandOver(t *testing.T) {
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name, first, second string
 		holder              string // the resource that ends up with the kept website

@@ -204,6 +204,7 @@ func TestAccWebsite_keptRestoredAfterDuplicateNoDeleteAdvice(t *testing.T) {
 // fails (503), and no other website has its domain.
 func TestAccWebsite_keptOtherSettingsUnknownOutcomeGivesOwnReason(t *testing.T) {
 	acctest.NeedsEmulator(t, "answers 500 to the stores and 503 to the lookups")
+	acctest.Parent(t)
 	for name, readFails := range map[string]bool{"kept read": false, "kept read fails": true} {
 		t.Run(name, func(t *testing.T) { keptOtherSettingsUnknown(t, readFails) })
 	}

@@ -22,6 +22,7 @@ import (
 // information with a password (a ":") is registered now.
 func TestAccWebsite_userNameNotASecret(t *testing.T) {
 	acctest.NeedsEmulator(t, "seeds a domain the web interface stores")
+	acctest.Parent(t)
 	for _, tc := range []struct {
 		name string
 		// config reads or manages the website of mail (id, domain).
