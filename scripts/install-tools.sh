@@ -110,8 +110,10 @@ install_terraform() {
 	up_to_date terraform "${current}" "${TERRAFORM_VERSION}" && return 0
 	# version.dev=no drops the "-dev" suffix, as in release builds, so that
 	# `terraform version` reports exactly v${TERRAFORM_VERSION}.
+	# -s -w: no symbol table or DWARF, which the tests never use; the link,
+	# among the longest steps of a cold make test, takes less time.
 	timed terraform env GOBIN="${bin}" go install -trimpath \
-		-ldflags "-X github.com/hashicorp/terraform/version.dev=no" \
+		-ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" \
 		"github.com/hashicorp/terraform@v${TERRAFORM_VERSION}"
 }
 
@@ -137,7 +139,7 @@ install_terraform_latest() {
 	printf 'module github.com/hashicorp/terraform/internal/legacy\n\ngo 1.24.5\n' >"${stubs}/legacy/go.mod"
 	# -mod=mod: the build adds what the stubs need to go.sum; never tidy.
 	(cd "${root}/tools/terraform" && timed "terraform ${want}" env GOFLAGS=-mod=mod go build -trimpath \
-		-ldflags "-X github.com/hashicorp/terraform/version.dev=no" \
+		-ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" \
 		-o "${bin}/terraform-${want#v}" github.com/hashicorp/terraform)
 }
 
