@@ -62,6 +62,10 @@ mkdir -p "${bin}"
 export CHECKPOINT_DISABLE=1
 # Build with the local toolchain only; never fetch another Go release.
 export GOTOOLCHAIN=local
+# The compiler collects garbage less often (a fifth less CPU for these
+# builds, which decide a first make test's time; each compile takes more
+# memory, well within what a 2-core machine has). GOGC set by the caller wins.
+export GOGC="${GOGC:-400}"
 
 log() { printf 'install-tools: %s\n' "$*" >&2; }
 
