@@ -26,14 +26,8 @@ import (
 // deleted, and the create fails saying so.
 func TestCreateWebsite_oneRequestDeletesNoOtherWebsite(t *testing.T) {
 	t.Parallel()
-	srv := emulator.NewServer(t, emulator.Options{})
-	target, err := url.Parse(srv.HTTP.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	other := emulator.Website{Domain: "example.com",
-		Settings: wire.Settings{Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1), ExcludeIPs: "10.0.0.0/8\n203.0.113.7"}}
+	srv, proxy, serve := proxiedEmulator(t)
+	other := emulator.Website{Domain: "example.com", Settings: alikeSettings}
 	var otherID int64
 	proxy.ModifyResponse = func(resp *http.Response) error {
 		if resp.Request.Method == http.MethodPost && strings.HasSuffix(resp.Request.URL.Path, "/websites") && otherID == 0 {
@@ -46,9 +40,7 @@ func TestCreateWebsite_oneRequestDeletesNoOtherWebsite(t *testing.T) {
 		}
 		return nil
 	}
-	front := httptest.NewServer(proxy)
-	t.Cleanup(front.Close)
-	c := newRetryClient(t, front.URL+strings.TrimPrefix(srv.URL, srv.HTTP.URL), emulator.DefaultAPIKey, fastRetry(3), &testLogger{})
+	c := newRetryClient(t, serve(proxy), emulator.DefaultAPIKey, fastRetry(3), &testLogger{})
 	res, err := c.CreateWebsite(ctx(t), siteInput("example.com"))
 	var dup *client.DuplicateCreateError
 	if !errors.As(err, &dup) {
@@ -60,5 +52,25 @@ func TestCreateWebsite_oneRequestDeletesNoOtherWebsite(t *testing.T) {
 	if len(srv.Websites()) != 2 {
 		t.Errorf("the create sent one POST, yet deleted a website (left: %d of 2); website %d is "+
 			"another client's", len(srv.Websites()), otherID)
+	}
+}
+
+// alikeSettings are the settings of the two alike websites of these tests.
+var alikeSettings = wire.Settings{Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1), ExcludeIPs: "10.0.0.0/8\n203.0.113.7"}
+
+// proxiedEmulator is an emulator and a reverse proxy to it; serve starts a
+// server of its own with the handler given (the proxy, or a handler in
+// front of it) and returns the API's base URL through it.
+func proxiedEmulator(t *testing.T) (srv *emulator.Server, proxy *httputil.ReverseProxy, serve func(http.Handler) string) {
+	t.Helper()
+	srv = emulator.NewServer(t, emulator.Options{})
+	target, err := url.Parse(srv.HTTP.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, httputil.NewSingleHostReverseProxy(target), func(h http.Handler) string {
+		front := httptest.NewServer(h)
+		t.Cleanup(front.Close)
+		return front.URL + strings.TrimPrefix(srv.URL, srv.HTTP.URL)
 	}
 }

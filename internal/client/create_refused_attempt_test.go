@@ -3,9 +3,6 @@ package client_test
 import (
 	"errors"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -13,7 +10,6 @@ import (
 
 	"github.com/analytics-tf/terraform-provider-analytics/internal/client"
 	"github.com/analytics-tf/terraform-provider-analytics/internal/emulator"
-	"github.com/analytics-tf/terraform-provider-analytics/internal/wire"
 )
 
 // TestCreateWebsite_refusedAttemptCountsNoWebsite (review rev44al):
@@ -27,17 +23,12 @@ import (
 // be the other pipeline's, which its state still records.
 func TestCreateWebsite_refusedAttemptCountsNoWebsite(t *testing.T) {
 	t.Parallel()
-	srv := emulator.NewServer(t, emulator.Options{})
-	target, err := url.Parse(srv.HTTP.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	settings := wire.Settings{Privacy: ptr(1), Email: ptr(1), ExcludeBots: ptr(1), ExcludeIPs: "10.0.0.0/8\n203.0.113.7"}
+	srv, proxy, serve := proxiedEmulator(t)
+	settings := alikeSettings
 	var mu sync.Mutex
 	posts := 0
 	var ownID, otherID int64
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	base := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/websites") {
 			mu.Lock()
 			posts++
@@ -58,8 +49,7 @@ func TestCreateWebsite_refusedAttemptCountsNoWebsite(t *testing.T) {
 		}
 		proxy.ServeHTTP(w, r)
 	}))
-	t.Cleanup(front.Close)
-	c, err := client.New(front.URL+strings.TrimPrefix(srv.URL, srv.HTTP.URL), emulator.DefaultAPIKey,
+	c, err := client.New(base, emulator.DefaultAPIKey,
 		client.Options{Retry: fastRetry(3), Logger: &testLogger{}, Timeout: 2 * time.Second, CreateSettle: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
