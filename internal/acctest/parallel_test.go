@@ -1,6 +1,11 @@
 package acctest
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
 
 // A subtest may start an acceptance test only when its top-level test
 // called Parent or is marked Serial: otherwise the top-level test would
@@ -22,4 +27,33 @@ func TestHarness_subtestsNeedParentOrSerial(t *testing.T) {
 			t.Errorf("%s: decidedParent = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// A subtest that starts an acceptance test (parallel, as New and
+// NewWorkdir call it) under a top-level test that called neither Parent
+// nor Serial fails, naming acctest.Parent: run in a child process, which
+// must fail (review rev42a).
+func TestHarness_subtestUnderUndecidedParentFails(t *testing.T) {
+	t.Parallel()
+	if os.Getenv(childEnv) != "" {
+		t.Skip("the child's own run")
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestHarnessChild_undecided$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "call acctest.Parent(t)") {
+		t.Errorf("a subtest that starts an acceptance test under a top-level test that called neither Parent "+
+			"nor Serial did not fail (err %v):\n%s", err, out)
+	}
+}
+
+// childEnv marks the child process of TestHarness_subtestUnderUndecidedParentFails.
+const childEnv = "ACCTEST_HARNESS_CHILD"
+
+// TestHarnessChild_undecided is the child of the test above.
+func TestHarnessChild_undecided(t *testing.T) {
+	if os.Getenv(childEnv) == "" {
+		t.Skip("run by TestHarness_subtestUnderUndecidedParentFails")
+	}
+	t.Run("sub", func(t *testing.T) { parallel(t) })
 }
