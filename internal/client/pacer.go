@@ -34,9 +34,10 @@ const pacerMargin = 100 * time.Millisecond
 //     window length learned earlier), every request waits for it;
 //   - otherwise one request at a time goes as a probe: either the window has
 //     ended (the answer shows a fresh budget) or the server answers 429 and
-//     says when it ends. The window's length is learned from that answer
-//     and the time the window's first request was sent, so later windows
-//     are waited out without a refused request.
+//     says when it ends. The window's length is measured from that answer
+//     and the time the window's first request was sent, and learned once
+//     two windows measure alike (measureWindow), so later windows are
+//     waited out without a refused request.
 //
 // After any 429 every request waits until the server's Retry-After, then a
 // single probe confirms the new window before the others follow.
@@ -56,6 +57,7 @@ type pacer struct {
 	windowSeq    uint64        // the first request of the current window
 	windowStart  time.Time     // when that request was sent
 	windowLen    time.Duration // learned window length; 0 while unknown
+	measured     time.Duration // the latest window measured (measureWindow)
 	windowEnd    time.Time     // known or predicted end of the window
 	blockedUntil time.Time     // a 429's Retry-After: nobody sends before
 	probe        uint64        // the probe in flight, 0 if none
@@ -210,12 +212,12 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 			// The throttle's own 429 (it carries the limit): the window that
 			// began with windowStart ends at until.
 			if !p.windowStart.IsZero() {
-				if w := until.Sub(p.windowStart); w > 0 && w <= time.Hour && w != p.windowLen {
-					p.windowLen = w
-				}
+				p.measureWindow(until.Sub(p.windowStart))
 			}
 		}
 		p.lowest, p.sentAtLowest = 0, p.sent
+		// That window is over: a later 429 must not measure from its start.
+		p.windowStart = time.Time{}
 		return
 	}
 	if !limitOK || !remainingOK || limit <= 0 {
@@ -230,8 +232,13 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 	switch {
 	case t.seq > p.sentAtLowest && remaining > p.lowest:
 		// Sent after the lowest value arrived, yet more is left: the
-		// server started a new window.
+		// server started a new window. Its first request was another
+		// client's (the throttle counts every program of the address)
+		// unless this one is (below): the start of an older window would
+		// make a later 429 teach a window too long, and every window after
+		// it would be waited out that long.
 		p.lowest, p.sentAtLowest = remaining, p.sent
+		p.windowStart = time.Time{}
 	case remaining < p.lowest:
 		p.lowest, p.sentAtLowest = remaining, p.sent
 	}
@@ -243,6 +250,22 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 			p.windowEnd = t.sent.Add(p.windowLen + pacerMargin)
 		}
 	}
+}
+
+// measureWindow records a window's length measured from its first request
+// to its 429. The start may be an older window's, when other programs of
+// the address took every first request since (their requests count against
+// the same throttle): such a measurement is that many windows too long. So
+// a length is learned only when two measurements in a row agree (within a
+// second), which two windows of the same length do and stale starts do not.
+func (p *pacer) measureWindow(w time.Duration) {
+	if w <= 0 || w > time.Hour {
+		return
+	}
+	if d := w - p.measured; p.measured > 0 && d < time.Second && d > -time.Second {
+		p.windowLen = w
+	}
+	p.measured = w
 }
 
 func headerInt(h http.Header, name string) (int, bool) {
