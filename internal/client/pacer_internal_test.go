@@ -29,20 +29,7 @@ func TestPacerLearnsNoWindowFromAnOlderWindowsStart(t *testing.T) {
 			now := time.Unix(1_000_000, 0)
 			p := newPacer(0, nil)
 			p.now = func() time.Time { return now }
-			send := func(status, remaining int, retryAfter int) {
-				t.Helper()
-				tk, err := p.acquire(t.Context(), "GET", "/api/v1/websites")
-				if err != nil {
-					t.Fatal(err)
-				}
-				h := http.Header{"X-Ratelimit-Limit": {"60"}}
-				if status == http.StatusTooManyRequests {
-					h.Set("Retry-After", strconv.Itoa(retryAfter))
-				} else {
-					h.Set("X-Ratelimit-Remaining", strconv.Itoa(remaining))
-				}
-				p.release(tk, &http.Response{StatusCode: status, Header: h})
-			}
+			send := func(status, remaining, retryAfter int) { t.Helper(); pacerSend(t, p, status, remaining, retryAfter) }
 			send(http.StatusOK, 59, 0) // the first request of a window
 			for _, r := range tc.between {
 				now = now.Add(5 * time.Second)
@@ -72,20 +59,7 @@ func TestPacerLearnsTheWindowItSaw(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
 	p := newPacer(0, nil)
 	p.now = func() time.Time { return now }
-	send := func(status int) {
-		t.Helper()
-		tk, err := p.acquire(t.Context(), "GET", "/api/v1/websites")
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := http.Header{"X-Ratelimit-Limit": {"60"}}
-		if status == http.StatusTooManyRequests {
-			h.Set("Retry-After", "8")
-		} else {
-			h.Set("X-Ratelimit-Remaining", "59")
-		}
-		p.release(tk, &http.Response{StatusCode: status, Header: h})
-	}
+	send := func(status int) { t.Helper(); pacerSend(t, p, status, 59, 8) }
 	for window := range 2 {
 		if window == 1 && p.windowLen != 0 {
 			t.Fatalf("one window taught a length (%v)", p.windowLen)
@@ -98,4 +72,22 @@ func TestPacerLearnsTheWindowItSaw(t *testing.T) {
 	if want := 10 * time.Second; p.windowLen != want {
 		t.Errorf("learned window %v, want %v", p.windowLen, want)
 	}
+}
+
+// pacerSend sends one request through p and answers it with status: a
+// 429 with Retry-After retryAfter seconds, or else remaining requests left
+// of a window of 60.
+func pacerSend(t *testing.T, p *pacer, status, remaining, retryAfter int) {
+	t.Helper()
+	tk, err := p.acquire(t.Context(), "GET", "/api/v1/websites")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.Header{"X-Ratelimit-Limit": {"60"}}
+	if status == http.StatusTooManyRequests {
+		h.Set("Retry-After", strconv.Itoa(retryAfter))
+	} else {
+		h.Set("X-Ratelimit-Remaining", strconv.Itoa(remaining))
+	}
+	p.release(tk, &http.Response{StatusCode: status, Header: h})
 }
