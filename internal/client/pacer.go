@@ -47,20 +47,21 @@ type pacer struct {
 	log     Logger
 	now     func() time.Time
 
-	mu           sync.Mutex
-	changed      chan struct{} // closed and replaced when the state changes
-	limit        int           // X-RateLimit-Limit; 0 while unknown
-	lowest       int           // lowest X-RateLimit-Remaining of the window
-	sentAtLowest uint64        // requests sent when lowest was recorded
-	sent         uint64        // requests sent
-	inflight     int           // requests sent and not answered
-	windowSeq    uint64        // the first request of the current window
-	windowStart  time.Time     // when that request was sent
-	windowLen    time.Duration // learned window length; 0 while unknown
-	measured     time.Duration // the latest window measured (measureWindow)
-	windowEnd    time.Time     // known or predicted end of the window
-	blockedUntil time.Time     // a 429's Retry-After: nobody sends before
-	probe        uint64        // the probe in flight, 0 if none
+	mu             sync.Mutex
+	changed        chan struct{} // closed and replaced when the state changes
+	limit          int           // X-RateLimit-Limit; 0 while unknown
+	lowest         int           // lowest X-RateLimit-Remaining of the window
+	lowestAnswered bool          // lowest came from an answer, not set by a 429
+	sentAtLowest   uint64        // requests sent when lowest was recorded
+	sent           uint64        // requests sent
+	inflight       int           // requests sent and not answered
+	windowSeq      uint64        // the first request of the current window
+	windowStart    time.Time     // when that request was sent
+	windowLen      time.Duration // learned window length; 0 while unknown
+	measured       time.Duration // the latest window measured (measureWindow)
+	windowEnd      time.Time     // known or predicted end of the window
+	blockedUntil   time.Time     // a 429's Retry-After: nobody sends before
+	probe          uint64        // the probe in flight, 0 if none
 }
 
 // ticket is one attempt admitted by the pacer.
@@ -214,10 +215,11 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 			if !p.windowStart.IsZero() {
 				p.measureWindow(until.Sub(p.windowStart))
 			}
+			// That window is over: a later 429 must not measure from its
+			// start. (A proxy's 429, without the limit, ends no window.)
+			p.windowStart = time.Time{}
 		}
-		p.lowest, p.sentAtLowest = 0, p.sent
-		// That window is over: a later 429 must not measure from its start.
-		p.windowStart = time.Time{}
+		p.lowest, p.sentAtLowest, p.lowestAnswered = 0, p.sent, false
 		return
 	}
 	if !limitOK || !remainingOK || limit <= 0 {
@@ -229,7 +231,15 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 		return
 	}
 	p.limit = limit
+	if p.windowLen > 0 && !p.windowStart.IsZero() && t.sent.After(p.windowStart.Add(p.windowLen+pacerMargin)) {
+		// Sent after the end predicted for the window that began at
+		// windowStart: whatever this answer shows, that window is over.
+		p.windowStart = time.Time{}
+	}
 	switch {
+	case t.seq > p.sentAtLowest && remaining > p.lowest && !p.lowestAnswered:
+		// More is left than a 429 left: the window after it.
+		p.lowest, p.sentAtLowest, p.lowestAnswered = remaining, p.sent, true
 	case t.seq > p.sentAtLowest && remaining > p.lowest:
 		// Sent after the lowest value arrived, yet more is left: the
 		// server started a new window. Its first request was another
@@ -237,10 +247,15 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 		// unless this one is (below): the start of an older window would
 		// make a later 429 teach a window too long, and every window after
 		// it would be waited out that long.
-		p.lowest, p.sentAtLowest = remaining, p.sent
+		if p.windowLen > 0 && !p.windowStart.IsZero() && t.sent.Before(p.windowStart.Add(p.windowLen)) {
+			// A new window before the end predicted: the length learned
+			// is longer than the throttle's now. Learn it again.
+			p.windowLen, p.measured = 0, 0
+		}
+		p.lowest, p.sentAtLowest, p.lowestAnswered = remaining, p.sent, true
 		p.windowStart = time.Time{}
-	case remaining < p.lowest:
-		p.lowest, p.sentAtLowest = remaining, p.sent
+	case remaining < p.lowest || !p.lowestAnswered:
+		p.lowest, p.sentAtLowest, p.lowestAnswered = remaining, p.sent, true
 	}
 	if remaining == limit-1 && t.seq > p.windowSeq {
 		// The first request of a window.
@@ -257,13 +272,16 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 // the address took every first request since (their requests count against
 // the same throttle): such a measurement is that many windows too long. So
 // a length is learned only when two measurements in a row agree (within a
-// second), which two windows of the same length do and stale starts do not.
+// second and a half), which two windows of the same length do and stale
+// starts seldom do.
 func (p *pacer) measureWindow(w time.Duration) {
 	if w <= 0 || w > time.Hour {
 		return
 	}
-	if d := w - p.measured; p.measured > 0 && d < time.Second && d > -time.Second {
-		p.windowLen = w
+	// Within a second and a half: Retry-After counts whole seconds, so two
+	// measurements of one length can differ by a second.
+	if d := w - p.measured; p.measured > 0 && d <= 1500*time.Millisecond && d >= -1500*time.Millisecond {
+		p.windowLen = min(w, p.measured) // too short costs a 429, too long a stall
 	}
 	p.measured = w
 }
