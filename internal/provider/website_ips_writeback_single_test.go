@@ -17,6 +17,9 @@ import (
 // configuration (count, for_each, a module, variables, values known only
 // after another resource's apply).
 func TestAccWebsite_singleWriteBackShapes(t *testing.T) {
+	// Skips here, not only in each case, so that the live pass does not
+	// count it as passed.
+	acctest.NeedsEmulator(t, storesWebRepeat)
 	acctest.Parent(t)
 	for _, tc := range []struct{ name, hcl string }{
 		{"count", `resource "analytics_website" "test" {
@@ -126,6 +129,9 @@ func TestAccWebsite_domainStillIgnoredWritesBackKeptList(t *testing.T) {
 // not), an apply without refresh writes the list back once each, and the
 // next plan without refresh is empty.
 func TestAccWebsite_lostWriteBackThenRefreshFalse(t *testing.T) {
+	// Skips here, not only in each case, so that the live pass does not
+	// count it as passed.
+	acctest.NeedsEmulator(t, storesWebRepeat)
 	acctest.Parent(t)
 	for _, tc := range []struct {
 		name   string
@@ -170,6 +176,9 @@ resource "analytics_website" "test" {
 // upper-case IPv6 address). A single resource that sets the list gets it
 // written back as configured, and the plan after the apply is empty.
 func TestAccWebsite_webSpellingsWrittenBack(t *testing.T) {
+	// Skips here, not only in each case, so that the live pass does not
+	// count it as passed.
+	acctest.NeedsEmulator(t, storesWebRepeat)
 	acctest.Parent(t)
 	for _, tc := range []struct{ name, stored, cfg string }{
 		{"crlf", "1.2.3.4\r\n1.2.3.4\r\n", "1.2.3.4"},
@@ -201,6 +210,9 @@ func TestAccWebsite_webSpellingsWrittenBack(t *testing.T) {
 // answer after commit, throttling) is planned again, and the next apply
 // finishes it; no error from Terraform, no perpetual diff.
 func TestAccWebsite_writeBackFaultsPlannedAgain(t *testing.T) {
+	// Skips here, not only in each case, so that the live pass does not
+	// count it as passed.
+	acctest.NeedsEmulator(t, storesWebRepeat)
 	acctest.Parent(t)
 	for _, tc := range []struct {
 		name string
@@ -261,6 +273,9 @@ func TestAccWebsite_writeBackFaultsPlannedAgain(t *testing.T) {
 // configuration that sets the list: the apply settles it and the plan
 // after it is empty.
 func TestAccWebsite_importNullSettingsWithRepeats(t *testing.T) {
+	// Skips here, not only in each case, so that the live pass does not
+	// count it as passed.
+	acctest.NeedsEmulator(t, storesWebRepeat)
 	acctest.Parent(t)
 	two := 2
 	for _, tc := range []struct {
