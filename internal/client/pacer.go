@@ -237,24 +237,24 @@ func (p *pacer) release(t ticket, resp *http.Response) {
 		p.windowStart = time.Time{}
 	}
 	switch {
-	case t.seq > p.sentAtLowest && remaining > p.lowest && !p.lowestAnswered:
-		// More is left than a 429 left: the window after it.
-		p.lowest, p.sentAtLowest, p.lowestAnswered = remaining, p.sent, true
 	case t.seq > p.sentAtLowest && remaining > p.lowest:
 		// Sent after the lowest value arrived, yet more is left: the
-		// server started a new window. Its first request was another
-		// client's (the throttle counts every program of the address)
-		// unless this one is (below): the start of an older window would
-		// make a later 429 teach a window too long, and every window after
-		// it would be waited out that long.
-		if p.windowLen > 0 && !p.windowStart.IsZero() && t.sent.Before(p.windowStart.Add(p.windowLen)) {
-			// A new window before the end predicted: the length learned
-			// is longer than the throttle's now. Learn it again.
-			p.windowLen, p.measured = 0, 0
+		// server started a new window (after a 429, the window after it).
+		if p.lowestAnswered {
+			// Its first request was another client's (the throttle counts
+			// every program of the address) unless this one is (below): the
+			// start of an older window would make a later 429 teach a
+			// window too long, and every window after it would be waited
+			// out that long.
+			if p.windowLen > 0 && !p.windowStart.IsZero() && t.sent.Before(p.windowStart.Add(p.windowLen)) {
+				// A new window before the end predicted: the length learned
+				// is longer than the throttle's now. Learn it again.
+				p.windowLen, p.measured = 0, 0
+			}
+			p.windowStart = time.Time{}
 		}
 		p.lowest, p.sentAtLowest, p.lowestAnswered = remaining, p.sent, true
-		p.windowStart = time.Time{}
-	case remaining < p.lowest || !p.lowestAnswered:
+	case remaining < p.lowest:
 		p.lowest, p.sentAtLowest, p.lowestAnswered = remaining, p.sent, true
 	}
 	if remaining == limit-1 && t.seq > p.windowSeq {

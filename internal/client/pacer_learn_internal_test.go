@@ -198,3 +198,30 @@ func TestPacerLearnsWholeSecondWindows(t *testing.T) {
 		t.Errorf("after six windows of a steady client against whole-second windows of 60 s (measured %v last), no length was learned", p.measured)
 	}
 }
+
+// A late answer to a request sent before the throttle's 429 tells nothing
+// of the window after it: once the Retry-After has passed, a single probe
+// goes first, not every request at once on that old budget.
+func TestPacerLate200BeforeA429LeavesTheProbe(t *testing.T) {
+	t.Parallel()
+	p, at, _ := fakePacer(t)
+	ok200 := http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"30"}}
+	refused := http.Header{"X-Ratelimit-Limit": {"60"}, "Retry-After": {"1"}}
+	early, err := p.acquire(t.Context(), "GET", "/api/v1/websites")
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := p.acquire(t.Context(), "GET", "/api/v1/websites")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.release(late, &http.Response{StatusCode: http.StatusTooManyRequests, Header: refused})
+	p.release(early, &http.Response{StatusCode: http.StatusOK, Header: ok200})
+	at(1.5)
+	if _, err := p.acquire(t.Context(), "GET", "/api/v1/websites"); err != nil { // the probe
+		t.Fatal(err)
+	}
+	if _, ok := pacerGate(p, at, 1.5); ok {
+		t.Error("beside the probe after a 429, another request may go on the budget of an answer sent before the 429")
+	}
+}
